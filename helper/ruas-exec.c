@@ -1,0 +1,178 @@
+/*
+ * ruas-exec - the part of ruas that runs as the target user.
+ *
+ * sudo -i hands its arguments to the target's login shell, which would
+ * expand `$`, drop empty arguments and swallow newlines. So the supervisor
+ * sends one hex argument that passes through untouched, and this helper
+ * does what a shell wrapper cannot do exactly:
+ *
+ *   exec mode:  chdir(work_dir), allowlisted variables over the login
+ *               environment, close stray descriptors, execvp(argv).
+ *   check mode: the startup probes (escalation, work_dir access, scan),
+ *               reported on stdout between nonce-marked lines.
+ *
+ * Exit codes follow env(1): 125 the helper failed, 126 the command could
+ * not be run, 127 it was not found.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "names.h"
+#include "payload.h"
+#include "probes.h"
+#include "quote.h"
+#include "scan.h"
+#include "wire.h"
+
+#define EXIT_HELPER 125
+#define EXIT_CANNOT_RUN 126
+#define EXIT_NOT_FOUND 127
+
+static void complain(const char *what, const char *arg, const char *why)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "ruas-exec: ");
+	buf_adds(&b, what);
+	if (arg) {
+		buf_addc(&b, ' ');
+		quote_display_dq(&b, arg);
+	}
+	if (why)
+		buf_printf(&b, ": %s", why);
+	buf_addc(&b, '\n');
+	if (b.data)
+		fputs(b.data, stderr);
+	buf_free(&b);
+}
+
+static int exec_mode(struct payload *p)
+{
+	if (chdir(p->work_dir) < 0) {
+		complain("cannot enter work_dir", p->work_dir, strerror(errno));
+		return EXIT_HELPER;
+	}
+	for (size_t i = 0; i < p->nenv; i++) {
+		const char *why = env_name_refusal(p->env_names[i]);
+		if (why) {
+			complain("refusing variable", p->env_names[i], why);
+			return EXIT_HELPER;
+		}
+		if (setenv(p->env_names[i], p->env_values[i], 1) < 0) {
+			complain("cannot set", p->env_names[i], strerror(errno));
+			return EXIT_HELPER;
+		}
+	}
+	/* The login shell left PWD at the home directory. */
+	if (setenv("PWD", p->work_dir, 1) < 0 || unsetenv("OLDPWD") < 0) {
+		complain("cannot set PWD", NULL, strerror(errno));
+		return EXIT_HELPER;
+	}
+	closefrom(3);
+	execvp(p->argv[0], p->argv);
+	int e = errno;
+	complain("cannot run", p->argv[0], strerror(e));
+	return e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
+}
+
+static void emit_hex(const char *s)
+{
+	struct buf b = BUF_INIT;
+	hex_encode(&b, s, strlen(s));
+	fputs(b.data ? b.data : "", stdout);
+	buf_free(&b);
+}
+
+static void check_dir(size_t idx, const struct payload_dir *pd,
+		      const struct payload *p)
+{
+	struct dir_result d;
+	probe_dir_access(pd->work_dir, &d);
+	if (d.state == DIR_DENIED) {
+		printf("dir %zu denied ", idx);
+		emit_hex(d.path ? d.path : "?");
+		printf(" %s %o ", d.missing, d.mode);
+		emit_hex(d.owner ? d.owner : "?");
+		putchar('\n');
+	} else if (d.state == DIR_MISSING) {
+		printf("dir %zu missing ", idx);
+		emit_hex(d.path ? d.path : "?");
+		printf(" %d\n", d.errnum);
+	} else {
+		printf("dir %zu ok\n", idx);
+	}
+	free(d.path);
+	free(d.owner);
+	if (d.state != DIR_OK)
+		return;
+
+	struct scan_options so = {(const char *const *)pd->prune, p->scan_cap,
+				  p->scan_seconds, NULL, NULL};
+	struct scan_result sr;
+	if (scan_tree(pd->work_dir, &so, &sr) < 0)
+		return; /* vanished since the access probe; nothing to report */
+	for (size_t i = 0; i < sr.nitems; i++) {
+		printf("item %zu ", idx);
+		emit_hex(sr.items[i].path);
+		printf(" %u %o ", sr.items[i].flags, sr.items[i].mode);
+		emit_hex(sr.items[i].owner);
+		putchar('\n');
+	}
+	printf("scan %zu %llu %llu %d\n", idx, sr.total, sr.entries, sr.incomplete);
+	scan_result_free(&sr);
+}
+
+static int check_mode(struct payload *p)
+{
+	struct rlimit rl;
+	/* The scan holds one descriptor per directory level. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	printf("%s %s\n", WIRE_BEGIN, p->nonce);
+	fflush(stdout);
+
+	int true_rc, list_rc;
+	struct buf list = BUF_INIT;
+	probe_escalation(p->sudo_path, &true_rc, &list_rc, &list);
+	printf("esc %d %d ", true_rc, list_rc);
+	emit_hex(list.data ? list.data : "");
+	putchar('\n');
+	buf_free(&list);
+
+	for (size_t i = 0; i < p->ndirs; i++)
+		check_dir(i, &p->dirs[i], p);
+	printf("%s %s\n", WIRE_END, p->nonce);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return EXIT_HELPER;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct payload p;
+	const char *why;
+
+	if (argc != 2) {
+		fputs("ruas-exec: internal helper of ruas, started by libruas "
+		      "through sudo; not for direct use\n", stderr);
+		return EXIT_HELPER;
+	}
+	if (getuid() == 0 || geteuid() == 0) {
+		fputs("ruas-exec: refusing to run as root: a run_as_user must be "
+		      "an unprivileged account\n", stderr);
+		return EXIT_HELPER;
+	}
+	if (payload_decode(argv[1], &p, &why) < 0) {
+		complain("bad payload", NULL, why);
+		return EXIT_HELPER;
+	}
+	int rc = p.kind == PAYLOAD_EXEC ? exec_mode(&p) : check_mode(&p);
+	payload_free(&p);
+	return rc;
+}

@@ -1,0 +1,205 @@
+/*
+ * ruas.h - run as user, safely.
+ *
+ * libruas loads a configuration of projects, checks before anything starts
+ * that each project's OS-user boundary is real, and spawns a project's agent
+ * as its run_as_user through `sudo -n -iu USER`.
+ *
+ * Conventions (after libgit2):
+ *   - every type is opaque and has its own ruas_<noun>_free();
+ *   - functions return 0 on success and a negative ruas_code on failure;
+ *     when `err` is not NULL a ruas_error is stored there, which the caller
+ *     frees with ruas_error_free();
+ *   - options structs carry a version and have an _INIT macro;
+ *   - the library never prints, never calls exit(), keeps no global state
+ *     and may be used from several threads at once: distinct handles need no
+ *     locking, a ruas_config may be shared read-only between threads, and a
+ *     ruas_child may be waited on by one thread while others signal it.
+ */
+#ifndef RUAS_H
+#define RUAS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) && defined(RUAS_BUILDING_LIBRARY)
+#define RUAS_EXTERN __attribute__((visibility("default")))
+#else
+#define RUAS_EXTERN
+#endif
+
+#define RUAS_VERSION "0.1.0"
+
+/* Return codes. */
+typedef enum {
+	RUAS_OK = 0,
+	RUAS_ERR_CONFIG = -1,   /* configuration refused: syntax, keys, values */
+	RUAS_ERR_NOTFOUND = -2, /* no such project */
+	RUAS_ERR_SYSTEM = -3,   /* a system call failed; see the message */
+	RUAS_ERR_INVALID = -4,  /* invalid argument from the caller */
+	RUAS_ERR_NOMEM = -5,    /* out of memory */
+	RUAS_ERR_TOOLONG = -6   /* arguments too long to pass through sudo */
+} ruas_code;
+
+/* ---------------------------------------------------------------- errors */
+
+typedef struct ruas_error ruas_error;
+
+RUAS_EXTERN ruas_code ruas_error_code(const ruas_error *err);
+/* The full message, one line, naming the file, line, project and fix where known. */
+RUAS_EXTERN const char *ruas_error_message(const ruas_error *err);
+/* The configuration file the error is about, or NULL. */
+RUAS_EXTERN const char *ruas_error_file(const ruas_error *err);
+/* The line in that file, or 0 when libconfig gave none. */
+RUAS_EXTERN int ruas_error_line(const ruas_error *err);
+/* errno for RUAS_ERR_SYSTEM, else 0. */
+RUAS_EXTERN int ruas_error_errno(const ruas_error *err);
+RUAS_EXTERN void ruas_error_free(ruas_error *err);
+
+/* --------------------------------------------------------- configuration */
+
+typedef struct ruas_config ruas_config;
+typedef struct ruas_project ruas_project; /* borrowed from its ruas_config */
+
+#define RUAS_CONFIG_OPTIONS_VERSION 1
+typedef struct {
+	unsigned int version;
+	/*
+	 * The supervisor's uid: a run_as_user with this uid is refused.
+	 * (uid_t)-1 (the default) means geteuid().
+	 */
+	uid_t supervisor_uid;
+	/*
+	 * Non-zero: skip the check that the file is owned by root or the
+	 * supervisor and writable by nobody else. Only for tests.
+	 */
+	int skip_owner_check;
+} ruas_config_options;
+#define RUAS_CONFIG_OPTIONS_INIT {RUAS_CONFIG_OPTIONS_VERSION, (uid_t)-1, 0}
+
+/*
+ * Load and validate a configuration file. On RUAS_ERR_CONFIG the error names
+ * the file, the line where libconfig gives one, and the reason. opts may be NULL.
+ */
+RUAS_EXTERN int ruas_config_load(ruas_config **out, const char *path,
+				 const ruas_config_options *opts, ruas_error **err);
+/* The same from memory; `name` is used in messages in place of a path. */
+RUAS_EXTERN int ruas_config_load_buffer(ruas_config **out, const char *text,
+					size_t len, const char *name,
+					const ruas_config_options *opts,
+					ruas_error **err);
+RUAS_EXTERN void ruas_config_free(ruas_config *cfg);
+
+RUAS_EXTERN const char *ruas_config_path(const ruas_config *cfg);
+RUAS_EXTERN size_t ruas_config_project_count(const ruas_config *cfg);
+RUAS_EXTERN const ruas_project *ruas_config_project_at(const ruas_config *cfg,
+							size_t i);
+/* NULL when no project has this name. */
+RUAS_EXTERN const ruas_project *ruas_config_project_find(const ruas_config *cfg,
+							  const char *name);
+
+RUAS_EXTERN const char *ruas_project_name(const ruas_project *p);
+RUAS_EXTERN const char *ruas_project_work_dir(const ruas_project *p);
+/* NULL when the project runs as the supervisor (legacy mode). */
+RUAS_EXTERN const char *ruas_project_run_as_user(const ruas_project *p);
+/* NULL-terminated; never empty. */
+RUAS_EXTERN const char *const *ruas_project_command(const ruas_project *p);
+/* The effective allowlist (global plus the project's additions), NULL-terminated. */
+RUAS_EXTERN const char *const *ruas_project_env_allowlist(const ruas_project *p);
+
+/* ------------------------------------------------------------- preflight */
+
+typedef enum { RUAS_SEVERITY_WARNING = 1, RUAS_SEVERITY_FATAL = 2 } ruas_severity;
+
+typedef struct ruas_report ruas_report;
+
+#define RUAS_PREFLIGHT_OPTIONS_VERSION 1
+typedef struct {
+	unsigned int version;
+	/* Concurrent sudo calls at most; 0 means the default (8). */
+	unsigned int max_parallel;
+} ruas_preflight_options;
+#define RUAS_PREFLIGHT_OPTIONS_INIT {RUAS_PREFLIGHT_OPTIONS_VERSION, 0}
+
+/*
+ * Run every startup check of every project, concurrently: passwordless sudo
+ * to the target, no passwordless sudo from the target, work_dir access, the
+ * descendant scan, root-equivalent groups. Findings are in the report, not
+ * in the return value: a return of 0 with fatal findings is normal.
+ */
+RUAS_EXTERN int ruas_preflight(ruas_report **out, const ruas_config *cfg,
+			       const ruas_preflight_options *opts,
+			       ruas_error **err);
+RUAS_EXTERN void ruas_report_free(ruas_report *report);
+
+/* Non-zero when any project has a fatal finding. */
+RUAS_EXTERN int ruas_report_has_fatal(const ruas_report *report);
+/* Projects appear in configuration order. */
+RUAS_EXTERN size_t ruas_report_project_count(const ruas_report *report);
+RUAS_EXTERN const char *ruas_report_project_name(const ruas_report *report,
+						 size_t project);
+RUAS_EXTERN size_t ruas_report_item_count(const ruas_report *report,
+					  size_t project);
+RUAS_EXTERN ruas_severity ruas_report_item_severity(const ruas_report *report,
+						    size_t project, size_t item);
+/* A stable identifier: "sudo", "escalation", "work_dir", "scan", "groups". */
+RUAS_EXTERN const char *ruas_report_item_check(const ruas_report *report,
+					       size_t project, size_t item);
+/* The full text, starting "ERROR: " or "WARNING: ", ending in a newline. */
+RUAS_EXTERN const char *ruas_report_item_text(const ruas_report *report,
+					      size_t project, size_t item);
+
+/* ----------------------------------------------------------------- spawn */
+
+typedef struct ruas_child ruas_child;
+
+#define RUAS_SPAWN_OPTIONS_VERSION 1
+typedef struct {
+	unsigned int version;
+	/*
+	 * The supervisor environment to take allowlisted values from (and, in
+	 * legacy mode, the whole environment of the command). NULL-terminated
+	 * "NAME=value" strings; NULL means `environ`. Pass your own copy when
+	 * other threads may call setenv().
+	 */
+	const char *const *env;
+} ruas_spawn_options;
+#define RUAS_SPAWN_OPTIONS_INIT {RUAS_SPAWN_OPTIONS_VERSION, NULL}
+
+/*
+ * Start the project's command with `args` (NULL-terminated, may be NULL)
+ * appended, stdio inherited. With run_as_user it runs through
+ * `sudo -n -iu USER` and the ruas-exec helper, which delivers argv, work_dir
+ * and allowlisted variables byte for byte. Without run_as_user it runs as the
+ * supervisor, with the supervisor's environment, in work_dir.
+ * Run ruas_preflight() first: spawn does not repeat the checks.
+ */
+RUAS_EXTERN int ruas_spawn(ruas_child **out, const ruas_config *cfg,
+			   const char *project, const char *const *args,
+			   const ruas_spawn_options *opts, ruas_error **err);
+
+/* The pid of the process started (sudo, or the command in legacy mode). */
+RUAS_EXTERN pid_t ruas_child_pid(const ruas_child *child);
+/*
+ * Block until the child ends. *exit_code gets its exit status, or 128+N when
+ * it was killed by signal N. May be called again after it returned: it
+ * returns the same result.
+ */
+RUAS_EXTERN int ruas_child_wait(ruas_child *child, int *exit_code,
+				ruas_error **err);
+/* Like ruas_child_wait, but returns 1 at once when the child still runs. */
+RUAS_EXTERN int ruas_child_try_wait(ruas_child *child, int *exit_code,
+				    ruas_error **err);
+/* Send a signal; a no-op once the child has been reaped. sudo relays it. */
+RUAS_EXTERN int ruas_child_signal(ruas_child *child, int sig, ruas_error **err);
+/* Frees the handle. A child not yet reaped is reaped if it has ended. */
+RUAS_EXTERN void ruas_child_free(ruas_child *child);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RUAS_H */

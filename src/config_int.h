@@ -1,0 +1,36 @@
+/* config_int.h - the loaded configuration, as the rest of libruas sees it. */
+#ifndef RUAS_CONFIG_INT_H
+#define RUAS_CONFIG_INT_H
+
+#include <sys/types.h>
+
+#include "ruas.h"
+
+#define DEFAULT_SCAN_TIME_LIMIT 60u
+#define SCAN_REPORT_CAP 50u
+
+struct ruas_project {
+	char *name;
+	char *work_dir;
+	char *run_as_user; /* NULL: legacy mode */
+	char **command;    /* NULL-terminated */
+	size_t ncommand;
+	char **env_allowlist; /* effective: global plus the project's, NULL-terminated */
+	size_t nallow;
+	char **scan_prune; /* effective, NULL-terminated */
+	size_t nprune;
+	int line;
+};
+
+struct ruas_config {
+	char *path;
+	char *sudo;
+	char *helper;
+	unsigned int scan_time_limit;
+	struct ruas_project *projects;
+	size_t nprojects;
+	uid_t supervisor_uid;
+	char *supervisor_name; /* "#UID" when the uid has no passwd entry */
+};
+
+#endif

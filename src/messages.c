@@ -1,0 +1,328 @@
+/* messages.c - see messages.h. Untrusted text is always escaped. */
+#include "messages.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "quote.h"
+
+static void q(struct buf *b, const char *s)
+{
+	quote_display_dq(b, s);
+}
+
+/* Indents every line of untrusted tool output by two spaces, escaped. */
+static void indent(struct buf *b, const char *text)
+{
+	const char *p = text;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = strndup(p, n);
+		if (!line) {
+			b->oom = 1;
+			return;
+		}
+		buf_adds(b, "  ");
+		quote_display(b, line, 0);
+		buf_addc(b, '\n');
+		free(line);
+		p += n + (nl ? 1 : 0);
+	}
+}
+
+static void project_needs(struct buf *b, const char *project, const char *user)
+{
+	buf_adds(b, "ERROR: project ");
+	q(b, project);
+	buf_adds(b, " requires passwordless sudo to user ");
+	q(b, user);
+}
+
+static void sudoers_example(struct buf *b, const char *user, const char *supervisor)
+{
+	buf_adds(b, "Add a sudoers rule that allows user ");
+	q(b, supervisor);
+	buf_adds(b, " to run commands as ");
+	q(b, user);
+	buf_adds(b, " without a password, for example:\n  ");
+	quote_display(b, supervisor, 0);
+	buf_printf(b, " ALL=(%s) NOPASSWD: ALL\n", user);
+}
+
+char *msg_sudo_not_configured(const char *project, const char *user,
+			      const char *supervisor, const char *sudo_said)
+{
+	struct buf b = BUF_INIT;
+	project_needs(&b, project, user);
+	buf_adds(&b, ", but it is not configured.\n");
+	sudoers_example(&b, user, supervisor);
+	buf_adds(&b, "Then restart ruas.\n");
+	if (sudo_said && *sudo_said && strcmp(sudo_said, "sudo: a password is required\n") != 0) {
+		buf_adds(&b, "sudo said:\n");
+		indent(&b, sudo_said);
+	}
+	return buf_detach(&b);
+}
+
+char *msg_user_missing(const char *project, const char *user,
+		       const char *supervisor)
+{
+	struct buf b = BUF_INIT;
+	project_needs(&b, project, user);
+	buf_adds(&b, ", but user ");
+	q(&b, user);
+	buf_adds(&b, " does not exist.\n");
+	buf_printf(&b, "Create it, for example with: ruas-setup useradd --target %s | sh\n", user);
+	sudoers_example(&b, user, supervisor);
+	buf_adds(&b, "Then restart ruas.\n");
+	return buf_detach(&b);
+}
+
+char *msg_nologin(const char *project, const char *user, const char *shell)
+{
+	struct buf b = BUF_INIT;
+	project_needs(&b, project, user);
+	buf_adds(&b, ", but its login shell ");
+	q(&b, shell);
+	buf_adds(&b, " refuses logins, so sudo -i cannot run anything as it.\n");
+	buf_printf(&b, "Give it a real login shell, for example:\n  usermod -s /bin/bash %s\n"
+		       "Then restart ruas.\n", user);
+	return buf_detach(&b);
+}
+
+char *msg_shell_missing(const char *project, const char *user, const char *shell)
+{
+	struct buf b = BUF_INIT;
+	project_needs(&b, project, user);
+	buf_adds(&b, ", but its login shell ");
+	q(&b, shell);
+	buf_adds(&b, " does not exist or is not executable, so sudo -i cannot work.\n");
+	buf_printf(&b, "Give it a real login shell, for example:\n  usermod -s /bin/bash %s\n"
+		       "Then restart ruas.\n", user);
+	return buf_detach(&b);
+}
+
+char *msg_sudo_missing(const char *project, const char *user, const char *sudo,
+		       const char *config)
+{
+	struct buf b = BUF_INIT;
+	project_needs(&b, project, user);
+	buf_adds(&b, ", but sudo is not installed: ");
+	q(&b, sudo);
+	buf_adds(&b, " cannot be executed.\n");
+	buf_adds(&b, "Install it (apt-get install sudo), or set sudo = \"/path/to/sudo\" in ");
+	quote_display(&b, config, 0);
+	buf_adds(&b, ". Then restart ruas.\n");
+	return buf_detach(&b);
+}
+
+char *msg_helper_failed(const char *project, const char *user,
+			const char *helper, int status, const char *said)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "ERROR: project ");
+	q(&b, project);
+	buf_adds(&b, ": sudo to user ");
+	q(&b, user);
+	buf_adds(&b, " works, but the ruas helper ");
+	q(&b, helper);
+	buf_printf(&b, " could not be run as that user (exit status %d).\n", status);
+	buf_printf(&b, "Check that ruas is installed and that %s can search every "
+		       "directory above the helper. Then restart ruas.\n", user);
+	if (said && *said) {
+		buf_adds(&b, "The login shell said:\n");
+		indent(&b, said);
+	}
+	return buf_detach(&b);
+}
+
+char *msg_sudo_failed(const char *project, const char *user, int status,
+		      int timed_out, unsigned int timeout_s, const char *said)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "ERROR: project ");
+	q(&b, project);
+	buf_adds(&b, ": the checks run as user ");
+	q(&b, user);
+	if (timed_out)
+		buf_printf(&b, " through sudo did not finish within %u seconds.\n", timeout_s);
+	else
+		buf_printf(&b, " through sudo failed (exit status %d) without a report.\n", status);
+	buf_printf(&b, "Try it by hand: sudo -n -iu %s -- true\n"
+		       "Fix what it shows (the target's ~/.profile or ~/.bash_profile "
+		       "must not wait for input or exit). Then restart ruas.\n", user);
+	if (said && *said) {
+		buf_adds(&b, "It said:\n");
+		indent(&b, said);
+	}
+	return buf_detach(&b);
+}
+
+char *msg_escalation(const char *user, const char *list)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "ERROR: target user ");
+	q(&b, user);
+	buf_adds(&b, " can run passwordless sudo.\n"
+		     "The user-spawn sandbox provides no isolation if the spawned agent "
+		     "can escalate non-interactively.\n"
+		     "Remove NOPASSWD sudo access for this user before starting ruas "
+		     "with this project.\n");
+	if (list && *list)
+		indent(&b, list);
+	return buf_detach(&b);
+}
+
+char *msg_nopasswd_rules(const char *user, const char *list)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "WARNING: target user ");
+	q(&b, user);
+	buf_adds(&b, " has passwordless sudo rules (sudo -n -l succeeds as it), "
+		     "although sudo -n true fails.\n"
+		     "Check that none of them lets it become root or another user; "
+		     "remove NOPASSWD for it if unsure. sudo -n -l says:\n");
+	if (list && *list)
+		indent(&b, list);
+	return buf_detach(&b);
+}
+
+static void not_accessible(struct buf *b, const char *project, const char *work_dir,
+			   const char *user)
+{
+	buf_adds(b, "ERROR: project ");
+	q(b, project);
+	buf_adds(b, " work_dir ");
+	q(b, work_dir);
+	buf_adds(b, " is not accessible to user ");
+	q(b, user);
+	buf_adds(b, ".\n");
+}
+
+char *msg_work_dir_denied(const char *project, const char *work_dir,
+			  const char *user, const struct dir_result *d)
+{
+	struct buf b = BUF_INIT;
+	const char *what = strcmp(d->missing, "x") == 0 ? "search (x) permission"
+			   : strcmp(d->missing, "r") == 0 ? "read (r) permission"
+							  : "read and search (rx) permission";
+	not_accessible(&b, project, work_dir, user);
+	buf_printf(&b, "Missing: %s on ", what);
+	q(&b, d->path);
+	buf_printf(&b, " (mode %03o owner ", d->mode);
+	quote_display(&b, d->owner, 0);
+	buf_adds(&b, ").\nGrant it, for example with:\n");
+	buf_printf(&b, "  setfacl -m u:%s:%s ", user, d->missing);
+	quote_shell(&b, d->path);
+	buf_adds(&b, "\nor change the owner or mode of ");
+	q(&b, d->path);
+	buf_adds(&b, ". Then restart ruas.\n");
+	return buf_detach(&b);
+}
+
+char *msg_work_dir_missing(const char *project, const char *work_dir,
+			   const char *user, const struct dir_result *d,
+			   const char *config)
+{
+	struct buf b = BUF_INIT;
+	not_accessible(&b, project, work_dir, user);
+	buf_adds(&b, "Missing: ");
+	q(&b, d->path);
+	buf_printf(&b, " %s (%s).\n",
+		   d->errnum == ENOTDIR ? "is not a directory" : "cannot be reached",
+		   strerror(d->errnum));
+	buf_adds(&b, "Create the directory, or correct work_dir in ");
+	quote_display(&b, config, 0);
+	buf_adds(&b, ". Then restart ruas.\n");
+	return buf_detach(&b);
+}
+
+void msg_scan_reasons(struct buf *b, unsigned int flags)
+{
+	const char *sep = "";
+	if (flags & SCAN_NOT_READABLE) {
+		buf_adds(b, "not readable");
+		sep = ", ";
+	}
+	if (flags & SCAN_NOT_WRITABLE) {
+		buf_printf(b, "%snot writable", sep);
+		sep = ", ";
+	}
+	if (flags & SCAN_NOT_SEARCHABLE)
+		buf_printf(b, "%snot searchable", sep);
+}
+
+char *msg_scan(const char *project, const char *work_dir, const char *user,
+	       const struct scan_item *items, size_t nitems,
+	       unsigned long long total)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "WARNING: project ");
+	q(&b, project);
+	buf_adds(&b, " work_dir ");
+	q(&b, work_dir);
+	buf_adds(&b, " contains paths that user ");
+	q(&b, user);
+	buf_adds(&b, " may not be able to access cleanly:\n");
+	for (size_t i = 0; i < nitems; i++) {
+		buf_adds(&b, "  ");
+		quote_display(&b, items[i].path, 0);
+		buf_adds(&b, " (");
+		msg_scan_reasons(&b, items[i].flags);
+		buf_printf(&b, ", mode %03o owner ", items[i].mode);
+		quote_display(&b, items[i].owner, 0);
+		buf_adds(&b, ")\n");
+	}
+	if (total > nitems)
+		buf_printf(&b, "  ... and %llu more\n", total - nitems);
+	buf_adds(&b, "\nThe agent may fail with EACCES when accessing these paths. "
+		     "Fix ownership/permissions, narrow the project scope, or accept "
+		     "the risk if the inaccessible paths are intentionally out of "
+		     "bounds.\n");
+	return buf_detach(&b);
+}
+
+char *msg_scan_incomplete(const char *project, const char *work_dir,
+			  unsigned long long entries, unsigned int seconds,
+			  const char *config)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "WARNING: project ");
+	q(&b, project);
+	buf_adds(&b, " work_dir ");
+	q(&b, work_dir);
+	buf_printf(&b, ": scan incomplete after %llu entries (time limit of %u "
+		       "seconds reached, or too many open directories); paths "
+		       "beyond were not checked.\n", entries, seconds);
+	buf_adds(&b, "Raise scan_time_limit in ");
+	quote_display(&b, config, 0);
+	buf_adds(&b, ", or narrow the project scope with scan_prune.\n");
+	return buf_detach(&b);
+}
+
+char *msg_root_groups(const char *project, const char *user, const char *groups)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "WARNING: project ");
+	q(&b, project);
+	buf_adds(&b, ": target user ");
+	q(&b, user);
+	buf_printf(&b, " is a member of %s, which give root or its equivalent "
+		       "(some without a password).\n", groups);
+	buf_printf(&b, "Remove it from them, for example: gpasswd -d %s GROUP\n", user);
+	return buf_detach(&b);
+}
+
+char *msg_internal(const char *project, const char *user, const char *what)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "ERROR: project ");
+	q(&b, project);
+	buf_adds(&b, ": could not check user ");
+	q(&b, user);
+	buf_printf(&b, ": %s.\n", what);
+	return buf_detach(&b);
+}

@@ -1,0 +1,45 @@
+/*
+ * messages.h - every finding's text. The seed texts of the issues are a
+ * contract with operators' scripts: change them only by adding lines.
+ * Each returns a malloc'd block ending in '\n', or NULL on OOM.
+ */
+#ifndef RUAS_MESSAGES_H
+#define RUAS_MESSAGES_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "wire.h"
+
+char *msg_sudo_not_configured(const char *project, const char *user,
+			      const char *supervisor, const char *sudo_said);
+char *msg_user_missing(const char *project, const char *user,
+		       const char *supervisor);
+char *msg_nologin(const char *project, const char *user, const char *shell);
+char *msg_shell_missing(const char *project, const char *user, const char *shell);
+char *msg_sudo_missing(const char *project, const char *user, const char *sudo,
+		       const char *config);
+char *msg_helper_failed(const char *project, const char *user,
+			const char *helper, int status, const char *said);
+char *msg_sudo_failed(const char *project, const char *user, int status,
+		      int timed_out, unsigned int timeout_s, const char *said);
+char *msg_escalation(const char *user, const char *list);
+char *msg_nopasswd_rules(const char *user, const char *list);
+char *msg_work_dir_denied(const char *project, const char *work_dir,
+			  const char *user, const struct dir_result *d);
+char *msg_work_dir_missing(const char *project, const char *work_dir,
+			   const char *user, const struct dir_result *d,
+			   const char *config);
+char *msg_scan(const char *project, const char *work_dir, const char *user,
+	       const struct scan_item *items, size_t nitems,
+	       unsigned long long total);
+char *msg_scan_incomplete(const char *project, const char *work_dir,
+			  unsigned long long entries, unsigned int seconds,
+			  const char *config);
+char *msg_root_groups(const char *project, const char *user, const char *groups);
+char *msg_internal(const char *project, const char *user, const char *what);
+
+/* "not readable, not writable" for a scan item's flags. */
+void msg_scan_reasons(struct buf *b, unsigned int flags);
+
+#endif

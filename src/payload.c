@@ -1,0 +1,313 @@
+/* payload.c - encoding of the helper's payload; see payload.h. */
+#include "payload.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char hexdigits[] = "0123456789abcdef";
+
+int hex_encode(struct buf *out, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	if (len > ((size_t)-1) / 2 || buf_reserve(out, len * 2) < 0)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		out->data[out->len++] = hexdigits[p[i] >> 4];
+		out->data[out->len++] = hexdigits[p[i] & 15];
+	}
+	out->data[out->len] = '\0';
+	return 0;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+int hex_decode(const char *hex, size_t hexlen, struct buf *out)
+{
+	if (hexlen % 2 || buf_reserve(out, hexlen / 2) < 0)
+		return -1;
+	for (size_t i = 0; i < hexlen; i += 2) {
+		int hi = hexval(hex[i]), lo = hexval(hex[i + 1]);
+		if (hi < 0 || lo < 0)
+			return -1;
+		out->data[out->len++] = (char)(hi << 4 | lo);
+	}
+	out->data[out->len] = '\0';
+	return 0;
+}
+
+/* ------------------------------------------------------------ encoding */
+
+static void put_u32(struct buf *b, uint32_t v)
+{
+	unsigned char x[4] = {(unsigned char)(v >> 24), (unsigned char)(v >> 16),
+			      (unsigned char)(v >> 8), (unsigned char)v};
+	buf_add(b, x, 4);
+}
+
+static int put_str(struct buf *b, const char *s)
+{
+	if (!s)
+		return -1;
+	size_t n = strlen(s);
+	if (n > UINT32_MAX)
+		return -1;
+	put_u32(b, (uint32_t)n);
+	buf_add(b, s, n);
+	return 0;
+}
+
+static int encode_exec(const struct payload *p, struct buf *b)
+{
+	if (put_str(b, p->work_dir) < 0 || p->argc < 1 || !p->argv)
+		return -1;
+	put_u32(b, (uint32_t)p->nenv);
+	for (size_t i = 0; i < p->nenv; i++)
+		if (put_str(b, p->env_names[i]) < 0 ||
+		    put_str(b, p->env_values[i]) < 0)
+			return -1;
+	put_u32(b, (uint32_t)p->argc);
+	for (size_t i = 0; i < p->argc; i++)
+		if (put_str(b, p->argv[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static int encode_check(const struct payload *p, struct buf *b)
+{
+	if (put_str(b, p->nonce) < 0 || put_str(b, p->sudo_path) < 0)
+		return -1;
+	put_u32(b, p->scan_cap);
+	put_u32(b, p->scan_seconds);
+	put_u32(b, (uint32_t)p->ndirs);
+	for (size_t i = 0; i < p->ndirs; i++) {
+		const struct payload_dir *d = &p->dirs[i];
+		if (put_str(b, d->work_dir) < 0)
+			return -1;
+		put_u32(b, (uint32_t)d->nprune);
+		for (size_t j = 0; j < d->nprune; j++)
+			if (put_str(b, d->prune[j]) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+int payload_encode(const struct payload *p, struct buf *out)
+{
+	struct buf raw = BUF_INIT;
+	int r = -1;
+	buf_add(&raw, "RUAS", 4);
+	buf_addc(&raw, PAYLOAD_VERSION);
+	buf_addc(&raw, (char)p->kind);
+	if (p->kind == PAYLOAD_EXEC)
+		r = encode_exec(p, &raw);
+	else if (p->kind == PAYLOAD_CHECK)
+		r = encode_check(p, &raw);
+	if (r == 0 && !raw.oom)
+		r = hex_encode(out, raw.data, raw.len);
+	else
+		r = -1;
+	buf_free(&raw);
+	return r;
+}
+
+/* ------------------------------------------------------------ decoding */
+
+struct reader {
+	const unsigned char *p;
+	size_t left;
+	const char *why;
+};
+
+static int get_u32(struct reader *r, uint32_t *v)
+{
+	if (r->left < 4) {
+		r->why = "payload truncated";
+		return -1;
+	}
+	*v = (uint32_t)r->p[0] << 24 | (uint32_t)r->p[1] << 16 |
+	     (uint32_t)r->p[2] << 8 | (uint32_t)r->p[3];
+	r->p += 4;
+	r->left -= 4;
+	return 0;
+}
+
+/* A count of items that each take at least `min` bytes must fit what is left. */
+static int get_count(struct reader *r, size_t min, size_t *n)
+{
+	uint32_t v;
+	if (get_u32(r, &v) < 0)
+		return -1;
+	if (min && v > r->left / min) {
+		r->why = "payload count exceeds its data";
+		return -1;
+	}
+	*n = v;
+	return 0;
+}
+
+static int get_str(struct reader *r, char **out)
+{
+	uint32_t n;
+	if (get_u32(r, &n) < 0)
+		return -1;
+	if (n > r->left) {
+		r->why = "payload string exceeds its data";
+		return -1;
+	}
+	if (memchr(r->p, '\0', n)) {
+		r->why = "payload string contains a NUL byte";
+		return -1;
+	}
+	char *s = malloc((size_t)n + 1);
+	if (!s) {
+		r->why = "out of memory";
+		return -1;
+	}
+	memcpy(s, r->p, n);
+	s[n] = '\0';
+	r->p += n;
+	r->left -= n;
+	*out = s;
+	return 0;
+}
+
+/* A NULL-terminated vector of n strings. */
+static int get_strv(struct reader *r, size_t n, char ***out)
+{
+	char **v = calloc(n + 1, sizeof *v);
+	if (!v) {
+		r->why = "out of memory";
+		return -1;
+	}
+	*out = v;
+	for (size_t i = 0; i < n; i++)
+		if (get_str(r, &v[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static int decode_exec(struct reader *r, struct payload *p)
+{
+	if (get_str(r, &p->work_dir) < 0 || get_count(r, 8, &p->nenv) < 0)
+		return -1;
+	p->env_names = calloc(p->nenv + 1, sizeof(char *));
+	p->env_values = calloc(p->nenv + 1, sizeof(char *));
+	if (!p->env_names || !p->env_values) {
+		r->why = "out of memory";
+		return -1;
+	}
+	for (size_t i = 0; i < p->nenv; i++)
+		if (get_str(r, &p->env_names[i]) < 0 ||
+		    get_str(r, &p->env_values[i]) < 0)
+			return -1;
+	if (get_count(r, 4, &p->argc) < 0 || get_strv(r, p->argc, &p->argv) < 0)
+		return -1;
+	if (p->argc < 1 || p->argv[0][0] == '\0') {
+		r->why = "payload has an empty command";
+		return -1;
+	}
+	return 0;
+}
+
+static int decode_check(struct reader *r, struct payload *p)
+{
+	uint32_t cap, secs;
+	if (get_str(r, &p->nonce) < 0 || get_str(r, &p->sudo_path) < 0 ||
+	    get_u32(r, &cap) < 0 || get_u32(r, &secs) < 0 ||
+	    get_count(r, 8, &p->ndirs) < 0)
+		return -1;
+	p->scan_cap = cap;
+	p->scan_seconds = secs;
+	p->dirs = calloc(p->ndirs + 1, sizeof *p->dirs);
+	if (!p->dirs) {
+		r->why = "out of memory";
+		return -1;
+	}
+	for (size_t i = 0; i < p->ndirs; i++) {
+		struct payload_dir *d = &p->dirs[i];
+		if (get_str(r, &d->work_dir) < 0 ||
+		    get_count(r, 4, &d->nprune) < 0 ||
+		    get_strv(r, d->nprune, &d->prune) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int payload_decode(const char *hex, struct payload *out, const char **why)
+{
+	struct buf raw = BUF_INIT;
+	struct reader r = {NULL, 0, NULL};
+	int rc = -1;
+
+	memset(out, 0, sizeof *out);
+	if (hex_decode(hex, strlen(hex), &raw) < 0) {
+		r.why = raw.oom ? "out of memory" : "payload is not lower-case hex";
+		goto done;
+	}
+	r.p = (const unsigned char *)raw.data;
+	r.left = raw.len;
+	if (r.left < 6 || memcmp(r.p, "RUAS", 4) != 0) {
+		r.why = "payload has no RUAS header";
+		goto done;
+	}
+	if (r.p[4] != PAYLOAD_VERSION) {
+		r.why = "payload version mismatch (helper and library differ)";
+		goto done;
+	}
+	out->kind = r.p[5];
+	r.p += 6;
+	r.left -= 6;
+	if (out->kind == PAYLOAD_EXEC)
+		rc = decode_exec(&r, out);
+	else if (out->kind == PAYLOAD_CHECK)
+		rc = decode_check(&r, out);
+	else
+		r.why = "payload kind unknown";
+	if (rc == 0 && r.left != 0) {
+		r.why = "payload has trailing bytes";
+		rc = -1;
+	}
+done:
+	buf_free(&raw);
+	if (rc < 0) {
+		payload_free(out);
+		if (why)
+			*why = r.why ? r.why : "payload invalid";
+	}
+	return rc;
+}
+
+static void free_strv(char **v, size_t n)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void payload_free(struct payload *p)
+{
+	free(p->work_dir);
+	free_strv(p->env_names, p->nenv);
+	free_strv(p->env_values, p->nenv);
+	free_strv(p->argv, p->argc);
+	free(p->nonce);
+	free(p->sudo_path);
+	if (p->dirs) {
+		for (size_t i = 0; i < p->ndirs; i++) {
+			free(p->dirs[i].work_dir);
+			free_strv(p->dirs[i].prune, p->dirs[i].nprune);
+		}
+		free(p->dirs);
+	}
+	memset(p, 0, sizeof *p);
+}

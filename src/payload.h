@@ -1,0 +1,66 @@
+/*
+ * payload.h - what the supervisor hands to ruas-exec through sudo.
+ *
+ * In -i mode sudo backslash-escapes every byte but [A-Za-z0-9_$-] and the
+ * target's login shell then reads the string; `$` stays live. Lower-case hex
+ * is made only of bytes that pass through unchanged, so the payload reaches
+ * the helper byte for byte. Inside: "RUAS", version, kind, then fields, each
+ * string a 32-bit big-endian length and its bytes (no NUL allowed).
+ */
+#ifndef RUAS_PAYLOAD_H
+#define RUAS_PAYLOAD_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+#define PAYLOAD_VERSION 1
+/*
+ * Linux limits one argv string to 32 pages (MAX_ARG_STRLEN, 131072 bytes,
+ * with the NUL). sudo -i joins the helper path (each '/' escaped, so up to
+ * twice its length), a space and the hex into one `-c` string. Keep clear.
+ */
+#define PAYLOAD_ARG_MAX 131072u
+
+enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2 };
+
+struct payload_dir {
+	char *work_dir;
+	char **prune; /* NULL-terminated */
+	size_t nprune;
+};
+
+struct payload {
+	int kind;
+	/* PAYLOAD_EXEC */
+	char *work_dir;
+	char **env_names;  /* nenv entries */
+	char **env_values; /* nenv entries */
+	size_t nenv;
+	char **argv; /* NULL-terminated, argc >= 1 */
+	size_t argc;
+	/* PAYLOAD_CHECK */
+	char *nonce;
+	char *sudo_path;
+	unsigned int scan_cap;
+	unsigned int scan_seconds;
+	struct payload_dir *dirs;
+	size_t ndirs;
+};
+
+/* Appends the hex encoding of p to out. 0, or -1 on OOM or invalid payload. */
+int payload_encode(const struct payload *p, struct buf *out);
+/*
+ * Decodes hex into *out (zeroed first). 0, or -1 with *why set to a static
+ * reason. Strict: odd length, upper case, bad counts, embedded NUL, unknown
+ * version or trailing bytes are all refused.
+ */
+int payload_decode(const char *hex, struct payload *out, const char **why);
+void payload_free(struct payload *p);
+
+/* Lower-case hex of len bytes, appended to out. */
+int hex_encode(struct buf *out, const void *data, size_t len);
+/* Decodes lower-case hex; -1 on any other byte or an odd length. */
+int hex_decode(const char *hex, size_t hexlen, struct buf *out);
+
+#endif

@@ -1,0 +1,424 @@
+/*
+ * preflight.c - every startup check of every project, before any spawn.
+ *
+ * Checks that depend on the user run once per user, and one sudo call per
+ * user carries all of them: the helper proves that passwordless sudo works
+ * (check 1) by answering at all, then probes escalation (check 2), and
+ * each of that user's work_dirs (check 3 and the scan). Users are checked
+ * concurrently by a small pool of threads, so a slow sudo for one project
+ * does not hold up the others.
+ */
+#include "preflight.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "account.h"
+#include "config_int.h"
+#include "error.h"
+#include "messages.h"
+#include "payload.h"
+#include "report.h"
+#include "sudo_call.h"
+#include "wire.h"
+
+enum outcome {
+	OUT_OK,
+	OUT_USER_MISSING,
+	OUT_NOLOGIN,
+	OUT_SHELL_MISSING,
+	OUT_SUDO_MISSING,
+	OUT_NOT_CONFIGURED,
+	OUT_HELPER_FAILED,
+	OUT_SUDO_FAILED,
+	OUT_INTERNAL,
+};
+
+struct job {
+	const char *user;
+	size_t *projects; /* indexes into cfg->projects */
+	size_t nprojects;
+	size_t *dir_of;   /* per project: index into dirs */
+	struct payload_dir *dirs;
+	size_t ndirs;
+	/* results */
+	enum outcome outcome;
+	const char *internal; /* static description for OUT_INTERNAL */
+	char *shell;
+	char *root_groups;
+	unsigned int timeout_s;
+	struct run_result rr;
+	struct helper_report hr;
+};
+
+struct pool {
+	const struct ruas_config *cfg;
+	const struct runner *runner;
+	struct job *jobs;
+	size_t njobs;
+	size_t next;
+	pthread_mutex_t lock;
+};
+
+static int make_nonce(char *out, size_t outsz)
+{
+	unsigned char raw[16];
+	struct buf b = BUF_INIT;
+	size_t got = 0;
+	while (got < sizeof raw) {
+		ssize_t n = getrandom(raw + got, sizeof raw - got, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		got += (size_t)n;
+	}
+	if (hex_encode(&b, raw, sizeof raw) < 0 || b.len >= outsz) {
+		buf_free(&b);
+		return -1;
+	}
+	memcpy(out, b.data, b.len + 1);
+	buf_free(&b);
+	return 0;
+}
+
+static int exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return -1;
+}
+
+/* When no report came back, tell why as precisely as the evidence allows. */
+static enum outcome classify_failure(const struct job *j)
+{
+	const struct run_result *rr = &j->rr;
+	const char *err = rr->err.data ? rr->err.data : "";
+	const char *out = rr->out.data ? rr->out.data : "";
+	int code = exit_code(rr->wait_status);
+
+	if (rr->spawn_errno)
+		return (rr->spawn_errno == ENOENT || rr->spawn_errno == EACCES ||
+			rr->spawn_errno == ENOTDIR)
+			       ? OUT_SUDO_MISSING
+			       : OUT_SUDO_FAILED;
+	if (rr->timed_out)
+		return OUT_SUDO_FAILED;
+	if (strstr(out, "This account is currently not available"))
+		return OUT_NOLOGIN;
+	if (code == 1 && strncmp(err, "sudo: unknown user", 18) == 0)
+		return OUT_USER_MISSING;
+	if (code == 1 && strncmp(err, "sudo: ", 6) == 0)
+		return OUT_NOT_CONFIGURED;
+	if (code == 126 || code == 127)
+		return OUT_HELPER_FAILED;
+	return OUT_SUDO_FAILED;
+}
+
+static void run_job(const struct ruas_config *cfg, const struct runner *runner,
+		    struct job *j)
+{
+	struct account acct;
+	int lr = account_lookup(j->user, &acct);
+	if (lr == ACCOUNT_MISSING) {
+		j->outcome = OUT_USER_MISSING;
+		return;
+	}
+	if (lr != ACCOUNT_FOUND) {
+		j->outcome = OUT_INTERNAL;
+		j->internal = "the user database could not be read";
+		return;
+	}
+	j->shell = strdup(acct.shell);
+	if (account_root_groups(&acct, &j->root_groups) < 0)
+		j->root_groups = NULL;
+	int nologin = shell_refuses_login(acct.shell);
+	int noshell = access(acct.shell, X_OK) < 0;
+	account_clear(&acct);
+	if (!j->shell) {
+		j->outcome = OUT_INTERNAL;
+		j->internal = "out of memory";
+		return;
+	}
+	if (nologin) {
+		j->outcome = OUT_NOLOGIN;
+		return;
+	}
+	if (noshell) {
+		j->outcome = OUT_SHELL_MISSING;
+		return;
+	}
+
+	char nonce[64];
+	if (make_nonce(nonce, sizeof nonce) < 0) {
+		j->outcome = OUT_INTERNAL;
+		j->internal = "no random bytes for the report nonce";
+		return;
+	}
+	struct payload p = {0};
+	p.kind = PAYLOAD_CHECK;
+	p.nonce = nonce;
+	p.sudo_path = cfg->sudo;
+	p.scan_cap = SCAN_REPORT_CAP;
+	p.scan_seconds = cfg->scan_time_limit;
+	p.dirs = j->dirs;
+	p.ndirs = j->ndirs;
+
+	struct sudo_call call;
+	int r = sudo_call_build(&call, cfg->sudo, j->user, cfg->helper, &p);
+	if (r < 0) {
+		j->outcome = OUT_INTERNAL;
+		j->internal = r == RUAS_ERR_TOOLONG
+				      ? "the work_dirs of this user are too long to pass "
+					"through sudo in one argument"
+				      : "out of memory";
+		return;
+	}
+	/* The probes, then each work_dir's scan, plus a margin. */
+	j->timeout_s = 60 + cfg->scan_time_limit * (unsigned int)j->ndirs;
+	struct run_request req = {cfg->sudo, call.argv, sudo_call_envp,
+				  SUDO_OUTPUT_MAX, j->timeout_s * 1000u};
+	r = runner->run(runner->ctx, &req, &j->rr);
+	sudo_call_free(&call);
+	if (r < 0) {
+		j->outcome = OUT_INTERNAL;
+		j->internal = "running sudo failed (pipes, memory or wait)";
+		return;
+	}
+	if (helper_report_parse(j->rr.out.data ? j->rr.out.data : "", j->rr.out.len,
+				nonce, j->ndirs, &j->hr) == 0) {
+		j->outcome = OUT_OK;
+		return;
+	}
+	j->outcome = j->hr.complete ? OUT_INTERNAL : classify_failure(j);
+	if (j->outcome == OUT_INTERNAL)
+		j->internal = "the ruas helper sent a malformed report (are the "
+			      "library and ruas-exec from the same version?)";
+}
+
+static void *worker(void *arg)
+{
+	struct pool *pl = arg;
+	for (;;) {
+		pthread_mutex_lock(&pl->lock);
+		size_t i = pl->next < pl->njobs ? pl->next++ : pl->njobs;
+		pthread_mutex_unlock(&pl->lock);
+		if (i == pl->njobs)
+			return NULL;
+		run_job(pl->cfg, pl->runner, &pl->jobs[i]);
+	}
+}
+
+static int same_strv(char **a, char **b)
+{
+	for (; *a && *b; a++, b++)
+		if (strcmp(*a, *b) != 0)
+			return 0;
+	return !*a && !*b;
+}
+
+/* Groups projects by run_as_user, first appearance first; one dir per distinct work_dir. */
+static int plan_jobs(const struct ruas_config *cfg, struct job **out, size_t *njobs)
+{
+	struct job *jobs = calloc(cfg->nprojects + 1, sizeof *jobs);
+	size_t n = 0;
+	if (!jobs)
+		return -1;
+	for (size_t i = 0; i < cfg->nprojects; i++) {
+		const struct ruas_project *p = &cfg->projects[i];
+		if (!p->run_as_user)
+			continue;
+		struct job *j = NULL;
+		for (size_t k = 0; k < n && !j; k++)
+			if (strcmp(jobs[k].user, p->run_as_user) == 0)
+				j = &jobs[k];
+		if (!j) {
+			j = &jobs[n++];
+			j->user = p->run_as_user;
+			j->projects = calloc(cfg->nprojects, sizeof *j->projects);
+			j->dir_of = calloc(cfg->nprojects, sizeof *j->dir_of);
+			j->dirs = calloc(cfg->nprojects, sizeof *j->dirs);
+			if (!j->projects || !j->dir_of || !j->dirs) {
+				*out = jobs;
+				*njobs = n;
+				return -1;
+			}
+		}
+		size_t d = 0;
+		while (d < j->ndirs && !(strcmp(j->dirs[d].work_dir, p->work_dir) == 0 &&
+					 same_strv(j->dirs[d].prune, p->scan_prune)))
+			d++;
+		if (d == j->ndirs) {
+			j->dirs[d].work_dir = p->work_dir; /* borrowed */
+			j->dirs[d].prune = p->scan_prune;
+			j->dirs[d].nprune = p->nprune;
+			j->ndirs++;
+		}
+		j->dir_of[j->nprojects] = d;
+		j->projects[j->nprojects++] = i;
+	}
+	*out = jobs;
+	*njobs = n;
+	return 0;
+}
+
+static void free_jobs(struct job *jobs, size_t n)
+{
+	for (size_t i = 0; jobs && i < n; i++) {
+		free(jobs[i].projects);
+		free(jobs[i].dir_of);
+		free(jobs[i].dirs);
+		free(jobs[i].shell);
+		free(jobs[i].root_groups);
+		run_result_free(&jobs[i].rr);
+		helper_report_free(&jobs[i].hr);
+	}
+	free(jobs);
+}
+
+static char *failure_text(const struct ruas_config *cfg, const struct job *j,
+			  const char *project)
+{
+	const char *err = j->rr.err.data ? j->rr.err.data : "";
+	int code = exit_code(j->rr.wait_status);
+	switch (j->outcome) {
+	case OUT_USER_MISSING:
+		return msg_user_missing(project, j->user, cfg->supervisor_name);
+	case OUT_NOLOGIN:
+		return msg_nologin(project, j->user, j->shell ? j->shell : "?");
+	case OUT_SHELL_MISSING:
+		return msg_shell_missing(project, j->user, j->shell);
+	case OUT_SUDO_MISSING:
+		return msg_sudo_missing(project, j->user, cfg->sudo, cfg->path);
+	case OUT_NOT_CONFIGURED:
+		return msg_sudo_not_configured(project, j->user, cfg->supervisor_name, err);
+	case OUT_HELPER_FAILED:
+		return msg_helper_failed(project, j->user, cfg->helper, code, err);
+	case OUT_SUDO_FAILED:
+		return msg_sudo_failed(project, j->user, code, j->rr.timed_out,
+				       j->timeout_s, err);
+	default:
+		return msg_internal(project, j->user, j->internal ? j->internal : "unknown failure");
+	}
+}
+
+static int report_job(const struct ruas_config *cfg, const struct job *j,
+		      ruas_report *rep)
+{
+	int r = 0;
+	for (size_t k = 0; k < j->nprojects; k++) {
+		size_t pi = j->projects[k];
+		const struct ruas_project *p = &cfg->projects[pi];
+		if (j->outcome != OUT_OK) {
+			r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "sudo",
+					failure_text(cfg, j, p->name));
+		} else {
+			const struct helper_report *hr = &j->hr;
+			if (hr->true_rc == 0)
+				r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "escalation",
+						msg_escalation(j->user, hr->list_out));
+			else if (hr->list_rc == 0)
+				r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "escalation",
+						msg_nopasswd_rules(j->user, hr->list_out));
+			const struct dir_result *d = &hr->dirs[j->dir_of[k]];
+			if (d->state == DIR_DENIED)
+				r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "work_dir",
+						msg_work_dir_denied(p->name, p->work_dir,
+								    j->user, d));
+			else if (d->state == DIR_MISSING)
+				r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "work_dir",
+						msg_work_dir_missing(p->name, p->work_dir,
+								     j->user, d, cfg->path));
+			else if (d->state != DIR_OK)
+				r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "work_dir",
+						msg_internal(p->name, j->user,
+							     "the helper did not report on work_dir"));
+			if (d->state == DIR_OK && d->total > 0)
+				r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "scan",
+						msg_scan(p->name, p->work_dir, j->user,
+							 d->items, d->nitems, d->total));
+			if (d->state == DIR_OK && d->incomplete)
+				r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "scan",
+						msg_scan_incomplete(p->name, p->work_dir,
+								    d->entries,
+								    cfg->scan_time_limit,
+								    cfg->path));
+		}
+		if (j->root_groups)
+			r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "groups",
+					msg_root_groups(p->name, j->user, j->root_groups));
+	}
+	return r;
+}
+
+int preflight_run(ruas_report **out, const ruas_config *cfg,
+		  unsigned int max_parallel, const struct runner *runner,
+		  ruas_error **err)
+{
+	struct job *jobs = NULL;
+	size_t njobs = 0;
+	ruas_report *rep = NULL;
+	const char **names = calloc(cfg->nprojects + 1, sizeof *names);
+	int rc = RUAS_ERR_NOMEM;
+
+	*out = NULL;
+	if (!names || plan_jobs(cfg, &jobs, &njobs) < 0)
+		goto done;
+	for (size_t i = 0; i < cfg->nprojects; i++)
+		names[i] = cfg->projects[i].name;
+	if (!(rep = report_new(names, cfg->nprojects)))
+		goto done;
+
+	struct pool pl = {cfg, runner, jobs, njobs, 0, PTHREAD_MUTEX_INITIALIZER};
+	size_t nthreads = max_parallel ? max_parallel : DEFAULT_MAX_PARALLEL;
+	if (nthreads > njobs)
+		nthreads = njobs;
+	pthread_t *tids = calloc(nthreads + 1, sizeof *tids);
+	if (!tids)
+		goto done;
+	size_t started = 0;
+	for (; started < nthreads; started++)
+		if (pthread_create(&tids[started], NULL, worker, &pl) != 0)
+			break;
+	if (started == 0 && njobs > 0)
+		worker(&pl); /* no thread could start: do the work here */
+	for (size_t i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	free(tids);
+
+	rc = 0;
+	for (size_t i = 0; i < njobs; i++)
+		if (report_job(cfg, &jobs[i], rep) < 0)
+			rc = RUAS_ERR_NOMEM;
+done:
+	free(names);
+	free_jobs(jobs, njobs);
+	if (rc < 0) {
+		ruas_report_free(rep);
+		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM,
+				 "preflight: out of memory");
+	}
+	*out = rep;
+	return 0;
+}
+
+int ruas_preflight(ruas_report **out, const ruas_config *cfg,
+		   const ruas_preflight_options *opts, ruas_error **err)
+{
+	struct runner real = {run_capture, NULL};
+	if (!out || !cfg)
+		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
+				 "ruas_preflight: out and cfg are required");
+	if (opts && opts->version != RUAS_PREFLIGHT_OPTIONS_VERSION)
+		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
+				 "ruas_preflight: unknown options version %u",
+				 opts->version);
+	return preflight_run(out, cfg, opts ? opts->max_parallel : 0, &real, err);
+}

@@ -1,0 +1,15 @@
+/* preflight.h - the startup checks, with the sudo runner injectable for tests. */
+#ifndef RUAS_PREFLIGHT_H
+#define RUAS_PREFLIGHT_H
+
+#include "ruas.h"
+#include "runner.h"
+
+#define DEFAULT_MAX_PARALLEL 8u
+#define SUDO_OUTPUT_MAX (1u << 20)
+
+int preflight_run(ruas_report **out, const ruas_config *cfg,
+		  unsigned int max_parallel, const struct runner *runner,
+		  ruas_error **err);
+
+#endif

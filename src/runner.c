@@ -1,0 +1,126 @@
+/* runner.c - posix_spawn a command, capture stdout and stderr, with a timeout. */
+#include "runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "spawn_attr.h"
+
+void run_result_free(struct run_result *res)
+{
+	buf_free(&res->out);
+	buf_free(&res->err);
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Reads what is there; keeps at most `max` bytes but drains everything. */
+static int drain(int *fd, struct buf *b, size_t max)
+{
+	char tmp[16384];
+	ssize_t n = read(*fd, tmp, sizeof tmp);
+	if (n < 0)
+		return (errno == EINTR || errno == EAGAIN) ? 0 : -1;
+	if (n == 0) {
+		close(*fd);
+		*fd = -1;
+		return 0;
+	}
+	size_t keep = b->len < max ? max - b->len : 0;
+	if (keep > (size_t)n)
+		keep = (size_t)n;
+	return keep ? buf_add(b, tmp, keep) : 0;
+}
+
+static int wait_child(pid_t pid, int *status)
+{
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
+int run_capture(void *ctx, const struct run_request *req, struct run_result *res)
+{
+	int outp[2] = {-1, -1}, errp[2] = {-1, -1};
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	pid_t pid;
+	int rc = -1;
+	(void)ctx;
+
+	memset(res, 0, sizeof *res);
+	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0)
+		goto out_pipes;
+	if (spawn_setup(&fa, &attr, 0) != 0)
+		goto out_pipes;
+	if (posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) ||
+	    posix_spawn_file_actions_adddup2(&fa, outp[1], 1) ||
+	    posix_spawn_file_actions_adddup2(&fa, errp[1], 2) ||
+	    spawn_close_rest(&fa)) {
+		spawn_teardown(&fa, &attr);
+		goto out_pipes;
+	}
+	int e = posix_spawn(&pid, req->path, &fa, &attr, (char *const *)req->argv,
+			    (char *const *)req->envp);
+	spawn_teardown(&fa, &attr);
+	close(outp[1]);
+	close(errp[1]);
+	outp[1] = errp[1] = -1;
+	if (e != 0) {
+		res->spawn_errno = e;
+		rc = 0;
+		goto out_pipes;
+	}
+
+	long long deadline = now_ms() + req->timeout_ms, kill_at = 0;
+	int fds[2] = {outp[0], errp[0]};
+	outp[0] = errp[0] = -1;
+	while (fds[0] >= 0 || fds[1] >= 0) {
+		struct pollfd pf[2] = {{fds[0], POLLIN, 0}, {fds[1], POLLIN, 0}};
+		long long left = (kill_at ? kill_at : deadline) - now_ms();
+		int n = poll(pf, 2, left < 0 ? 0 : (int)(left > 1000 ? 1000 : left));
+		if (n < 0 && errno != EINTR)
+			break;
+		if (now_ms() >= (kill_at ? kill_at : deadline)) {
+			/* sudo relays SIGTERM to the command; SIGKILL it cannot. */
+			kill(pid, kill_at ? SIGKILL : SIGTERM);
+			res->timed_out = 1;
+			if (kill_at)
+				break;
+			kill_at = now_ms() + 2000;
+		}
+		for (int i = 0; i < 2; i++)
+			if (fds[i] >= 0 && (pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				if (drain(&fds[i], i ? &res->err : &res->out,
+					  req->max_output) < 0) {
+					close(fds[i]);
+					fds[i] = -1;
+				}
+	}
+	for (int i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	if (wait_child(pid, &res->wait_status) == 0)
+		rc = (res->out.oom || res->err.oom) ? -1 : 0;
+out_pipes:
+	for (int i = 0; i < 2; i++) {
+		if (outp[i] >= 0)
+			close(outp[i]);
+		if (errp[i] >= 0)
+			close(errp[i]);
+	}
+	return rc;
+}

@@ -1,0 +1,46 @@
+/*
+ * runner.h - running a command and capturing its output.
+ *
+ * Preflight talks to sudo only through a runner, so unit tests can inject a
+ * fake one and see the exact argv and environment of every sudo call.
+ */
+#ifndef RUAS_RUNNER_H
+#define RUAS_RUNNER_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+struct run_request {
+	const char *path;         /* absolute path executed */
+	const char *const *argv;  /* NULL-terminated */
+	const char *const *envp;  /* NULL-terminated */
+	size_t max_output;        /* bytes kept of stdout and of stderr each */
+	unsigned int timeout_ms;  /* then SIGTERM, and SIGKILL 2 s later */
+};
+
+struct run_result {
+	int spawn_errno; /* non-zero: the command never started */
+	int wait_status; /* as from waitpid() */
+	int timed_out;
+	struct buf out;
+	struct buf err;
+};
+
+typedef int (*run_fn)(void *ctx, const struct run_request *req,
+		      struct run_result *res);
+
+struct runner {
+	run_fn run;
+	void *ctx;
+};
+
+/*
+ * The real runner: posix_spawn with stdin from /dev/null, stdout and stderr
+ * captured, descriptors above 2 closed, signals reset. Returns 0 when the
+ * result is filled in (even when the command failed), -1 on a local error.
+ */
+int run_capture(void *ctx, const struct run_request *req, struct run_result *res);
+void run_result_free(struct run_result *res);
+
+#endif

@@ -1,0 +1,39 @@
+/* sudo_call.c - see sudo_call.h. */
+#include "sudo_call.h"
+
+#include <string.h>
+
+#include "ruas.h"
+
+const char *const sudo_call_envp[] = {NULL};
+
+int sudo_call_build(struct sudo_call *c, const char *sudo, const char *user,
+		    const char *helper, const struct payload *p)
+{
+	memset(c, 0, sizeof *c);
+	if (payload_encode(p, &c->hex) < 0) {
+		buf_free(&c->hex);
+		return RUAS_ERR_NOMEM;
+	}
+	/* sudo escapes each '/' of the helper path and joins with a space. */
+	if (c->hex.len + 2 * strlen(helper) + 16 >= PAYLOAD_ARG_MAX) {
+		buf_free(&c->hex);
+		return RUAS_ERR_TOOLONG;
+	}
+	const char **a = c->argv;
+	*a++ = sudo;
+	*a++ = "-n";
+	*a++ = "-iu";
+	*a++ = user;
+	*a++ = "--";
+	*a++ = helper;
+	*a++ = c->hex.data;
+	*a = NULL;
+	return 0;
+}
+
+void sudo_call_free(struct sudo_call *c)
+{
+	buf_free(&c->hex);
+	memset(c, 0, sizeof *c);
+}

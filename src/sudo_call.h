@@ -1,0 +1,27 @@
+/* sudo_call.h - the one shape of sudo command line that libruas uses. */
+#ifndef RUAS_SUDO_CALL_H
+#define RUAS_SUDO_CALL_H
+
+#include "buf.h"
+#include "payload.h"
+
+/*
+ * sudo -n -iu USER -- HELPER HEX
+ *
+ * -n: never prompt; -i: the target's login shell and environment; nothing
+ * that forwards the supervisor's environment. sudo itself is started with
+ * an empty environment, so only what the payload carries crosses.
+ */
+struct sudo_call {
+	const char *argv[8];
+	struct buf hex;
+};
+
+extern const char *const sudo_call_envp[];
+
+/* 0, RUAS_ERR_TOOLONG when the payload cannot pass as one argument, RUAS_ERR_NOMEM. */
+int sudo_call_build(struct sudo_call *c, const char *sudo, const char *user,
+		    const char *helper, const struct payload *p);
+void sudo_call_free(struct sudo_call *c);
+
+#endif

@@ -1,0 +1,70 @@
+/*
+ * wire.h - what ruas-exec prints back in check mode.
+ *
+ * The target's login shell runs its profile before the helper, and a
+ * profile may print anything. The helper's records therefore sit between
+ * two marker lines carrying a nonce that only this call knows:
+ *
+ *   ruas-report-begin NONCE
+ *   esc TRUE_RC LIST_RC HEX(sudo -n -l output)
+ *   dir I ok
+ *   dir I denied HEX(path) MISSING(r|x|rx) MODE(octal) HEX(owner)
+ *   dir I missing HEX(path) ERRNO
+ *   item I HEX(path) FLAGS MODE(octal) HEX(owner)
+ *   scan I TOTAL ENTRIES INCOMPLETE(0|1)
+ *   ruas-report-end NONCE
+ *
+ * I indexes the payload's dirs. RCs are exit codes, 128+signal, or
+ * -errno when the command could not be started.
+ */
+#ifndef RUAS_WIRE_H
+#define RUAS_WIRE_H
+
+#define WIRE_BEGIN "ruas-report-begin"
+#define WIRE_END "ruas-report-end"
+
+enum scan_flag {
+	SCAN_NOT_READABLE = 1,
+	SCAN_NOT_WRITABLE = 2,
+	SCAN_NOT_SEARCHABLE = 4,
+};
+
+struct scan_item {
+	char *path;
+	unsigned int flags;
+	unsigned int mode;
+	char *owner;
+};
+
+enum dir_state { DIR_UNKNOWN = 0, DIR_OK, DIR_DENIED, DIR_MISSING };
+
+struct dir_result {
+	int state;
+	char *path;        /* DENIED, MISSING: the component at fault */
+	char missing[3];   /* DENIED: "r", "x" or "rx" */
+	unsigned int mode; /* DENIED */
+	char *owner;       /* DENIED */
+	int errnum;        /* MISSING */
+	struct scan_item *items;
+	size_t nitems;
+	unsigned long long total, entries;
+	int incomplete;
+	int scanned;
+};
+
+struct helper_report {
+	int complete; /* both markers seen */
+	int esc_seen;
+	int true_rc, list_rc;
+	char *list_out;
+	struct dir_result *dirs;
+	size_t ndirs;
+};
+
+/* 0 when a complete, well-formed report for this nonce was found; else -1. */
+int helper_report_parse(const char *out, size_t len, const char *nonce,
+			size_t ndirs, struct helper_report *r);
+void helper_report_free(struct helper_report *r);
+void scan_items_free(struct scan_item *items, size_t n);
+
+#endif

@@ -1,0 +1,194 @@
+/* wire_parse.c - reading ruas-exec's check report; see wire.h. */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "payload.h"
+#include "wire.h"
+
+#define MAX_FIELDS 8
+
+void scan_items_free(struct scan_item *items, size_t n)
+{
+	for (size_t i = 0; items && i < n; i++) {
+		free(items[i].path);
+		free(items[i].owner);
+	}
+	free(items);
+}
+
+void helper_report_free(struct helper_report *r)
+{
+	free(r->list_out);
+	for (size_t i = 0; r->dirs && i < r->ndirs; i++) {
+		free(r->dirs[i].path);
+		free(r->dirs[i].owner);
+		scan_items_free(r->dirs[i].items, r->dirs[i].nitems);
+	}
+	free(r->dirs);
+	memset(r, 0, sizeof *r);
+}
+
+static char *unhex(const char *s)
+{
+	struct buf b = BUF_INIT;
+	if (hex_decode(s, strlen(s), &b) < 0 || memchr(b.data ? b.data : "", 0, b.len)) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+static int parse_ll(const char *s, long long lo, long long hi, long long *v)
+{
+	char *end;
+	errno = 0;
+	long long x = strtoll(s, &end, 10);
+	if (errno || end == s || *end || x < lo || x > hi)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+static int parse_octal(const char *s, unsigned int *v)
+{
+	char *end;
+	errno = 0;
+	unsigned long x = strtoul(s, &end, 8);
+	if (errno || end == s || *end || x > 07777)
+		return -1;
+	*v = (unsigned int)x;
+	return 0;
+}
+
+static struct dir_result *dir_at(struct helper_report *r, const char *s)
+{
+	long long i;
+	if (parse_ll(s, 0, (long long)r->ndirs - 1, &i) < 0)
+		return NULL;
+	return &r->dirs[i];
+}
+
+static int record(struct helper_report *r, char **f, int n)
+{
+	long long a, b, c;
+	struct dir_result *d;
+
+	if (strcmp(f[0], "esc") == 0 && n == 4) {
+		if (parse_ll(f[1], INT_MIN, INT_MAX, &a) < 0 ||
+		    parse_ll(f[2], INT_MIN, INT_MAX, &b) < 0 || r->esc_seen)
+			return -1;
+		r->true_rc = (int)a;
+		r->list_rc = (int)b;
+		r->esc_seen = 1;
+		return (r->list_out = unhex(f[3])) ? 0 : -1;
+	}
+	if (n < 3 || !(d = dir_at(r, f[1])))
+		return -1;
+	if (strcmp(f[0], "dir") == 0) {
+		if (d->state != DIR_UNKNOWN)
+			return -1;
+		if (strcmp(f[2], "ok") == 0 && n == 3) {
+			d->state = DIR_OK;
+			return 0;
+		}
+		if (strcmp(f[2], "denied") == 0 && n == 7) {
+			d->state = DIR_DENIED;
+			if (strcmp(f[4], "r") && strcmp(f[4], "x") && strcmp(f[4], "rx"))
+				return -1;
+			strcpy(d->missing, f[4]);
+			if (parse_octal(f[5], &d->mode) < 0)
+				return -1;
+			return (d->path = unhex(f[3])) && (d->owner = unhex(f[6])) ? 0 : -1;
+		}
+		if (strcmp(f[2], "missing") == 0 && n == 5) {
+			d->state = DIR_MISSING;
+			if (parse_ll(f[4], 0, 4095, &a) < 0)
+				return -1;
+			d->errnum = (int)a;
+			return (d->path = unhex(f[3])) ? 0 : -1;
+		}
+		return -1;
+	}
+	if (strcmp(f[0], "item") == 0 && n == 6) {
+		struct scan_item *it = realloc(d->items, (d->nitems + 1) * sizeof *it);
+		if (!it)
+			return -1;
+		d->items = it;
+		it = &it[d->nitems];
+		memset(it, 0, sizeof *it);
+		d->nitems++;
+		if (parse_ll(f[3], 1, 7, &a) < 0 || parse_octal(f[4], &it->mode) < 0)
+			return -1;
+		it->flags = (unsigned int)a;
+		return (it->path = unhex(f[2])) && (it->owner = unhex(f[5])) ? 0 : -1;
+	}
+	if (strcmp(f[0], "scan") == 0 && n == 5) {
+		if (parse_ll(f[2], 0, LLONG_MAX, &a) < 0 ||
+		    parse_ll(f[3], 0, LLONG_MAX, &b) < 0 ||
+		    parse_ll(f[4], 0, 1, &c) < 0 || d->scanned)
+			return -1;
+		d->total = (unsigned long long)a;
+		d->entries = (unsigned long long)b;
+		d->incomplete = (int)c;
+		d->scanned = 1;
+		return 0;
+	}
+	return -1;
+}
+
+/* Splits a line in place on single spaces. */
+static int split(char *line, char **f)
+{
+	int n = 0;
+	for (char *p = line; n < MAX_FIELDS;) {
+		f[n++] = p;
+		p = strchr(p, ' ');
+		if (!p)
+			return n;
+		*p++ = '\0';
+	}
+	return -1;
+}
+
+int helper_report_parse(const char *out, size_t len, const char *nonce,
+			size_t ndirs, struct helper_report *r)
+{
+	memset(r, 0, sizeof *r);
+	r->true_rc = r->list_rc = -1;
+	r->ndirs = ndirs;
+	r->dirs = calloc(ndirs + 1, sizeof *r->dirs);
+	char *text = malloc(len + 1);
+	if (!r->dirs || !text) {
+		free(text);
+		return -1;
+	}
+	memcpy(text, out, len);
+	text[len] = '\0';
+
+	int inside = 0, rc = -1;
+	char *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *f[MAX_FIELDS];
+		if (!inside) {
+			/* Profile noise before the marker is ignored. */
+			if (strncmp(line, WIRE_BEGIN " ", sizeof WIRE_BEGIN) == 0 &&
+			    strcmp(line + sizeof WIRE_BEGIN, nonce) == 0)
+				inside = 1;
+			continue;
+		}
+		if (strncmp(line, WIRE_END " ", sizeof WIRE_END) == 0 &&
+		    strcmp(line + sizeof WIRE_END, nonce) == 0) {
+			r->complete = 1;
+			rc = r->esc_seen ? 0 : -1;
+			break;
+		}
+		int n = split(line, f);
+		if (n < 1 || record(r, f, n) < 0)
+			break;
+	}
+	free(text);
+	return rc;
+}

@@ -1,0 +1,68 @@
+/* report_print.c - text and JSON views of a ruas_report. */
+#include "report_print.h"
+
+#include <json-c/json.h>
+#include <string.h>
+
+static int shown_before(const ruas_report *r, size_t p, size_t i)
+{
+	const char *text = ruas_report_item_text(r, p, i);
+	for (size_t q = 0; q <= p; q++) {
+		size_t n = q == p ? i : ruas_report_item_count(r, q);
+		for (size_t j = 0; j < n; j++)
+			if (strcmp(ruas_report_item_text(r, q, j), text) == 0)
+				return 1;
+	}
+	return 0;
+}
+
+void report_print_text(FILE *f, const ruas_report *r)
+{
+	for (size_t p = 0; p < ruas_report_project_count(r); p++)
+		for (size_t i = 0; i < ruas_report_item_count(r, p); i++)
+			if (!shown_before(r, p, i))
+				fprintf(f, "%s\n", ruas_report_item_text(r, p, i));
+}
+
+static json_object *str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+int report_print_json(FILE *f, const ruas_config *cfg, const ruas_report *r)
+{
+	json_object *root = json_object_new_object();
+	json_object *projects = json_object_new_array();
+	if (!root || !projects) {
+		json_object_put(root);
+		json_object_put(projects);
+		return -1;
+	}
+	json_object_object_add(root, "config", str_or_null(ruas_config_path(cfg)));
+	json_object_object_add(root, "ok", json_object_new_boolean(!ruas_report_has_fatal(r)));
+	json_object_object_add(root, "projects", projects);
+	for (size_t p = 0; p < ruas_report_project_count(r); p++) {
+		const ruas_project *proj = ruas_config_project_at(cfg, p);
+		json_object *jp = json_object_new_object();
+		json_object *errors = json_object_new_array();
+		json_object *warnings = json_object_new_array();
+		json_object_array_add(projects, jp);
+		json_object_object_add(jp, "name", str_or_null(ruas_report_project_name(r, p)));
+		json_object_object_add(jp, "run_as_user", str_or_null(ruas_project_run_as_user(proj)));
+		json_object_object_add(jp, "work_dir", str_or_null(ruas_project_work_dir(proj)));
+		json_object_object_add(jp, "errors", errors);
+		json_object_object_add(jp, "warnings", warnings);
+		for (size_t i = 0; i < ruas_report_item_count(r, p); i++) {
+			json_object *it = json_object_new_object();
+			json_object_object_add(it, "check", str_or_null(ruas_report_item_check(r, p, i)));
+			json_object_object_add(it, "message", str_or_null(ruas_report_item_text(r, p, i)));
+			json_object_array_add(ruas_report_item_severity(r, p, i) == RUAS_SEVERITY_FATAL
+						      ? errors : warnings, it);
+		}
+	}
+	const char *s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+								  JSON_C_TO_STRING_NOSLASHESCAPE);
+	int rc = s && fprintf(f, "%s\n", s) >= 0 ? 0 : -1;
+	json_object_put(root);
+	return rc;
+}

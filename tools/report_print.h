@@ -1,0 +1,17 @@
+/* report_print.h - how the ruas command shows a preflight report. */
+#ifndef RUAS_REPORT_PRINT_H
+#define RUAS_REPORT_PRINT_H
+
+#include <stdio.h>
+
+#include "ruas.h"
+
+/*
+ * ERROR and WARNING blocks, each followed by a blank line; a block that
+ * several projects share (one user's finding) is shown once.
+ */
+void report_print_text(FILE *f, const ruas_report *r);
+/* One JSON document; 0, or -1 when it could not be built. */
+int report_print_json(FILE *f, const ruas_config *cfg, const ruas_report *r);
+
+#endif

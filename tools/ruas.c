@@ -1,0 +1,240 @@
+/*
+ * ruas - check that each project's user boundary is real, then run agents
+ * across it. A thin client of libruas; read main() top to bottom:
+ * parse arguments, load the configuration, run every check of every
+ * project, refuse on anything fatal, spawn, relay signals, exit as the
+ * agent did.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report_print.h"
+#include "ruas.h"
+
+#ifndef RUAS_DEFAULT_CONFIG
+#define RUAS_DEFAULT_CONFIG "/etc/ruas/ruas.conf"
+#endif
+
+#define EXIT_FATAL 1
+#define EXIT_USAGE 2
+#define EXIT_SPAWN 125
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ruas check [-c FILE] [--json]\n"
+		"       ruas run [-c FILE] PROJECT [-- ARG...]\n"
+		"       ruas --version\n"
+		"\n"
+		"  check  run every startup check of every project; exit 0 when\n"
+		"         nothing is fatal, 1 when something is, 2 on usage or\n"
+		"         configuration errors\n"
+		"  run    check everything, then start PROJECT's command with ARG...\n"
+		"         appended, as its run_as_user; exit as the command did\n"
+		"\n"
+		"  -c FILE  configuration (default %s)\n", RUAS_DEFAULT_CONFIG);
+}
+
+static int usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "ruas: %s%s%s%s\nTry 'ruas --help'.\n", what,
+		arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+	return EXIT_USAGE;
+}
+
+static int load(const char *path, ruas_config **cfg)
+{
+	ruas_error *err = NULL;
+	if (ruas_config_load(cfg, path, NULL, &err) < 0) {
+		fprintf(stderr, "ruas: %s\n", ruas_error_message(err));
+		ruas_error_free(err);
+		return -1;
+	}
+	return 0;
+}
+
+static void summary(const ruas_config *cfg, const ruas_report *r)
+{
+	size_t errors = 0, warnings = 0;
+	for (size_t p = 0; p < ruas_report_project_count(r); p++)
+		for (size_t i = 0; i < ruas_report_item_count(r, p); i++)
+			if (ruas_report_item_severity(r, p, i) == RUAS_SEVERITY_FATAL)
+				errors++;
+			else
+				warnings++;
+	fprintf(stderr, "ruas: %zu project(s) in %s: %zu error(s), %zu warning(s)\n",
+		ruas_config_project_count(cfg), ruas_config_path(cfg), errors, warnings);
+}
+
+/* 0 when nothing fatal; EXIT_FATAL; or EXIT_USAGE on a library failure. */
+static int preflight(const ruas_config *cfg, int json)
+{
+	ruas_report *r = NULL;
+	ruas_error *err = NULL;
+	if (ruas_preflight(&r, cfg, NULL, &err) < 0) {
+		fprintf(stderr, "ruas: %s\n", ruas_error_message(err));
+		ruas_error_free(err);
+		return EXIT_FATAL;
+	}
+	int fatal = ruas_report_has_fatal(r);
+	if (json) {
+		if (report_print_json(stdout, cfg, r) < 0 || fflush(stdout) != 0) {
+			fputs("ruas: cannot write the JSON report\n", stderr);
+			fatal = 1;
+		}
+	} else {
+		report_print_text(stderr, r);
+		summary(cfg, r);
+	}
+	ruas_report_free(r);
+	return fatal ? EXIT_FATAL : 0;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {{"config", required_argument, NULL, 'c'},
+					     {"json", no_argument, NULL, 'j'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	const char *path = RUAS_DEFAULT_CONFIG;
+	int json = 0, c;
+	while ((c = getopt_long(argc, argv, "+c:h", opts, NULL)) != -1) {
+		if (c == 'c')
+			path = optarg;
+		else if (c == 'j')
+			json = 1;
+		else if (c == 'h') {
+			usage(stdout);
+			return 0;
+		} else
+			return usage_error("bad option for check", NULL);
+	}
+	if (optind != argc)
+		return usage_error("check takes no operand:", argv[optind]);
+	ruas_config *cfg;
+	if (load(path, &cfg) < 0)
+		return EXIT_USAGE;
+	int rc = preflight(cfg, json);
+	ruas_config_free(cfg);
+	return rc;
+}
+
+/*
+ * Waits for the agent, relaying SIGTERM, SIGHUP, SIGINT and SIGQUIT sent to
+ * ruas by another process. Those the terminal sends (si_code SI_KERNEL)
+ * already reach the agent through the shared process group; relaying them
+ * too would deliver them twice.
+ */
+static int wait_relaying(ruas_child *child, const sigset_t *set)
+{
+	for (;;) {
+		int code;
+		ruas_error *err = NULL;
+		int r = ruas_child_try_wait(child, &code, &err);
+		if (r == 0)
+			return code;
+		if (r < 0) {
+			fprintf(stderr, "ruas: %s\n", ruas_error_message(err));
+			ruas_error_free(err);
+			return EXIT_SPAWN;
+		}
+		siginfo_t si;
+		int sig = sigwaitinfo(set, &si);
+		if (sig < 0 || sig == SIGCHLD)
+			continue;
+		if (si.si_code <= 0)
+			ruas_child_signal(child, sig, NULL);
+	}
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {{"config", required_argument, NULL, 'c'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	const char *path = RUAS_DEFAULT_CONFIG;
+	int c;
+	while ((c = getopt_long(argc, argv, "+c:h", opts, NULL)) != -1) {
+		if (c == 'c')
+			path = optarg;
+		else if (c == 'h') {
+			usage(stdout);
+			return 0;
+		} else
+			return usage_error("bad option for run", NULL);
+	}
+	if (optind >= argc)
+		return usage_error("run needs a PROJECT", NULL);
+	const char *project = argv[optind++];
+	if (optind < argc && strcmp(argv[optind], "--") != 0)
+		return usage_error("arguments for the command must follow '--':",
+				   argv[optind]);
+	char **args = optind < argc ? argv + optind + 1 : argv + argc;
+
+	ruas_config *cfg;
+	if (load(path, &cfg) < 0)
+		return EXIT_USAGE;
+	if (!ruas_config_project_find(cfg, project)) {
+		fprintf(stderr, "ruas: no project named \"%s\" in %s\n", project,
+			ruas_config_path(cfg));
+		ruas_config_free(cfg);
+		return EXIT_USAGE;
+	}
+	int rc = preflight(cfg, 0);
+	if (rc != 0) {
+		fprintf(stderr, "ruas: not starting \"%s\": fix the errors above first\n",
+			project);
+		ruas_config_free(cfg);
+		return rc;
+	}
+
+	/* Block before spawning so that no signal slips between spawn and wait. */
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &set, &old);
+
+	ruas_child *child = NULL;
+	ruas_error *err = NULL;
+	if (ruas_spawn(&child, cfg, project, (const char *const *)args, NULL, &err) < 0) {
+		fprintf(stderr, "ruas: %s\n", ruas_error_message(err));
+		ruas_error_free(err);
+		ruas_config_free(cfg);
+		return EXIT_SPAWN;
+	}
+	rc = wait_relaying(child, &set);
+	ruas_child_free(child);
+	ruas_config_free(cfg);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *verb = argv[1];
+	if (strcmp(verb, "--version") == 0) {
+		printf("ruas %s\n", RUAS_VERSION);
+		return 0;
+	}
+	if (strcmp(verb, "--help") == 0 || strcmp(verb, "-h") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(verb, "check") == 0)
+		return cmd_check(argc - 1, argv + 1);
+	if (strcmp(verb, "run") == 0)
+		return cmd_run(argc - 1, argv + 1);
+	return usage_error("unknown command", verb);
+}
