@@ -15,8 +15,8 @@ int sudo_call_build(struct sudo_call *c, const char *sudo, const char *user,
 		buf_free(&c->hex);
 		return RUAS_ERR_NOMEM;
 	}
-	/* sudo escapes each '/' of the helper path and joins with a space. */
-	if (c->hex.len + 2 * strlen(helper) + 16 >= PAYLOAD_ARG_MAX) {
+	/* sudo escapes each '/' of the helper path and joins with spaces. */
+	if (c->hex.len + 2 * strlen(helper) + 32 >= PAYLOAD_ARG_MAX) {
 		buf_free(&c->hex);
 		return RUAS_ERR_TOOLONG;
 	}
@@ -26,6 +26,7 @@ int sudo_call_build(struct sudo_call *c, const char *sudo, const char *user,
 	*a++ = "-iu";
 	*a++ = user;
 	*a++ = "--";
+	*a++ = "exec";
 	*a++ = helper;
 	*a++ = c->hex.data;
 	*a = NULL;

@@ -6,14 +6,18 @@
 #include "payload.h"
 
 /*
- * sudo -n -iu USER -- HELPER HEX
+ * sudo -n -iu USER -- exec HELPER HEX
  *
  * -n: never prompt; -i: the target's login shell and environment; nothing
  * that forwards the supervisor's environment. sudo itself is started with
  * an empty environment, so only what the payload carries crosses.
+ * `exec` (letters only, so sudo passes it unescaped) makes the login shell
+ * replace itself: a login bash does not exec its last command on its own,
+ * and a signal relayed by sudo would then kill the shell and orphan the
+ * agent.
  */
 struct sudo_call {
-	const char *argv[8];
+	const char *argv[9];
 	struct buf hex;
 };
 

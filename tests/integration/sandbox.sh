@@ -6,6 +6,13 @@
 # mounted, so that useradd and sudoers rules never touch the host.
 # It also installs the build (make install DESTDIR) into the sandbox.
 
+for _v in abs_top_srcdir abs_top_builddir RUAS_BINDIR RUAS_LIBDIR RUAS_PKGLIBEXECDIR; do
+	if [ -z "${!_v:-}" ]; then
+		echo "ERROR: $_v is not set; run this through 'make check' or 'make demo'" >&2
+		exit 99
+	fi
+done
+
 sandbox_need_root() {
 	if [ "$(id -u)" != 0 ]; then
 		echo "SKIP: $1 needs root: it creates users and sudoers rules inside a" >&2
@@ -40,8 +47,24 @@ sandbox_enter() {
 	exit $rc
 }
 
+# Aborts unless this process is in a private mount namespace with /etc
+# and /home replaced: nothing below may ever reach the host's files.
+sandbox_guard() {
+	if [ "${RUAS_IN_SANDBOX:-}" != 1 ] ||
+	   [ "$(readlink /proc/self/ns/mnt)" = "$(readlink /proc/1/ns/mnt)" ] ||
+	   ! mountpoint -q /etc || ! mountpoint -q /home; then
+		echo "ERROR: refusing to touch users or sudoers outside the sandbox" >&2
+		exit 99
+	fi
+}
+
 # Inside the namespace: mount the throwaway copies.
 sandbox_setup() {
+	if [ "${RUAS_IN_SANDBOX:-}" != 1 ] || [ -z "${SB:-}" ] ||
+	   [ "$(readlink /proc/self/ns/mnt)" = "$(readlink /proc/1/ns/mnt)" ]; then
+		echo "ERROR: sandbox_setup outside a private mount namespace" >&2
+		exit 99
+	fi
 	set -e
 	cp -a /etc "$SB/etc"
 	mount --bind "$SB/etc" /etc
@@ -56,15 +79,18 @@ sandbox_setup() {
 	chmod 0440 /etc/sudoers.d/zz-sandbox-nolog
 	# Drop sudoers fragments of the host (none should matter, but be exact).
 	find /etc/sudoers.d -maxdepth 1 -type f ! -name zz-sandbox-nolog ! -name README -delete
+	sandbox_guard
 	RUAS="$SB/dest$RUAS_BINDIR/ruas"
 	HELPER="$SB/dest$RUAS_PKGLIBEXECDIR/ruas-exec"
 	LIBDIR="$SB/dest$RUAS_LIBDIR"
 	export RUAS HELPER LIBDIR
+	EXTRA_ENV=()
 	set +e
 }
 
 # sandbox_user NAME [useradd options...]
 sandbox_user() {
+	sandbox_guard
 	local name=$1
 	shift
 	useradd -m -s /bin/bash "$@" "$name"
@@ -72,12 +98,25 @@ sandbox_user() {
 
 # sandbox_sudoers FILE LINE...: a fragment, checked by visudo before it lands.
 sandbox_sudoers() {
+	sandbox_guard
 	local f=$1
 	shift
 	printf '%s\n' "$@" >"/etc/sudoers.d/.tmp-$f"
 	chmod 0440 "/etc/sudoers.d/.tmp-$f"
 	visudo -cqf "/etc/sudoers.d/.tmp-$f" || { echo "bad sudoers: $*" >&2; return 1; }
 	mv "/etc/sudoers.d/.tmp-$f" "/etc/sudoers.d/$f"
+}
+
+# as_user_bg USER CMD...: as_user in the background; BGPID is the command's own pid.
+as_user_bg() {
+	local u=$1
+	shift
+	local home
+	home=$(getent passwd "$u" | cut -d: -f6)
+	(exec env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$home" USER="$u" LOGNAME="$u" \
+		LANG=C.UTF-8 LD_LIBRARY_PATH="$LIBDIR" "${EXTRA_ENV[@]}" \
+		setpriv --reuid="$u" --regid="$u" --init-groups -- "$@") &
+	BGPID=$!
 }
 
 # as_user USER CMD...: run as USER with its groups and a clean environment,
@@ -88,6 +127,6 @@ as_user() {
 	local home
 	home=$(getent passwd "$u" | cut -d: -f6)
 	env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$home" USER="$u" LOGNAME="$u" \
-		LANG=C.UTF-8 LD_LIBRARY_PATH="$LIBDIR" ${EXTRA_ENV:-} \
+		LANG=C.UTF-8 LD_LIBRARY_PATH="$LIBDIR" "${EXTRA_ENV[@]}" \
 		setpriv --reuid="$u" --regid="$u" --init-groups -- "$@"
 }

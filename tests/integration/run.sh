@@ -1,0 +1,332 @@
+#!/bin/bash
+# Integration tests for libruas and ruas: real sudo, real users, real PAM,
+# inside a private mount namespace (see sandbox.sh). Needs root.
+. "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
+sandbox_need_root "tests/integration/run.sh"
+sandbox_enter "$0" "$@"
+sandbox_setup
+sandbox_guard
+set -u
+EXTRA_ENV=()
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok $((pass + fail)) - $1"; }
+not_ok() {
+	fail=$((fail + 1))
+	echo "not ok $((pass + fail)) - $1"
+	shift
+	for x in "$@"; do printf '%s\n' "$x" | sed 's/^/#   /'; done
+}
+expect() { # NAME CONDITION... (a command)
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name" "rc=$RC" "stdout: $OUT" "stderr: $ERR"; fi
+}
+has() { [[ "$1" == *"$2"* ]]; }
+hasnt() { [[ "$1" != *"$2"* ]]; }
+hex() { printf '%s' "$1" | od -An -tx1 -v | tr -d ' \n'; }
+# A libconfig string literal for any bytes.
+cfgstr() {
+	printf '%s' "$1" | perl -0777 -pe 's/([\\"])/\\$1/g; s/\n/\\n/g; s/\t/\\t/g; s/([\x00-\x1f\x7f])/sprintf("\\x%02x",ord $1)/ge; $_ = "\"$_\""'
+}
+# run_as USER ARGS...: runs ruas as USER; sets RC, OUT, ERR.
+run_as() {
+	local u=$1
+	shift
+	as_user "$u" "$RUAS" "$@" >"$SB/out" 2>"$SB/err" </dev/null
+	RC=$?
+	OUT=$(cat "$SB/out")
+	ERR=$(cat "$SB/err")
+}
+run_sup() { run_as sup "$@"; }
+conf() { # NAME: config from stdin, helper preset
+	local f="$SB/conf/$1.conf"
+	mkdir -p "$SB/conf"
+	{ printf 'helper = %s;\n' "$(cfgstr "$HELPER")"; cat; } >"$f"
+	chmod 644 "$f"
+	CONF=$f
+}
+
+# ------------------------------------------------------------------ users
+sandbox_guard
+groupadd supgrp
+groupadd docker
+sandbox_user sup -G supgrp
+for u in t1 t2 t3 t5 t6; do sandbox_user "$u"; done
+sandbox_user t4 -s /usr/sbin/nologin
+usermod -aG docker t6
+sandbox_sudoers ruas-sup \
+	'sup ALL=(t1) NOPASSWD: ALL' 'sup ALL=(t3) NOPASSWD: ALL' \
+	'sup ALL=(t4) NOPASSWD: ALL' 'sup ALL=(t5) NOPASSWD: ALL' \
+	'sup ALL=(t6) NOPASSWD: ALL'
+sandbox_sudoers t3-escalates 't3 ALL=(ALL) NOPASSWD: ALL'
+sandbox_sudoers t5-partial 't5 ALL=(t1) NOPASSWD: /usr/bin/id'
+install -m 644 "$abs_top_srcdir/tests/integration/probe.pl" "$SB/probe.pl"
+PROBE="$SB/probe.pl"
+
+mkdir -p "$SB/w1"
+chown t1:t1 "$SB/w1"
+HOSTILE="$SB/w d'q\"\$HOME\`id\`;*"$'\n'"nl"
+mkdir -p "$HOSTILE"
+chown t1:t1 "$HOSTILE"
+mkdir -p "$SB/private/sub"
+chmod 700 "$SB/private"
+
+# ------------------------------------------------------------------ check 1
+conf good <<EOC
+projects = ( { name = "good"; run_as_user = "t1"; work_dir = "$SB/w1"; command = ["true"]; } );
+EOC
+run_sup check -c "$CONF"
+expect "check passes when everything is in place" test "$RC" = 0
+expect "check prints no ERROR when it passes" hasnt "$ERR" "ERROR"
+
+conf nosudo <<EOC
+projects = ( { name = "claude"; run_as_user = "t2"; work_dir = "$SB/w1"; command = ["true"]; } );
+EOC
+run_sup check -c "$CONF"
+SEED='ERROR: project "claude" requires passwordless sudo to user "t2", but it is not configured.
+Add a sudoers rule that allows user "sup" to run commands as "t2" without a password, for example:
+  sup ALL=(t2) NOPASSWD: ALL
+Then restart ruas.'
+expect "check 1: no sudoers rule exits 1" test "$RC" = 1
+expect "check 1: no sudoers rule prints the seed text exactly" has "$ERR" "$SEED"
+
+conf nouser <<EOC
+projects = ( { name = "p"; run_as_user = "ghost"; work_dir = "$SB/w1"; command = ["true"]; } );
+EOC
+run_sup check -c "$CONF"
+expect "check 1: missing user is named" has "$ERR" 'but user "ghost" does not exist.'
+expect "check 1: missing user exits 1" test "$RC" = 1
+
+conf nologin <<EOC
+projects = ( { name = "p"; run_as_user = "t4"; work_dir = "$SB/w1"; command = ["true"]; } );
+EOC
+run_sup check -c "$CONF"
+expect "check 1: nologin shell is diagnosed" has "$ERR" 'its login shell "/usr/sbin/nologin" refuses logins'
+expect "check 1: nologin exits 1" test "$RC" = 1
+
+conf nosudobin <<EOC
+sudo = "/nonexistent/sudo";
+projects = ( { name = "p"; run_as_user = "t1"; work_dir = "$SB/w1"; command = ["true"]; } );
+EOC
+run_sup check -c "$CONF"
+expect "check 1: sudo not installed is diagnosed" has "$ERR" 'but sudo is not installed: "/nonexistent/sudo"'
+
+conf nohelper <<EOC
+projects = ( { name = "p"; run_as_user = "t1"; work_dir = "$SB/w1"; command = ["true"]; } );
+EOC
+sed -i "s|^helper = .*|helper = \"$SB/missing-helper\";|" "$CONF"
+run_sup check -c "$CONF"
+expect "check 1: a helper the target cannot run is diagnosed" has "$ERR" "could not be run as that user"
+
+# ------------------------------------------------------------------ check 2
+conf escalates <<EOC
+projects = ( { name = "p"; run_as_user = "t3"; work_dir = "/tmp"; command = ["true"]; } );
+EOC
+run_sup check -c "$CONF"
+expect "check 2: passwordless sudo of the target is fatal" has "$ERR" 'ERROR: target user "t3" can run passwordless sudo.
+The user-spawn sandbox provides no isolation if the spawned agent can escalate non-interactively.
+Remove NOPASSWD sudo access for this user before starting ruas with this project.'
+expect "check 2: the sudo -n -l listing follows" has "$ERR" "(ALL) NOPASSWD: ALL"
+expect "check 2: exits 1" test "$RC" = 1
+
+conf partial <<EOC
+projects = ( { name = "p"; run_as_user = "t5"; work_dir = "/tmp"; command = ["true"]; } );
+EOC
+run_sup check -c "$CONF"
+expect "check 2: narrower NOPASSWD rules are a warning" has "$ERR" 'WARNING: target user "t5" has passwordless sudo rules'
+expect "check 2: narrower rules alone are not fatal" test "$RC" = 0
+
+conf docker <<EOC
+projects = ( { name = "p"; run_as_user = "t6"; work_dir = "/tmp"; command = ["true"]; } );
+EOC
+run_sup check -c "$CONF"
+expect "root-equivalent group membership is a warning" has "$ERR" 'target user "t6" is a member of docker'
+expect "root-equivalent group alone is not fatal" test "$RC" = 0
+
+# ------------------------------------------------------------------ check 3
+conf private <<EOC
+projects = ( { name = "claude"; run_as_user = "t1"; work_dir = "$SB/private"; command = ["true"]; },
+             { name = "deep"; run_as_user = "t1"; work_dir = "$SB/private/sub"; command = ["true"]; },
+             { name = "absent"; run_as_user = "t1"; work_dir = "$SB/nonexistent"; command = ["true"]; } );
+EOC
+run_sup check -c "$CONF"
+expect "check 3: unreadable work_dir is fatal" test "$RC" = 1
+expect "check 3: message starts as the seed" has "$ERR" "ERROR: project \"claude\" work_dir \"$SB/private\" is not accessible to user \"t1\""
+expect "check 3: names read and search on the dir" has "$ERR" "Missing: read and search (rx) permission on \"$SB/private\" (mode 700 owner root)"
+expect "check 3: gives a setfacl fix" has "$ERR" "setfacl -m u:t1:rx $SB/private"
+expect "check 3: a deeper dir names the ancestor without search" has "$ERR" "Missing: search (x) permission on \"$SB/private\""
+expect "check 3: a missing dir is named" has "$ERR" "Missing: \"$SB/nonexistent\" cannot be reached"
+
+conf hostile_ok <<EOC
+projects = ( { name = "h"; run_as_user = "t1"; work_dir = $(cfgstr "$HOSTILE"); command = ["true"]; } );
+EOC
+run_sup check -c "$CONF"
+expect "check 3: a work_dir with quotes, \$, backquotes and a newline passes when accessible" test "$RC" = 0
+chmod 700 "$HOSTILE"
+chown root "$HOSTILE"
+run_sup check -c "$CONF"
+expect "check 3: the same hostile work_dir is diagnosed exactly when denied" has "$ERR" 'w d'"'"'q\"$HOME`id`;*\nnl" (mode 700 owner root)'
+chown t1 "$HOSTILE"
+
+# ------------------------------------------------------------------ scan
+S="$SB/scan"
+mkdir -p "$S/repo/node_modules/pkg" "$S/repo/.git" "$S/locked" "$S/outside"
+for i in $(seq -w 1 60); do echo x >"$S/repo/secret$i.env"; done
+chmod 600 "$S"/repo/secret*.env
+echo x >"$S/repo/ro.txt"
+chmod 644 "$S/repo/ro.txt"
+echo x >"$S/repo/node_modules/pkg/hidden"
+chmod 600 "$S/repo/node_modules/pkg/hidden"
+echo x >"$S/repo/.git/config"
+chmod 600 "$S/repo/.git/config"
+chmod 700 "$S/locked"
+echo x >"$S/outside/x"
+chmod 600 "$S/outside/x"
+ln -s "$S/outside" "$S/repo/link-to-outside"
+chown -R t1:t1 "$S/repo"
+chown root:root "$S"/repo/secret*.env "$S/repo/ro.txt" "$S/repo/node_modules/pkg/hidden" "$S/repo/.git/config"
+mv "$S/outside" "$SB/outside"
+ln -sfn "$SB/outside" "$S/repo/link-to-outside"
+conf scan <<EOC
+projects = ( { name = "claude"; run_as_user = "t1"; work_dir = "$S"; command = ["true"]; } );
+EOC
+run_sup check -c "$CONF"
+expect "scan: warnings only, exit 0" test "$RC" = 0
+expect "scan: header line as the seed" has "$ERR" "WARNING: project \"claude\" work_dir \"$S\" contains paths that user \"t1\" may not be able to access cleanly:"
+expect "scan: the locked dir is listed with its reasons" has "$ERR" "  $S/locked (not readable, not searchable, mode 700 owner root)"
+expect "scan: a read-only file is not writable" has "$ERR" "  $S/repo/ro.txt (not writable, mode 644 owner root)"
+expect "scan: an unreadable file has both reasons" has "$ERR" "  $S/repo/secret01.env (not readable, not writable, mode 600 owner root)"
+expect "scan: 62 paths capped at 50, then the rest counted" has "$ERR" "  ... and 12 more"
+expect "scan: pruned node_modules is not entered" hasnt "$ERR" "node_modules"
+expect "scan: pruned .git is not entered" hasnt "$ERR" ".git/config"
+expect "scan: symlinks are not followed" hasnt "$ERR" "link-to-outside"
+expect "scan: the advice ends the block" has "$ERR" "The agent may fail with EACCES when accessing these paths. Fix ownership/permissions, narrow the project scope, or accept the risk if the inaccessible paths are intentionally out of bounds."
+lines=$(printf '%s\n' "$ERR" | grep -c "^  $S/")
+expect "scan: exactly 50 path lines" test "$lines" = 50
+
+run_sup check -c "$CONF" --json
+expect "check --json prints one JSON document" perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); exit(($j->{ok} && @{$j->{projects}[0]{warnings}} == 1) ? 0 : 1)' <"$SB/out"
+expect "check --json keeps stderr free of blocks" hasnt "$ERR" "WARNING"
+
+# ------------------------------------------------------------------ global abort
+conf abort <<EOC
+projects = ( { name = "good"; run_as_user = "t1"; work_dir = "$SB/w1"; command = ["touch", "$SB/w1/spawned"]; },
+             { name = "bad"; run_as_user = "t2"; work_dir = "$SB/w1"; command = ["true"]; } );
+EOC
+run_sup run -c "$CONF" good
+expect "run: a fatal check anywhere exits 1" test "$RC" = 1
+expect "run: ... and spawns nothing" test ! -e "$SB/w1/spawned"
+expect "run: ... and says why" has "$ERR" 'ERROR: project "bad" requires passwordless sudo'
+
+# ------------------------------------------------------------------ fidelity
+ARGS=('$HOME' '' 'a b' $'new\nline' '$(id)' '`id`' "'" '"' '\' '*' ';' '$1' '$$' '${HOME}' '-' '--' $'\t' '~' $'\xff\xfe')
+cmdlist=$(cfgstr perl)
+cmdlist="$cmdlist, $(cfgstr "$PROBE"), $(cfgstr 'c$HOME'), $(cfgstr '')"
+conf fidelity <<EOC
+env_allowlist = ["LANG", "TERM", "FOO", "EMPTY", "WEIRD"];
+projects = ( { name = "f"; run_as_user = "t1"; work_dir = $(cfgstr "$HOSTILE"); command = [$cmdlist]; } );
+EOC
+WEIRD=$' a b $HOME \'"\\\n$(id)=x '
+exec 7</etc/hostname
+EXTRA_ENV=(FOO=bar SECRET=s3cret EMPTY=)
+run_sup run -c "$CONF" f -- "${ARGS[@]}"
+EXTRA_ENV=()
+exec 7<&-
+expect "fidelity: run exits 0" test "$RC" = 0
+got_args=$(printf '%s\n' "$OUT" | sed -n 's/^arg //p' | tr '\n' ' ')
+want_args="$(hex 'c$HOME') $(hex '') "
+for a in "${ARGS[@]}"; do want_args+="$(hex "$a") "; done
+expect "fidelity: argv byte for byte (\$, empty, newline, quotes, globs, 0xff)" test "$got_args" = "$want_args"
+expect "fidelity: cwd is exactly the hostile work_dir" test "$(printf '%s\n' "$OUT" | sed -n 's/^cwd //p')" = "$(hex "$HOSTILE")"
+expect "fidelity: runs as the target" has "$OUT" "uid $(id -u t1) $(id -u t1)"
+expect "fidelity: none of the supervisor's groups" test "$(printf '%s\n' "$OUT" | sed -n 's/^groups //p')" = "$(id -g t1)"
+expect "fidelity: no descriptor beyond 0 1 2 (3 is the probe's own listing)" has "$OUT" "fds 0 1 2 3"
+expect "fidelity: allowlisted FOO crosses exactly" has "$OUT" "env FOO $(hex bar)"
+expect "fidelity: an allowlisted empty value crosses" has "$OUT" "env EMPTY "$'\n'
+expect "fidelity: SECRET (not allowlisted) does not cross" hasnt "$OUT" "env SECRET"
+expect "fidelity: HOME is the target's" has "$OUT" "env HOME $(hex /home/t1)"
+expect "fidelity: USER and LOGNAME are the target's" has "$OUT" "env LOGNAME $(hex t1)"
+expect "fidelity: SHELL is the target's" has "$OUT" "env SHELL $(hex /bin/bash)"
+expect "fidelity: PWD is the work_dir" has "$OUT" "env PWD $(hex "$HOSTILE")"
+expect "fidelity: LD_LIBRARY_PATH of the supervisor does not cross" hasnt "$OUT" "env LD_LIBRARY_PATH"
+EXTRA_ENV=("WEIRD=$WEIRD")
+run_sup run -c "$CONF" f
+EXTRA_ENV=()
+expect "fidelity: an allowlisted value with newline, quotes and \$ crosses byte for byte" has "$OUT" "env WEIRD $(hex "$WEIRD")"
+
+# ------------------------------------------------------------------ exit statuses
+conf status <<EOC
+projects = ( { name = "seven"; run_as_user = "t1"; work_dir = "$SB/w1"; command = ["sh", "-c", "exit 7"]; },
+             { name = "term"; run_as_user = "t1"; work_dir = "$SB/w1"; command = ["sh", "-c", "kill -TERM \$\$"]; },
+             { name = "kill"; run_as_user = "t1"; work_dir = "$SB/w1"; command = ["sh", "-c", "kill -KILL \$\$"]; },
+             { name = "missing"; run_as_user = "t1"; work_dir = "$SB/w1"; command = ["no-such-command-xyz"]; },
+             { name = "sleeper"; run_as_user = "t1"; work_dir = "$SB/w1"; command = ["sleep", "60"]; } );
+EOC
+run_sup run -c "$CONF" seven
+expect "exit status: 7 passes through" test "$RC" = 7
+run_sup run -c "$CONF" term
+expect "exit status: killed by SIGTERM gives 143" test "$RC" = 143
+run_sup run -c "$CONF" kill
+expect "exit status: killed by SIGKILL gives 137" test "$RC" = 137
+run_sup run -c "$CONF" missing
+expect "exit status: command not found gives 127" test "$RC" = 127
+expect "command not found names the command" has "$ERR" 'ruas-exec: cannot run "no-such-command-xyz"'
+
+as_user_bg sup "$RUAS" run -c "$CONF" sleeper >/dev/null 2>&1 </dev/null
+rpid=$BGPID
+for _ in $(seq 50); do pgrep -u t1 -x sleep >/dev/null && break; sleep 0.1; done
+kill -TERM "$rpid"
+wait "$rpid"
+RC=$? OUT="" ERR=""
+expect "SIGTERM to ruas run reaches the agent, ruas exits 143" test "$RC" = 143
+sleep 0.3
+left=$(pgrep -a -u t1)
+expect "no process of the target is left" test -z "$left"
+[ -z "$left" ] || echo "# left: $left"
+
+# ------------------------------------------------------------------ legacy
+mkdir -p "$SB/legacy"
+chown sup "$SB/legacy"
+conf legacy <<EOC
+projects = ( { name = "l"; work_dir = "$SB/legacy"; command = ["perl", "$PROBE", "\$HOME", ""]; } );
+EOC
+EXTRA_ENV=(FOO=bar)
+run_sup run -c "$CONF" l -- 'x y'
+EXTRA_ENV=()
+expect "legacy: exits 0" test "$RC" = 0
+expect "legacy: runs as the supervisor" has "$OUT" "uid $(id -u sup) $(id -u sup)"
+expect "legacy: with the supervisor's environment" has "$OUT" "env FOO $(hex bar)"
+expect "legacy: in work_dir" has "$OUT" "cwd $(hex "$SB/legacy")"
+expect "legacy: argv exact" test "$(printf '%s\n' "$OUT" | sed -n 's/^arg //p' | tr '\n' ' ')" = "$(hex '$HOME') $(hex '') $(hex 'x y') "
+run_sup check -c "$CONF"
+expect "legacy: check runs no sudo and passes" test "$RC" = 0
+
+# ------------------------------------------------------------------ usage and config errors
+run_sup check -c "$SB/conf/nonexistent.conf"
+expect "config: a missing file exits 2" test "$RC" = 2
+conf typo <<EOC
+projects = ( { name = "p"; run_as_usr = "t1"; work_dir = "$SB/w1"; command = ["true"]; } );
+EOC
+run_sup check -c "$CONF"
+expect "config: an unknown key exits 2" test "$RC" = 2
+expect "config: ... naming file, line and key" has "$ERR" "$CONF:2: project \"p\": unknown key \"run_as_usr\""
+conf selfsup <<EOC
+projects = ( { name = "p"; run_as_user = "sup"; work_dir = "$SB/w1"; command = ["true"]; } );
+EOC
+run_sup check -c "$CONF"
+expect "config: run_as_user = the supervisor exits 2" test "$RC" = 2
+chmod 666 "$SB/conf/good.conf"
+run_sup check -c "$SB/conf/good.conf"
+expect "config: a world-writable file is refused" test "$RC" = 2
+chmod 644 "$SB/conf/good.conf"
+run_sup frobnicate
+expect "usage: an unknown verb exits 2" test "$RC" = 2
+run_sup run -c "$SB/conf/good.conf" good extra
+expect "usage: arguments without -- exit 2" test "$RC" = 2
+run_sup run -c "$SB/conf/good.conf" nosuchproject
+expect "usage: an unknown project exits 2" test "$RC" = 2
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
