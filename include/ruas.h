@@ -95,6 +95,9 @@ RUAS_EXTERN int ruas_config_load_buffer(ruas_config **out, const char *text,
 RUAS_EXTERN void ruas_config_free(ruas_config *cfg);
 
 RUAS_EXTERN const char *ruas_config_path(const ruas_config *cfg);
+/* The sudo binary and the ruas-exec helper the configuration uses. */
+RUAS_EXTERN const char *ruas_config_sudo(const ruas_config *cfg);
+RUAS_EXTERN const char *ruas_config_helper(const ruas_config *cfg);
 RUAS_EXTERN size_t ruas_config_project_count(const ruas_config *cfg);
 RUAS_EXTERN const ruas_project *ruas_config_project_at(const ruas_config *cfg,
 							size_t i);
@@ -198,6 +201,52 @@ RUAS_EXTERN int ruas_child_try_wait(ruas_child *child, int *exit_code,
 RUAS_EXTERN int ruas_child_signal(ruas_child *child, int sig, ruas_error **err);
 /* Frees the handle. A child not yet reaped is reaped if it has ended. */
 RUAS_EXTERN void ruas_child_free(ruas_child *child);
+
+/* ------------------------------------------------------- provisioning */
+
+/*
+ * NULL when `name` is a plain user name (^[a-z_][a-z0-9_-]*$, at most 32
+ * bytes), which sudoers cannot read as anything but one user; else why not.
+ */
+RUAS_EXTERN const char *ruas_user_name_problem(const char *name);
+
+/*
+ * The sudoers fragment that lets `supervisor` run commands as each of
+ * `targets` (NULL-terminated) without a password, and nothing more:
+ * "SUPERVISOR ALL=(TARGET) NOPASSWD: ALL", one line per distinct target,
+ * sorted, under a comment header. Refuses (RUAS_ERR_INVALID) names that are
+ * not plain user names, root, uid-0 accounts, and the supervisor as its own
+ * target. *out is malloc'd: release it with ruas_free().
+ */
+RUAS_EXTERN int ruas_sudoers_fragment(char **out, const char *supervisor,
+				      const char *const *targets,
+				      ruas_error **err);
+RUAS_EXTERN void ruas_free(void *p);
+
+#define RUAS_TARGET_OPTIONS_VERSION 1
+typedef struct {
+	unsigned int version;
+	/*
+	 * When set, also check that this user has passwordless sudo to each
+	 * target (as ruas check does). The caller must be root or that user.
+	 */
+	const char *supervisor;
+	const char *sudo;   /* NULL: the configured default */
+	const char *helper; /* NULL: the installed ruas-exec */
+	unsigned int max_parallel;
+} ruas_target_options;
+#define RUAS_TARGET_OPTIONS_INIT {RUAS_TARGET_OPTIONS_VERSION, NULL, NULL, NULL, 0}
+
+/*
+ * The checks that depend on a target user alone, the same code that
+ * ruas_preflight() runs: sudo -i to it works, it cannot run passwordless
+ * sudo itself, and it is in no root-equivalent group. The report has one
+ * entry per target (in the report's project-name accessors).
+ */
+RUAS_EXTERN int ruas_check_targets(ruas_report **out,
+				   const char *const *targets,
+				   const ruas_target_options *opts,
+				   ruas_error **err);
 
 #ifdef __cplusplus
 }

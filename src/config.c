@@ -23,12 +23,6 @@
 #include "names.h"
 #include "quote.h"
 
-#ifndef RUAS_SUDO_PATH
-#define RUAS_SUDO_PATH "/usr/bin/sudo"
-#endif
-#ifndef RUAS_HELPER_PATH
-#define RUAS_HELPER_PATH "/usr/local/libexec/ruas/ruas-exec"
-#endif
 #define CONFIG_MAX_BYTES (4u << 20)
 
 static const char *const default_allowlist[] = {"LANG", "LC_ALL", "LC_CTYPE",
@@ -603,6 +597,16 @@ int ruas_config_load(ruas_config **out, const char *path,
 const char *ruas_config_path(const ruas_config *cfg)
 {
 	return cfg->path;
+}
+
+const char *ruas_config_sudo(const ruas_config *cfg)
+{
+	return cfg->sudo;
+}
+
+const char *ruas_config_helper(const ruas_config *cfg)
+{
+	return cfg->helper;
 }
 
 size_t ruas_config_project_count(const ruas_config *cfg)

@@ -6,6 +6,12 @@
 
 #include "ruas.h"
 
+#ifndef RUAS_SUDO_PATH
+#define RUAS_SUDO_PATH "/usr/bin/sudo"
+#endif
+#ifndef RUAS_HELPER_PATH
+#define RUAS_HELPER_PATH "/usr/local/libexec/ruas/ruas-exec"
+#endif
 #define DEFAULT_SCAN_TIME_LIMIT 60u
 #define SCAN_REPORT_CAP 50u
 

@@ -26,19 +26,37 @@ static void indent(struct buf *b, const char *text)
 			return;
 		}
 		buf_adds(b, "  ");
-		quote_display(b, line, 0);
+		quote_controls(b, line);
 		buf_addc(b, '\n');
 		free(line);
 		p += n + (nl ? 1 : 0);
 	}
 }
 
+/* A NULL project means a check of a target alone (ruas-setup check). */
 static void project_needs(struct buf *b, const char *project, const char *user)
 {
+	if (!project) {
+		buf_adds(b, "ERROR: passwordless sudo to user ");
+		q(b, user);
+		buf_adds(b, " is required");
+		return;
+	}
 	buf_adds(b, "ERROR: project ");
 	q(b, project);
 	buf_adds(b, " requires passwordless sudo to user ");
 	q(b, user);
+}
+
+/* "ERROR: project "p": " or, without a project, "ERROR: ". */
+static void prefix(struct buf *b, const char *severity, const char *project)
+{
+	buf_adds(b, severity);
+	if (project) {
+		buf_adds(b, "project ");
+		q(b, project);
+		buf_adds(b, ": ");
+	}
 }
 
 static void sudoers_example(struct buf *b, const char *user, const char *supervisor)
@@ -123,9 +141,8 @@ char *msg_helper_failed(const char *project, const char *user,
 			const char *helper, int status, const char *said)
 {
 	struct buf b = BUF_INIT;
-	buf_adds(&b, "ERROR: project ");
-	q(&b, project);
-	buf_adds(&b, ": sudo to user ");
+	prefix(&b, "ERROR: ", project);
+	buf_adds(&b, "sudo to user ");
 	q(&b, user);
 	buf_adds(&b, " works, but the ruas helper ");
 	q(&b, helper);
@@ -143,9 +160,8 @@ char *msg_sudo_failed(const char *project, const char *user, int status,
 		      int timed_out, unsigned int timeout_s, const char *said)
 {
 	struct buf b = BUF_INIT;
-	buf_adds(&b, "ERROR: project ");
-	q(&b, project);
-	buf_adds(&b, ": the checks run as user ");
+	prefix(&b, "ERROR: ", project);
+	buf_adds(&b, "the checks run as user ");
 	q(&b, user);
 	if (timed_out)
 		buf_printf(&b, " through sudo did not finish within %u seconds.\n", timeout_s);
@@ -306,9 +322,8 @@ char *msg_scan_incomplete(const char *project, const char *work_dir,
 char *msg_root_groups(const char *project, const char *user, const char *groups)
 {
 	struct buf b = BUF_INIT;
-	buf_adds(&b, "WARNING: project ");
-	q(&b, project);
-	buf_adds(&b, ": target user ");
+	prefix(&b, "WARNING: ", project);
+	buf_adds(&b, "target user ");
 	q(&b, user);
 	buf_printf(&b, " is a member of %s, which give root or its equivalent "
 		       "(some without a password).\n", groups);
@@ -319,9 +334,8 @@ char *msg_root_groups(const char *project, const char *user, const char *groups)
 char *msg_internal(const char *project, const char *user, const char *what)
 {
 	struct buf b = BUF_INIT;
-	buf_adds(&b, "ERROR: project ");
-	q(&b, project);
-	buf_adds(&b, ": could not check user ");
+	prefix(&b, "ERROR: ", project);
+	buf_adds(&b, "could not check user ");
 	q(&b, user);
 	buf_printf(&b, ": %s.\n", what);
 	return buf_detach(&b);

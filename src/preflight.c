@@ -22,6 +22,7 @@
 #include "config_int.h"
 #include "error.h"
 #include "messages.h"
+#include "names.h"
 #include "payload.h"
 #include "report.h"
 #include "sudo_call.h"
@@ -41,6 +42,7 @@ enum outcome {
 
 struct job {
 	const char *user;
+	const char *via; /* run sudo as this user first (root only), or NULL */
 	size_t *projects; /* indexes into cfg->projects */
 	size_t nprojects;
 	size_t *dir_of;   /* per project: index into dirs */
@@ -172,7 +174,7 @@ static void run_job(const struct ruas_config *cfg, const struct runner *runner,
 	p.ndirs = j->ndirs;
 
 	struct sudo_call call;
-	int r = sudo_call_build(&call, cfg->sudo, j->user, cfg->helper, &p);
+	int r = sudo_call_build_via(&call, cfg->sudo, j->via, j->user, cfg->helper, &p);
 	if (r < 0) {
 		j->outcome = OUT_INTERNAL;
 		j->internal = r == RUAS_ERR_TOOLONG
@@ -181,8 +183,9 @@ static void run_job(const struct ruas_config *cfg, const struct runner *runner,
 				      : "out of memory";
 		return;
 	}
-	/* The probes, then each work_dir's scan, plus a margin. */
-	j->timeout_s = 60 + cfg->scan_time_limit * (unsigned int)j->ndirs;
+	/* The probes, then each work_dir's scan, plus a margin; at most two days. */
+	unsigned long long t = 60ull + (unsigned long long)cfg->scan_time_limit * j->ndirs;
+	j->timeout_s = t > MAX_CHECK_SECONDS ? MAX_CHECK_SECONDS : (unsigned int)t;
 	struct run_request req = {cfg->sudo, call.argv, sudo_call_envp,
 				  SUDO_OUTPUT_MAX, j->timeout_s * 1000u};
 	r = runner->run(runner->ctx, &req, &j->rr);
@@ -214,6 +217,29 @@ static void *worker(void *arg)
 			return NULL;
 		run_job(pl->cfg, pl->runner, &pl->jobs[i]);
 	}
+}
+
+/* Runs every job on up to max_parallel threads; -1 on OOM. */
+static int run_pool(const struct ruas_config *cfg, const struct runner *runner,
+		    struct job *jobs, size_t njobs, unsigned int max_parallel)
+{
+	struct pool pl = {cfg, runner, jobs, njobs, 0, PTHREAD_MUTEX_INITIALIZER};
+	size_t nthreads = max_parallel ? max_parallel : DEFAULT_MAX_PARALLEL;
+	if (nthreads > njobs)
+		nthreads = njobs;
+	pthread_t *tids = calloc(nthreads + 1, sizeof *tids);
+	if (!tids)
+		return -1;
+	size_t started = 0;
+	for (; started < nthreads; started++)
+		if (pthread_create(&tids[started], NULL, worker, &pl) != 0)
+			break;
+	if (started == 0 && njobs > 0)
+		worker(&pl); /* no thread could start: do the work here */
+	for (size_t i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	free(tids);
+	return 0;
 }
 
 static int same_strv(char **a, char **b)
@@ -376,23 +402,8 @@ int preflight_run(ruas_report **out, const ruas_config *cfg,
 	if (!(rep = report_new(names, cfg->nprojects)))
 		goto done;
 
-	struct pool pl = {cfg, runner, jobs, njobs, 0, PTHREAD_MUTEX_INITIALIZER};
-	size_t nthreads = max_parallel ? max_parallel : DEFAULT_MAX_PARALLEL;
-	if (nthreads > njobs)
-		nthreads = njobs;
-	pthread_t *tids = calloc(nthreads + 1, sizeof *tids);
-	if (!tids)
+	if (run_pool(cfg, runner, jobs, njobs, max_parallel) < 0)
 		goto done;
-	size_t started = 0;
-	for (; started < nthreads; started++)
-		if (pthread_create(&tids[started], NULL, worker, &pl) != 0)
-			break;
-	if (started == 0 && njobs > 0)
-		worker(&pl); /* no thread could start: do the work here */
-	for (size_t i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
-	free(tids);
-
 	rc = 0;
 	for (size_t i = 0; i < njobs; i++)
 		if (report_job(cfg, &jobs[i], rep) < 0)
@@ -421,4 +432,116 @@ int ruas_preflight(ruas_report **out, const ruas_config *cfg,
 				 "ruas_preflight: unknown options version %u",
 				 opts->version);
 	return preflight_run(out, cfg, opts ? opts->max_parallel : 0, &real, err);
+}
+
+/* ------------------------------------------------------------- targets */
+
+/* Findings about a target alone: reachable through sudo, no escalation, groups. */
+static int report_target(const struct ruas_config *cfg, const struct job *j,
+			 size_t idx, ruas_report *rep)
+{
+	int r = 0;
+	if (j->outcome != OUT_OK)
+		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "sudo",
+				failure_text(cfg, j, NULL));
+	else if (j->hr.true_rc == 0)
+		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
+				msg_escalation(j->user, j->hr.list_out));
+	else if (j->hr.list_rc == 0)
+		r |= report_add(rep, idx, RUAS_SEVERITY_WARNING, "escalation",
+				msg_nopasswd_rules(j->user, j->hr.list_out));
+	if (j->root_groups)
+		r |= report_add(rep, idx, RUAS_SEVERITY_WARNING, "groups",
+				msg_root_groups(NULL, j->user, j->root_groups));
+	return r;
+}
+
+int targets_run(ruas_report **out, const char *const *targets,
+		const ruas_target_options *o, const struct runner *runner,
+		ruas_error **err)
+{
+	struct ruas_config cfg;
+	size_t n = 0;
+	*out = NULL;
+	while (targets[n])
+		n++;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.path = (char *)"the configuration";
+	cfg.sudo = (char *)(o->sudo ? o->sudo : RUAS_SUDO_PATH);
+	cfg.helper = (char *)(o->helper ? o->helper : RUAS_HELPER_PATH);
+	cfg.scan_time_limit = DEFAULT_SCAN_TIME_LIMIT;
+
+	/* Check 1 as the supervisor: through sudo -u SUPERVISOR when not it already. */
+	const char *via = NULL;
+	struct account me;
+	char *me_name = NULL;
+	if (account_lookup_uid(geteuid(), &me) == ACCOUNT_FOUND) {
+		me_name = me.name;
+		me.name = NULL;
+		account_clear(&me);
+	}
+	if (o->supervisor && (!me_name || strcmp(o->supervisor, me_name) != 0)) {
+		struct account sup;
+		int lr = account_lookup(o->supervisor, &sup);
+		if (lr == ACCOUNT_FOUND)
+			account_clear(&sup);
+		if (lr != ACCOUNT_FOUND || geteuid() != 0) {
+			free(me_name);
+			return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
+					 lr != ACCOUNT_FOUND
+						 ? "supervisor \"%s\" does not exist"
+						 : "checking as supervisor \"%s\" needs root, or "
+						   "running as that user",
+					 o->supervisor);
+		}
+		via = o->supervisor;
+	}
+	cfg.supervisor_name = (char *)(o->supervisor ? o->supervisor
+						      : me_name ? me_name : "root");
+
+	struct job *jobs = calloc(n + 1, sizeof *jobs);
+	ruas_report *rep = report_new(targets, n);
+	int rc = RUAS_ERR_NOMEM;
+	if (!jobs || !rep)
+		goto done;
+	for (size_t i = 0; i < n; i++) {
+		jobs[i].user = targets[i];
+		jobs[i].via = via;
+	}
+	if (run_pool(&cfg, runner, jobs, n, o->max_parallel) < 0)
+		goto done;
+	rc = 0;
+	for (size_t i = 0; i < n; i++)
+		if (report_target(&cfg, &jobs[i], i, rep) < 0)
+			rc = RUAS_ERR_NOMEM;
+done:
+	free_jobs(jobs, n);
+	free(me_name);
+	if (rc < 0) {
+		ruas_report_free(rep);
+		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory");
+	}
+	*out = rep;
+	return 0;
+}
+
+int ruas_check_targets(ruas_report **out, const char *const *targets,
+		       const ruas_target_options *opts, ruas_error **err)
+{
+	struct runner real = {run_capture, NULL};
+	ruas_target_options defaults = RUAS_TARGET_OPTIONS_INIT;
+	if (!out || !targets || !targets[0])
+		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
+				 "ruas_check_targets: out and at least one target are required");
+	if (opts && opts->version != RUAS_TARGET_OPTIONS_VERSION)
+		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
+				 "ruas_check_targets: unknown options version %u",
+				 opts->version);
+	for (const char *const *t = targets; *t; t++) {
+		const char *why = user_name_problem(*t);
+		if (why)
+			return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
+					 "target \"%s\" %s", *t, why);
+	}
+	return targets_run(out, targets, opts ? opts : &defaults, &real, err);
 }

@@ -7,9 +7,15 @@
 
 #define DEFAULT_MAX_PARALLEL 8u
 #define SUDO_OUTPUT_MAX (1u << 20)
+#define MAX_CHECK_SECONDS 172800u
 
 int preflight_run(ruas_report **out, const ruas_config *cfg,
 		  unsigned int max_parallel, const struct runner *runner,
 		  ruas_error **err);
+
+/* ruas_check_targets() with the runner injected. */
+int targets_run(ruas_report **out, const char *const *targets,
+		const ruas_target_options *o, const struct runner *runner,
+		ruas_error **err);
 
 #endif

@@ -37,6 +37,17 @@ int quote_display(struct buf *out, const char *s, int in_quotes)
 	return out->oom ? -1 : 0;
 }
 
+int quote_controls(struct buf *out, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (is_control(*p) && *p != '\t')
+			add_escape(out, *p);
+		else
+			buf_addc(out, (char)*p);
+	}
+	return out->oom ? -1 : 0;
+}
+
 int quote_display_dq(struct buf *out, const char *s)
 {
 	buf_addc(out, '"');

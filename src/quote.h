@@ -10,6 +10,11 @@
  * break a message line nor send terminal escapes.
  */
 int quote_display(struct buf *out, const char *s, int in_quotes);
+/*
+ * Appends s with only control bytes escaped (tab kept): for quoting another
+ * tool's output verbatim, where backslashes are the tool's own.
+ */
+int quote_controls(struct buf *out, const char *s);
 /* `"` + quote_display(s) + `"`. */
 int quote_display_dq(struct buf *out, const char *s);
 /*

@@ -10,6 +10,13 @@ const char *const sudo_call_envp[] = {NULL};
 int sudo_call_build(struct sudo_call *c, const char *sudo, const char *user,
 		    const char *helper, const struct payload *p)
 {
+	return sudo_call_build_via(c, sudo, NULL, user, helper, p);
+}
+
+int sudo_call_build_via(struct sudo_call *c, const char *sudo, const char *via,
+			const char *user, const char *helper,
+			const struct payload *p)
+{
 	memset(c, 0, sizeof *c);
 	if (payload_encode(p, &c->hex) < 0) {
 		buf_free(&c->hex);
@@ -21,6 +28,13 @@ int sudo_call_build(struct sudo_call *c, const char *sudo, const char *user,
 		return RUAS_ERR_TOOLONG;
 	}
 	const char **a = c->argv;
+	if (via) {
+		*a++ = sudo;
+		*a++ = "-n";
+		*a++ = "-u";
+		*a++ = via;
+		*a++ = "--";
+	}
 	*a++ = sudo;
 	*a++ = "-n";
 	*a++ = "-iu";

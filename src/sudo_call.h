@@ -17,7 +17,7 @@
  * agent.
  */
 struct sudo_call {
-	const char *argv[9];
+	const char *argv[14];
 	struct buf hex;
 };
 
@@ -26,6 +26,14 @@ extern const char *const sudo_call_envp[];
 /* 0, RUAS_ERR_TOOLONG when the payload cannot pass as one argument, RUAS_ERR_NOMEM. */
 int sudo_call_build(struct sudo_call *c, const char *sudo, const char *user,
 		    const char *helper, const struct payload *p);
+/*
+ * The same, run as user `via` first: sudo -n -u VIA -- sudo -n -iu USER ...
+ * Only root can do this without a password; ruas-setup uses it to check,
+ * as the supervisor, that the supervisor's rule works. via NULL: as above.
+ */
+int sudo_call_build_via(struct sudo_call *c, const char *sudo, const char *via,
+			const char *user, const char *helper,
+			const struct payload *p);
 void sudo_call_free(struct sudo_call *c);
 
 #endif

@@ -29,6 +29,51 @@ static json_object *str_or_null(const char *s)
 	return s ? json_object_new_string(s) : NULL;
 }
 
+static void add_items(json_object *errors, json_object *warnings,
+		      const ruas_report *r, size_t p)
+{
+	for (size_t i = 0; i < ruas_report_item_count(r, p); i++) {
+		json_object *it = json_object_new_object();
+		json_object_object_add(it, "check", str_or_null(ruas_report_item_check(r, p, i)));
+		json_object_object_add(it, "message", str_or_null(ruas_report_item_text(r, p, i)));
+		json_object_array_add(ruas_report_item_severity(r, p, i) == RUAS_SEVERITY_FATAL
+					      ? errors : warnings, it);
+	}
+}
+
+static int emit(FILE *f, json_object *root)
+{
+	const char *s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+								  JSON_C_TO_STRING_NOSLASHESCAPE);
+	int rc = s && fprintf(f, "%s\n", s) >= 0 ? 0 : -1;
+	json_object_put(root);
+	return rc;
+}
+
+int report_print_targets_json(FILE *f, const ruas_report *r)
+{
+	json_object *root = json_object_new_object();
+	json_object *targets = json_object_new_array();
+	if (!root || !targets) {
+		json_object_put(root);
+		json_object_put(targets);
+		return -1;
+	}
+	json_object_object_add(root, "ok", json_object_new_boolean(!ruas_report_has_fatal(r)));
+	json_object_object_add(root, "targets", targets);
+	for (size_t p = 0; p < ruas_report_project_count(r); p++) {
+		json_object *jt = json_object_new_object();
+		json_object *errors = json_object_new_array();
+		json_object *warnings = json_object_new_array();
+		json_object_array_add(targets, jt);
+		json_object_object_add(jt, "user", str_or_null(ruas_report_project_name(r, p)));
+		json_object_object_add(jt, "errors", errors);
+		json_object_object_add(jt, "warnings", warnings);
+		add_items(errors, warnings, r, p);
+	}
+	return emit(f, root);
+}
+
 int report_print_json(FILE *f, const ruas_config *cfg, const ruas_report *r)
 {
 	json_object *root = json_object_new_object();
@@ -52,17 +97,7 @@ int report_print_json(FILE *f, const ruas_config *cfg, const ruas_report *r)
 		json_object_object_add(jp, "work_dir", str_or_null(ruas_project_work_dir(proj)));
 		json_object_object_add(jp, "errors", errors);
 		json_object_object_add(jp, "warnings", warnings);
-		for (size_t i = 0; i < ruas_report_item_count(r, p); i++) {
-			json_object *it = json_object_new_object();
-			json_object_object_add(it, "check", str_or_null(ruas_report_item_check(r, p, i)));
-			json_object_object_add(it, "message", str_or_null(ruas_report_item_text(r, p, i)));
-			json_object_array_add(ruas_report_item_severity(r, p, i) == RUAS_SEVERITY_FATAL
-						      ? errors : warnings, it);
-		}
+		add_items(errors, warnings, r, p);
 	}
-	const char *s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-								  JSON_C_TO_STRING_NOSLASHESCAPE);
-	int rc = s && fprintf(f, "%s\n", s) >= 0 ? 0 : -1;
-	json_object_put(root);
-	return rc;
+	return emit(f, root);
 }

@@ -14,4 +14,7 @@ void report_print_text(FILE *f, const ruas_report *r);
 /* One JSON document; 0, or -1 when it could not be built. */
 int report_print_json(FILE *f, const ruas_config *cfg, const ruas_report *r);
 
+/* The same for ruas_check_targets(): one entry per target. */
+int report_print_targets_json(FILE *f, const ruas_report *r);
+
 #endif

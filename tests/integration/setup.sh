@@ -1,0 +1,244 @@
+#!/bin/bash
+# Integration tests for ruas-setup: golden and random fragments through real
+# visudo, hostile names, install with rollback, useradd twice, and end to
+# end with ruas check. Inside the private-namespace sandbox; needs root.
+. "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
+sandbox_need_root "tests/integration/setup.sh"
+sandbox_enter "$0" "$@"
+sandbox_setup
+sandbox_guard
+set -u
+EXTRA_ENV=()
+SETUP="$SB/dest$RUAS_SBINDIR/ruas-setup"
+export LD_LIBRARY_PATH="$LIBDIR"
+if [ ! -x "$SETUP" ]; then
+	echo "Bail out! ruas-setup was not installed at $SETUP" >&2
+	exit 99
+fi
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok $((pass + fail)) - $1"; }
+not_ok() {
+	fail=$((fail + 1))
+	echo "not ok $((pass + fail)) - $1"
+	shift
+	for x in "$@"; do printf '%s\n' "$x" | sed 's/^/#   /'; done
+}
+expect() {
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name" "rc=$RC" "stdout: $OUT" "stderr: $ERR"; fi
+}
+has() { [[ "$1" == *"$2"* ]]; }
+# setup ARGS...: runs ruas-setup as root; sets RC, OUT, ERR.
+setup() {
+	"$SETUP" "$@" >"$SB/out" 2>"$SB/err" </dev/null
+	RC=$?
+	OUT=$(cat "$SB/out")
+	ERR=$(cat "$SB/err")
+}
+snapshot() { (cd /etc/sudoers.d && for f in $(ls -A); do printf '%s %s ' "$f" "$(stat -c '%i %a %U' "$f")"; sha256sum <"$f"; done); }
+
+sandbox_guard
+groupadd docker
+for u in sup t1 t2 t3; do sandbox_user "$u"; done
+sandbox_sudoers t3-escalates 't3 ALL=(ALL) NOPASSWD: ALL'
+
+# ------------------------------------------------------------------ fragments
+setup sudoers --supervisor orchestrator --target coder-b --target coder-a --target coder-b
+expect "golden: two targets, sorted, each once" test "$OUT"$'\n' = "$(cat "$abs_top_srcdir/tests/golden/fragment-two-targets.sudoers")"$'\n'
+setup sudoers --supervisor orchestrator --target coder-a --target coder-b
+first=$OUT
+setup sudoers --supervisor orchestrator --target coder-b --target coder-a
+expect "deterministic: the same targets in another order give the same bytes" test "$first" = "$OUT"
+expect "no ALL runas, no '!'" bash -c '! grep -v "^#" <<<"$1" | grep -E "\(ALL|!"' _ "$OUT"
+
+printf '%s\n' "$OUT" >"$SB/frag"
+expect "golden fragment passes visudo -c -f" visudo -cqf "$SB/frag"
+
+# Random valid names, through real visudo.
+bad=0
+for i in $(seq 1 60); do
+	names=()
+	for j in 1 2 3; do
+		n=$(head -c 64 /dev/urandom | tr -dc 'a-z0-9_-' | head -c $((RANDOM % 20 + 1)))
+		alphabet=abcdefghijklmnopqrstuvwxyz_
+		first_char=${alphabet:RANDOM%27:1}
+		names+=("$first_char$n")
+	done
+	sup="s$(head -c 32 /dev/urandom | tr -dc 'a-z0-9' | head -c 8)"
+	args=()
+	for n in "${names[@]}"; do args+=(--target "$n"); done
+	if ! "$SETUP" sudoers --supervisor "$sup" "${args[@]}" >"$SB/frag" 2>"$SB/err"; then
+		bad=$((bad + 1))
+		echo "# refused: $sup ${names[*]}: $(cat "$SB/err")"
+		continue
+	fi
+	visudo -cqf "$SB/frag" || bad=$((bad + 1))
+	# Exactly the named runas users, nothing else.
+	got=$(grep -v '^#' "$SB/frag" | sed -n "s/^$sup ALL=(\([^)]*\)) NOPASSWD: ALL\$/\1/p" | sort -u | tr '\n' ' ')
+	want=$(printf '%s\n' "${names[@]}" | sort -u | tr '\n' ' ')
+	[ "$got" = "$want" ] || bad=$((bad + 1))
+	[ "$(grep -vc '^#' "$SB/frag")" = "$(printf '%s\n' "${names[@]}" | sort -u | wc -l)" ] || bad=$((bad + 1))
+done
+RC=$bad OUT="" ERR=""
+expect "60 random fragments: each passes visudo and grants exactly the named targets" test "$bad" = 0
+
+# ------------------------------------------------------------------ hostile names
+before=$(snapshot)
+hostile=('ALL' 'FOO' '#-1' '#0' '%sudo' '+net' '-x' 'a,b' 'a:b' 'a=b' 'a(b' 'a)b' 'a!b' 'a\b'
+	'a b' $'a\tb' $'t1\nsup ALL=(ALL) NOPASSWD: ALL' 'a/b' 'a.b' 'root' 'Bob' ''
+	"$(printf 'a%.0s' $(seq 33))")
+for h in "${hostile[@]}"; do
+	for verb in sudoers install; do
+		setup "$verb" --supervisor sup --target "$h"
+		shown=$(printf '%q' "$h")
+		expect "hostile target $shown ($verb): refused with exit 2" test "$RC" = 2
+		expect "hostile target $shown ($verb): nothing on stdout" test -z "$OUT"
+		expect "hostile target $shown ($verb): says what was wrong" has "$ERR" "target"
+	done
+	setup sudoers --supervisor "$h" --target t1
+	expect "hostile supervisor $(printf '%q' "$h"): refused with exit 2, nothing printed" test "$RC" = 2 -a -z "$OUT"
+done
+setup useradd --target 'ALL'
+expect "useradd refuses a hostile name, prints nothing" test "$RC" = 2 -a -z "$OUT"
+setup sudoers --supervisor sup --target sup
+expect "the supervisor as its own target is refused" test "$RC" = 2 -a -z "$OUT"
+useradd -o -u 0 -M -s /bin/bash toor
+setup sudoers --supervisor sup --target toor
+expect "a uid-0 account under another name is refused" has "$ERR" "uid 0"
+for n in 'a.b' 'a~' 'x/y' '' 'a b'; do
+	setup install --supervisor sup --target t1 --name "$n"
+	expect "fragment name $(printf '%q' "$n") refused with exit 2" test "$RC" = 2
+done
+expect "after all refusals, /etc/sudoers.d is unchanged" test "$(snapshot)" = "$before"
+
+# ------------------------------------------------------------------ install
+setup install --supervisor sup --target t1 --target t2 --helper "$HELPER"
+expect "install: exit 0" test "$RC" = 0
+F=/etc/sudoers.d/ruas-sup
+expect "install: the fragment is in place, 0440 root:root" test "$(stat -c '%a %U %G' "$F")" = "440 root root"
+expect "install: its content is the sudoers output" test "$(cat "$F")" = "$("$SETUP" sudoers --supervisor sup --target t1 --target t2)"
+expect "install: the whole policy passes visudo -c" visudo -cq
+expect "install: sup can now sudo to t1 without a password" as_user sup sudo -n -iu t1 -- true
+expect "install: no temporary files are left" test -z "$(ls -A /etc/sudoers.d | grep '^\.')"
+
+good=$(snapshot)
+cat >"$SB/false-visudo" <<'EOS'
+#!/bin/sh
+echo "fake visudo: syntax error" >&2
+exit 1
+EOS
+chmod 755 "$SB/false-visudo"
+setup install --supervisor sup --target t1 --helper "$HELPER" --visudo "$SB/false-visudo"
+expect "install with a failing visudo: exit 1" test "$RC" = 1
+expect "... the old fragment is untouched (same inode, bytes)" test "$(snapshot)" = "$good"
+
+setup install --supervisor sup --target t1 --target t2 --target t3 --helper "$HELPER"
+expect "install with a target that can escalate: exit 1" test "$RC" = 1
+expect "... says why, with the library's message" has "$ERR" 'ERROR: target user "t3" can run passwordless sudo.'
+expect "... and restores the previous fragment exactly" test "$(snapshot)" = "$good"
+expect "... the policy still passes visudo -c" visudo -cq
+rm -f /etc/sudoers.d/ruas-sup
+clean=$(snapshot)
+setup install --supervisor sup --target t3 --helper "$HELPER"
+expect "install of a new fragment that fails the check: exit 1" test "$RC" = 1
+expect "... leaves no fragment behind" test "$(snapshot)" = "$clean"
+
+setup install --supervisor sup --target t1 --helper "$HELPER"
+setup install --supervisor sup --target t1 --target t2 --helper "$HELPER"
+expect "install replaces an existing fragment" test "$(grep -vc '^#' "$F")" = 2
+
+# An interrupted run: killed while the new fragment is live but unchecked.
+cat >"$SB/kill-visudo" <<'EOS'
+#!/bin/sh
+case "$*" in *-f*) exec /usr/sbin/visudo "$@" ;; esac
+kill -9 "$PPID"
+exit 0
+EOS
+chmod 755 "$SB/kill-visudo"
+setup install --supervisor sup --target t1 --helper "$HELPER" --visudo "$SB/kill-visudo"
+expect "interrupted install (SIGKILL): the policy still passes visudo -c" visudo -cq
+expect "... what sudo reads is a complete fragment" visudo -cqf "$F"
+setup install --supervisor sup --target t1 --target t2 --helper "$HELPER"
+expect "... the next run succeeds and removes the leftovers" test "$RC" = 0 -a -z "$(ls -A /etc/sudoers.d | grep '^\.')"
+
+# ------------------------------------------------------------------ check
+setup check --target t1 --target t2 --supervisor sup --helper "$HELPER"
+expect "check: sup -> t1, t2 passes" test "$RC" = 0
+setup check --target t3 --helper "$HELPER"
+expect "check: t3 can escalate, exit 1" test "$RC" = 1
+expect "check: ... with the library's message" has "$ERR" 'ERROR: target user "t3" can run passwordless sudo.'
+usermod -aG docker t2
+setup check --target t2 --helper "$HELPER" --json
+expect "check --json: root-equivalent group reported as a warning" perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); my $w = $j->{targets}[0]{warnings}; exit(($j->{ok} && @$w == 1 && $w->[0]{check} eq "groups" && $w->[0]{message} =~ /docker/) ? 0 : 1)' <"$SB/out"
+gpasswd -d t2 docker >/dev/null
+setup check --target t2 --supervisor t1 --helper "$HELPER"
+expect "check --supervisor: a supervisor without a rule fails check 1" has "$ERR" 'ERROR: passwordless sudo to user "t2" is required, but it is not configured.'
+
+# ------------------------------------------------------------------ useradd
+W="$SB/srv/w d'q\"\$HOME"
+mkdir -p "$W/sub"
+echo x >"$W/sub/file"
+chmod 711 "$SB/srv"
+"$SETUP" useradd --target agent1 --work-dir "$W" >"$SB/useradd.sh"
+RC=$? OUT="" ERR=""
+expect "useradd: prints a script" test "$RC" = 0 -a -s "$SB/useradd.sh"
+sh -n "$SB/useradd.sh"
+RC=$?
+expect "useradd: the script is valid POSIX sh (sh -n)" test "$RC" = 0
+sh "$SB/useradd.sh" >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "useradd: first run succeeds" test "$RC" = 0
+expect "useradd: the user exists with bash" test "$(getent passwd agent1 | cut -d: -f7)" = /bin/bash
+expect "useradd: own group, no supplementary groups" test "$(id -Gn agent1)" = agent1
+expect "useradd: password locked" test "$(passwd -S agent1 | cut -d' ' -f2)" = L
+expect "useradd: home 0700" test "$(stat -c %a /home/agent1)" = 700
+expect "useradd: work_dir ACL gives rwx" bash -c 'getfacl -p "$1" 2>/dev/null | grep -qx "user:agent1:rwx"' _ "$W"
+expect "useradd: default ACL on directories" bash -c 'getfacl -p "$1/sub" 2>/dev/null | grep -qx "default:user:agent1:rwx"' _ "$W"
+expect "useradd: the agent can write the tree" as_user agent1 sh -c 'echo y >> "$1/sub/file"' _ "$W"
+sh "$SB/useradd.sh" >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "useradd: second run succeeds and keeps the user" test "$RC" = 0
+expect "useradd: ... and says so" has "$ERR" "exists; keeping it"
+usermod -aG docker agent1
+sh "$SB/useradd.sh" >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "useradd: an existing user in a root-equivalent group is refused" test "$RC" = 1
+expect "useradd: ... naming the group" has "$ERR" "group docker, which gives root"
+gpasswd -d agent1 docker >/dev/null
+chmod 700 "$SB/srv"
+sh "$SB/useradd.sh" >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "useradd: a parent the user cannot traverse is reported" has "$ERR" "cannot traverse $SB/srv"
+chmod 711 "$SB/srv"
+
+# ------------------------------------------------------------------ end to end
+sandbox_user ops
+mkdir -p "$SB/e2e/app"
+"$SETUP" useradd --target app-agent --work-dir "$SB/e2e/app" | sh 2>/dev/null
+chmod 755 "$SB/e2e"
+mkdir -p "$SB/conf"
+cat >"$SB/conf/ruas.conf" <<EOC
+helper = "$HELPER";
+projects = (
+  { name = "app"; run_as_user = "app-agent"; work_dir = "$SB/e2e/app"; command = ["id", "-un"]; },
+  { name = "app2"; run_as_user = "app-agent"; work_dir = "$SB/e2e/app"; command = ["true"]; },
+  { name = "local"; work_dir = "$SB/e2e"; command = ["true"]; }
+);
+EOC
+chmod 644 "$SB/conf/ruas.conf"
+setup sudoers --supervisor ops --config "$SB/conf/ruas.conf"
+expect "--config: each distinct run_as_user once, legacy projects ignored" test "$(grep -vc '^#' <<<"$OUT")" = 1
+setup install --supervisor ops --config "$SB/conf/ruas.conf"
+expect "end to end: install from the configuration" test "$RC" = 0
+as_user ops "$RUAS" check -c "$SB/conf/ruas.conf" >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "end to end: ruas check passes" test "$RC" = 0
+as_user ops "$RUAS" run -c "$SB/conf/ruas.conf" app >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "end to end: ruas run runs the agent as app-agent" test "$OUT" = app-agent
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

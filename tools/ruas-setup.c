@@ -1,0 +1,185 @@
+/*
+ * ruas-setup - provision target users and the supervisor's scoped sudoers
+ * fragment, with the same library code that ruas check uses.
+ *
+ * Exit codes: 0 ok; 1 a validation failed and nothing changed; 2 usage
+ * error or refused input, with nothing printed on stdout and nothing written.
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ruas.h"
+#include "setup_args.h"
+
+#ifndef RUAS_DEFAULT_CONFIG
+#define RUAS_DEFAULT_CONFIG "/etc/ruas/ruas.conf"
+#endif
+
+static void usage(FILE *f)
+{
+	fputs("usage: ruas-setup sudoers --supervisor USER (--target USER ... | --config FILE)\n"
+	      "       ruas-setup useradd --target USER [--shell PATH] [--home DIR] [--work-dir DIR]\n"
+	      "       ruas-setup install --supervisor USER (--target USER ... | --config FILE)\n"
+	      "                          [--name NAME] [--sudoers-dir DIR]\n"
+	      "       ruas-setup check (--target USER ... | --config FILE) [--supervisor USER] [--json]\n"
+	      "\n"
+	      "  sudoers  print the supervisor's sudoers fragment on stdout\n"
+	      "  useradd  print an idempotent POSIX sh script that creates a target user\n"
+	      "  install  write the fragment to sudoers.d atomically, validate it with\n"
+	      "           visudo and the no-escalation check, restore the old one on failure\n"
+	      "  check    run the no-escalation and group checks for each target\n"
+	      "\n"
+	      "  other options: --visudo PATH, --sudo PATH, --helper PATH\n"
+	      "exit status: 0 ok, 1 a validation failed (nothing changed),\n"
+	      "             2 usage error or refused input (nothing printed or written)\n",
+	      f);
+}
+
+int setup_fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+	fputs("ruas-setup: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+static int add_target(struct setup_args *a, size_t *n, const char *t)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp(a->targets[i], t) == 0)
+			return 0;
+	const char **v = realloc(a->targets, (*n + 2) * sizeof *v);
+	if (!v)
+		return -1;
+	a->targets = v;
+	v[(*n)++] = t;
+	v[*n] = NULL;
+	return 0;
+}
+
+/* The distinct run_as_users of a ruas configuration; projects without one are ignored. */
+static int targets_from_config(struct setup_args *a, size_t *n, ruas_config **cfg)
+{
+	ruas_error *err = NULL;
+	ruas_config_options o = RUAS_CONFIG_OPTIONS_INIT;
+	if (ruas_config_load(cfg, a->config, &o, &err) < 0) {
+		int r = setup_fail(SETUP_USAGE, "%s", ruas_error_message(err));
+		ruas_error_free(err);
+		return r;
+	}
+	for (size_t i = 0; i < ruas_config_project_count(*cfg); i++) {
+		const char *u = ruas_project_run_as_user(ruas_config_project_at(*cfg, i));
+		if (u && add_target(a, n, u) < 0)
+			return setup_fail(SETUP_USAGE, "out of memory");
+	}
+	if (*n == 0)
+		return setup_fail(SETUP_USAGE, "%s: no project has a run_as_user",
+				  a->config);
+	if (!a->sudo)
+		a->sudo = ruas_config_sudo(*cfg);
+	if (!a->helper)
+		a->helper = ruas_config_helper(*cfg);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"supervisor", required_argument, NULL, 's'},
+		{"target", required_argument, NULL, 't'},
+		{"config", required_argument, NULL, 'c'},
+		{"name", required_argument, NULL, 'n'},
+		{"sudoers-dir", required_argument, NULL, 'd'},
+		{"visudo", required_argument, NULL, 'V'},
+		{"sudo", required_argument, NULL, 'S'},
+		{"helper", required_argument, NULL, 'H'},
+		{"shell", required_argument, NULL, 'l'},
+		{"home", required_argument, NULL, 'm'},
+		{"work-dir", required_argument, NULL, 'w'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'v'},
+		{NULL, 0, NULL, 0}};
+	struct setup_args a;
+	size_t ntargets = 0;
+	ruas_config *cfg = NULL;
+	int c, rc;
+
+	memset(&a, 0, sizeof a);
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		usage(stdout);
+		return SETUP_OK;
+	}
+	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+		printf("ruas-setup %s\n", RUAS_VERSION);
+		return SETUP_OK;
+	}
+	if (argc < 2 || argv[1][0] == '-') {
+		usage(stderr);
+		return SETUP_USAGE;
+	}
+	a.verb = argv[1];
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': a.supervisor = optarg; break;
+		case 't':
+			if (add_target(&a, &ntargets, optarg) < 0)
+				return setup_fail(SETUP_USAGE, "out of memory");
+			break;
+		case 'c': a.config = optarg; break;
+		case 'n': a.name = optarg; break;
+		case 'd': a.sudoers_dir = optarg; break;
+		case 'V': a.visudo = optarg; break;
+		case 'S': a.sudo = optarg; break;
+		case 'H': a.helper = optarg; break;
+		case 'l': a.shell = optarg; break;
+		case 'm': a.home = optarg; break;
+		case 'w': a.work_dir = optarg; break;
+		case 'j': a.json = 1; break;
+		case 'h': usage(stdout); return SETUP_OK;
+		default: return setup_fail(SETUP_USAGE, "try 'ruas-setup --help'");
+		}
+	}
+	if (optind != argc)
+		return setup_fail(SETUP_USAGE, "unexpected argument '%s'", argv[optind]);
+
+	int is_useradd = strcmp(a.verb, "useradd") == 0;
+	if (!is_useradd && strcmp(a.verb, "sudoers") && strcmp(a.verb, "install") &&
+	    strcmp(a.verb, "check"))
+		return setup_fail(SETUP_USAGE, "unknown command '%s'; try 'ruas-setup --help'",
+				  a.verb);
+	if (is_useradd) {
+		if (ntargets != 1 || a.config)
+			return setup_fail(SETUP_USAGE, "useradd takes exactly one --target USER");
+	} else {
+		if (!!ntargets == !!a.config)
+			return setup_fail(SETUP_USAGE, "%s needs --target USER ... or --config FILE "
+					  "(one of them)", a.verb);
+		if (a.config && (rc = targets_from_config(&a, &ntargets, &cfg)) != 0) {
+			ruas_config_free(cfg);
+			free(a.targets);
+			return rc;
+		}
+		if (strcmp(a.verb, "check") && !a.supervisor)
+			return setup_fail(SETUP_USAGE, "%s needs --supervisor USER", a.verb);
+	}
+
+	if (is_useradd)
+		rc = setup_useradd(&a);
+	else if (strcmp(a.verb, "sudoers") == 0)
+		rc = setup_sudoers(&a);
+	else if (strcmp(a.verb, "install") == 0)
+		rc = setup_install(&a);
+	else
+		rc = setup_check(&a);
+	ruas_config_free(cfg);
+	free(a.targets);
+	return rc;
+}

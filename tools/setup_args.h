@@ -1,0 +1,33 @@
+/* setup_args.h - what ruas-setup was asked to do. */
+#ifndef RUAS_SETUP_ARGS_H
+#define RUAS_SETUP_ARGS_H
+
+#define SETUP_OK 0
+#define SETUP_FAILED 1 /* a validation failed; nothing changed */
+#define SETUP_USAGE 2  /* usage error or refused input; nothing printed or written */
+
+struct setup_args {
+	const char *verb;
+	const char *supervisor;
+	const char **targets; /* NULL-terminated, distinct, in order given */
+	const char *config;
+	const char *name;
+	const char *sudoers_dir;
+	const char *visudo;
+	const char *sudo;
+	const char *helper;
+	const char *shell;
+	const char *home;
+	const char *work_dir;
+	int json;
+};
+
+int setup_sudoers(const struct setup_args *a);
+int setup_useradd(const struct setup_args *a);
+int setup_install(const struct setup_args *a);
+int setup_check(const struct setup_args *a);
+
+/* Prints "ruas-setup: " and the message on stderr; returns code. */
+int setup_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif
