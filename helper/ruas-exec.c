@@ -134,7 +134,8 @@ static int check_mode(struct payload *p)
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
-	printf("%s %s\n", WIRE_BEGIN, p->nonce);
+	/* A newline first: the profile may have left a line unfinished. */
+	printf("\n%s %s\n", WIRE_BEGIN, p->nonce);
 	fflush(stdout);
 
 	int true_rc, list_rc;

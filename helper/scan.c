@@ -237,7 +237,8 @@ int scan_tree(const char *root, const struct scan_options *opts,
 		errno = ENOMEM;
 		return -1;
 	}
-	qsort(out->items, out->nitems, sizeof *out->items, cmp_items);
+	if (out->nitems)
+		qsort(out->items, out->nitems, sizeof *out->items, cmp_items);
 	return 0;
 }
 

@@ -41,6 +41,7 @@ int buf_reserve(struct buf *b, size_t extra)
 	}
 	b->data = p;
 	b->cap = cap;
+	b->data[b->len] = '\0';
 	return 0;
 }
 

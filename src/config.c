@@ -264,11 +264,16 @@ static int load_project(struct loader *ld, config_setting_t *ps,
 		return r;
 	if (!name)
 		return fail(ld, ps, "a project has no \"name\"");
-	if (!project_name_is_valid(name))
-		return fail(ld, config_setting_get_member(ps, "name"),
-			    "project name \"%s\" is invalid; use letters, digits "
-			    "and _ . @ + - (at most 128, starting with a letter "
-			    "or digit)", name);
+	if (!project_name_is_valid(name)) {
+		struct buf qn = BUF_INIT;
+		quote_display_dq(&qn, name);
+		int fr = fail(ld, config_setting_get_member(ps, "name"),
+			      "project name %s is invalid; use letters, digits "
+			      "and _ . @ + - (at most 128, starting with a letter "
+			      "or digit)", qn.data ? qn.data : "");
+		buf_free(&qn);
+		return fr;
+	}
 	ld->project = name;
 	if ((r = check_keys(ld, ps, project_keys, "in a project")) < 0)
 		return r;
@@ -462,6 +467,28 @@ static int set_supervisor(struct loader *ld, const ruas_config_options *opts)
 	return ld->cfg->supervisor_name ? 0 : oom(ld);
 }
 
+/*
+ * libconfig follows @include by itself, to files that the ownership check
+ * never saw. One file, checked, is the configuration.
+ */
+static int refuse_includes(struct loader *ld, const char *text)
+{
+	int line = 1;
+	for (const char *p = text; *p; line++) {
+		const char *q = p + strspn(p, " \t\r\f\v");
+		if (strncmp(q, "@include", 8) == 0)
+			return error_set(ld->err, RUAS_ERR_CONFIG, ld->file, line, 0,
+					 "%s:%d: @include is not supported: an included "
+					 "file would escape the ownership check; put "
+					 "everything in this file", ld->file, line);
+		const char *nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return 0;
+}
+
 static int load_text(struct loader *ld, const char *text,
 		     const ruas_config_options *opts)
 {
@@ -470,6 +497,8 @@ static int load_text(struct loader *ld, const char *text,
 	size_t nallow = 0, nprune = 0;
 	int r;
 
+	if ((r = refuse_includes(ld, text)) < 0)
+		return r;
 	config_init(&lc);
 	if (set_supervisor(ld, opts) < 0) {
 		config_destroy(&lc);
@@ -499,6 +528,10 @@ int ruas_config_load_buffer(ruas_config **out, const char *text, size_t len,
 {
 	struct loader ld = {name ? name : "(buffer)", err, NULL, NULL};
 	*out = NULL;
+	if (opts && opts->version != RUAS_CONFIG_OPTIONS_VERSION)
+		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
+				 "ruas_config_load: unknown options version %u",
+				 opts->version);
 	if (!text || memchr(text, '\0', len))
 		return error_set(err, RUAS_ERR_CONFIG, ld.file, 0, 0,
 				 "%s: configuration contains a NUL byte", ld.file);
@@ -551,6 +584,10 @@ int ruas_config_load(ruas_config **out, const char *path,
 	*out = NULL;
 	if (!path)
 		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0, "no configuration path");
+	if (opts && opts->version != RUAS_CONFIG_OPTIONS_VERSION)
+		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
+				 "ruas_config_load: unknown options version %u",
+				 opts->version);
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		int e = errno;

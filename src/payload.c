@@ -31,14 +31,14 @@ static int hexval(char c)
 
 int hex_decode(const char *hex, size_t hexlen, struct buf *out)
 {
+	/* All or nothing: out is untouched (and terminated) on failure. */
 	if (hexlen % 2 || buf_reserve(out, hexlen / 2) < 0)
 		return -1;
-	for (size_t i = 0; i < hexlen; i += 2) {
-		int hi = hexval(hex[i]), lo = hexval(hex[i + 1]);
-		if (hi < 0 || lo < 0)
+	for (size_t i = 0; i < hexlen; i++)
+		if (hexval(hex[i]) < 0)
 			return -1;
-		out->data[out->len++] = (char)(hi << 4 | lo);
-	}
+	for (size_t i = 0; i < hexlen; i += 2)
+		out->data[out->len++] = (char)(hexval(hex[i]) << 4 | hexval(hex[i + 1]));
 	out->data[out->len] = '\0';
 	return 0;
 }

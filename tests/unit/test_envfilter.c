@@ -1,0 +1,132 @@
+/*
+ * test_envfilter.c - which supervisor variables cross to the agent
+ * (src/envfilter.h): only allowlisted names that are set, in allowlist
+ * order, values byte for byte, first definition wins.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "envfilter.h"
+
+#define NALLOW(a) (sizeof(a) / sizeof *(a) - 1)
+
+static void test_only_allowlisted_in_allowlist_order(void **state)
+{
+	(void)state;
+	const char *const env[] = {
+		"PATH=/usr/bin", "TERM=xterm-256color", "HOME=/root",
+		"ANTHROPIC_API_KEY=sk-ant-123", "LANG=C.UTF-8", "SECRET=x",
+		"LD_PRELOAD=/evil.so", NULL};
+	const char *const allow[] = {"LANG", "LC_ALL", "TERM",
+				     "ANTHROPIC_API_KEY", NULL};
+	const char *names[NALLOW(allow)], *values[NALLOW(allow)];
+	memset(names, 0, sizeof names);
+	memset(values, 0, sizeof values);
+	size_t n = env_filter(env, allow, names, values);
+	assert_int_equal(n, 3);
+	assert_string_equal(names[0], "LANG");
+	assert_string_equal(values[0], "C.UTF-8");
+	assert_string_equal(names[1], "TERM");
+	assert_string_equal(values[1], "xterm-256color");
+	assert_string_equal(names[2], "ANTHROPIC_API_KEY");
+	assert_string_equal(values[2], "sk-ant-123");
+	/* Pointers into the arrays given, as documented. */
+	assert_ptr_equal(names[0], allow[0]);
+	assert_ptr_equal(values[0], env[4] + strlen("LANG="));
+	assert_ptr_equal(values[2], env[3] + strlen("ANTHROPIC_API_KEY="));
+}
+
+static void test_values_byte_exact(void **state)
+{
+	(void)state;
+	const char *const env[] = {
+		"A=line1\nline2\n", "B=x=y==z", "C=$HOME", "D=", "E= lead and trail ",
+		"F=\x01\x1b\x7f\xff", "G='\"\\*", NULL};
+	const char *const allow[] = {"A", "B", "C", "D", "E", "F", "G", NULL};
+	const char *names[NALLOW(allow)], *values[NALLOW(allow)];
+	size_t n = env_filter(env, allow, names, values);
+	assert_int_equal(n, 7);
+	assert_string_equal(values[0], "line1\nline2\n");
+	assert_string_equal(values[1], "x=y==z");
+	assert_string_equal(values[2], "$HOME");
+	assert_string_equal(values[3], "");
+	assert_string_equal(values[4], " lead and trail ");
+	assert_string_equal(values[5], "\x01\x1b\x7f\xff");
+	assert_string_equal(values[6], "'\"\\*");
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(names[i], allow[i]);
+}
+
+static void test_prefix_names_not_confused(void **state)
+{
+	(void)state;
+	/* LANGUAGE comes first and starts with LANG. */
+	const char *const env[] = {"LANGUAGE=de:en", "LC_ALLX=no", "TERMINAL=no",
+				   "LANG=en_GB.UTF-8", NULL};
+	const char *const allow[] = {"LANG", "LC_ALL", "TERM", "LANGUAGE", NULL};
+	const char *names[NALLOW(allow)], *values[NALLOW(allow)];
+	size_t n = env_filter(env, allow, names, values);
+	assert_int_equal(n, 2);
+	assert_string_equal(names[0], "LANG");
+	assert_string_equal(values[0], "en_GB.UTF-8");
+	assert_string_equal(names[1], "LANGUAGE");
+	assert_string_equal(values[1], "de:en");
+
+	/* And the other way round: a longer allowlisted name, a shorter one set. */
+	const char *const env2[] = {"LANG=C", NULL};
+	const char *const allow2[] = {"LANGUAGE", "LAN", NULL};
+	const char *names2[2], *values2[2];
+	assert_int_equal(env_filter(env2, allow2, names2, values2), 0);
+}
+
+static void test_first_definition_wins(void **state)
+{
+	(void)state;
+	const char *const env[] = {"TERM=first", "LANG=one", "TERM=second",
+				   "LANG=two", NULL};
+	const char *const allow[] = {"TERM", "LANG", NULL};
+	const char *names[2], *values[2];
+	size_t n = env_filter(env, allow, names, values);
+	assert_int_equal(n, 2);
+	assert_string_equal(names[0], "TERM");
+	assert_string_equal(values[0], "first");
+	assert_string_equal(names[1], "LANG");
+	assert_string_equal(values[1], "one");
+}
+
+static void test_malformed_and_empty_inputs(void **state)
+{
+	(void)state;
+	/* An entry without '=' is no definition; nor is "=value". */
+	const char *const env[] = {"TERM", "=x", "LANG", "TERM=vt100", NULL};
+	const char *const allow[] = {"TERM", "LANG", NULL};
+	const char *names[2], *values[2];
+	size_t n = env_filter(env, allow, names, values);
+	assert_int_equal(n, 1);
+	assert_string_equal(names[0], "TERM");
+	assert_string_equal(values[0], "vt100");
+
+	const char *const empty_env[] = {NULL};
+	assert_int_equal(env_filter(empty_env, allow, names, values), 0);
+	assert_int_equal(env_filter(NULL, allow, names, values), 0);
+	const char *const no_allow[] = {NULL};
+	assert_int_equal(env_filter(env, no_allow, names, values), 0);
+	assert_int_equal(env_filter(env, NULL, names, values), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_only_allowlisted_in_allowlist_order),
+		cmocka_unit_test(test_values_byte_exact),
+		cmocka_unit_test(test_prefix_names_not_confused),
+		cmocka_unit_test(test_first_definition_wins),
+		cmocka_unit_test(test_malformed_and_empty_inputs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
