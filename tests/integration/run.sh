@@ -9,22 +9,7 @@ sandbox_guard
 set -u
 EXTRA_ENV=()
 
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok $((pass + fail)) - $1"; }
-not_ok() {
-	fail=$((fail + 1))
-	echo "not ok $((pass + fail)) - $1"
-	shift
-	for x in "$@"; do printf '%s\n' "$x" | sed 's/^/#   /'; done
-}
-expect() { # NAME CONDITION... (a command)
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else not_ok "$name" "rc=$RC" "stdout: $OUT" "stderr: $ERR"; fi
-}
-has() { [[ "$1" == *"$2"* ]]; }
-hasnt() { [[ "$1" != *"$2"* ]]; }
+. "$abs_top_srcdir/tests/integration/tap.sh"
 hex() { printf '%s' "$1" | od -An -tx1 -v | tr -d ' \n'; }
 # A libconfig string literal for any bytes.
 cfgstr() {
@@ -328,5 +313,4 @@ expect "usage: arguments without -- exit 2" test "$RC" = 2
 run_sup run -c "$SB/conf/good.conf" nosuchproject
 expect "usage: an unknown project exits 2" test "$RC" = 2
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+tap_finish

@@ -16,21 +16,7 @@ if [ ! -x "$SETUP" ]; then
 	exit 99
 fi
 
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok $((pass + fail)) - $1"; }
-not_ok() {
-	fail=$((fail + 1))
-	echo "not ok $((pass + fail)) - $1"
-	shift
-	for x in "$@"; do printf '%s\n' "$x" | sed 's/^/#   /'; done
-}
-expect() {
-	local name=$1
-	shift
-	if "$@"; then ok "$name"; else not_ok "$name" "rc=$RC" "stdout: $OUT" "stderr: $ERR"; fi
-}
-has() { [[ "$1" == *"$2"* ]]; }
+. "$abs_top_srcdir/tests/integration/tap.sh"
 # setup ARGS...: runs ruas-setup as root; sets RC, OUT, ERR.
 setup() {
 	"$SETUP" "$@" >"$SB/out" 2>"$SB/err" </dev/null
@@ -240,5 +226,4 @@ as_user ops "$RUAS" run -c "$SB/conf/ruas.conf" app >"$SB/out" 2>"$SB/err"
 RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
 expect "end to end: ruas run runs the agent as app-agent" test "$OUT" = app-agent
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+tap_finish
