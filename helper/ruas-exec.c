@@ -7,7 +7,8 @@
  * does what a shell wrapper cannot do exactly:
  *
  *   exec mode:  chdir(work_dir), allowlisted variables over the login
- *               environment, close stray descriptors, execvp(argv).
+ *               environment, close stray descriptors, then run argv under
+ *               the reaper (reaper.h), which ends the agent's whole tree.
  *   check mode: the startup probes (escalation, work_dir access, scan),
  *               reported on stdout between nonce-marked lines.
  *
@@ -25,6 +26,7 @@
 #include "names.h"
 #include "payload.h"
 #include "probes.h"
+#include "reaper.h"
 #include "quote.h"
 #include "scan.h"
 #include "wire.h"
@@ -73,10 +75,9 @@ static int exec_mode(struct payload *p)
 		return EXIT_HELPER;
 	}
 	closefrom(3);
-	execvp(p->argv[0], p->argv);
-	int e = errno;
-	complain("cannot run", p->argv[0], strerror(e));
-	return e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
+	struct reaper_options ro = {(pid_t)p->supervisor_pid, p->supervisor_start,
+				    p->grace_seconds};
+	return reaper_run(p->argv, &ro);
 }
 
 static void emit_hex(const char *s)

@@ -111,6 +111,13 @@ RUAS_EXTERN const char *ruas_project_work_dir(const ruas_project *p);
 RUAS_EXTERN const char *ruas_project_run_as_user(const ruas_project *p);
 /* NULL-terminated; never empty. */
 RUAS_EXTERN const char *const *ruas_project_command(const ruas_project *p);
+/*
+ * "sudo" or "pam", with backend = "auto" resolved for this process (pam when
+ * it runs as root); "none" for a project without run_as_user.
+ */
+RUAS_EXTERN const char *ruas_project_backend(const ruas_project *p);
+/* Seconds between SIGTERM and SIGKILL of the agent's tree (terminate_grace). */
+RUAS_EXTERN unsigned int ruas_project_terminate_grace(const ruas_project *p);
 /* The effective allowlist (global plus the project's additions), NULL-terminated. */
 RUAS_EXTERN const char *const *ruas_project_env_allowlist(const ruas_project *p);
 
@@ -197,6 +204,14 @@ RUAS_EXTERN int ruas_child_wait(ruas_child *child, int *exit_code,
 /* Like ruas_child_wait, but returns 1 at once when the child still runs. */
 RUAS_EXTERN int ruas_child_try_wait(ruas_child *child, int *exit_code,
 				    ruas_error **err);
+/*
+ * Ends the agent's whole process tree: SIGTERM now, SIGKILL to whatever is
+ * left after the project's terminate_grace. The ruas-exec helper, which
+ * runs as the target, enforces this, including for descendants that called
+ * setsid() or double-forked; it does the same by itself when the
+ * supervisor dies. Returns at once; wait with ruas_child_wait().
+ */
+RUAS_EXTERN int ruas_child_terminate(ruas_child *child, ruas_error **err);
 /* Send a signal; a no-op once the child has been reaped. sudo relays it. */
 RUAS_EXTERN int ruas_child_signal(ruas_child *child, int sig, ruas_error **err);
 /* Frees the handle. A child not yet reaped is reaped if it has ended. */

@@ -31,12 +31,20 @@ static const char *const default_prune[] = {
 	".git", "node_modules", ".venv", "venv", "dist", "build", "target",
 	".pytest_cache", "__pycache__", NULL};
 
-static const char *const global_keys[] = {"env_allowlist", "sudo", "helper",
-					  "projects", "scan_prune",
-					  "scan_time_limit", NULL};
-static const char *const project_keys[] = {"name", "work_dir", "command",
-					   "run_as_user", "env_allowlist",
-					   "scan_prune", NULL};
+static const char *const global_keys[] = {
+	"env_allowlist", "sudo", "helper", "session_helper", "projects",
+	"scan_prune", "scan_time_limit", "backend", "pam_service",
+	"terminate_grace", NULL};
+static const char *const project_keys[] = {
+	"name", "work_dir", "command", "run_as_user", "env_allowlist",
+	"scan_prune", "backend", "pam_service", "terminate_grace", NULL};
+
+/* Settings that a project may override. */
+struct defaults {
+	enum backend backend;
+	const char *pam_service;
+	unsigned int terminate_grace;
+};
 
 struct loader {
 	const char *file;
@@ -249,9 +257,76 @@ static int check_run_as_user(struct loader *ld, const config_setting_t *s,
 	return r;
 }
 
+static int get_backend(struct loader *ld, const config_setting_t *group,
+		       enum backend *out)
+{
+	const char *v;
+	int r = get_string(ld, group, "backend", &v);
+	if (r < 0 || !v)
+		return r;
+	if (strcmp(v, "auto") == 0)
+		*out = BACKEND_AUTO;
+	else if (strcmp(v, "sudo") == 0)
+		*out = BACKEND_SUDO;
+	else if (strcmp(v, "pam") == 0)
+		*out = BACKEND_PAM;
+	else
+		return fail(ld, config_setting_get_member(group, "backend"),
+			    "backend must be \"sudo\", \"pam\" or \"auto\"");
+	return 0;
+}
+
+static const char *service_problem(const char *v)
+{
+	if (!*v || strlen(v) > 64 || strchr(v, '/') || v[0] == '.')
+		return "must be a PAM service name (a file name in /etc/pam.d)";
+	for (const char *c = v; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || strchr("_.-", *c)))
+			return "must be a PAM service name (a file name in /etc/pam.d)";
+	return NULL;
+}
+
+static int get_service(struct loader *ld, const config_setting_t *group,
+		       const char **out)
+{
+	const char *v;
+	int r = get_string(ld, group, "pam_service", &v);
+	if (r < 0 || !v)
+		return r;
+	const char *why = service_problem(v);
+	if (why)
+		return fail(ld, config_setting_get_member(group, "pam_service"),
+			    "pam_service %s", why);
+	*out = v;
+	return 0;
+}
+
+static int get_grace(struct loader *ld, const config_setting_t *group,
+		     unsigned int *out)
+{
+	config_setting_t *s = config_setting_get_member(group, "terminate_grace");
+	if (!s)
+		return 0;
+	if (config_setting_type(s) != CONFIG_TYPE_INT)
+		return fail(ld, s, "terminate_grace must be a whole number of seconds");
+	int v = config_setting_get_int(s);
+	if (v < 0 || v > 3600)
+		return fail(ld, s, "terminate_grace must be between 0 and 3600 seconds");
+	*out = (unsigned int)v;
+	return 0;
+}
+
+enum backend project_backend(const struct ruas_project *p)
+{
+	if (p->backend != BACKEND_AUTO)
+		return p->backend;
+	return geteuid() == 0 ? BACKEND_PAM : BACKEND_SUDO;
+}
+
 static int load_project(struct loader *ld, config_setting_t *ps,
 			struct ruas_project *p, const char *const *global_allow,
-			const char *const *global_prune)
+			const char *const *global_prune, const struct defaults *def)
 {
 	const char *name, *work_dir, *user;
 	int r;
@@ -326,6 +401,16 @@ static int load_project(struct loader *ld, config_setting_t *ps,
 			return oom(ld);
 	} else if ((r = copy_strv(ld, global_prune, &p->scan_prune, &p->nprune)) < 0)
 		return r;
+
+	const char *service = def->pam_service;
+	p->backend = def->backend;
+	p->terminate_grace = def->terminate_grace;
+	if ((r = get_backend(ld, ps, &p->backend)) < 0 ||
+	    (r = get_service(ld, ps, &service)) < 0 ||
+	    (r = get_grace(ld, ps, &p->terminate_grace)) < 0)
+		return r;
+	if (dup_into(ld, &p->pam_service, service) < 0)
+		return RUAS_ERR_NOMEM;
 	ld->project = NULL;
 	return 0;
 }
@@ -351,17 +436,20 @@ void ruas_config_free(ruas_config *cfg)
 		free_strv(p->command);
 		free_strv(p->env_allowlist);
 		free_strv(p->scan_prune);
+		free(p->pam_service);
 	}
 	free(cfg->projects);
 	free(cfg->path);
 	free(cfg->sudo);
 	free(cfg->helper);
+	free(cfg->session_helper);
 	free(cfg->supervisor_name);
 	free(cfg);
 }
 
 static int load_globals(struct loader *ld, config_t *lc, char ***allow,
-			size_t *nallow, char ***prune, size_t *nprune)
+			size_t *nallow, char ***prune, size_t *nprune,
+			struct defaults *def)
 {
 	config_setting_t *root = config_root_setting(lc);
 	const char *s;
@@ -383,6 +471,17 @@ static int load_globals(struct loader *ld, config_t *lc, char ***allow,
 			    "helper must be an absolute path");
 	if (dup_into(ld, &ld->cfg->helper, s ? s : RUAS_HELPER_PATH) < 0)
 		return RUAS_ERR_NOMEM;
+	if ((r = get_string(ld, root, "session_helper", &s)) < 0)
+		return r;
+	if (s && abs_path_problem(s))
+		return fail(ld, config_setting_get_member(root, "session_helper"),
+			    "session_helper must be an absolute path");
+	if (dup_into(ld, &ld->cfg->session_helper, s ? s : RUAS_SESSION_PATH) < 0)
+		return RUAS_ERR_NOMEM;
+	if ((r = get_backend(ld, root, &def->backend)) < 0 ||
+	    (r = get_service(ld, root, &def->pam_service)) < 0 ||
+	    (r = get_grace(ld, root, &def->terminate_grace)) < 0)
+		return r;
 
 	config_setting_t *lim = config_setting_get_member(root, "scan_time_limit");
 	ld->cfg->scan_time_limit = DEFAULT_SCAN_TIME_LIMIT;
@@ -418,7 +517,7 @@ static int load_globals(struct loader *ld, config_t *lc, char ***allow,
 }
 
 static int load_projects(struct loader *ld, config_t *lc, char **allow,
-			 char **prune)
+			 char **prune, const struct defaults *def)
 {
 	config_setting_t *root = config_root_setting(lc);
 	config_setting_t *list = config_setting_get_member(root, "projects");
@@ -435,7 +534,7 @@ static int load_projects(struct loader *ld, config_t *lc, char **allow,
 		struct ruas_project *p = &ld->cfg->projects[i];
 		ld->cfg->nprojects = (size_t)i + 1;
 		int r = load_project(ld, ps, p, (const char *const *)allow,
-				     (const char *const *)prune);
+				     (const char *const *)prune, def);
 		if (r < 0)
 			return r;
 		for (int j = 0; j < i; j++)
@@ -513,9 +612,10 @@ static int load_text(struct loader *ld, const char *text,
 		config_destroy(&lc);
 		return r;
 	}
-	r = load_globals(ld, &lc, &allow, &nallow, &prune, &nprune);
+	struct defaults def = {BACKEND_AUTO, DEFAULT_PAM_SERVICE, DEFAULT_TERMINATE_GRACE};
+	r = load_globals(ld, &lc, &allow, &nallow, &prune, &nprune, &def);
 	if (r == 0)
-		r = load_projects(ld, &lc, allow, prune);
+		r = load_projects(ld, &lc, allow, prune, &def);
 	free_strv(allow);
 	free_strv(prune);
 	config_destroy(&lc);
@@ -666,6 +766,18 @@ const ruas_project *ruas_config_project_find(const ruas_config *cfg,
 }
 
 const char *ruas_project_name(const ruas_project *p) { return p->name; }
+
+unsigned int ruas_project_terminate_grace(const ruas_project *p)
+{
+	return p->terminate_grace;
+}
+
+const char *ruas_project_backend(const ruas_project *p)
+{
+	if (!p->run_as_user)
+		return "none";
+	return project_backend(p) == BACKEND_PAM ? "pam" : "sudo";
+}
 const char *ruas_project_work_dir(const ruas_project *p) { return p->work_dir; }
 const char *ruas_project_run_as_user(const ruas_project *p) { return p->run_as_user; }
 

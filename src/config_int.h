@@ -12,7 +12,14 @@
 #ifndef RUAS_HELPER_PATH
 #define RUAS_HELPER_PATH "/usr/local/libexec/ruas/ruas-exec"
 #endif
+#ifndef RUAS_SESSION_PATH
+#define RUAS_SESSION_PATH "/usr/local/libexec/ruas/ruas-session"
+#endif
 #define DEFAULT_SCAN_TIME_LIMIT 60u
+#define DEFAULT_TERMINATE_GRACE 5u
+#define DEFAULT_PAM_SERVICE "ruas"
+
+enum backend { BACKEND_AUTO = 0, BACKEND_SUDO, BACKEND_PAM };
 #define SCAN_REPORT_CAP 50u
 
 struct ruas_project {
@@ -25,13 +32,20 @@ struct ruas_project {
 	size_t nallow;
 	char **scan_prune; /* effective, NULL-terminated */
 	size_t nprune;
+	enum backend backend;  /* as configured (auto resolved at use) */
+	char *pam_service;     /* effective */
+	unsigned int terminate_grace; /* effective */
 	int line;
 };
+
+/* auto: pam for a root supervisor, sudo otherwise. */
+enum backend project_backend(const struct ruas_project *p);
 
 struct ruas_config {
 	char *path;
 	char *sudo;
 	char *helper;
+	char *session_helper;
 	unsigned int scan_time_limit;
 	struct ruas_project *projects;
 	size_t nprojects;

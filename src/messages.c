@@ -340,3 +340,58 @@ char *msg_internal(const char *project, const char *user, const char *what)
 	buf_printf(&b, ": %s.\n", what);
 	return buf_detach(&b);
 }
+
+static void runs_through_pam(struct buf *b, const char *project, const char *user)
+{
+	buf_adds(b, "ERROR: project ");
+	q(b, project);
+	buf_adds(b, " runs as user ");
+	q(b, user);
+	buf_adds(b, " through PAM");
+}
+
+char *msg_pam_account(const char *project, const char *user, const char *service,
+		      const char *reason)
+{
+	struct buf b = BUF_INIT;
+	runs_through_pam(&b, project, user);
+	buf_adds(&b, " (service ");
+	q(&b, service);
+	buf_adds(&b, "), but PAM refused the account: ");
+	quote_display(&b, reason, 0);
+	buf_printf(&b, ".\nFix the account (for example: chage -E -1 %s; usermod -U %s) "
+		       "or the account stack of /etc/pam.d/", user, user);
+	quote_display(&b, service, 0);
+	buf_adds(&b, ". Then restart ruas.\n");
+	return buf_detach(&b);
+}
+
+char *msg_pam_unusable(const char *project, const char *user, const char *what,
+		       const char *fix)
+{
+	struct buf b = BUF_INIT;
+	runs_through_pam(&b, project, user);
+	buf_printf(&b, ", but %s.\n%s Then restart ruas.\n", what, fix);
+	return buf_detach(&b);
+}
+
+char *msg_pam_failed(const char *project, const char *user, const char *path,
+		     int status, int not_installed, const char *said)
+{
+	struct buf b = BUF_INIT;
+	runs_through_pam(&b, project, user);
+	buf_adds(&b, ", but the pam backend's helper ");
+	q(&b, path);
+	if (not_installed)
+		buf_adds(&b, " cannot be executed.\nInstall ruas, or set session_helper "
+			     "in the configuration. Then restart ruas.\n");
+	else
+		buf_printf(&b, " failed (exit status %d).\nCheck that ruas is installed, "
+			       "that the supervisor runs as root, and that the ruas helper "
+			       "can be run by the target. Then restart ruas.\n", status);
+	if (said && *said) {
+		buf_adds(&b, "It said:\n");
+		indent(&b, said);
+	}
+	return buf_detach(&b);
+}

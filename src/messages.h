@@ -39,6 +39,14 @@ char *msg_scan_incomplete(const char *project, const char *work_dir,
 char *msg_root_groups(const char *project, const char *user, const char *groups);
 char *msg_internal(const char *project, const char *user, const char *what);
 
+/* The pam backend's own failures. */
+char *msg_pam_account(const char *project, const char *user, const char *service,
+		      const char *reason);
+char *msg_pam_unusable(const char *project, const char *user, const char *what,
+		       const char *fix);
+char *msg_pam_failed(const char *project, const char *user, const char *path,
+		     int status, int not_installed, const char *said);
+
 /* "not readable, not writable" for a scan item's flags. */
 void msg_scan_reasons(struct buf *b, unsigned int flags);
 

@@ -77,6 +77,10 @@ static int encode_exec(const struct payload *p, struct buf *b)
 	for (size_t i = 0; i < p->argc; i++)
 		if (put_str(b, p->argv[i]) < 0)
 			return -1;
+	put_u32(b, p->supervisor_pid);
+	put_u32(b, (uint32_t)(p->supervisor_start >> 32));
+	put_u32(b, (uint32_t)p->supervisor_start);
+	put_u32(b, p->grace_seconds);
 	return 0;
 }
 
@@ -99,6 +103,15 @@ static int encode_check(const struct payload *p, struct buf *b)
 	return 0;
 }
 
+static int encode_session(const struct payload *p, struct buf *b)
+{
+	if (put_str(b, p->user) < 0 || put_str(b, p->service) < 0 ||
+	    put_str(b, p->ruser) < 0)
+		return -1;
+	put_u32(b, p->mode);
+	return put_str(b, p->helper) < 0 || put_str(b, p->inner) < 0 ? -1 : 0;
+}
+
 int payload_encode(const struct payload *p, struct buf *out)
 {
 	struct buf raw = BUF_INIT;
@@ -110,6 +123,8 @@ int payload_encode(const struct payload *p, struct buf *out)
 		r = encode_exec(p, &raw);
 	else if (p->kind == PAYLOAD_CHECK)
 		r = encode_check(p, &raw);
+	else if (p->kind == PAYLOAD_SESSION)
+		r = encode_session(p, &raw);
 	if (r == 0 && !raw.oom)
 		r = hex_encode(out, raw.data, raw.len);
 	else
@@ -214,6 +229,13 @@ static int decode_exec(struct reader *r, struct payload *p)
 		r->why = "payload has an empty command";
 		return -1;
 	}
+	uint32_t pid, hi, lo, grace;
+	if (get_u32(r, &pid) < 0 || get_u32(r, &hi) < 0 || get_u32(r, &lo) < 0 ||
+	    get_u32(r, &grace) < 0)
+		return -1;
+	p->supervisor_pid = pid;
+	p->supervisor_start = (unsigned long long)hi << 32 | lo;
+	p->grace_seconds = grace;
 	return 0;
 }
 
@@ -238,6 +260,21 @@ static int decode_check(struct reader *r, struct payload *p)
 		    get_strv(r, d->nprune, &d->prune) < 0)
 			return -1;
 	}
+	return 0;
+}
+
+static int decode_session(struct reader *r, struct payload *p)
+{
+	uint32_t mode;
+	if (get_str(r, &p->user) < 0 || get_str(r, &p->service) < 0 ||
+	    get_str(r, &p->ruser) < 0 || get_u32(r, &mode) < 0 ||
+	    get_str(r, &p->helper) < 0 || get_str(r, &p->inner) < 0)
+		return -1;
+	if (mode != SESSION_EXEC && mode != SESSION_CHECK) {
+		r->why = "payload session mode unknown";
+		return -1;
+	}
+	p->mode = mode;
 	return 0;
 }
 
@@ -269,6 +306,8 @@ int payload_decode(const char *hex, struct payload *out, const char **why)
 		rc = decode_exec(&r, out);
 	else if (out->kind == PAYLOAD_CHECK)
 		rc = decode_check(&r, out);
+	else if (out->kind == PAYLOAD_SESSION)
+		rc = decode_session(&r, out);
 	else
 		r.why = "payload kind unknown";
 	if (rc == 0 && r.left != 0) {
@@ -309,5 +348,10 @@ void payload_free(struct payload *p)
 		}
 		free(p->dirs);
 	}
+	free(p->user);
+	free(p->service);
+	free(p->ruser);
+	free(p->helper);
+	free(p->inner);
 	memset(p, 0, sizeof *p);
 }

@@ -14,7 +14,7 @@
 
 #include "buf.h"
 
-#define PAYLOAD_VERSION 1
+#define PAYLOAD_VERSION 2
 /*
  * Linux limits one argv string to 32 pages (MAX_ARG_STRLEN, 131072 bytes,
  * with the NUL). sudo -i joins the helper path (each '/' escaped, so up to
@@ -22,7 +22,8 @@
  */
 #define PAYLOAD_ARG_MAX 131072u
 
-enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2 };
+enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2, PAYLOAD_SESSION = 3 };
+enum session_mode { SESSION_EXEC = 1, SESSION_CHECK = 2 };
 
 struct payload_dir {
 	char *work_dir;
@@ -39,6 +40,14 @@ struct payload {
 	size_t nenv;
 	char **argv; /* NULL-terminated, argc >= 1 */
 	size_t argc;
+	/*
+	 * The supervisor to watch (0: none) and its start time in clock ticks
+	 * (/proc/PID/stat field 22), so that a recycled pid is not mistaken
+	 * for it; and the grace between SIGTERM and SIGKILL of the agent's tree.
+	 */
+	unsigned int supervisor_pid;
+	unsigned long long supervisor_start;
+	unsigned int grace_seconds;
 	/* PAYLOAD_CHECK */
 	char *nonce;
 	char *sudo_path;
@@ -46,6 +55,13 @@ struct payload {
 	unsigned int scan_seconds;
 	struct payload_dir *dirs;
 	size_t ndirs;
+	/* PAYLOAD_SESSION: for ruas-session, the pam backend's root side */
+	char *user;
+	char *service;
+	char *ruser;       /* the supervisor, for PAM_RUSER */
+	unsigned int mode; /* enum session_mode */
+	char *helper;      /* ruas-exec */
+	char *inner;       /* ruas-exec's own payload, hex */
 };
 
 /* Appends the hex encoding of p to out. 0, or -1 on OOM or invalid payload. */

@@ -25,6 +25,8 @@
 #include "names.h"
 #include "payload.h"
 #include "report.h"
+#include "quote.h"
+#include "spawn_int.h"
 #include "sudo_call.h"
 #include "wire.h"
 
@@ -38,10 +40,15 @@ enum outcome {
 	OUT_HELPER_FAILED,
 	OUT_SUDO_FAILED,
 	OUT_INTERNAL,
+	OUT_PAM_ACCOUNT, /* pam backend: pam_acct_mgmt refused */
+	OUT_SESSION_FAILED,
 };
 
 struct job {
 	const char *user;
+	const struct ruas_project *first; /* for the pam backend's service */
+	int pam;
+	char *pam_reason;
 	const char *via; /* run sudo as this user first (root only), or NULL */
 	size_t *projects; /* indexes into cfg->projects */
 	size_t nprojects;
@@ -124,6 +131,32 @@ static enum outcome classify_failure(const struct job *j)
 	return OUT_SUDO_FAILED;
 }
 
+/*
+ * ruas-session prints "ruas-session-acct ok" or "... fail HEX(reason)"
+ * before the helper's report. Sets the outcome unless the account passed.
+ */
+static enum outcome pam_verdict(struct job *j)
+{
+	const char *out = j->rr.out.data ? j->rr.out.data : "";
+	const char *ok = strstr(out, "\nruas-session-acct ok\n");
+	const char *bad = strstr(out, "\nruas-session-acct fail ");
+	if (j->rr.spawn_errno) {
+		j->outcome = OUT_SESSION_FAILED;
+	} else if (bad) {
+		const char *h = bad + strlen("\nruas-session-acct fail ");
+		struct buf reason = BUF_INIT;
+		if (hex_decode(h, strcspn(h, "\n"), &reason) == 0)
+			j->pam_reason = buf_detach(&reason);
+		buf_free(&reason);
+		j->outcome = OUT_PAM_ACCOUNT;
+	} else if (!ok) {
+		j->outcome = OUT_SESSION_FAILED;
+	} else {
+		return OUT_OK;
+	}
+	return j->outcome;
+}
+
 static void run_job(const struct ruas_config *cfg, const struct runner *runner,
 		    struct job *j)
 {
@@ -174,33 +207,40 @@ static void run_job(const struct ruas_config *cfg, const struct runner *runner,
 	p.ndirs = j->ndirs;
 
 	struct sudo_call call;
-	int r = sudo_call_build_via(&call, cfg->sudo, j->via, j->user, cfg->helper, &p);
+	struct session_call sc;
+	int r = j->pam ? session_argv_build(&sc, cfg, j->first, &p, SESSION_CHECK)
+		       : sudo_call_build_via(&call, cfg->sudo, j->via, j->user, cfg->helper, &p);
 	if (r < 0) {
 		j->outcome = OUT_INTERNAL;
 		j->internal = r == RUAS_ERR_TOOLONG
 				      ? "the work_dirs of this user are too long to pass "
-					"through sudo in one argument"
+					"to the helper in one argument"
 				      : "out of memory";
 		return;
 	}
 	/* The probes, then each work_dir's scan, plus a margin; at most two days. */
 	unsigned long long t = 60ull + (unsigned long long)cfg->scan_time_limit * j->ndirs;
 	j->timeout_s = t > MAX_CHECK_SECONDS ? MAX_CHECK_SECONDS : (unsigned int)t;
-	struct run_request req = {cfg->sudo, call.argv, sudo_call_envp,
+	struct run_request req = {j->pam ? cfg->session_helper : cfg->sudo,
+				  j->pam ? sc.argv : call.argv, sudo_call_envp,
 				  SUDO_OUTPUT_MAX, j->timeout_s * 1000u};
 	r = runner->run(runner->ctx, &req, &j->rr);
-	sudo_call_free(&call);
+	j->pam ? session_argv_free(&sc) : sudo_call_free(&call);
 	if (r < 0) {
 		j->outcome = OUT_INTERNAL;
 		j->internal = "running sudo failed (pipes, memory or wait)";
 		return;
 	}
+	if (j->pam && pam_verdict(j) != OUT_OK)
+		return;
 	if (helper_report_parse(j->rr.out.data ? j->rr.out.data : "", j->rr.out.len,
 				nonce, j->ndirs, &j->hr) == 0) {
 		j->outcome = OUT_OK;
 		return;
 	}
-	j->outcome = j->hr.complete ? OUT_INTERNAL : classify_failure(j);
+	j->outcome = j->hr.complete ? OUT_INTERNAL
+		     : j->pam	    ? OUT_SESSION_FAILED
+				    : classify_failure(j);
 	if (j->outcome == OUT_INTERNAL)
 		j->internal = "the ruas helper sent a malformed report (are the "
 			      "library and ruas-exec from the same version?)";
@@ -261,13 +301,17 @@ static int plan_jobs(const struct ruas_config *cfg, struct job **out, size_t *nj
 		const struct ruas_project *p = &cfg->projects[i];
 		if (!p->run_as_user)
 			continue;
+		int pam = project_backend(p) == BACKEND_PAM;
 		struct job *j = NULL;
 		for (size_t k = 0; k < n && !j; k++)
-			if (strcmp(jobs[k].user, p->run_as_user) == 0)
+			if (strcmp(jobs[k].user, p->run_as_user) == 0 && jobs[k].pam == pam &&
+			    (!pam || strcmp(jobs[k].first->pam_service, p->pam_service) == 0))
 				j = &jobs[k];
 		if (!j) {
 			j = &jobs[n++];
 			j->user = p->run_as_user;
+			j->first = p;
+			j->pam = pam;
 			j->projects = calloc(cfg->nprojects, sizeof *j->projects);
 			j->dir_of = calloc(cfg->nprojects, sizeof *j->dir_of);
 			j->dirs = calloc(cfg->nprojects, sizeof *j->dirs);
@@ -303,10 +347,50 @@ static void free_jobs(struct job *jobs, size_t n)
 		free(jobs[i].dirs);
 		free(jobs[i].shell);
 		free(jobs[i].root_groups);
+		free(jobs[i].pam_reason);
 		run_result_free(&jobs[i].rr);
 		helper_report_free(&jobs[i].hr);
 	}
 	free(jobs);
+}
+
+static char *pam_failure_text(const struct ruas_config *cfg, const struct job *j,
+			      const char *project)
+{
+	const char *err = j->rr.err.data ? j->rr.err.data : "";
+	struct buf what = BUF_INIT, fix = BUF_INIT;
+	char *text;
+	switch (j->outcome) {
+	case OUT_PAM_ACCOUNT:
+		return msg_pam_account(project, j->user, j->first->pam_service,
+				       j->pam_reason ? j->pam_reason : "refused");
+	case OUT_USER_MISSING:
+		buf_printf(&what, "user \"%s\" does not exist", j->user);
+		buf_printf(&fix, "Create it, for example with: ruas-setup useradd --target %s | sh",
+			   j->user);
+		break;
+	case OUT_NOLOGIN:
+	case OUT_SHELL_MISSING:
+		buf_adds(&what, "its login shell ");
+		quote_display_dq(&what, j->shell ? j->shell : "?");
+		buf_adds(&what, j->outcome == OUT_NOLOGIN ? " refuses logins"
+							  : " does not exist or is not executable");
+		buf_printf(&fix, "Give it a real login shell, for example: usermod -s /bin/bash %s",
+			   j->user);
+		break;
+	case OUT_SESSION_FAILED:
+	case OUT_HELPER_FAILED:
+		return msg_pam_failed(project, j->user, cfg->session_helper,
+				      exit_code(j->rr.wait_status), j->rr.spawn_errno != 0, err);
+	default:
+		return msg_internal(project, j->user,
+				    j->internal ? j->internal : "unknown failure");
+	}
+	text = (what.oom || fix.oom) ? NULL
+				     : msg_pam_unusable(project, j->user, what.data, fix.data);
+	buf_free(&what);
+	buf_free(&fix);
+	return text;
 }
 
 static char *failure_text(const struct ruas_config *cfg, const struct job *j,
@@ -314,6 +398,8 @@ static char *failure_text(const struct ruas_config *cfg, const struct job *j,
 {
 	const char *err = j->rr.err.data ? j->rr.err.data : "";
 	int code = exit_code(j->rr.wait_status);
+	if (j->pam)
+		return pam_failure_text(cfg, j, project);
 	switch (j->outcome) {
 	case OUT_USER_MISSING:
 		return msg_user_missing(project, j->user, cfg->supervisor_name);
@@ -343,7 +429,10 @@ static int report_job(const struct ruas_config *cfg, const struct job *j,
 		size_t pi = j->projects[k];
 		const struct ruas_project *p = &cfg->projects[pi];
 		if (j->outcome != OUT_OK) {
-			r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "sudo",
+			r |= report_add(rep, pi, RUAS_SEVERITY_FATAL,
+					j->outcome == OUT_PAM_ACCOUNT ? "account"
+					: j->pam		       ? "pam"
+								       : "sudo",
 					failure_text(cfg, j, p->name));
 		} else {
 			const struct helper_report *hr = &j->hr;

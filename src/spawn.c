@@ -21,6 +21,7 @@
 #include "envfilter.h"
 #include "error.h"
 #include "payload.h"
+#include "proc.h"
 #include "ruas.h"
 #include "spawn_attr.h"
 #include "spawn_int.h"
@@ -53,29 +54,97 @@ static char **join_argv(const struct ruas_project *p, const char *const *args,
 	return v;
 }
 
+/*
+ * The helper's exec payload: work_dir, allowlisted variables, argv, and who
+ * to watch (this process) and for how long to wait between SIGTERM and
+ * SIGKILL of the agent's tree.
+ */
+static int build_exec_payload(const struct ruas_project *p, const char *const *args,
+			      const char *const *env, struct payload *pl)
+{
+	const char **names = calloc(p->nallow + 1, sizeof *names);
+	const char **values = calloc(p->nallow + 1, sizeof *values);
+	memset(pl, 0, sizeof *pl);
+	if (!names || !values)
+		goto oom;
+	pl->kind = PAYLOAD_EXEC;
+	pl->work_dir = p->work_dir;
+	pl->nenv = env_filter(env, (const char *const *)p->env_allowlist, names, values);
+	pl->env_names = (char **)names;
+	pl->env_values = (char **)values;
+	if (!(pl->argv = join_argv(p, args, &pl->argc)))
+		goto oom;
+	pl->supervisor_pid = (unsigned int)getpid();
+	pl->supervisor_start = process_start_time(getpid());
+	pl->grace_seconds = p->terminate_grace;
+	return 0;
+oom:
+	free(names);
+	free(values);
+	return RUAS_ERR_NOMEM;
+}
+
+static void free_exec_payload(struct payload *pl)
+{
+	free(pl->argv);
+	free(pl->env_names);
+	free(pl->env_values);
+}
+
 int spawn_build_sudo_call(const struct ruas_config *cfg,
 			  const struct ruas_project *p, const char *const *args,
 			  const char *const *env, struct sudo_call *call)
 {
-	const char **names = calloc(p->nallow + 1, sizeof *names);
-	const char **values = calloc(p->nallow + 1, sizeof *values);
-	struct payload pl = {0};
-	int r = RUAS_ERR_NOMEM;
-	if (!names || !values)
-		goto out;
-	pl.kind = PAYLOAD_EXEC;
-	pl.work_dir = p->work_dir;
-	pl.nenv = env_filter(env, (const char *const *)p->env_allowlist, names, values);
-	pl.env_names = (char **)names;
-	pl.env_values = (char **)values;
-	if (!(pl.argv = join_argv(p, args, &pl.argc)))
-		goto out;
-	r = sudo_call_build(call, cfg->sudo, p->run_as_user, cfg->helper, &pl);
-out:
-	free(pl.argv);
-	free(names);
-	free(values);
+	struct payload pl;
+	int r = build_exec_payload(p, args, env, &pl);
+	if (r == 0)
+		r = sudo_call_build(call, cfg->sudo, p->run_as_user, cfg->helper, &pl);
+	free_exec_payload(&pl);
 	return r;
+}
+
+int session_argv_build(struct session_call *c, const struct ruas_config *cfg,
+		       const struct ruas_project *p, const struct payload *inner,
+		       int mode)
+{
+	struct buf in = BUF_INIT;
+	struct payload s;
+	memset(c, 0, sizeof *c);
+	if (payload_encode(inner, &in) < 0) {
+		buf_free(&in);
+		return RUAS_ERR_NOMEM;
+	}
+	/* ruas-exec's argument passes through the login shell as sudo's does. */
+	if (in.len + 2 * strlen(cfg->helper) + 32 >= PAYLOAD_ARG_MAX) {
+		buf_free(&in);
+		return RUAS_ERR_TOOLONG;
+	}
+	memset(&s, 0, sizeof s);
+	s.kind = PAYLOAD_SESSION;
+	s.user = p->run_as_user;
+	s.service = p->pam_service;
+	s.ruser = cfg->supervisor_name;
+	s.mode = (unsigned int)mode;
+	s.helper = cfg->helper;
+	s.inner = in.data;
+	int r = payload_encode(&s, &c->hex) < 0 ? RUAS_ERR_NOMEM : 0;
+	buf_free(&in);
+	if (r == 0 && c->hex.len >= PAYLOAD_ARG_MAX - 1)
+		r = RUAS_ERR_TOOLONG;
+	if (r < 0) {
+		buf_free(&c->hex);
+		return r;
+	}
+	c->argv[0] = cfg->session_helper;
+	c->argv[1] = c->hex.data;
+	c->argv[2] = NULL;
+	return 0;
+}
+
+void session_argv_free(struct session_call *c)
+{
+	buf_free(&c->hex);
+	memset(c, 0, sizeof *c);
 }
 
 static int start(pid_t *pid, const struct ruas_config *cfg,
@@ -110,26 +179,46 @@ static int start(pid_t *pid, const struct ruas_config *cfg,
 		return 0;
 	}
 
+	int pam = project_backend(p) == BACKEND_PAM;
 	struct sudo_call call;
-	int r = spawn_build_sudo_call(cfg, p, args, env, &call);
+	struct session_call sc;
+	const char *path = pam ? cfg->session_helper : cfg->sudo;
+	const char *const *argv;
+	int r;
+	if (pam) {
+		struct payload pl;
+		r = build_exec_payload(p, args, env, &pl);
+		if (r == 0)
+			r = session_argv_build(&sc, cfg, p, &pl, SESSION_EXEC);
+		free_exec_payload(&pl);
+		argv = sc.argv;
+	} else {
+		r = spawn_build_sudo_call(cfg, p, args, env, &call);
+		argv = call.argv;
+	}
 	if (r < 0 || spawn_close_rest(&fa)) {
 		spawn_teardown(&fa, &attr);
+		if (r == 0)
+			pam ? session_argv_free(&sc) : sudo_call_free(&call);
 		if (r == RUAS_ERR_TOOLONG)
 			return error_set(err, RUAS_ERR_TOOLONG, NULL, 0, E2BIG,
 					 "project \"%s\": the command, its arguments and "
-					 "allowlisted variables are too long to pass through "
-					 "sudo (about 64 KiB at most)", p->name);
+					 "allowlisted variables are too long to pass to the "
+					 "target (about %s KiB at most)", p->name,
+					 pam ? "32" : "64");
 		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory");
 	}
-	e = posix_spawn(pid, cfg->sudo, &fa, &attr, (char *const *)call.argv,
+	e = posix_spawn(pid, path, &fa, &attr, (char *const *)argv,
 			(char *const *)sudo_call_envp);
-	sudo_call_free(&call);
+	pam ? session_argv_free(&sc) : sudo_call_free(&call);
 	spawn_teardown(&fa, &attr);
 	if (e != 0)
 		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
-				 "project \"%s\": cannot run sudo \"%s\": %s "
-				 "(install sudo, or set sudo = \"/path\" in %s)",
-				 p->name, cfg->sudo, strerror(e), cfg->path);
+				 pam ? "project \"%s\": cannot run the pam backend's helper "
+				       "\"%s\": %s (install ruas, or set session_helper in %s)"
+				     : "project \"%s\": cannot run sudo \"%s\": %s "
+				       "(install sudo, or set sudo = \"/path\" in %s)",
+				 p->name, path, strerror(e), cfg->path);
 	return 0;
 }
 
@@ -228,6 +317,11 @@ int ruas_child_wait(ruas_child *c, int *exit_code, ruas_error **err)
 int ruas_child_try_wait(ruas_child *c, int *exit_code, ruas_error **err)
 {
 	return wait_common(c, exit_code, 0, err);
+}
+
+int ruas_child_terminate(ruas_child *c, ruas_error **err)
+{
+	return ruas_child_signal(c, SIGTERM, err);
 }
 
 int ruas_child_signal(ruas_child *c, int sig, ruas_error **err)

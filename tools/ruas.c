@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "report_print.h"
@@ -125,13 +126,17 @@ static int cmd_check(int argc, char **argv)
 }
 
 /*
- * Waits for the agent, relaying SIGTERM, SIGHUP, SIGINT and SIGQUIT sent to
- * ruas by another process. Those the terminal sends (si_code SI_KERNEL)
- * already reach the agent through the shared process group; relaying them
- * too would deliver them twice.
+ * Waits for the agent. SIGTERM, SIGHUP, SIGINT or SIGQUIT sent to ruas by
+ * another process ends the agent's whole tree: ruas_child_terminate() now,
+ * and SIGKILL to sudo if it still runs after the grace period and a margin
+ * (the helper then sees its parent die and kills what is left). Signals the
+ * terminal sends (si_code SI_KERNEL) reach sudo and the helper through the
+ * shared process group already.
  */
-static int wait_relaying(ruas_child *child, const sigset_t *set)
+static int wait_terminating(ruas_child *child, const sigset_t *set, unsigned int grace)
 {
+	int terminating = 0;
+	struct timespec deadline = {0, 0};
 	for (;;) {
 		int code;
 		ruas_error *err = NULL;
@@ -144,11 +149,21 @@ static int wait_relaying(ruas_child *child, const sigset_t *set)
 			return EXIT_SPAWN;
 		}
 		siginfo_t si;
-		int sig = sigwaitinfo(set, &si);
-		if (sig < 0 || sig == SIGCHLD)
+		struct timespec now, left = {1, 0};
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (terminating) {
+			if (now.tv_sec >= deadline.tv_sec) {
+				ruas_child_signal(child, SIGKILL, NULL);
+				deadline.tv_sec = now.tv_sec + 3600;
+			}
+		}
+		int sig = sigtimedwait(set, &si, &left);
+		if (sig <= 0 || sig == SIGCHLD || si.si_code > 0 || terminating)
 			continue;
-		if (si.si_code <= 0)
-			ruas_child_signal(child, sig, NULL);
+		terminating = 1;
+		ruas_child_terminate(child, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &deadline);
+		deadline.tv_sec += (time_t)grace + 5;
 	}
 }
 
@@ -211,7 +226,8 @@ static int cmd_run(int argc, char **argv)
 		ruas_config_free(cfg);
 		return EXIT_SPAWN;
 	}
-	rc = wait_relaying(child, &set);
+	rc = wait_terminating(child, &set,
+			      ruas_project_terminate_grace(ruas_config_project_find(cfg, project)));
 	ruas_child_free(child);
 	ruas_config_free(cfg);
 	return rc;

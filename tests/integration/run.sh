@@ -206,40 +206,51 @@ expect "run: ... and spawns nothing" test ! -e "$SB/w1/spawned"
 expect "run: ... and says why" has "$ERR" 'ERROR: project "bad" requires passwordless sudo'
 
 # ------------------------------------------------------------------ fidelity
-ARGS=('$HOME' '' 'a b' $'new\nline' '$(id)' '`id`' "'" '"' '\' '*' ';' '$1' '$$' '${HOME}' '-' '--' $'\t' '~' $'\xff\xfe')
-cmdlist=$(cfgstr perl)
-cmdlist="$cmdlist, $(cfgstr "$PROBE"), $(cfgstr 'c$HOME'), $(cfgstr '')"
-conf fidelity <<EOC
+# fidelity BACKEND SUPERVISOR: the same table on either backend.
+fidelity() {
+	local backend=$1 who=$2
+	local ARGS=('$HOME' '' 'a b' $'new\nline' '$(id)' '`id`' "'" '"' '\' '*' ';' '$1' '$$' '${HOME}' '-' '--' $'\t' '~' $'\xff\xfe')
+	local cmdlist
+	cmdlist="$(cfgstr perl), $(cfgstr "$PROBE"), $(cfgstr 'c$HOME'), $(cfgstr '')"
+	conf "fidelity-$backend" <<EOC
+backend = "$backend";
+session_helper = $(cfgstr "$SESSION");
 env_allowlist = ["LANG", "TERM", "FOO", "EMPTY", "WEIRD"];
 projects = ( { name = "f"; run_as_user = "t1"; work_dir = $(cfgstr "$HOSTILE"); command = [$cmdlist]; } );
 EOC
-WEIRD=$' a b $HOME \'"\\\n$(id)=x '
-exec 7</etc/hostname
-EXTRA_ENV=(FOO=bar SECRET=s3cret EMPTY=)
-run_sup run -c "$CONF" f -- "${ARGS[@]}"
-EXTRA_ENV=()
-exec 7<&-
-expect "fidelity: run exits 0" test "$RC" = 0
-got_args=$(printf '%s\n' "$OUT" | sed -n 's/^arg //p' | tr '\n' ' ')
-want_args="$(hex 'c$HOME') $(hex '') "
-for a in "${ARGS[@]}"; do want_args+="$(hex "$a") "; done
-expect "fidelity: argv byte for byte (\$, empty, newline, quotes, globs, 0xff)" test "$got_args" = "$want_args"
-expect "fidelity: cwd is exactly the hostile work_dir" test "$(printf '%s\n' "$OUT" | sed -n 's/^cwd //p')" = "$(hex "$HOSTILE")"
-expect "fidelity: runs as the target" has "$OUT" "uid $(id -u t1) $(id -u t1)"
-expect "fidelity: none of the supervisor's groups" test "$(printf '%s\n' "$OUT" | sed -n 's/^groups //p')" = "$(id -g t1)"
-expect "fidelity: no descriptor beyond 0 1 2 (3 is the probe's own listing)" has "$OUT" "fds 0 1 2 3"
-expect "fidelity: allowlisted FOO crosses exactly" has "$OUT" "env FOO $(hex bar)"
-expect "fidelity: an allowlisted empty value crosses" has "$OUT" "env EMPTY "$'\n'
-expect "fidelity: SECRET (not allowlisted) does not cross" hasnt "$OUT" "env SECRET"
-expect "fidelity: HOME is the target's" has "$OUT" "env HOME $(hex /home/t1)"
-expect "fidelity: USER and LOGNAME are the target's" has "$OUT" "env LOGNAME $(hex t1)"
-expect "fidelity: SHELL is the target's" has "$OUT" "env SHELL $(hex /bin/bash)"
-expect "fidelity: PWD is the work_dir" has "$OUT" "env PWD $(hex "$HOSTILE")"
-expect "fidelity: LD_LIBRARY_PATH of the supervisor does not cross" hasnt "$OUT" "env LD_LIBRARY_PATH"
-EXTRA_ENV=("WEIRD=$WEIRD")
-run_sup run -c "$CONF" f
-EXTRA_ENV=()
-expect "fidelity: an allowlisted value with newline, quotes and \$ crosses byte for byte" has "$OUT" "env WEIRD $(hex "$WEIRD")"
+	local WEIRD=$' a b $HOME \'"\\\n$(id)=x '
+	exec 7</etc/hostname
+	EXTRA_ENV=(FOO=bar SECRET=s3cret EMPTY=)
+	run_as "$who" run -c "$CONF" f -- "${ARGS[@]}"
+	EXTRA_ENV=()
+	exec 7<&-
+	local t="fidelity ($backend)"
+	expect "$t: run exits 0" test "$RC" = 0
+	local got_args want_args
+	got_args=$(printf '%s\n' "$OUT" | sed -n 's/^arg //p' | tr '\n' ' ')
+	want_args="$(hex 'c$HOME') $(hex '') "
+	for a in "${ARGS[@]}"; do want_args+="$(hex "$a") "; done
+	expect "$t: argv byte for byte (\$, empty, newline, quotes, globs, 0xff)" test "$got_args" = "$want_args"
+	expect "$t: cwd is exactly the hostile work_dir" test "$(printf '%s\n' "$OUT" | sed -n 's/^cwd //p')" = "$(hex "$HOSTILE")"
+	expect "$t: runs as the target" has "$OUT" "uid $(id -u t1) $(id -u t1)"
+	expect "$t: none of the supervisor's groups" test "$(printf '%s\n' "$OUT" | sed -n 's/^groups //p')" = "$(id -g t1)"
+	expect "$t: no descriptor beyond 0 1 2 (3 is the probe's own listing)" has "$OUT" "fds 0 1 2 3"
+	expect "$t: allowlisted FOO crosses exactly" has "$OUT" "env FOO $(hex bar)"
+	expect "$t: an allowlisted empty value crosses" has "$OUT" "env EMPTY "$'\n'
+	expect "$t: SECRET (not allowlisted) does not cross" hasnt "$OUT" "env SECRET"
+	expect "$t: HOME is the target's" has "$OUT" "env HOME $(hex /home/t1)"
+	expect "$t: USER and LOGNAME are the target's" has "$OUT" "env LOGNAME $(hex t1)"
+	expect "$t: SHELL is the target's" has "$OUT" "env SHELL $(hex /bin/bash)"
+	expect "$t: PWD is the work_dir" has "$OUT" "env PWD $(hex "$HOSTILE")"
+	expect "$t: LD_LIBRARY_PATH of the supervisor does not cross" hasnt "$OUT" "env LD_LIBRARY_PATH"
+	EXTRA_ENV=("WEIRD=$WEIRD")
+	run_as "$who" run -c "$CONF" f
+	EXTRA_ENV=()
+	expect "$t: an allowlisted value with newline, quotes and \$ crosses byte for byte" has "$OUT" "env WEIRD $(hex "$WEIRD")"
+}
+fidelity sudo sup
+install -m 644 "$SB/dest$RUAS_SYSCONFDIR/pam.d/ruas" /etc/pam.d/ruas
+fidelity pam root
 
 # ------------------------------------------------------------------ exit statuses
 conf status <<EOC

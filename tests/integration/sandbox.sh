@@ -6,7 +6,7 @@
 # mounted, so that useradd and sudoers rules never touch the host.
 # It also installs the build (make install DESTDIR) into the sandbox.
 
-for _v in abs_top_srcdir abs_top_builddir RUAS_BINDIR RUAS_LIBDIR RUAS_PKGLIBEXECDIR; do
+for _v in abs_top_srcdir abs_top_builddir RUAS_BINDIR RUAS_LIBDIR RUAS_PKGLIBEXECDIR RUAS_SYSCONFDIR; do
 	if [ -z "${!_v:-}" ]; then
 		echo "ERROR: $_v is not set; run this through 'make check' or 'make demo'" >&2
 		exit 99
@@ -82,8 +82,9 @@ sandbox_setup() {
 	sandbox_guard
 	RUAS="$SB/dest$RUAS_BINDIR/ruas"
 	HELPER="$SB/dest$RUAS_PKGLIBEXECDIR/ruas-exec"
+	SESSION="$SB/dest$RUAS_PKGLIBEXECDIR/ruas-session"
 	LIBDIR="$SB/dest$RUAS_LIBDIR"
-	export RUAS HELPER LIBDIR
+	export RUAS HELPER SESSION LIBDIR
 	EXTRA_ENV=()
 	set +e
 }

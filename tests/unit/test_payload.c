@@ -78,6 +78,9 @@ static void build_random_exec(struct payload *p, size_t maxlen)
 	p->argv = rand_strv(p->argc, maxlen);
 	free(p->argv[0]);
 	p->argv[0] = rand_str(1, maxlen > 0 ? maxlen : 1); /* argv[0] non-empty */
+	p->supervisor_pid = (unsigned int)rng();
+	p->supervisor_start = (unsigned long long)rng() << 32 | (unsigned int)rng();
+	p->grace_seconds = (unsigned int)rng();
 }
 
 static void build_random_check(struct payload *p, size_t maxlen)
@@ -131,6 +134,9 @@ static void assert_payload_equal(const struct payload *want, const struct payloa
 		assert_int_equal(got->argc, want->argc);
 		assert_strv_equal(got->argv, want->argv, want->argc);
 		assert_null(got->argv[got->argc]);
+		assert_int_equal(got->supervisor_pid, want->supervisor_pid);
+		assert_true(got->supervisor_start == want->supervisor_start);
+		assert_int_equal(got->grace_seconds, want->grace_seconds);
 		assert_null(got->nonce);
 		assert_null(got->dirs);
 	} else {
@@ -236,6 +242,10 @@ static void raw_valid_exec(struct buf *b)
 	raw_u32(b, 0);
 	raw_u32(b, 1);
 	raw_str(b, "cmd");
+	raw_u32(b, 4242);       /* supervisor pid */
+	raw_u32(b, 1);          /* its start time, high and low words */
+	raw_u32(b, 0x80000002u);
+	raw_u32(b, 5);          /* grace */
 }
 
 /* ------------------------------------------------------------- hex */
@@ -501,7 +511,7 @@ static void test_bad_header_or_kind_refused(void **state)
 	buf_free(&raw);
 
 	raw = (struct buf)BUF_INIT;
-	raw_header(&raw, PAYLOAD_VERSION, 3);
+	raw_header(&raw, PAYLOAD_VERSION, 9);
 	raw_str(&raw, "/w");
 	assert_raw_refused(&raw, "kind");
 	buf_free(&raw);

@@ -331,7 +331,7 @@ struct proj {
 static char *config_text(const struct proj *ps, size_t n, const char *globals)
 {
 	struct buf b = BUF_INIT;
-	buf_printf(&b, "sudo = \"%s\";\nhelper = \"%s\";\n%s\nprojects = (\n", SUDO,
+	buf_printf(&b, "backend = \"sudo\";\nsudo = \"%s\";\nhelper = \"%s\";\n%s\nprojects = (\n", SUDO,
 		   HELPER, globals ? globals : "");
 	for (size_t i = 0; i < n; i++) {
 		buf_printf(&b, "  { name = \"%s\"; work_dir = \"%s\"; command = [\"agent\"];",

@@ -165,7 +165,7 @@ static int setup(void **state)
 	snprintf(f->fake_out, sizeof f->fake_out, "%s.out", f->fake_sudo);
 
 	struct buf b = BUF_INIT;
-	buf_adds(&b, "sudo = ");
+	buf_adds(&b, "backend = \"sudo\";\nsudo = ");
 	cfg_str(&b, f->fake_sudo);
 	buf_adds(&b, ";\nhelper = \"" HELPER "\";\nprojects = (\n");
 	buf_adds(&b, "  { name = \"legacy\"; work_dir = ");
@@ -379,7 +379,7 @@ static void test_spawn_sudo_missing(void **state)
 {
 	struct fix *f = *state;
 	struct buf b = BUF_INIT;
-	buf_adds(&b, "sudo = \"/nonexistent/ruas/sudo\";\nprojects = (\n"
+	buf_adds(&b, "backend = \"sudo\";\nsudo = \"/nonexistent/ruas/sudo\";\nprojects = (\n"
 		     "  { name = \"agent\"; run_as_user = \"" TARGET "\"; work_dir = \"/srv\"; "
 		     "command = [\"claude\"]; }\n);\n");
 	ruas_config *cfg = load_text(b.data);

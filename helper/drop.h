@@ -1,0 +1,21 @@
+/* drop.h - becoming the target user for good, and its login environment. */
+#ifndef RUAS_DROP_H
+#define RUAS_DROP_H
+
+#include <pwd.h>
+
+/*
+ * initgroups, setresgid, setresuid, then verifies with getresuid and
+ * getresgid that every id is the target's and that root cannot be regained.
+ * 0, or -1 after printing why: the caller must then exit, never continue.
+ */
+int drop_to(const struct passwd *pw);
+
+/*
+ * The login environment, as runuser -l builds it: HOME, SHELL, USER,
+ * LOGNAME, PATH (ENV_PATH of /etc/login.defs), then PAM's variables.
+ * NULL-terminated, malloc'd; NULL on OOM.
+ */
+char **login_env(const struct passwd *pw, char **pam_env);
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * reaper.h - run the agent and guarantee that its whole process tree ends.
+ *
+ * The helper is the part that runs as the target, so it owns this: the
+ * supervisor cannot signal another uid, sudo cannot relay SIGKILL, and
+ * PR_SET_PDEATHSIG does not survive sudo's exec. The helper becomes a child
+ * subreaper, so that every orphaned descendant (double-forked, setsid'd)
+ * is re-parented to it, and it watches the supervisor and its own parent
+ * through pidfds. The tree gets SIGTERM, then SIGKILL after the grace
+ * period, when:
+ *   - the helper receives SIGTERM, SIGHUP, SIGINT or SIGQUIT;
+ *   - the supervisor or the helper's parent (sudo) dies;
+ *   - the agent itself exits (nothing of it may outlive it).
+ * The agent runs in a new session, so it has no controlling terminal and
+ * cannot push input into one with TIOCSTI.
+ */
+#ifndef RUAS_REAPER_H
+#define RUAS_REAPER_H
+
+#include <sys/types.h>
+
+struct reaper_options {
+	pid_t supervisor;                    /* 0: do not watch */
+	unsigned long long supervisor_start; /* /proc/PID/stat field 22 */
+	unsigned int grace_seconds;
+};
+
+/*
+ * Forks and execs argv (execvp) in a new session, then supervises it as
+ * above. Returns the exit code to leave with: the agent's status, 128+N
+ * when signal N killed it, 126/127 when it could not be run, 125 when the
+ * supervisor was already gone or the helper could not set up.
+ */
+int reaper_run(char **argv, const struct reaper_options *o);
+
+#endif

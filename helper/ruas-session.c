@@ -1,0 +1,173 @@
+/*
+ * ruas-session - the pam backend's root side, for a supervisor that runs as
+ * root. Like runuser -l, in order:
+ *
+ *   pam_start, pam_acct_mgmt (refuse expired accounts with PAM's reason),
+ *   pam_setcred(ESTABLISH), pam_open_session, fork;
+ *   child:  setsid, initgroups + setresgid + setresuid, verified; the login
+ *           environment, then PAM's; exec the target's login shell with
+ *           "exec ruas-exec HEX", the same helper the sudo backend runs, so
+ *           both backends give the same agent;
+ *   parent: relay SIGTERM, SIGHUP, SIGINT, SIGQUIT to the child, wait, then
+ *           pam_close_session, pam_setcred(DELETE), pam_end on every path,
+ *           and exit as the child did.
+ *
+ * In check mode it runs only pam_start and pam_acct_mgmt, prints the
+ * verdict, then runs ruas-exec's checks in a child that has fully dropped.
+ */
+#include <errno.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "drop.h"
+#include "pam_login.h"
+#include "payload.h"
+
+#define EXIT_HELPER 125
+
+/* sudo -i's escaping: a backslash before every byte but [A-Za-z0-9_-]. */
+static void shell_escape(struct buf *b, const char *s)
+{
+	for (; *s; s++) {
+		char c = *s;
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '-'))
+			buf_addc(b, '\\');
+		buf_addc(b, c);
+	}
+}
+
+/* In the child: become the target and exec. Never returns. */
+static void run_child(const struct passwd *pw, char **env, const struct payload *p)
+{
+	setsid();
+	if (drop_to(pw) < 0)
+		_exit(EXIT_HELPER);
+	if (chdir(pw->pw_dir) < 0 && chdir("/") < 0)
+		_exit(EXIT_HELPER);
+	closefrom(3);
+	if (p->mode == SESSION_CHECK) {
+		char *argv[] = {p->helper, p->inner, NULL};
+		execve(p->helper, argv, env);
+		fprintf(stderr, "ruas-session: cannot run %s: %s\n", p->helper, strerror(errno));
+		_exit(127);
+	}
+	const char *shell = pw->pw_shell && *pw->pw_shell ? pw->pw_shell : "/bin/sh";
+	const char *base = strrchr(shell, '/');
+	struct buf arg0 = BUF_INIT, cmd = BUF_INIT;
+	buf_printf(&arg0, "-%s", base ? base + 1 : shell);
+	buf_adds(&cmd, "exec ");
+	shell_escape(&cmd, p->helper);
+	buf_addc(&cmd, ' ');
+	buf_adds(&cmd, p->inner);
+	char *argv[] = {arg0.data, "-c", cmd.data, NULL};
+	if (arg0.oom || cmd.oom)
+		_exit(EXIT_HELPER);
+	execve(shell, argv, env);
+	fprintf(stderr, "ruas-session: cannot run the login shell %s: %s\n", shell,
+		strerror(errno));
+	_exit(126);
+}
+
+/* Relays signals to the child until it ends; returns its exit code. */
+static int supervise(pid_t child, const sigset_t *set)
+{
+	for (;;) {
+		int st;
+		pid_t w = waitpid(child, &st, WNOHANG);
+		if (w == child)
+			return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+		if (w < 0 && errno != EINTR)
+			return EXIT_HELPER;
+		siginfo_t si;
+		int sig = sigwaitinfo(set, &si);
+		if (sig > 0 && sig != SIGCHLD)
+			kill(child, sig);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct payload p;
+	const char *why;
+	if (argc != 2) {
+		fputs("ruas-session: internal helper of ruas (pam backend); not for direct use\n",
+		      stderr);
+		return EXIT_HELPER;
+	}
+	if (getuid() != 0 || geteuid() != 0) {
+		fputs("ruas-session: must be started by root (the pam backend serves root "
+		      "supervisors)\n", stderr);
+		return EXIT_HELPER;
+	}
+	if (payload_decode(argv[1], &p, &why) < 0 || p.kind != PAYLOAD_SESSION) {
+		fprintf(stderr, "ruas-session: bad payload: %s\n", why ? why : "not a session");
+		return EXIT_HELPER;
+	}
+	struct passwd *pw = getpwnam(p.user);
+	if (!pw || pw->pw_uid == 0) {
+		fprintf(stderr, "ruas-session: user %s %s\n", p.user,
+			pw ? "has uid 0; refusing" : "does not exist");
+		payload_free(&p);
+		return EXIT_HELPER;
+	}
+
+	int check = p.mode == SESSION_CHECK;
+	const char *tty = isatty(0) ? ttyname(0) : NULL;
+	struct pam_login l;
+	if (pam_login_begin(&l, &pam_real_ops, p.service, p.user, p.ruser, tty, !check) < 0) {
+		if (check) {
+			struct buf h = BUF_INIT;
+			hex_encode(&h, l.reason, strlen(l.reason));
+			printf("\nruas-session-acct fail %s\n", h.data ? h.data : "");
+			buf_free(&h);
+			payload_free(&p);
+			return fflush(stdout) == 0 ? 0 : EXIT_HELPER;
+		}
+		fprintf(stderr, "ruas-session: PAM (service %s) refused user %s: %s\n",
+			p.service, p.user, l.reason);
+		payload_free(&p);
+		return EXIT_HELPER;
+	}
+	if (check) {
+		printf("\nruas-session-acct ok\n");
+		fflush(stdout);
+	}
+	char **pam_env = pam_login_env(&l);
+	char **env = login_env(pw, pam_env);
+	pam_login_free_env(pam_env);
+	if (!env) {
+		pam_login_end(&l);
+		payload_free(&p);
+		return EXIT_HELPER;
+	}
+
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	pid_t child = fork();
+	if (child == 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		run_child(pw, env, &p);
+	}
+	int rc = child < 0 ? EXIT_HELPER : supervise(child, &set);
+	if (child < 0)
+		perror("ruas-session: fork");
+	pam_login_end(&l);
+	for (char **e = env; *e; e++)
+		free(*e);
+	free(env);
+	payload_free(&p);
+	return rc;
+}

@@ -1,0 +1,157 @@
+#!/bin/bash
+# Integration tests for the agent's lifetime on both backends (sudo for a
+# non-root supervisor, pam for root), and for what PAM brings: limits,
+# account checks, sessions closed. Inside the private-namespace sandbox.
+. "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
+sandbox_need_root "tests/integration/lifecycle.sh"
+sandbox_enter "$0" "$@"
+sandbox_setup
+sandbox_guard
+set -u
+EXTRA_ENV=()
+. "$abs_top_srcdir/tests/integration/tap.sh"
+if [ ! -x "$SESSION" ]; then
+	echo "Bail out! ruas-session was not installed at $SESSION" >&2
+	exit 99
+fi
+
+cfgstr() {
+	printf '%s' "$1" | perl -0777 -pe 's/([\\"])/\\$1/g; s/\n/\\n/g; s/\t/\\t/g; $_ = "\"$_\""'
+}
+run_as() {
+	local u=$1
+	shift
+	as_user "$u" "$RUAS" "$@" >"$SB/out" 2>"$SB/err" </dev/null
+	RC=$?
+	OUT=$(cat "$SB/out")
+	ERR=$(cat "$SB/err")
+}
+
+sandbox_guard
+sandbox_user sup
+sandbox_user t1
+sandbox_user t7
+sandbox_sudoers ruas-sup 'sup ALL=(t1) NOPASSWD: ALL'
+install -m 644 "$SB/dest$RUAS_SYSCONFDIR/pam.d/ruas" /etc/pam.d/ruas
+mkdir -p "$SB/w" "$SB/conf"
+chown t1 "$SB/w"
+
+# The agents: one that leaves a setsid'd and a double-forked grandchild,
+# one that ignores SIGTERM, one that exits leaving a child behind.
+TREE='setsid sh -c "sleep 301" & (sleep 302 &) ; sleep 303'
+STUBBORN='trap "" TERM HUP INT; sleep 304 & sleep 305'
+LEFTOVER='sleep 306 & exit 3'
+for backend in sudo pam; do
+	cat >"$SB/conf/$backend.conf" <<EOC
+helper = $(cfgstr "$HELPER");
+session_helper = $(cfgstr "$SESSION");
+backend = "$backend";
+terminate_grace = 1;
+projects = (
+  { name = "tree"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", $(cfgstr "$TREE")]; },
+  { name = "stubborn"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", $(cfgstr "$STUBBORN")]; },
+  { name = "leftover"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", $(cfgstr "$LEFTOVER")]; },
+  { name = "limits"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", "ulimit -Hn"]; }
+);
+EOC
+	chmod 644 "$SB/conf/$backend.conf"
+done
+
+target_procs() { pgrep -u t1 2>/dev/null | tr '\n' ' '; }
+zombies() { ps -eo stat=,user= | awk '$1 ~ /^Z/ && ($2 == "t1" || $2 == "sup")' | wc -l; }
+# wait_for N: until t1 runs at least N processes (5 s at most).
+wait_for() {
+	for _ in $(seq 50); do
+		[ "$(pgrep -u t1 -c)" -ge "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# gone_within SECONDS: until t1 runs nothing.
+gone_within() {
+	local n=$(($1 * 10))
+	for _ in $(seq "$n"); do
+		[ -z "$(target_procs)" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+for backend in sudo pam; do
+	who=sup
+	[ "$backend" = pam ] && who=root
+	CONF="$SB/conf/$backend.conf"
+	for sig in TERM HUP INT KILL; do
+		as_user_bg "$who" "$RUAS" run -c "$CONF" tree >/dev/null 2>&1 </dev/null
+		rpid=$BGPID
+		RC="" OUT="" ERR=""
+		if ! wait_for 3; then
+			not_ok "$backend: the tree agent started its three sleeps" "procs: $(target_procs)"
+			kill -KILL "$rpid" 2>/dev/null
+			continue
+		fi
+		kill -"$sig" "$rpid"
+		wait "$rpid" 2>/dev/null
+		RC=$?
+		OUT="left: $(ps -o pid,ppid,sid,args -u t1 2>/dev/null)"
+		expect "$backend: SIG$sig to ruas: the whole tree (setsid, double fork) is gone within grace + 2 s" gone_within 3
+		[ "$sig" = KILL ] || expect "$backend: SIG$sig to ruas: ruas exits 128+signal of the agent" test "$RC" -ge 128
+		pkill -KILL -u t1 2>/dev/null
+		sleep 0.2
+	done
+
+	as_user_bg "$who" "$RUAS" run -c "$CONF" stubborn >/dev/null 2>&1 </dev/null
+	rpid=$BGPID
+	wait_for 2
+	kill -TERM "$rpid"
+	start=$(date +%s%N)
+	wait "$rpid" 2>/dev/null
+	RC=$?
+	OUT="left: $(target_procs)"
+	expect "$backend: an agent that ignores SIGTERM is SIGKILLed after the grace period" gone_within 2
+	elapsed=$((($(date +%s%N) - start) / 1000000))
+	OUT="elapsed ${elapsed} ms"
+	expect "$backend: ... not before the grace period (1 s)" test "$elapsed" -ge 900
+	pkill -KILL -u t1 2>/dev/null
+
+	run_as "$who" run -c "$CONF" leftover
+	expect "$backend: the agent's exit status passes through" test "$RC" = 3
+	OUT="left: $(target_procs)"
+	expect "$backend: nothing of a finished agent is left running" gone_within 2
+	OUT="zombies: $(zombies)"
+	expect "$backend: no zombies" test "$(zombies)" = 0
+done
+
+# ------------------------------------------------------------------ pam only
+run_as root check -c "$SB/conf/pam.conf"
+expect "pam: a root supervisor needs no sudoers rule: check passes" test "$RC" = 0
+expect "pam: the report names no sudo problem" hasnt "$ERR" "sudo"
+
+echo 't1 hard nofile 777' >/etc/security/limits.d/ruas-test.conf
+run_as root run -c "$SB/conf/pam.conf" limits
+expect "pam: a limits.d rule for the target applies to the agent" test "$OUT" = 777
+rm /etc/security/limits.d/ruas-test.conf
+expect "pam: the session helper is gone after the run" test -z "$(pgrep -f ruas-session)"
+
+chage -E 0 t7
+cat >"$SB/conf/expired.conf" <<EOC
+helper = $(cfgstr "$HELPER");
+session_helper = $(cfgstr "$SESSION");
+projects = ( { name = "old"; run_as_user = "t7"; work_dir = "/tmp"; command = ["true"]; } );
+EOC
+run_as root check -c "$SB/conf/expired.conf"
+expect "pam: an expired account is refused" test "$RC" = 1
+expect "pam: ... with PAM's reason" has "$ERR" 'ERROR: project "old" runs as user "t7" through PAM (service "ruas"), but PAM refused the account: account: '
+expect "pam: ... which says expired" has "$ERR" "expired"
+run_as root run -c "$SB/conf/expired.conf" old
+expect "pam: run refuses to start it" test "$RC" = 1
+
+cat >"$SB/conf/nopam.conf" <<EOC
+helper = $(cfgstr "$HELPER");
+session_helper = "$SB/missing/ruas-session";
+projects = ( { name = "p"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["true"]; } );
+EOC
+run_as root check -c "$SB/conf/nopam.conf"
+expect "pam: a missing session helper is diagnosed" has "$ERR" "cannot be executed"
+
+tap_finish
