@@ -95,6 +95,7 @@ int report_print_json(FILE *f, const ruas_config *cfg, const ruas_report *r)
 		json_object_object_add(jp, "name", str_or_null(ruas_report_project_name(r, p)));
 		json_object_object_add(jp, "run_as_user", str_or_null(ruas_project_run_as_user(proj)));
 		json_object_object_add(jp, "work_dir", str_or_null(ruas_project_work_dir(proj)));
+		json_object_object_add(jp, "backend", str_or_null(ruas_project_backend(proj)));
 		json_object_object_add(jp, "errors", errors);
 		json_object_object_add(jp, "warnings", warnings);
 		add_items(errors, warnings, r, p);

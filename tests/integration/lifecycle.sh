@@ -41,6 +41,8 @@ chown t1 "$SB/w"
 TREE='setsid sh -c "sleep 301" & (sleep 302 &) ; sleep 303'
 STUBBORN='trap "" TERM HUP INT; sleep 304 & sleep 305'
 LEFTOVER='sleep 306 & exit 3'
+# Tries to push a byte into its terminal (TIOCSTI is 0x5412 on Linux).
+TIOCSTI='my $c = "x"; print -t STDIN ? "tty " : "notty ", (ioctl(STDIN, 0x5412, $c) ? "injected" : "refused: $!"), "\n";'
 for backend in sudo pam; do
 	cat >"$SB/conf/$backend.conf" <<EOC
 helper = $(cfgstr "$HELPER");
@@ -51,7 +53,8 @@ projects = (
   { name = "tree"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", $(cfgstr "$TREE")]; },
   { name = "stubborn"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", $(cfgstr "$STUBBORN")]; },
   { name = "leftover"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", $(cfgstr "$LEFTOVER")]; },
-  { name = "limits"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", "ulimit -Hn"]; }
+  { name = "limits"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", "ulimit -Hn"]; },
+  { name = "tiocsti"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["perl", "-e", $(cfgstr "$TIOCSTI")]; }
 );
 EOC
 	chmod 644 "$SB/conf/$backend.conf"
@@ -113,6 +116,12 @@ for backend in sudo pam; do
 	OUT="elapsed ${elapsed} ms"
 	expect "$backend: ... not before the grace period (1 s)" test "$elapsed" -ge 900
 	pkill -KILL -u t1 2>/dev/null
+
+	# A terminal for ruas run, as an operator's would be.
+	as_user "$who" script -qec "$RUAS run -c $CONF tiocsti" /dev/null >"$SB/out" 2>&1 </dev/null
+	RC=$? OUT=$(tr -d '\r' <"$SB/out") ERR=""
+	expect "$backend: the agent has a terminal on stdin" has "$OUT" "tty "
+	expect "$backend: ... but cannot push input into it (TIOCSTI)" has "$OUT" "refused: Operation not permitted"
 
 	run_as "$who" run -c "$CONF" leftover
 	expect "$backend: the agent's exit status passes through" test "$RC" = 3
