@@ -18,14 +18,19 @@ static int no_prompts(int n, const struct pam_message **msg,
 {
 	(void)data;
 	*resp = NULL;
-	for (int i = 0; i < n; i++) {
-		if (msg[i]->msg_style == PAM_ERROR_MSG || msg[i]->msg_style == PAM_TEXT_INFO) {
-			fprintf(stderr, "%s\n", msg[i]->msg ? msg[i]->msg : "");
-			continue;
-		}
+	if (n <= 0 || n > PAM_MAX_NUM_MSG)
 		return PAM_CONV_ERR;
-	}
-	return PAM_CONV_ERR; /* no responses to hand back */
+	for (int i = 0; i < n; i++)
+		if (msg[i]->msg_style != PAM_ERROR_MSG && msg[i]->msg_style != PAM_TEXT_INFO)
+			return PAM_CONV_ERR;
+	/* Only messages: show them, answer each with an empty response. */
+	struct pam_response *r = calloc((size_t)n, sizeof *r);
+	if (!r)
+		return PAM_BUF_ERR;
+	for (int i = 0; i < n; i++)
+		fprintf(stderr, "%s\n", msg[i]->msg ? msg[i]->msg : "");
+	*resp = r;
+	return PAM_SUCCESS;
 }
 
 static const struct pam_conv conv = {no_prompts, NULL};

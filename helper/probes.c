@@ -117,6 +117,14 @@ static void probe_collect(struct probe *pr, size_t n)
 	}
 }
 
+int probe_run(const char *path, char *const argv[], struct buf *out)
+{
+	struct probe pr[1] = {{-1, -1, 0, out}};
+	probe_start(&pr[0], path, argv);
+	probe_collect(pr, 1);
+	return pr[0].rc;
+}
+
 void probe_escalation(const char *sudo, int *true_rc, int *list_rc,
 		      struct buf *list)
 {

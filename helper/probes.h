@@ -13,6 +13,9 @@
 void probe_escalation(const char *sudo, int *true_rc, int *list_rc,
 		      struct buf *list);
 
+/* Runs argv with output captured into out; its exit code, 128+signal or -errno. */
+int probe_run(const char *path, char *const argv[], struct buf *out);
+
 /*
  * Can the target enter dir (search on every ancestor, read and search on
  * dir)? Fills d->state, and for a failure the component at fault.

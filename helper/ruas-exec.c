@@ -15,7 +15,10 @@
  * Exit codes follow env(1): 125 the helper failed, 126 the command could
  * not be run, 127 it was not found.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +26,10 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "contain.h"
 #include "names.h"
 #include "payload.h"
+#include "people_exec.h"
 #include "probes.h"
 #include "reaper.h"
 #include "quote.h"
@@ -52,14 +57,39 @@ static void complain(const char *what, const char *arg, const char *why)
 	buf_free(&b);
 }
 
+static void emit_hex(const char *s)
+{
+	struct buf b = BUF_INIT;
+	hex_encode(&b, s, strlen(s));
+	fputs(b.data ? b.data : "", stdout);
+	buf_free(&b);
+}
+
 static int exec_mode(struct payload *p)
 {
-	if (chdir(p->work_dir) < 0) {
+	if (p->scope && *p->scope) {
+		/* Enter the object that was checked, not the name again. */
+		char why[512];
+		int fd;
+		if (contain_resolve(p->scope, p->work_dir, &fd, why, sizeof why, 0) != CONTAIN_OK) {
+			complain("work_dir is not contained in its person's scope:", NULL, why);
+			return EXIT_HELPER;
+		}
+		int r = fchdir(fd);
+		close(fd);
+		if (r < 0) {
+			complain("cannot enter work_dir", p->work_dir, strerror(errno));
+			return EXIT_HELPER;
+		}
+	} else if (chdir(p->work_dir) < 0) {
 		complain("cannot enter work_dir", p->work_dir, strerror(errno));
 		return EXIT_HELPER;
 	}
 	for (size_t i = 0; i < p->nenv; i++) {
-		const char *why = env_name_refusal(p->env_names[i]);
+		/* RUAS_DENY_LIST is the library's own; everything else is allowlisted. */
+		const char *why = strcmp(p->env_names[i], "RUAS_DENY_LIST") == 0
+					  ? NULL
+					  : env_name_refusal(p->env_names[i]);
 		if (why) {
 			complain("refusing variable", p->env_names[i], why);
 			return EXIT_HELPER;
@@ -74,24 +104,94 @@ static int exec_mode(struct payload *p)
 		complain("cannot set PWD", NULL, strerror(errno));
 		return EXIT_HELPER;
 	}
+	if (p->exec_flags & EXEC_PRIVATE_TMP) {
+		struct buf tmp = BUF_INIT;
+		if (private_tmp(p->person, &tmp) < 0 || setenv("TMPDIR", tmp.data, 1) < 0 ||
+		    setenv("CLAUDE_CODE_TMPDIR", tmp.data, 1) < 0) {
+			buf_free(&tmp);
+			return EXIT_HELPER;
+		}
+		buf_free(&tmp);
+	}
+	char **argv = p->argv;
+	if (p->exec_flags & EXEC_BWRAP) {
+		if (!bwrap_path()) {
+			complain("enforce = \"bwrap\" but bwrap is not installed", NULL,
+				 "apt-get install bubblewrap");
+			return EXIT_HELPER;
+		}
+		if (!(argv = bwrap_argv(p->argv, p->deny, p->ndeny)))
+			return EXIT_HELPER;
+	}
 	closefrom(3);
 	struct reaper_options ro = {(pid_t)p->supervisor_pid, p->supervisor_start,
 				    p->grace_seconds};
-	return reaper_run(p->argv, &ro);
+	int rc = reaper_run(argv, &ro);
+	if (argv != p->argv)
+		free(argv);
+	return rc;
 }
 
-static void emit_hex(const char *s)
+/* Can bubblewrap run here, as this user? */
+static void check_bwrap(void)
 {
-	struct buf b = BUF_INIT;
-	hex_encode(&b, s, strlen(s));
-	fputs(b.data ? b.data : "", stdout);
-	buf_free(&b);
+	const char *bw = bwrap_path();
+	struct buf out = BUF_INIT;
+	int rc = -1;
+	if (bw) {
+		char *argv[] = {(char *)bw, "--dev-bind", "/", "/", "--die-with-parent",
+				"--", "/bin/true", NULL};
+		rc = probe_run(bw, argv, &out);
+	} else {
+		buf_adds(&out, "bwrap is not installed (apt-get install bubblewrap)");
+	}
+	printf("bwrap %d ", rc);
+	emit_hex(out.data ? out.data : "");
+	putchar('\n');
+	buf_free(&out);
 }
+
+/* Audit: can this user open (and list) each path? */
+static void check_probes(const struct payload *p)
+{
+	for (size_t i = 0; i < p->nprobes; i++) {
+		const char *verdict = "missing";
+		struct stat st;
+		if (lstat(p->probes[i], &st) == 0 || errno != ENOENT) {
+			int fd = open(p->probes[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+			verdict = "denied";
+			if (fd >= 0) {
+				char c;
+				DIR *d = S_ISDIR(st.st_mode) ? fdopendir(fd) : NULL;
+				if (d) {
+					verdict = readdir(d) || errno == 0 ? "readable" : "denied";
+					closedir(d);
+				} else {
+					verdict = read(fd, &c, 1) >= 0 ? "readable" : "denied";
+					close(fd);
+				}
+			}
+		}
+		printf("probe %zu %s\n", i, verdict);
+	}
+}
+
 
 static void check_dir(size_t idx, const struct payload_dir *pd,
 		      const struct payload *p)
 {
 	struct dir_result d;
+	if (pd->scope && *pd->scope) {
+		char why[512];
+		int fd;
+		if (contain_resolve(pd->scope, pd->work_dir, &fd, why, sizeof why, 0) != CONTAIN_OK) {
+			printf("dir %zu escape ", idx);
+			emit_hex(why);
+			putchar('\n');
+			return;
+		}
+		close(fd);
+	}
 	probe_dir_access(pd->work_dir, &d);
 	if (d.state == DIR_DENIED) {
 		printf("dir %zu denied ", idx);
@@ -149,6 +249,9 @@ static int check_mode(struct payload *p)
 
 	for (size_t i = 0; i < p->ndirs; i++)
 		check_dir(i, &p->dirs[i], p);
+	if (p->check_flags & CHECK_BWRAP)
+		check_bwrap();
+	check_probes(p);
 	printf("%s %s\n", WIRE_END, p->nonce);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		return EXIT_HELPER;

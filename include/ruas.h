@@ -42,7 +42,8 @@ typedef enum {
 	RUAS_ERR_SYSTEM = -3,   /* a system call failed; see the message */
 	RUAS_ERR_INVALID = -4,  /* invalid argument from the caller */
 	RUAS_ERR_NOMEM = -5,    /* out of memory */
-	RUAS_ERR_TOOLONG = -6   /* arguments too long to pass through sudo */
+	RUAS_ERR_TOOLONG = -6,  /* arguments too long to pass through sudo */
+	RUAS_ERR_ESCAPE = -7    /* a path leaves the directory it must stay in */
 } ruas_code;
 
 /* ---------------------------------------------------------------- errors */
@@ -109,6 +110,8 @@ RUAS_EXTERN const char *ruas_project_name(const ruas_project *p);
 RUAS_EXTERN const char *ruas_project_work_dir(const ruas_project *p);
 /* NULL when the project runs as the supervisor (legacy mode). */
 RUAS_EXTERN const char *ruas_project_run_as_user(const ruas_project *p);
+/* The person the project is scoped to, or NULL. */
+RUAS_EXTERN const char *ruas_project_person(const ruas_project *p);
 /* NULL-terminated; never empty. */
 RUAS_EXTERN const char *const *ruas_project_command(const ruas_project *p);
 /*
@@ -216,6 +219,53 @@ RUAS_EXTERN int ruas_child_terminate(ruas_child *child, ruas_error **err);
 RUAS_EXTERN int ruas_child_signal(ruas_child *child, int sig, ruas_error **err);
 /* Frees the handle. A child not yet reaped is reaped if it has ended. */
 RUAS_EXTERN void ruas_child_free(ruas_child *child);
+
+/* ------------------------------------------------------------- people */
+
+/*
+ * Person `person`'s deny list, computed now from the real filesystem: the
+ * credentials root, every other person's scope (<worktrees>/<id>), and each
+ * existing directory in claude_projects that belongs to another person.
+ * *paths (absolute, NULL-terminated) and *warnings (one line each; may be
+ * NULL to skip) are freed with ruas_strv_free().
+ */
+RUAS_EXTERN int ruas_deny_list(char ***paths, char ***warnings,
+			       const ruas_config *cfg, const char *person,
+			       ruas_error **err);
+/*
+ * The same as a Claude Code settings object: permissions.deny holds
+ * "Read(//ABS/ **)" and "Edit(//ABS/ **)" (without the space) for each path,
+ * and sandbox.filesystem.denyRead
+ * each path. Free *json with ruas_free().
+ */
+RUAS_EXTERN int ruas_deny_claude_settings(char **json, const ruas_config *cfg,
+					  const char *person, ruas_error **err);
+RUAS_EXTERN void ruas_strv_free(char **v);
+
+/*
+ * The OS-level audit: for each person, as that person's run_as_user, try to
+ * open and list every path on their deny list and the supervisor's home
+ * secrets (~/.ssh, ~/.claude, ~/.config, credential files). The report has
+ * one entry per person: a warning for each path the OS lets through (where
+ * isolation rests on deny rules only; paths that enforce = "bwrap" masks
+ * count as enforced) and for people who share a run_as_user. No items at
+ * all means the OS enforces everything.
+ */
+RUAS_EXTERN int ruas_audit(ruas_report **out, const ruas_config *cfg,
+			   const ruas_preflight_options *opts, ruas_error **err);
+
+/*
+ * Containment on the real filesystem: 0 when absolute `path` is under
+ * absolute `root` and resolves inside it, component by component in the
+ * kernel (openat2 RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS; an O_NOFOLLOW
+ * walk where openat2 is missing). "..", symlinks out of root and absolute
+ * symlinks give RUAS_ERR_ESCAPE. With fd non-NULL, *fd is an O_PATH
+ * descriptor of what was resolved: use it (openat, fchdir), not the name,
+ * to rule out a swap after the check. Every path an agent host accepts on a
+ * person's behalf should pass through this with the person's scope as root.
+ */
+RUAS_EXTERN int ruas_path_resolve_beneath(const char *root, const char *path,
+					  int *fd, ruas_error **err);
 
 /* ------------------------------------------------------- provisioning */
 

@@ -34,10 +34,15 @@ static const char *const default_prune[] = {
 static const char *const global_keys[] = {
 	"env_allowlist", "sudo", "helper", "session_helper", "projects",
 	"scan_prune", "scan_time_limit", "backend", "pam_service",
-	"terminate_grace", NULL};
+	"terminate_grace", "people", NULL};
 static const char *const project_keys[] = {
 	"name", "work_dir", "command", "run_as_user", "env_allowlist",
-	"scan_prune", "backend", "pam_service", "terminate_grace", NULL};
+	"scan_prune", "backend", "pam_service", "terminate_grace", "person",
+	"deny_settings_args", NULL};
+static const char *const people_keys[] = {"worktrees", "credentials",
+					  "claude_projects", "enforce",
+					  "members", NULL};
+static const char *const member_keys[] = {"id", "run_as_user", NULL};
 
 /* Settings that a project may override. */
 struct defaults {
@@ -377,6 +382,31 @@ static int load_project(struct loader *ld, config_setting_t *ps,
 
 	if ((r = get_string(ld, ps, "run_as_user", &user)) < 0)
 		return r;
+	const char *person;
+	if ((r = get_string(ld, ps, "person", &person)) < 0)
+		return r;
+	if (person) {
+		const struct ruas_person *m = people_find(ld->cfg, person);
+		config_setting_t *pset = config_setting_get_member(ps, "person");
+		if (!m)
+			return fail(ld, pset, "person \"%s\" is not a member of the people block",
+				    ld->cfg->people ? person : "(there is no people block)");
+		if (user && strcmp(user, m->run_as_user) != 0)
+			return fail(ld, pset, "run_as_user \"%s\" differs from person \"%s\"'s "
+				    "run_as_user \"%s\"; omit it or make them equal",
+				    user, person, m->run_as_user);
+		user = m->run_as_user;
+		if (dup_into(ld, &p->person, person) < 0)
+			return RUAS_ERR_NOMEM;
+	}
+	config_setting_t *dsa = config_setting_get_member(ps, "deny_settings_args");
+	if (dsa) {
+		if (!person)
+			return fail(ld, dsa, "deny_settings_args needs a person");
+		if ((r = get_string_list(ld, dsa, "deny_settings_args", &p->deny_settings_args,
+					 &p->ndeny_args, 0, NULL)) < 0)
+			return r;
+	}
 	if (user) {
 		if ((r = check_run_as_user(ld, config_setting_get_member(ps, "run_as_user"),
 					   user)) < 0)
@@ -437,6 +467,19 @@ void ruas_config_free(ruas_config *cfg)
 		free_strv(p->env_allowlist);
 		free_strv(p->scan_prune);
 		free(p->pam_service);
+		free(p->person);
+		free_strv(p->deny_settings_args);
+	}
+	if (cfg->people) {
+		for (size_t i = 0; i < cfg->people->nmembers; i++) {
+			free(cfg->people->members[i].id);
+			free(cfg->people->members[i].run_as_user);
+		}
+		free(cfg->people->members);
+		free(cfg->people->worktrees);
+		free(cfg->people->credentials);
+		free(cfg->people->claude_projects);
+		free(cfg->people);
 	}
 	free(cfg->projects);
 	free(cfg->path);
@@ -514,6 +557,118 @@ static int load_globals(struct loader *ld, config_t *lc, char ***allow,
 	if (!*prune && !(*prune = calloc(1, sizeof(char *))))
 		return oom(ld);
 	return 0;
+}
+
+static int person_id_valid(const char *id)
+{
+	if (!((id[0] >= 'a' && id[0] <= 'z') || (id[0] >= '0' && id[0] <= '9')) ||
+	    strlen(id) > 64)
+		return 0;
+	for (const char *c = id; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_' ||
+		      *c == '-'))
+			return 0;
+	return 1;
+}
+
+static int get_abs_path(struct loader *ld, const config_setting_t *g, const char *key,
+			int required, char **out)
+{
+	const char *v;
+	int r = get_string(ld, g, key, &v);
+	if (r < 0)
+		return r;
+	if (!v)
+		return required ? fail(ld, g, "people: missing key \"%s\"", key) : 0;
+	if (v[0] != '/')
+		return fail(ld, config_setting_get_member(g, key),
+			    "people: %s must be an absolute path", key);
+	return dup_into(ld, out, v);
+}
+
+static int load_people(struct loader *ld, config_t *lc)
+{
+	config_setting_t *g = config_setting_get_member(config_root_setting(lc), "people");
+	int r;
+	if (!g)
+		return 0;
+	if (!config_setting_is_group(g))
+		return fail(ld, g, "people must be a group: people = { ... };");
+	if ((r = check_keys(ld, g, people_keys, "in people")) < 0)
+		return r;
+	struct ruas_people *pp = calloc(1, sizeof *pp);
+	if (!pp)
+		return oom(ld);
+	ld->cfg->people = pp;
+	if ((r = get_abs_path(ld, g, "worktrees", 1, &pp->worktrees)) < 0 ||
+	    (r = get_abs_path(ld, g, "credentials", 1, &pp->credentials)) < 0 ||
+	    (r = get_abs_path(ld, g, "claude_projects", 0, &pp->claude_projects)) < 0)
+		return r;
+	const char *enforce;
+	if ((r = get_string(ld, g, "enforce", &enforce)) < 0)
+		return r;
+	if (enforce && strcmp(enforce, "bwrap") != 0 && strcmp(enforce, "none") != 0)
+		return fail(ld, config_setting_get_member(g, "enforce"),
+			    "people: enforce must be \"none\" or \"bwrap\"");
+	pp->enforce_bwrap = enforce && strcmp(enforce, "bwrap") == 0;
+	config_setting_t *ms = config_setting_get_member(g, "members");
+	if (!ms)
+		return fail(ld, g, "people: missing key \"members\"");
+	if (config_setting_type(ms) != CONFIG_TYPE_LIST)
+		return fail(ld, ms, "people: members must be a list: members = ( { ... } );");
+	int n = config_setting_length(ms);
+	if (!(pp->members = calloc((size_t)n + 1, sizeof *pp->members)))
+		return oom(ld);
+	for (int i = 0; i < n; i++) {
+		config_setting_t *m = config_setting_get_elem(ms, (unsigned)i);
+		struct ruas_person *pe = &pp->members[i];
+		const char *id, *user;
+		pp->nmembers = (size_t)i + 1;
+		pe->line = (int)config_setting_source_line(m);
+		if (!config_setting_is_group(m))
+			return fail(ld, m, "people: each member must be a group { id = ...; run_as_user = ...; }");
+		if ((r = check_keys(ld, m, member_keys, "in a people member")) < 0 ||
+		    (r = get_string(ld, m, "id", &id)) < 0 ||
+		    (r = get_string(ld, m, "run_as_user", &user)) < 0)
+			return r;
+		if (!id || !user)
+			return fail(ld, m, "people: a member needs id and run_as_user");
+		if (!person_id_valid(id)) {
+			struct buf q = BUF_INIT;
+			quote_display_dq(&q, id);
+			r = fail(ld, m, "people: member id %s is invalid (pattern ^[a-z0-9][a-z0-9_-]*$)",
+				 q.data ? q.data : "");
+			buf_free(&q);
+			return r;
+		}
+		for (int j = 0; j < i; j++)
+			if (strcmp(pp->members[j].id, id) == 0)
+				return fail(ld, m, "people: duplicate member id \"%s\"", id);
+		if ((r = check_run_as_user(ld, config_setting_get_member(m, "run_as_user"), user)) < 0)
+			return r;
+		if (dup_into(ld, &pe->id, id) < 0 || dup_into(ld, &pe->run_as_user, user) < 0)
+			return RUAS_ERR_NOMEM;
+	}
+	return 0;
+}
+
+const struct ruas_person *people_find(const struct ruas_config *cfg, const char *id)
+{
+	for (size_t i = 0; cfg->people && i < cfg->people->nmembers; i++)
+		if (strcmp(cfg->people->members[i].id, id) == 0)
+			return &cfg->people->members[i];
+	return NULL;
+}
+
+char *people_scope(const struct ruas_people *pp, const char *id)
+{
+	struct buf b = BUF_INIT;
+	size_t n = strlen(pp->worktrees);
+	buf_add(&b, pp->worktrees, n);
+	if (n == 0 || pp->worktrees[n - 1] != '/')
+		buf_addc(&b, '/');
+	buf_adds(&b, id);
+	return buf_detach(&b);
 }
 
 static int load_projects(struct loader *ld, config_t *lc, char **allow,
@@ -614,6 +769,8 @@ static int load_text(struct loader *ld, const char *text,
 	}
 	struct defaults def = {BACKEND_AUTO, DEFAULT_PAM_SERVICE, DEFAULT_TERMINATE_GRACE};
 	r = load_globals(ld, &lc, &allow, &nallow, &prune, &nprune, &def);
+	if (r == 0)
+		r = load_people(ld, &lc);
 	if (r == 0)
 		r = load_projects(ld, &lc, allow, prune, &def);
 	free_strv(allow);
@@ -766,6 +923,7 @@ const ruas_project *ruas_config_project_find(const ruas_config *cfg,
 }
 
 const char *ruas_project_name(const ruas_project *p) { return p->name; }
+const char *ruas_project_person(const ruas_project *p) { return p->person; }
 
 unsigned int ruas_project_terminate_grace(const ruas_project *p)
 {

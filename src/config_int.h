@@ -32,6 +32,9 @@ struct ruas_project {
 	size_t nallow;
 	char **scan_prune; /* effective, NULL-terminated */
 	size_t nprune;
+	char *person;             /* NULL: not person-scoped */
+	char **deny_settings_args; /* NULL-terminated, "{file}" replaced at spawn */
+	size_t ndeny_args;
 	enum backend backend;  /* as configured (auto resolved at use) */
 	char *pam_service;     /* effective */
 	unsigned int terminate_grace; /* effective */
@@ -41,6 +44,21 @@ struct ruas_project {
 /* auto: pam for a root supervisor, sudo otherwise. */
 enum backend project_backend(const struct ruas_project *p);
 
+struct ruas_person {
+	char *id;
+	char *run_as_user;
+	int line;
+};
+
+struct ruas_people {
+	char *worktrees;       /* person P's scope is <worktrees>/<P's id> */
+	char *credentials;     /* denied to every person */
+	char *claude_projects; /* NULL: <HOME of P's run_as_user>/.claude/projects */
+	int enforce_bwrap;
+	struct ruas_person *members;
+	size_t nmembers;
+};
+
 struct ruas_config {
 	char *path;
 	char *sudo;
@@ -49,8 +67,13 @@ struct ruas_config {
 	unsigned int scan_time_limit;
 	struct ruas_project *projects;
 	size_t nprojects;
+	struct ruas_people *people; /* NULL without a people block */
 	uid_t supervisor_uid;
 	char *supervisor_name; /* "#UID" when the uid has no passwd entry */
 };
+
+const struct ruas_person *people_find(const struct ruas_config *cfg, const char *id);
+/* <worktrees>/<id>, malloc'd. */
+char *people_scope(const struct ruas_people *pp, const char *id);
 
 #endif

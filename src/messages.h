@@ -47,6 +47,17 @@ char *msg_pam_unusable(const char *project, const char *user, const char *what,
 char *msg_pam_failed(const char *project, const char *user, const char *path,
 		     int status, int not_installed, const char *said);
 
+/* People on one instance. */
+char *msg_escape(const char *project, const char *work_dir, const char *person,
+		 const char *why);
+char *msg_bwrap(const char *project, const char *user, const char *said);
+char *msg_shared_user(const char *project, const char *person, const char *user,
+		      const char *others, int bwrap);
+
+char *msg_audit_readable(const char *person, const char *user, const char *path,
+			 int supervisor_secret);
+char *msg_audit_shared(const char *person, const char *other, const char *user, int bwrap);
+
 /* "not readable, not writable" for a scan item's flags. */
 void msg_scan_reasons(struct buf *b, unsigned int flags);
 

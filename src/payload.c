@@ -66,7 +66,8 @@ static int put_str(struct buf *b, const char *s)
 
 static int encode_exec(const struct payload *p, struct buf *b)
 {
-	if (put_str(b, p->work_dir) < 0 || p->argc < 1 || !p->argv)
+	if (put_str(b, p->work_dir) < 0 || put_str(b, p->scope ? p->scope : "") < 0 ||
+	    p->argc < 1 || !p->argv)
 		return -1;
 	put_u32(b, (uint32_t)p->nenv);
 	for (size_t i = 0; i < p->nenv; i++)
@@ -81,6 +82,13 @@ static int encode_exec(const struct payload *p, struct buf *b)
 	put_u32(b, (uint32_t)(p->supervisor_start >> 32));
 	put_u32(b, (uint32_t)p->supervisor_start);
 	put_u32(b, p->grace_seconds);
+	put_u32(b, p->exec_flags);
+	if (put_str(b, p->person ? p->person : "") < 0)
+		return -1;
+	put_u32(b, (uint32_t)p->ndeny);
+	for (size_t i = 0; i < p->ndeny; i++)
+		if (put_str(b, p->deny[i]) < 0)
+			return -1;
 	return 0;
 }
 
@@ -93,13 +101,18 @@ static int encode_check(const struct payload *p, struct buf *b)
 	put_u32(b, (uint32_t)p->ndirs);
 	for (size_t i = 0; i < p->ndirs; i++) {
 		const struct payload_dir *d = &p->dirs[i];
-		if (put_str(b, d->work_dir) < 0)
+		if (put_str(b, d->work_dir) < 0 || put_str(b, d->scope ? d->scope : "") < 0)
 			return -1;
 		put_u32(b, (uint32_t)d->nprune);
 		for (size_t j = 0; j < d->nprune; j++)
 			if (put_str(b, d->prune[j]) < 0)
 				return -1;
 	}
+	put_u32(b, p->check_flags);
+	put_u32(b, (uint32_t)p->nprobes);
+	for (size_t i = 0; i < p->nprobes; i++)
+		if (put_str(b, p->probes[i]) < 0)
+			return -1;
 	return 0;
 }
 
@@ -211,7 +224,8 @@ static int get_strv(struct reader *r, size_t n, char ***out)
 
 static int decode_exec(struct reader *r, struct payload *p)
 {
-	if (get_str(r, &p->work_dir) < 0 || get_count(r, 8, &p->nenv) < 0)
+	if (get_str(r, &p->work_dir) < 0 || get_str(r, &p->scope) < 0 ||
+	    get_count(r, 8, &p->nenv) < 0)
 		return -1;
 	p->env_names = calloc(p->nenv + 1, sizeof(char *));
 	p->env_values = calloc(p->nenv + 1, sizeof(char *));
@@ -236,6 +250,11 @@ static int decode_exec(struct reader *r, struct payload *p)
 	p->supervisor_pid = pid;
 	p->supervisor_start = (unsigned long long)hi << 32 | lo;
 	p->grace_seconds = grace;
+	uint32_t flags;
+	if (get_u32(r, &flags) < 0 || get_str(r, &p->person) < 0 ||
+	    get_count(r, 4, &p->ndeny) < 0 || get_strv(r, p->ndeny, &p->deny) < 0)
+		return -1;
+	p->exec_flags = flags;
 	return 0;
 }
 
@@ -255,11 +274,16 @@ static int decode_check(struct reader *r, struct payload *p)
 	}
 	for (size_t i = 0; i < p->ndirs; i++) {
 		struct payload_dir *d = &p->dirs[i];
-		if (get_str(r, &d->work_dir) < 0 ||
+		if (get_str(r, &d->work_dir) < 0 || get_str(r, &d->scope) < 0 ||
 		    get_count(r, 4, &d->nprune) < 0 ||
 		    get_strv(r, d->nprune, &d->prune) < 0)
 			return -1;
 	}
+	uint32_t flags;
+	if (get_u32(r, &flags) < 0 || get_count(r, 4, &p->nprobes) < 0 ||
+	    get_strv(r, p->nprobes, &p->probes) < 0)
+		return -1;
+	p->check_flags = flags;
 	return 0;
 }
 
@@ -336,14 +360,19 @@ static void free_strv(char **v, size_t n)
 void payload_free(struct payload *p)
 {
 	free(p->work_dir);
+	free(p->scope);
 	free_strv(p->env_names, p->nenv);
 	free_strv(p->env_values, p->nenv);
 	free_strv(p->argv, p->argc);
 	free(p->nonce);
 	free(p->sudo_path);
+	free(p->person);
+	free_strv(p->deny, p->ndeny);
+	free_strv(p->probes, p->nprobes);
 	if (p->dirs) {
 		for (size_t i = 0; i < p->ndirs; i++) {
 			free(p->dirs[i].work_dir);
+			free(p->dirs[i].scope);
 			free_strv(p->dirs[i].prune, p->dirs[i].nprune);
 		}
 		free(p->dirs);

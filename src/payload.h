@@ -14,7 +14,7 @@
 
 #include "buf.h"
 
-#define PAYLOAD_VERSION 2
+#define PAYLOAD_VERSION 4
 /*
  * Linux limits one argv string to 32 pages (MAX_ARG_STRLEN, 131072 bytes,
  * with the NUL). sudo -i joins the helper path (each '/' escaped, so up to
@@ -24,9 +24,14 @@
 
 enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2, PAYLOAD_SESSION = 3 };
 enum session_mode { SESSION_EXEC = 1, SESSION_CHECK = 2 };
+/* PAYLOAD_EXEC flags */
+enum { EXEC_PRIVATE_TMP = 1, EXEC_BWRAP = 2 };
+/* PAYLOAD_CHECK flags */
+enum { CHECK_BWRAP = 1 };
 
 struct payload_dir {
 	char *work_dir;
+	char *scope; /* "" or the person's scope that work_dir must resolve inside */
 	char **prune; /* NULL-terminated */
 	size_t nprune;
 };
@@ -35,6 +40,7 @@ struct payload {
 	int kind;
 	/* PAYLOAD_EXEC */
 	char *work_dir;
+	char *scope; /* "" or the person's scope: enter work_dir only through it */
 	char **env_names;  /* nenv entries */
 	char **env_values; /* nenv entries */
 	size_t nenv;
@@ -48,6 +54,10 @@ struct payload {
 	unsigned int supervisor_pid;
 	unsigned long long supervisor_start;
 	unsigned int grace_seconds;
+	unsigned int exec_flags;
+	char *person; /* "" or the person id (names the private TMPDIR) */
+	char **deny;  /* NULL-terminated; masked with bwrap when EXEC_BWRAP */
+	size_t ndeny;
 	/* PAYLOAD_CHECK */
 	char *nonce;
 	char *sudo_path;
@@ -55,6 +65,9 @@ struct payload {
 	unsigned int scan_seconds;
 	struct payload_dir *dirs;
 	size_t ndirs;
+	unsigned int check_flags;
+	char **probes; /* NULL-terminated: paths to try to open as the target (audit) */
+	size_t nprobes;
 	/* PAYLOAD_SESSION: for ruas-session, the pam backend's root side */
 	char *user;
 	char *service;

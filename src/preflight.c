@@ -16,11 +16,13 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "account.h"
 #include "config_int.h"
 #include "error.h"
+#include "deny.h"
 #include "messages.h"
 #include "names.h"
 #include "payload.h"
@@ -55,6 +57,11 @@ struct job {
 	size_t *dir_of;   /* per project: index into dirs */
 	struct payload_dir *dirs;
 	size_t ndirs;
+	char **owned; /* scopes allocated for dirs */
+	size_t nowned;
+	unsigned int check_flags;
+	char **probes; /* audit: paths to try to open as the user (borrowed) */
+	size_t nprobes;
 	/* results */
 	enum outcome outcome;
 	const char *internal; /* static description for OUT_INTERNAL */
@@ -205,6 +212,9 @@ static void run_job(const struct ruas_config *cfg, const struct runner *runner,
 	p.scan_seconds = cfg->scan_time_limit;
 	p.dirs = j->dirs;
 	p.ndirs = j->ndirs;
+	p.check_flags = j->check_flags;
+	p.probes = j->probes;
+	p.nprobes = j->nprobes;
 
 	struct sudo_call call;
 	struct session_call sc;
@@ -315,21 +325,36 @@ static int plan_jobs(const struct ruas_config *cfg, struct job **out, size_t *nj
 			j->projects = calloc(cfg->nprojects, sizeof *j->projects);
 			j->dir_of = calloc(cfg->nprojects, sizeof *j->dir_of);
 			j->dirs = calloc(cfg->nprojects, sizeof *j->dirs);
-			if (!j->projects || !j->dir_of || !j->dirs) {
+			j->owned = calloc(cfg->nprojects + 1, sizeof *j->owned);
+			if (!j->projects || !j->dir_of || !j->dirs || !j->owned) {
 				*out = jobs;
 				*njobs = n;
 				return -1;
 			}
 		}
+		char *scope = p->person ? people_scope(cfg->people, p->person) : NULL;
+		if (p->person && !scope) {
+			*out = jobs;
+			*njobs = n;
+			return -1;
+		}
+		if (p->person && cfg->people->enforce_bwrap)
+			j->check_flags |= CHECK_BWRAP;
 		size_t d = 0;
 		while (d < j->ndirs && !(strcmp(j->dirs[d].work_dir, p->work_dir) == 0 &&
-					 same_strv(j->dirs[d].prune, p->scan_prune)))
+					 same_strv(j->dirs[d].prune, p->scan_prune) &&
+					 strcmp(j->dirs[d].scope, scope ? scope : "") == 0))
 			d++;
 		if (d == j->ndirs) {
 			j->dirs[d].work_dir = p->work_dir; /* borrowed */
 			j->dirs[d].prune = p->scan_prune;
 			j->dirs[d].nprune = p->nprune;
+			j->dirs[d].scope = scope ? scope : (char *)"";
+			if (scope)
+				j->owned[j->nowned++] = scope;
 			j->ndirs++;
+		} else {
+			free(scope);
 		}
 		j->dir_of[j->nprojects] = d;
 		j->projects[j->nprojects++] = i;
@@ -345,6 +370,9 @@ static void free_jobs(struct job *jobs, size_t n)
 		free(jobs[i].projects);
 		free(jobs[i].dir_of);
 		free(jobs[i].dirs);
+		for (size_t k = 0; k < jobs[i].nowned; k++)
+			free(jobs[i].owned[k]);
+		free(jobs[i].owned);
 		free(jobs[i].shell);
 		free(jobs[i].root_groups);
 		free(jobs[i].pam_reason);
@@ -443,7 +471,11 @@ static int report_job(const struct ruas_config *cfg, const struct job *j,
 				r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "escalation",
 						msg_nopasswd_rules(j->user, hr->list_out));
 			const struct dir_result *d = &hr->dirs[j->dir_of[k]];
-			if (d->state == DIR_DENIED)
+			if (d->state == DIR_ESCAPE)
+				r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "containment",
+						msg_escape(p->name, p->work_dir, p->person,
+							   d->path ? d->path : "?"));
+			else if (d->state == DIR_DENIED)
 				r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "work_dir",
 						msg_work_dir_denied(p->name, p->work_dir,
 								    j->user, d));
@@ -466,9 +498,38 @@ static int report_job(const struct ruas_config *cfg, const struct job *j,
 								    cfg->scan_time_limit,
 								    cfg->path));
 		}
+		if (j->outcome == OUT_OK && p->person && cfg->people->enforce_bwrap &&
+		    (!j->hr.bwrap_seen || j->hr.bwrap_rc != 0))
+			r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "bwrap",
+					msg_bwrap(p->name, j->user,
+						  j->hr.bwrap_out ? j->hr.bwrap_out : ""));
 		if (j->root_groups)
 			r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "groups",
 					msg_root_groups(p->name, j->user, j->root_groups));
+	}
+	return r;
+}
+
+/* People who share one OS user are kept apart by deny rules alone. */
+static int report_shared_users(const struct ruas_config *cfg, ruas_report *rep)
+{
+	const struct ruas_people *pp = cfg->people;
+	int r = 0;
+	for (size_t i = 0; pp && i < cfg->nprojects; i++) {
+		const struct ruas_project *p = &cfg->projects[i];
+		if (!p->person)
+			continue;
+		struct buf others = BUF_INIT;
+		for (size_t k = 0; k < pp->nmembers; k++)
+			if (strcmp(pp->members[k].id, p->person) != 0 &&
+			    strcmp(pp->members[k].run_as_user, p->run_as_user) == 0)
+				buf_printf(&others, "%s\"%s\"", others.len ? ", " : "",
+					   pp->members[k].id);
+		if (others.len)
+			r |= report_add(rep, i, RUAS_SEVERITY_WARNING, "people",
+					msg_shared_user(p->name, p->person, p->run_as_user,
+							others.data, pp->enforce_bwrap));
+		buf_free(&others);
 	}
 	return r;
 }
@@ -497,6 +558,8 @@ int preflight_run(ruas_report **out, const ruas_config *cfg,
 	for (size_t i = 0; i < njobs; i++)
 		if (report_job(cfg, &jobs[i], rep) < 0)
 			rc = RUAS_ERR_NOMEM;
+	if (report_shared_users(cfg, rep) < 0)
+		rc = RUAS_ERR_NOMEM;
 done:
 	free(names);
 	free_jobs(jobs, njobs);
@@ -633,4 +696,141 @@ int ruas_check_targets(ruas_report **out, const char *const *targets,
 					 "target \"%s\" %s", *t, why);
 	}
 	return targets_run(out, targets, opts ? opts : &defaults, &real, err);
+}
+
+/* --------------------------------------------------------------- audit */
+
+static const char *const secret_names[] = {".ssh", ".claude", ".config", ".netrc",
+					   ".aws", ".git-credentials", ".gnupg",
+					   ".docker/config.json", NULL};
+
+/* The supervisor's own secrets that exist: no agent should read them. */
+static int supervisor_secrets(const struct ruas_config *cfg, struct deny_list *d)
+{
+	struct account a;
+	if (account_lookup_uid(cfg->supervisor_uid, &a) != ACCOUNT_FOUND)
+		return 0;
+	int r = 0;
+	for (const char *const *n = secret_names; r == 0 && *n; n++) {
+		struct buf b = BUF_INIT;
+		struct stat st;
+		buf_printf(&b, "%s/%s", a.home, *n);
+		if (b.data && lstat(b.data, &st) == 0) {
+			char **v = realloc(d->paths, (d->n + 2) * sizeof *v);
+			if (!v) {
+				r = -1;
+			} else {
+				d->paths = v;
+				v[d->n++] = buf_detach(&b);
+				v[d->n] = NULL;
+				if (!v[d->n - 1])
+					r = -1;
+			}
+		}
+		buf_free(&b);
+	}
+	account_clear(&a);
+	return r;
+}
+
+static int on_list(const struct deny_list *d, size_t upto, const char *path)
+{
+	for (size_t i = 0; i < upto; i++)
+		if (strcmp(d->paths[i], path) == 0)
+			return 1;
+	return 0;
+}
+
+int audit_run(ruas_report **out, const ruas_config *cfg, unsigned int max_parallel,
+	      const struct runner *runner, ruas_error **err)
+{
+	const struct ruas_people *pp = cfg->people;
+	*out = NULL;
+	if (!pp)
+		return error_set(err, RUAS_ERR_CONFIG, cfg->path, 0, 0,
+				 "%s has no people block: nothing to audit", cfg->path);
+	size_t n = pp->nmembers;
+	struct job *jobs = calloc(n + 1, sizeof *jobs);
+	struct deny_list *lists = calloc(n + 1, sizeof *lists);
+	size_t *ndeny = calloc(n + 1, sizeof *ndeny);
+	struct ruas_project *fake = calloc(n + 1, sizeof *fake);
+	const char **names = calloc(n + 1, sizeof *names);
+	ruas_report *rep = NULL;
+	int rc = RUAS_ERR_NOMEM;
+	if (!jobs || !lists || !ndeny || !fake || !names)
+		goto done;
+	for (size_t i = 0; i < n; i++) {
+		const struct ruas_person *m = &pp->members[i];
+		names[i] = m->id;
+		if ((rc = deny_list_compute(cfg, m->id, &lists[i], err)) < 0)
+			goto done;
+		ndeny[i] = lists[i].n;
+		rc = RUAS_ERR_NOMEM;
+		if (supervisor_secrets(cfg, &lists[i]) < 0)
+			goto done;
+		fake[i].run_as_user = m->run_as_user;
+		fake[i].pam_service = (char *)DEFAULT_PAM_SERVICE;
+		jobs[i].user = m->run_as_user;
+		jobs[i].first = &fake[i];
+		jobs[i].pam = geteuid() == 0;
+		jobs[i].probes = lists[i].paths;
+		jobs[i].nprobes = lists[i].n > 256 ? 256 : lists[i].n;
+	}
+	if (!(rep = report_new(names, n)) || run_pool(cfg, runner, jobs, n, max_parallel) < 0)
+		goto done;
+	rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct ruas_person *m = &pp->members[i];
+		const struct job *j = &jobs[i];
+		int r = 0;
+		if (j->outcome != OUT_OK) {
+			r |= report_add(rep, i, RUAS_SEVERITY_FATAL, "audit", failure_text(cfg, j, m->id));
+		} else {
+			for (size_t k = 0; k < j->nprobes; k++) {
+				if (j->hr.probes[k] != PROBE_READABLE)
+					continue;
+				/* bwrap masks what is on the deny list for the agent's whole tree. */
+				if (pp->enforce_bwrap && on_list(&lists[i], ndeny[i], lists[i].paths[k]))
+					continue;
+				r |= report_add(rep, i, RUAS_SEVERITY_WARNING, "audit",
+						msg_audit_readable(m->id, m->run_as_user, lists[i].paths[k],
+								   k >= ndeny[i]));
+			}
+		}
+		for (size_t k = 0; k < n; k++)
+			if (k != i && strcmp(pp->members[k].run_as_user, m->run_as_user) == 0)
+				r |= report_add(rep, i, RUAS_SEVERITY_WARNING, "people",
+						msg_audit_shared(m->id, pp->members[k].id, m->run_as_user,
+								 pp->enforce_bwrap));
+		if (r < 0)
+			rc = RUAS_ERR_NOMEM;
+	}
+done:
+	for (size_t i = 0; jobs && i < n; i++) {
+		jobs[i].probes = NULL;
+		deny_list_free(&lists[i]);
+	}
+	free_jobs(jobs, n);
+	free(lists);
+	free(ndeny);
+	free(fake);
+	free(names);
+	if (rc < 0) {
+		ruas_report_free(rep);
+		return rc == RUAS_ERR_NOMEM
+			       ? error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory")
+			       : rc;
+	}
+	*out = rep;
+	return 0;
+}
+
+int ruas_audit(ruas_report **out, const ruas_config *cfg,
+	       const ruas_preflight_options *opts, ruas_error **err)
+{
+	struct runner real = {run_capture, NULL};
+	if (!out || !cfg)
+		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
+				 "ruas_audit: out and cfg are required");
+	return audit_run(out, cfg, opts ? opts->max_parallel : 0, &real, err);
 }

@@ -18,4 +18,8 @@ int targets_run(ruas_report **out, const char *const *targets,
 		const ruas_target_options *o, const struct runner *runner,
 		ruas_error **err);
 
+/* ruas_audit() with the runner injected. */
+int audit_run(ruas_report **out, const ruas_config *cfg, unsigned int max_parallel,
+	      const struct runner *runner, ruas_error **err);
+
 #endif

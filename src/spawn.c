@@ -9,6 +9,8 @@
  * no descriptor above 2. posix_spawn keeps this safe in threaded hosts.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -18,6 +20,8 @@
 #include <unistd.h>
 
 #include "config_int.h"
+#include "buf.h"
+#include "deny.h"
 #include "envfilter.h"
 #include "error.h"
 #include "payload.h"
@@ -31,6 +35,7 @@ extern char **environ;
 
 struct ruas_child {
 	pid_t pid;
+	char *files; /* per-spawn directory of deny files, removed at free */
 	pthread_mutex_t lock;
 	int reaped;
 	int exit_code;
@@ -54,33 +59,178 @@ static char **join_argv(const struct ruas_project *p, const char *const *args,
 	return v;
 }
 
-/*
- * The helper's exec payload: work_dir, allowlisted variables, argv, and who
- * to watch (this process) and for how long to wait between SIGTERM and
- * SIGKILL of the agent's tree.
- */
-static int build_exec_payload(const struct ruas_project *p, const char *const *args,
-			      const char *const *env, struct payload *pl)
+/* What a person-scoped spawn adds: its deny list and the files made for it. */
+struct extras {
+	struct deny_list dl;
+	char *dir;        /* /tmp/ruas-deny-XXXXXX, 0711 */
+	char *list_path;  /* DIR/deny.list */
+	char *settings;   /* DIR/settings.json */
+	char **args;      /* deny_settings_args with {file} replaced */
+	size_t nargs;
+	char *scope;
+};
+
+static void extras_free(struct extras *x, int keep_files)
 {
-	const char **names = calloc(p->nallow + 1, sizeof *names);
-	const char **values = calloc(p->nallow + 1, sizeof *values);
+	if (x->dir && !keep_files) {
+		if (x->list_path)
+			unlink(x->list_path);
+		if (x->settings)
+			unlink(x->settings);
+		rmdir(x->dir);
+	}
+	deny_list_free(&x->dl);
+	free(x->dir);
+	free(x->list_path);
+	free(x->settings);
+	for (size_t i = 0; i < x->nargs; i++)
+		free(x->args[i]);
+	free(x->args);
+	free(x->scope);
+	memset(x, 0, sizeof *x);
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	size_t n = strlen(text);
+	int ok = write(fd, text, n) == (ssize_t)n && fchmod(fd, 0644) == 0;
+	return close(fd) == 0 && ok ? 0 : -1;
+}
+
+static char *replace_file(const char *arg, const char *file)
+{
+	struct buf b = BUF_INIT;
+	for (const char *a = arg; *a;) {
+		const char *hit = strstr(a, "{file}");
+		if (!hit) {
+			buf_adds(&b, a);
+			break;
+		}
+		buf_add(&b, a, (size_t)(hit - a));
+		buf_adds(&b, file);
+		a = hit + 6;
+	}
+	return buf_detach(&b);
+}
+
+/*
+ * The deny list is computed afresh at every spawn, so directories made since
+ * are on it. The files are the supervisor's, 0644 in a 0711 directory: the
+ * agent can read them by name, cannot list the directory, cannot write.
+ */
+static int build_extras(const struct ruas_config *cfg, const struct ruas_project *p,
+			struct extras *x, ruas_error **err)
+{
+	memset(x, 0, sizeof *x);
+	if (!p->person)
+		return 0;
+	int r = deny_list_compute(cfg, p->person, &x->dl, err);
+	if (r < 0)
+		return r;
+	char tmpl[] = "/tmp/ruas-deny-XXXXXX";
+	struct buf lines = BUF_INIT;
+	char *settings_json = deny_claude_settings(&x->dl);
+	for (size_t i = 0; i < x->dl.n; i++)
+		buf_printf(&lines, "%s\n", x->dl.paths[i]);
+	if (!(x->scope = people_scope(cfg->people, p->person)) || !settings_json ||
+	    lines.oom || !mkdtemp(tmpl) || chmod(tmpl, 0711) < 0 ||
+	    !(x->dir = strdup(tmpl))) {
+		int e = errno;
+		free(settings_json);
+		buf_free(&lines);
+		if (tmpl[strlen(tmpl) - 1] != 'X')
+			rmdir(tmpl);
+		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
+				 "project \"%s\": cannot prepare the deny files: %s", p->name,
+				 strerror(e));
+	}
+	struct buf a = BUF_INIT, b = BUF_INIT;
+	buf_printf(&a, "%s/deny.list", x->dir);
+	buf_printf(&b, "%s/settings.json", x->dir);
+	x->list_path = buf_detach(&a);
+	x->settings = buf_detach(&b);
+	r = (!x->list_path || !x->settings ||
+	     write_file(x->list_path, lines.data ? lines.data : "") < 0 ||
+	     write_file(x->settings, settings_json) < 0) ? -1 : 0;
+	free(settings_json);
+	buf_free(&lines);
+	if (r == 0 && p->ndeny_args) {
+		x->args = calloc(p->ndeny_args + 1, sizeof *x->args);
+		for (size_t i = 0; x->args && i < p->ndeny_args; i++) {
+			if (!(x->args[i] = replace_file(p->deny_settings_args[i], x->settings))) {
+				r = -1;
+				break;
+			}
+			x->nargs++;
+		}
+		if (!x->args)
+			r = -1;
+	}
+	if (r < 0) {
+		int e = errno;
+		extras_free(x, 0);
+		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
+				 "project \"%s\": cannot write the deny files: %s", p->name,
+				 strerror(e));
+	}
+	return 0;
+}
+
+/*
+ * The helper's exec payload: work_dir, allowlisted variables, argv, who to
+ * watch (this process), the grace between SIGTERM and SIGKILL of the agent's
+ * tree, and for a person: the scope, the deny list and its files.
+ */
+static int build_exec_payload(const struct ruas_config *cfg, const struct ruas_project *p,
+			      const char *const *args, const char *const *env,
+			      const struct extras *x, struct payload *pl)
+{
+	const char **names = calloc(p->nallow + 2, sizeof *names);
+	const char **values = calloc(p->nallow + 2, sizeof *values);
+	const char **all = NULL;
+	size_t na = 0;
 	memset(pl, 0, sizeof *pl);
-	if (!names || !values)
+	while (args && args[na])
+		na++;
+	if (!names || !values || !(all = calloc(na + x->nargs + 1, sizeof *all)))
 		goto oom;
 	pl->kind = PAYLOAD_EXEC;
 	pl->work_dir = p->work_dir;
 	pl->nenv = env_filter(env, (const char *const *)p->env_allowlist, names, values);
+	for (size_t i = 0; i < na; i++)
+		all[i] = args[i];
+	for (size_t i = 0; i < x->nargs; i++)
+		all[na + i] = x->args[i];
+	if (x->list_path) {
+		names[pl->nenv] = "RUAS_DENY_LIST";
+		values[pl->nenv++] = x->list_path;
+	}
 	pl->env_names = (char **)names;
 	pl->env_values = (char **)values;
-	if (!(pl->argv = join_argv(p, args, &pl->argc)))
+	if (!(pl->argv = join_argv(p, all, &pl->argc)))
 		goto oom;
+	free(all);
 	pl->supervisor_pid = (unsigned int)getpid();
 	pl->supervisor_start = process_start_time(getpid());
 	pl->grace_seconds = p->terminate_grace;
+	if (p->person) {
+		pl->scope = x->scope;
+		pl->person = p->person;
+		pl->exec_flags = EXEC_PRIVATE_TMP;
+		if (cfg->people->enforce_bwrap) {
+			pl->exec_flags |= EXEC_BWRAP;
+			pl->deny = x->dl.paths;
+			pl->ndeny = x->dl.n;
+		}
+	}
 	return 0;
 oom:
 	free(names);
 	free(values);
+	free(all);
 	return RUAS_ERR_NOMEM;
 }
 
@@ -96,7 +246,9 @@ int spawn_build_sudo_call(const struct ruas_config *cfg,
 			  const char *const *env, struct sudo_call *call)
 {
 	struct payload pl;
-	int r = build_exec_payload(p, args, env, &pl);
+	struct extras none;
+	memset(&none, 0, sizeof none);
+	int r = build_exec_payload(cfg, p, args, env, &none, &pl);
 	if (r == 0)
 		r = sudo_call_build(call, cfg->sudo, p->run_as_user, cfg->helper, &pl);
 	free_exec_payload(&pl);
@@ -149,7 +301,7 @@ void session_argv_free(struct session_call *c)
 
 static int start(pid_t *pid, const struct ruas_config *cfg,
 		 const struct ruas_project *p, const char *const *args,
-		 const char *const *env, ruas_error **err)
+		 const char *const *env, const struct extras *x, ruas_error **err)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
@@ -185,17 +337,14 @@ static int start(pid_t *pid, const struct ruas_config *cfg,
 	const char *path = pam ? cfg->session_helper : cfg->sudo;
 	const char *const *argv;
 	int r;
-	if (pam) {
-		struct payload pl;
-		r = build_exec_payload(p, args, env, &pl);
-		if (r == 0)
-			r = session_argv_build(&sc, cfg, p, &pl, SESSION_EXEC);
-		free_exec_payload(&pl);
-		argv = sc.argv;
-	} else {
-		r = spawn_build_sudo_call(cfg, p, args, env, &call);
-		argv = call.argv;
-	}
+	struct payload pl;
+	r = build_exec_payload(cfg, p, args, env, x, &pl);
+	if (r == 0 && pam)
+		r = session_argv_build(&sc, cfg, p, &pl, SESSION_EXEC);
+	else if (r == 0)
+		r = sudo_call_build(&call, cfg->sudo, p->run_as_user, cfg->helper, &pl);
+	free_exec_payload(&pl);
+	argv = pam ? sc.argv : call.argv;
 	if (r < 0 || spawn_close_rest(&fa)) {
 		spawn_teardown(&fa, &attr);
 		if (r == 0)
@@ -242,11 +391,22 @@ int ruas_spawn(ruas_child **out, const ruas_config *cfg, const char *project,
 	struct ruas_child *c = calloc(1, sizeof *c);
 	if (!c)
 		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory");
-	int r = start(&c->pid, cfg, p, args, env, err);
+	struct extras x;
+	int r = build_extras(cfg, p, &x, err);
+	if (r == 0)
+		r = start(&c->pid, cfg, p, args, env, &x, err);
 	if (r < 0) {
+		extras_free(&x, 0);
 		free(c);
 		return r;
 	}
+	c->files = x.dir;
+	x.dir = NULL; /* the child's now; removed by ruas_child_free */
+	char *keep_list = x.list_path, *keep_settings = x.settings;
+	x.list_path = x.settings = NULL;
+	extras_free(&x, 1);
+	free(keep_list);
+	free(keep_settings);
 	pthread_mutex_init(&c->lock, NULL);
 	*out = c;
 	return 0;
@@ -342,6 +502,19 @@ void ruas_child_free(ruas_child *c)
 		return;
 	int code;
 	(void)wait_common(c, &code, 0, NULL);
+	if (c->files) {
+		struct buf b = BUF_INIT;
+		buf_printf(&b, "%s/deny.list", c->files);
+		if (b.data)
+			unlink(b.data);
+		buf_reset(&b);
+		buf_printf(&b, "%s/settings.json", c->files);
+		if (b.data)
+			unlink(b.data);
+		buf_free(&b);
+		rmdir(c->files);
+		free(c->files);
+	}
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 }

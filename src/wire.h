@@ -10,8 +10,11 @@
  *   dir I ok
  *   dir I denied HEX(path) MISSING(r|x|rx) MODE(octal) HEX(owner)
  *   dir I missing HEX(path) ERRNO
+ *   dir I escape HEX(why)
  *   item I HEX(path) FLAGS MODE(octal) HEX(owner)
  *   scan I TOTAL ENTRIES INCOMPLETE(0|1)
+ *   bwrap RC HEX(output)              (when asked: can bubblewrap run?)
+ *   probe K readable|denied|missing   (audit: can the target open path K?)
  *   ruas-report-end NONCE
  *
  * I indexes the payload's dirs. RCs are exit codes, 128+signal, or
@@ -36,11 +39,11 @@ struct scan_item {
 	char *owner;
 };
 
-enum dir_state { DIR_UNKNOWN = 0, DIR_OK, DIR_DENIED, DIR_MISSING };
+enum dir_state { DIR_UNKNOWN = 0, DIR_OK, DIR_DENIED, DIR_MISSING, DIR_ESCAPE };
 
 struct dir_result {
 	int state;
-	char *path;        /* DENIED, MISSING: the component at fault */
+	char *path;        /* DENIED, MISSING: the component at fault; ESCAPE: why */
 	char missing[3];   /* DENIED: "r", "x" or "rx" */
 	unsigned int mode; /* DENIED */
 	char *owner;       /* DENIED */
@@ -52,8 +55,13 @@ struct dir_result {
 	int scanned;
 };
 
+enum probe_verdict { PROBE_UNKNOWN = 0, PROBE_READABLE, PROBE_DENIED, PROBE_MISSING };
+
 struct helper_report {
 	int complete; /* both markers seen */
+	int bwrap_seen, bwrap_rc;
+	char *bwrap_out;
+	int probes[256]; /* enum probe_verdict by probe index */
 	int esc_seen;
 	int true_rc, list_rc;
 	char *list_out;

@@ -21,6 +21,7 @@ void scan_items_free(struct scan_item *items, size_t n)
 void helper_report_free(struct helper_report *r)
 {
 	free(r->list_out);
+	free(r->bwrap_out);
 	for (size_t i = 0; r->dirs && i < r->ndirs; i++) {
 		free(r->dirs[i].path);
 		free(r->dirs[i].owner);
@@ -84,6 +85,22 @@ static int record(struct helper_report *r, char **f, int n)
 		r->esc_seen = 1;
 		return (r->list_out = unhex(f[3])) ? 0 : -1;
 	}
+	if (strcmp(f[0], "bwrap") == 0 && n == 3) {
+		if (parse_ll(f[1], INT_MIN, INT_MAX, &a) < 0 || r->bwrap_seen)
+			return -1;
+		r->bwrap_seen = 1;
+		r->bwrap_rc = (int)a;
+		return (r->bwrap_out = unhex(f[2])) ? 0 : -1;
+	}
+	if (strcmp(f[0], "probe") == 0 && n == 3) {
+		if (parse_ll(f[1], 0, 255, &a) < 0)
+			return -1;
+		r->probes[a] = strcmp(f[2], "readable") == 0 ? PROBE_READABLE
+			       : strcmp(f[2], "denied") == 0 ? PROBE_DENIED
+			       : strcmp(f[2], "missing") == 0 ? PROBE_MISSING
+								: PROBE_UNKNOWN;
+		return r->probes[a] == PROBE_UNKNOWN ? -1 : 0;
+	}
 	if (n < 3 || !(d = dir_at(r, f[1])))
 		return -1;
 	if (strcmp(f[0], "dir") == 0) {
@@ -101,6 +118,10 @@ static int record(struct helper_report *r, char **f, int n)
 			if (parse_octal(f[5], &d->mode) < 0)
 				return -1;
 			return (d->path = unhex(f[3])) && (d->owner = unhex(f[6])) ? 0 : -1;
+		}
+		if (strcmp(f[2], "escape") == 0 && n == 4) {
+			d->state = DIR_ESCAPE;
+			return (d->path = unhex(f[3])) ? 0 : -1;
 		}
 		if (strcmp(f[2], "missing") == 0 && n == 5) {
 			d->state = DIR_MISSING;

@@ -102,3 +102,50 @@ int report_print_json(FILE *f, const ruas_config *cfg, const ruas_report *r)
 	}
 	return emit(f, root);
 }
+
+int deny_print_json(FILE *f, const char *person, char **paths, char **warnings)
+{
+	json_object *root = json_object_new_object();
+	json_object *deny = json_object_new_array();
+	json_object *warn = json_object_new_array();
+	if (!root || !deny || !warn) {
+		json_object_put(root);
+		json_object_put(deny);
+		json_object_put(warn);
+		return -1;
+	}
+	json_object_object_add(root, "person", json_object_new_string(person));
+	for (char **p = paths; p && *p; p++)
+		json_object_array_add(deny, json_object_new_string(*p));
+	for (char **w = warnings; w && *w; w++)
+		json_object_array_add(warn, json_object_new_string(*w));
+	json_object_object_add(root, "deny", deny);
+	json_object_object_add(root, "warnings", warn);
+	return emit(f, root);
+}
+
+int report_print_people_json(FILE *f, const ruas_report *r)
+{
+	json_object *root = json_object_new_object();
+	json_object *people = json_object_new_array();
+	size_t findings = 0;
+	if (!root || !people) {
+		json_object_put(root);
+		json_object_put(people);
+		return -1;
+	}
+	for (size_t p = 0; p < ruas_report_project_count(r); p++) {
+		json_object *jp = json_object_new_object();
+		json_object *errors = json_object_new_array();
+		json_object *warnings = json_object_new_array();
+		json_object_array_add(people, jp);
+		json_object_object_add(jp, "id", str_or_null(ruas_report_project_name(r, p)));
+		json_object_object_add(jp, "errors", errors);
+		json_object_object_add(jp, "warnings", warnings);
+		add_items(errors, warnings, r, p);
+		findings += ruas_report_item_count(r, p);
+	}
+	json_object_object_add(root, "ok", json_object_new_boolean(findings == 0));
+	json_object_object_add(root, "people", people);
+	return emit(f, root);
+}

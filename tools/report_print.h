@@ -17,4 +17,10 @@ int report_print_json(FILE *f, const ruas_config *cfg, const ruas_report *r);
 /* The same for ruas_check_targets(): one entry per target. */
 int report_print_targets_json(FILE *f, const ruas_report *r);
 
+/* ruas deny --format json: {"person": ..., "deny": [...], "warnings": [...]}. */
+int deny_print_json(FILE *f, const char *person, char **paths, char **warnings);
+
+/* ruas audit --json: {"ok": ..., "people": [{"id", "errors", "warnings"}]}. */
+int report_print_people_json(FILE *f, const ruas_report *r);
+
 #endif

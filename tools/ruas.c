@@ -30,6 +30,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: ruas check [-c FILE] [--json]\n"
 		"       ruas run [-c FILE] PROJECT [-- ARG...]\n"
+		"       ruas deny [-c FILE] PERSON [--format lines|json|claude-settings]\n"
+		"       ruas audit [-c FILE] [--json]\n"
 		"       ruas --version\n"
 		"\n"
 		"  check  run every startup check of every project; exit 0 when\n"
@@ -37,6 +39,9 @@ static void usage(FILE *f)
 		"         configuration errors\n"
 		"  run    check everything, then start PROJECT's command with ARG...\n"
 		"         appended, as its run_as_user; exit as the command did\n"
+		"  deny   print what PERSON's agents must not see, computed now\n"
+		"  audit  as each person's user, try to read what they must not; exit 0\n"
+		"         when the OS enforces everything, 1 otherwise\n"
 		"\n"
 		"  -c FILE  configuration (default %s)\n", RUAS_DEFAULT_CONFIG);
 }
@@ -233,6 +238,123 @@ static int cmd_run(int argc, char **argv)
 	return rc;
 }
 
+static int print_deny(const ruas_config *cfg, const char *person, const char *format)
+{
+	char **paths = NULL, **warnings = NULL;
+	ruas_error *err = NULL;
+	int rc = 0;
+	if (ruas_deny_list(&paths, &warnings, cfg, person, &err) < 0) {
+		fprintf(stderr, "ruas: %s\n", ruas_error_message(err));
+		ruas_error_free(err);
+		return EXIT_USAGE;
+	}
+	for (char **w = warnings; w && *w; w++)
+		fprintf(stderr, "WARNING: person \"%s\": %s\n", person, *w);
+	if (strcmp(format, "lines") == 0) {
+		for (char **p = paths; *p; p++)
+			printf("%s\n", *p);
+	} else if (strcmp(format, "json") == 0) {
+		if (deny_print_json(stdout, person, paths, warnings) < 0)
+			rc = EXIT_FATAL;
+	} else {
+		char *json = NULL;
+		if (ruas_deny_claude_settings(&json, cfg, person, &err) < 0) {
+			fprintf(stderr, "ruas: %s\n", ruas_error_message(err));
+			ruas_error_free(err);
+			rc = EXIT_FATAL;
+		} else {
+			printf("%s\n", json);
+			ruas_free(json);
+		}
+	}
+	ruas_strv_free(paths);
+	ruas_strv_free(warnings);
+	if (fflush(stdout) != 0)
+		rc = EXIT_FATAL;
+	return rc;
+}
+
+static int cmd_deny(int argc, char **argv)
+{
+	static const struct option opts[] = {{"config", required_argument, NULL, 'c'},
+					     {"format", required_argument, NULL, 'f'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	const char *path = RUAS_DEFAULT_CONFIG, *format = "lines";
+	int c;
+	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+		if (c == 'c')
+			path = optarg;
+		else if (c == 'f')
+			format = optarg;
+		else if (c == 'h') {
+			usage(stdout);
+			return 0;
+		} else
+			return usage_error("bad option for deny", NULL);
+	}
+	if (optind != argc - 1)
+		return usage_error("deny needs exactly one PERSON", NULL);
+	if (strcmp(format, "lines") && strcmp(format, "json") && strcmp(format, "claude-settings"))
+		return usage_error("--format must be lines, json or claude-settings, not", format);
+	ruas_config *cfg;
+	if (load(path, &cfg) < 0)
+		return EXIT_USAGE;
+	int rc = print_deny(cfg, argv[optind], format);
+	ruas_config_free(cfg);
+	return rc;
+}
+
+static int cmd_audit(int argc, char **argv)
+{
+	static const struct option opts[] = {{"config", required_argument, NULL, 'c'},
+					     {"json", no_argument, NULL, 'j'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	const char *path = RUAS_DEFAULT_CONFIG;
+	int json = 0, c;
+	while ((c = getopt_long(argc, argv, "+c:h", opts, NULL)) != -1) {
+		if (c == 'c')
+			path = optarg;
+		else if (c == 'j')
+			json = 1;
+		else if (c == 'h') {
+			usage(stdout);
+			return 0;
+		} else
+			return usage_error("bad option for audit", NULL);
+	}
+	if (optind != argc)
+		return usage_error("audit takes no operand:", argv[optind]);
+	ruas_config *cfg;
+	ruas_report *r = NULL;
+	ruas_error *err = NULL;
+	if (load(path, &cfg) < 0)
+		return EXIT_USAGE;
+	if (ruas_audit(&r, cfg, NULL, &err) < 0) {
+		fprintf(stderr, "ruas: %s\n", ruas_error_message(err));
+		int rc = ruas_error_code(err) == RUAS_ERR_CONFIG ? EXIT_USAGE : EXIT_FATAL;
+		ruas_error_free(err);
+		ruas_config_free(cfg);
+		return rc;
+	}
+	size_t findings = 0;
+	for (size_t p = 0; p < ruas_report_project_count(r); p++)
+		findings += ruas_report_item_count(r, p);
+	if (json) {
+		if (report_print_people_json(stdout, r) < 0 || fflush(stdout) != 0)
+			findings++;
+	} else {
+		report_print_text(stderr, r);
+		fprintf(stderr, "ruas: audit of %zu person(s): %s\n", ruas_report_project_count(r),
+			findings ? "the OS does not enforce everything (see above)"
+				 : "the OS enforces every deny path");
+	}
+	ruas_report_free(r);
+	ruas_config_free(cfg);
+	return findings ? EXIT_FATAL : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -252,5 +374,9 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 1, argv + 1);
 	if (strcmp(verb, "run") == 0)
 		return cmd_run(argc - 1, argv + 1);
+	if (strcmp(verb, "deny") == 0)
+		return cmd_deny(argc - 1, argv + 1);
+	if (strcmp(verb, "audit") == 0)
+		return cmd_audit(argc - 1, argv + 1);
 	return usage_error("unknown command", verb);
 }

@@ -2,7 +2,7 @@
 #
 # Sourced by the integration tests and the demo. sandbox_enter re-executes
 # the calling script under `unshare --mount --propagation private`, where
-# throwaway copies of /etc, /home, /var/log, /var/mail and /run/sudo are
+# throwaway copies of /etc, /home, /tmp, /var/log, /var/mail and /run/sudo are
 # mounted, so that useradd and sudoers rules never touch the host.
 # It also installs the build (make install DESTDIR) into the sandbox.
 
@@ -31,7 +31,8 @@ sandbox_enter() {
 	if [ "${RUAS_IN_SANDBOX:-}" = 1 ]; then
 		return 0
 	fi
-	SB=$(mktemp -d /tmp/ruas-sandbox.XXXXXX) || exit 99
+	# Outside /tmp: the namespace gets a private /tmp of its own.
+	SB=$(mktemp -d /var/tmp/ruas-sandbox.XXXXXX) || exit 99
 	chmod 755 "$SB"
 	export SB RUAS_IN_SANDBOX=1
 	if ! "${MAKE:-make}" -s -C "$abs_top_builddir" install DESTDIR="$SB/dest" >"$SB/install.log" 2>&1; then
@@ -72,6 +73,20 @@ sandbox_setup() {
 	mount --bind "$SB/home" /home
 	mount -t tmpfs tmpfs /var/log
 	mount -t tmpfs tmpfs /var/mail
+	# A private /tmp, so that what agents leave there stays in the sandbox;
+	# a checkout that lives under /tmp is bound back in.
+	mkdir -p "$SB/hosttmp"
+	mount --bind /tmp "$SB/hosttmp"
+	mount -t tmpfs -o mode=1777 tmpfs /tmp
+	local d
+	for d in "$abs_top_srcdir" "$abs_top_builddir"; do
+		case "$d" in
+		/tmp/*)
+			mkdir -p "$d"
+			mount --bind "$SB/hosttmp/${d#/tmp/}" "$d"
+			;;
+		esac
+	done
 	mkdir -p /run/sudo
 	mount -t tmpfs -o mode=0711 tmpfs /run/sudo
 	# Keep the host's logs out of it; everything else of sudo stays stock.

@@ -81,6 +81,11 @@ static void build_random_exec(struct payload *p, size_t maxlen)
 	p->supervisor_pid = (unsigned int)rng();
 	p->supervisor_start = (unsigned long long)rng() << 32 | (unsigned int)rng();
 	p->grace_seconds = (unsigned int)rng();
+	p->scope = rand_str(0, maxlen);
+	p->exec_flags = (unsigned int)rng();
+	p->person = rand_str(0, maxlen);
+	p->ndeny = rng_below(5);
+	p->deny = rand_strv(p->ndeny, maxlen);
 }
 
 static void build_random_check(struct payload *p, size_t maxlen)
@@ -98,7 +103,11 @@ static void build_random_check(struct payload *p, size_t maxlen)
 		p->dirs[i].work_dir = rand_str(0, maxlen);
 		p->dirs[i].nprune = rng_below(6);
 		p->dirs[i].prune = rand_strv(p->dirs[i].nprune, maxlen);
+		p->dirs[i].scope = rand_str(0, maxlen);
 	}
+	p->check_flags = (unsigned int)rng();
+	p->nprobes = rng_below(5);
+	p->probes = rand_strv(p->nprobes, maxlen);
 }
 
 static void assert_only_lower_hex(const struct buf *b)
@@ -137,6 +146,11 @@ static void assert_payload_equal(const struct payload *want, const struct payloa
 		assert_int_equal(got->supervisor_pid, want->supervisor_pid);
 		assert_true(got->supervisor_start == want->supervisor_start);
 		assert_int_equal(got->grace_seconds, want->grace_seconds);
+		assert_string_equal(got->scope, want->scope ? want->scope : "");
+		assert_int_equal(got->exec_flags, want->exec_flags);
+		assert_string_equal(got->person, want->person ? want->person : "");
+		assert_int_equal(got->ndeny, want->ndeny);
+		assert_strv_equal(got->deny, want->deny, want->ndeny);
 		assert_null(got->nonce);
 		assert_null(got->dirs);
 	} else {
@@ -151,7 +165,12 @@ static void assert_payload_equal(const struct payload *want, const struct payloa
 			assert_strv_equal(got->dirs[i].prune, want->dirs[i].prune,
 					  want->dirs[i].nprune);
 			assert_null(got->dirs[i].prune[got->dirs[i].nprune]);
+			assert_string_equal(got->dirs[i].scope,
+					    want->dirs[i].scope ? want->dirs[i].scope : "");
 		}
+		assert_int_equal(got->check_flags, want->check_flags);
+		assert_int_equal(got->nprobes, want->nprobes);
+		assert_strv_equal(got->probes, want->probes, want->nprobes);
 		assert_null(got->work_dir);
 		assert_null(got->argv);
 	}
@@ -239,6 +258,7 @@ static void raw_valid_exec(struct buf *b)
 {
 	raw_header(b, PAYLOAD_VERSION, PAYLOAD_EXEC);
 	raw_str(b, "/w");
+	raw_str(b, "");         /* scope: none */
 	raw_u32(b, 0);
 	raw_u32(b, 1);
 	raw_str(b, "cmd");
@@ -246,6 +266,9 @@ static void raw_valid_exec(struct buf *b)
 	raw_u32(b, 1);          /* its start time, high and low words */
 	raw_u32(b, 0x80000002u);
 	raw_u32(b, 5);          /* grace */
+	raw_u32(b, 0);          /* exec flags */
+	raw_str(b, "");         /* person */
+	raw_u32(b, 0);          /* deny paths */
 }
 
 /* ------------------------------------------------------------- hex */
@@ -466,8 +489,12 @@ static void test_crafted_valid_is_accepted(void **state)
 	raw_u32(&raw, 60);
 	raw_u32(&raw, 1);
 	raw_str(&raw, "/srv/x");
+	raw_str(&raw, "/srv");  /* scope */
 	raw_u32(&raw, 1);
 	raw_str(&raw, ".git");
+	raw_u32(&raw, CHECK_BWRAP);
+	raw_u32(&raw, 1);       /* probes */
+	raw_str(&raw, "/secret");
 	hex = (struct buf)BUF_INIT;
 	assert_int_equal(hex_encode(&hex, raw.data, raw.len), 0);
 	assert_int_equal(payload_decode(hex.data, &p, &why), 0);
@@ -477,6 +504,10 @@ static void test_crafted_valid_is_accepted(void **state)
 	assert_int_equal(p.scan_seconds, 60);
 	assert_int_equal(p.ndirs, 1);
 	assert_string_equal(p.dirs[0].prune[0], ".git");
+	assert_string_equal(p.dirs[0].scope, "/srv");
+	assert_int_equal(p.check_flags, CHECK_BWRAP);
+	assert_int_equal(p.nprobes, 1);
+	assert_string_equal(p.probes[0], "/secret");
 	payload_free(&p);
 	buf_free(&raw);
 	buf_free(&hex);
@@ -490,6 +521,7 @@ static void test_wrong_version_refused(void **state)
 		struct buf raw = BUF_INIT;
 		raw_header(&raw, versions[i], PAYLOAD_EXEC);
 		raw_str(&raw, "/w");
+		raw_str(&raw, ""); /* scope */
 		raw_u32(&raw, 0);
 		raw_u32(&raw, 1);
 		raw_str(&raw, "cmd");
@@ -504,6 +536,7 @@ static void test_bad_header_or_kind_refused(void **state)
 	struct buf raw = BUF_INIT;
 	assert_int_equal(buf_add(&raw, "RUAX\x01\x01", 6), 0);
 	raw_str(&raw, "/w");
+	raw_str(&raw, ""); /* scope */
 	raw_u32(&raw, 0);
 	raw_u32(&raw, 1);
 	raw_str(&raw, "cmd");
@@ -513,6 +546,7 @@ static void test_bad_header_or_kind_refused(void **state)
 	raw = (struct buf)BUF_INIT;
 	raw_header(&raw, PAYLOAD_VERSION, 9);
 	raw_str(&raw, "/w");
+	raw_str(&raw, ""); /* scope */
 	assert_raw_refused(&raw, "kind");
 	buf_free(&raw);
 
@@ -545,6 +579,7 @@ static void test_counts_exceeding_data_refused(void **state)
 	struct buf raw = BUF_INIT;
 	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_EXEC);
 	raw_str(&raw, "/w");
+	raw_str(&raw, ""); /* scope */
 	raw_u32(&raw, 0x7fffffffu);
 	raw_u32(&raw, 1);
 	raw_str(&raw, "cmd");
@@ -555,6 +590,7 @@ static void test_counts_exceeding_data_refused(void **state)
 	raw = (struct buf)BUF_INIT;
 	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_EXEC);
 	raw_str(&raw, "/w");
+	raw_str(&raw, ""); /* scope */
 	raw_u32(&raw, 0);
 	raw_u32(&raw, 2);
 	raw_str(&raw, "cmd");
@@ -565,6 +601,7 @@ static void test_counts_exceeding_data_refused(void **state)
 	raw = (struct buf)BUF_INIT;
 	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_EXEC);
 	raw_str(&raw, "/w");
+	raw_str(&raw, ""); /* scope */
 	raw_u32(&raw, 0);
 	raw_u32(&raw, 0xffffffffu);
 	assert_raw_refused(&raw, "count");
@@ -589,6 +626,7 @@ static void test_counts_exceeding_data_refused(void **state)
 	raw_u32(&raw, 1);
 	raw_u32(&raw, 1);
 	raw_str(&raw, "/w");
+	raw_str(&raw, ""); /* scope */
 	raw_u32(&raw, 0xfffffff0u);
 	assert_raw_refused(&raw, "count");
 	buf_free(&raw);
@@ -609,6 +647,7 @@ static void test_string_with_nul_refused(void **state)
 	struct buf raw = BUF_INIT;
 	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_EXEC);
 	raw_str(&raw, "/w");
+	raw_str(&raw, ""); /* scope */
 	raw_u32(&raw, 0);
 	raw_u32(&raw, 1);
 	raw_bytes(&raw, "c\0md", 4);
@@ -629,6 +668,7 @@ static void test_string_with_nul_refused(void **state)
 	raw = (struct buf)BUF_INIT;
 	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_EXEC);
 	raw_str(&raw, "/w");
+	raw_str(&raw, ""); /* scope */
 	raw_u32(&raw, 1);
 	raw_str(&raw, "LANG");
 	raw_bytes(&raw, "C\0", 2);
@@ -646,6 +686,7 @@ static void test_string_with_nul_refused(void **state)
 	raw_u32(&raw, 1);
 	raw_u32(&raw, 1);
 	raw_str(&raw, "/w");
+	raw_str(&raw, ""); /* scope */
 	raw_u32(&raw, 1);
 	raw_bytes(&raw, "\0", 1);
 	assert_raw_refused(&raw, "NUL");
@@ -658,6 +699,7 @@ static void test_empty_command_refused(void **state)
 	struct buf raw = BUF_INIT;
 	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_EXEC);
 	raw_str(&raw, "/w");
+	raw_str(&raw, ""); /* scope */
 	raw_u32(&raw, 0);
 	raw_u32(&raw, 0);
 	assert_raw_refused(&raw, "empty command");
@@ -666,6 +708,7 @@ static void test_empty_command_refused(void **state)
 	raw = (struct buf)BUF_INIT;
 	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_EXEC);
 	raw_str(&raw, "/w");
+	raw_str(&raw, ""); /* scope */
 	raw_u32(&raw, 0);
 	raw_u32(&raw, 2);
 	raw_str(&raw, "");

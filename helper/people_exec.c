@@ -1,0 +1,109 @@
+/* people_exec.c - see people_exec.h. */
+#include "people_exec.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* One level: mkdirat, or an existing directory that is ours and private. */
+static int private_dir(int parent, const char *name, const char *shown)
+{
+	struct stat st;
+	if (mkdirat(parent, name, 0700) < 0 && errno != EEXIST) {
+		fprintf(stderr, "ruas-exec: cannot create %s: %s\n", shown, strerror(errno));
+		return -1;
+	}
+	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "ruas-exec: refusing %s as a private temp directory: %s "
+				"(a symlink or not a directory; remove it)\n",
+			shown, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || st.st_uid != getuid()) {
+		fprintf(stderr, "ruas-exec: refusing %s as a private temp directory: it "
+				"belongs to uid %u, not to this user (remove it)\n",
+			shown, (unsigned)st.st_uid);
+		close(fd);
+		return -1;
+	}
+	if ((st.st_mode & 07777) != 0700 && fchmod(fd, 0700) < 0) {
+		fprintf(stderr, "ruas-exec: cannot make %s private: %s\n", shown, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int private_tmp(const char *person, struct buf *out)
+{
+	char base[64];
+	snprintf(base, sizeof base, "ruas-%u", (unsigned)getuid());
+	int tmp = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (tmp < 0) {
+		perror("ruas-exec: /tmp");
+		return -1;
+	}
+	buf_printf(out, "/tmp/%s", base);
+	int d1 = private_dir(tmp, base, out->data ? out->data : base);
+	close(tmp);
+	if (d1 < 0)
+		return -1;
+	buf_printf(out, "/%s", person);
+	int d2 = private_dir(d1, person, out->data ? out->data : person);
+	close(d1);
+	if (d2 < 0)
+		return -1;
+	close(d2);
+	return out->oom ? -1 : 0;
+}
+
+const char *bwrap_path(void)
+{
+	static const char *const where[] = {"/usr/bin/bwrap", "/bin/bwrap",
+					    "/usr/local/bin/bwrap", NULL};
+	for (const char *const *w = where; *w; w++)
+		if (access(*w, X_OK) == 0)
+			return *w;
+	return NULL;
+}
+
+char **bwrap_argv(char **argv, char **deny, size_t ndeny)
+{
+	size_t argc = 0;
+	while (argv[argc])
+		argc++;
+	char **v = calloc(argc + 3 * ndeny + 16, sizeof *v);
+	size_t n = 0;
+	if (!v)
+		return NULL;
+	const char *bw = bwrap_path();
+	v[n++] = (char *)(bw ? bw : "bwrap");
+	v[n++] = "--dev-bind";
+	v[n++] = "/";
+	v[n++] = "/";
+	for (size_t i = 0; i < ndeny; i++) {
+		struct stat st;
+		if (lstat(deny[i], &st) < 0)
+			continue; /* nothing there to hide (yet) */
+		if (S_ISDIR(st.st_mode)) {
+			v[n++] = "--tmpfs";
+			v[n++] = deny[i];
+		} else {
+			v[n++] = "--ro-bind";
+			v[n++] = "/dev/null";
+			v[n++] = deny[i];
+		}
+	}
+	v[n++] = "--die-with-parent";
+	v[n++] = "--new-session";
+	v[n++] = "--";
+	for (size_t i = 0; i < argc; i++)
+		v[n++] = argv[i];
+	v[n] = NULL;
+	return v;
+}

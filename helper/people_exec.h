@@ -1,0 +1,30 @@
+/* people_exec.h - what ruas-exec does for person-scoped agents. */
+#ifndef RUAS_PEOPLE_EXEC_H
+#define RUAS_PEOPLE_EXEC_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+/*
+ * The private temp directory /tmp/ruas-UID/PERSON, mode 0700, owned by this
+ * user, never /tmp itself. Each level is created with mkdir 0700 or, when it
+ * exists, opened with O_NOFOLLOW and accepted only if it is a directory that
+ * this uid owns and nobody else can enter; a wrong mode on a directory of
+ * ours is fixed through the descriptor. A symlink or a directory of another
+ * user (the /tmp squatting attack) is refused. 0 with *out set, or -1 with
+ * the reason printed.
+ */
+int private_tmp(const char *person, struct buf *out);
+
+/*
+ * argv wrapped in bubblewrap: the whole filesystem as it is, with each deny
+ * path masked (an empty tmpfs over a directory, /dev/null over a file),
+ * --die-with-parent and --new-session. NULL-terminated, malloc'd.
+ */
+char **bwrap_argv(char **argv, char **deny, size_t ndeny);
+
+/* "bwrap" found on PATH, or NULL. */
+const char *bwrap_path(void);
+
+#endif

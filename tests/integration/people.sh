@@ -1,0 +1,230 @@
+#!/bin/bash
+# Integration tests for people on one instance: deny lists from the real
+# filesystem, containment attacks, the deny files and private TMPDIR an
+# agent gets, bubblewrap enforcement for people who share a user, and the
+# OS-level audit. Inside the private-namespace sandbox; needs root.
+. "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
+sandbox_need_root "tests/integration/people.sh"
+sandbox_enter "$0" "$@"
+sandbox_setup
+sandbox_guard
+set -u
+EXTRA_ENV=()
+. "$abs_top_srcdir/tests/integration/tap.sh"
+
+run_sup() {
+	as_user sup "$RUAS" "$@" >"$SB/out" 2>"$SB/err" </dev/null
+	RC=$?
+	OUT=$(cat "$SB/out")
+	ERR=$(cat "$SB/err")
+}
+slug() { printf '%s' "$1" | sed 's/[^A-Za-z0-9]/-/g'; }
+
+sandbox_guard
+sandbox_user sup
+for u in ruas-alice ruas-bob ruas-shared; do sandbox_user "$u"; done
+sandbox_sudoers ruas-sup 'sup ALL=(ruas-alice) NOPASSWD: ALL' 'sup ALL=(ruas-bob) NOPASSWD: ALL' \
+	'sup ALL=(ruas-shared) NOPASSWD: ALL'
+
+WT="$SB/wt"
+mkdir -p "$WT"/{alice,bob,bobby}/repo "$SB/cred" "$SB/cp"
+chmod 755 "$WT"
+echo alice-data >"$WT/alice/repo/mine.txt"
+echo bob-secret >"$WT/bob/repo/secret.txt"
+echo token >"$SB/cred/token"
+chown -R ruas-alice "$WT/alice"
+chown -R ruas-bob "$WT/bob" "$WT/bobby"
+chmod 700 "$WT/alice" "$WT/bob" "$WT/bobby" "$SB/cred"
+for d in alice/repo bob/repo bobby/repo; do mkdir -p "$SB/cp/$(slug "$WT/$d")"; done
+mkdir -p "$SB/cp/$(slug /srv/elsewhere)"
+chmod -R a+rX "$SB/cp"
+
+conf() {
+	local f="$SB/conf/$1.conf"
+	mkdir -p "$SB/conf"
+	{ printf 'helper = "%s";\n' "$HELPER"; cat; } >"$f"
+	chmod 644 "$f"
+	CONF=$f
+}
+conf people <<EOC
+people = { worktrees = "$WT"; credentials = "$SB/cred"; claude_projects = "$SB/cp";
+  members = ( { id = "alice"; run_as_user = "ruas-alice"; }, { id = "bob"; run_as_user = "ruas-bob"; },
+              { id = "bobby"; run_as_user = "ruas-bob"; } ); };
+projects = (
+  { name = "alice-repo"; person = "alice"; work_dir = "$WT/alice/repo";
+    command = ["sh", "-c", "echo \"list=\$RUAS_DENY_LIST\"; cat \"\$RUAS_DENY_LIST\"; test -w \"\$RUAS_DENY_LIST\" && echo WRITABLE; echo \"tmp=\$TMPDIR cc=\$CLAUDE_CODE_TMPDIR\"; stat -c 'tmpstat=%a %U' \"\$TMPDIR\"; printf 'arg=%s\\\\n' \"\$@\"", "agent"];
+    deny_settings_args = ["--settings", "{file}", "x{file}y"]; }
+);
+EOC
+PEOPLE_CONF=$CONF
+conf escapes <<EOC
+people = { worktrees = "$WT"; credentials = "$SB/cred"; claude_projects = "$SB/cp";
+  members = ( { id = "alice"; run_as_user = "ruas-alice"; } ); };
+projects = (
+  { name = "alice-repo"; person = "alice"; work_dir = "$WT/alice/repo"; command = ["true"]; },
+  { name = "escape-dotdot"; person = "alice"; work_dir = "$WT/alice/../bob/repo"; command = ["true"]; },
+  { name = "escape-abs"; person = "alice"; work_dir = "$WT/alice/abs/x"; command = ["true"]; },
+  { name = "escape-rel"; person = "alice"; work_dir = "$WT/alice/rel"; command = ["true"]; },
+  { name = "not-under"; person = "alice"; work_dir = "$SB/elsewhere"; command = ["true"]; }
+);
+EOC
+ESCAPES_CONF=$CONF
+CONF=$PEOPLE_CONF
+
+# ------------------------------------------------------------------ deny lists
+run_sup deny -c "$CONF" alice
+expect "deny alice: the credentials root" has "$OUT" "$SB/cred"
+expect "deny alice: bob's scope" has "$OUT" "$WT/bob"
+expect "deny alice: bobby's scope" has "$OUT" "$WT/bobby"
+expect "deny alice: bob's claude project directory" has "$OUT" "$SB/cp/$(slug "$WT/bob/repo")"
+expect "deny alice: never alice's own scope" hasnt "$OUT" "$WT/alice"$'\n'
+expect "deny alice: never alice's own claude directory" hasnt "$OUT" "$(slug "$WT/alice/repo")"
+expect "deny alice: not a directory of nobody's" hasnt "$OUT" "$(slug /srv/elsewhere)"
+run_sup deny -c "$CONF" bob
+expect "deny bob (prefix of bobby): bobby's claude directory is denied" has "$OUT" "$SB/cp/$(slug "$WT/bobby/repo")"
+expect "deny bob: his own is not" hasnt "$OUT" "$SB/cp/$(slug "$WT/bob/repo")"
+run_sup deny -c "$CONF" bobby
+expect "deny bobby: bob's claude directory is denied" has "$OUT" "$SB/cp/$(slug "$WT/bob/repo")"
+expect "deny bobby: its own is not" hasnt "$OUT" "$SB/cp/$(slug "$WT/bobby/repo")"
+mkdir -p "$WT/alice/new-repo"
+mkdir -p "$SB/cp/$(slug "$WT/bob/new-repo")"
+run_sup deny -c "$CONF" alice
+expect "deny lists are computed afresh: a directory made since is on it" has "$OUT" "$(slug "$WT/bob/new-repo")"
+
+run_sup deny -c "$CONF" alice --format claude-settings
+expect "claude-settings: Read rule with // for an absolute path" has "$OUT" "\"Read(/$WT/bob/**)\""
+expect "claude-settings: Edit rule (write tier)" has "$OUT" "\"Edit(/$WT/bob/**)\""
+expect "claude-settings: sandbox.filesystem.denyRead" perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); my %d = map { $_ => 1 } @{$j->{sandbox}{filesystem}{denyRead}}; exit($d{$ARGV[0]} && $d{$ARGV[1]} ? 0 : 1)' "$WT/bob" "$SB/cred" <"$SB/out"
+run_sup deny -c "$CONF" alice --format json
+expect "json: a document with person and deny" perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); exit($j->{person} eq "alice" && grep({ $_ eq $ARGV[0] } @{$j->{deny}}) ? 0 : 1)' "$SB/cred" <"$SB/out"
+run_sup deny -c "$CONF" mallory
+expect "deny of an unknown person exits 2" test "$RC" = 2
+
+conf single <<EOC
+people = { worktrees = "$WT"; credentials = "$SB/cred"; claude_projects = "$SB/cp";
+  members = ( { id = "alice"; run_as_user = "ruas-alice"; } ); };
+projects = ( { name = "a"; person = "alice"; work_dir = "$WT/alice/repo"; command = ["true"]; } );
+EOC
+run_sup deny -c "$CONF" alice
+expect "a single local person gets only the credentials root" test "$OUT" = "$SB/cred"
+
+# ------------------------------------------------------------------ containment
+ln -s "$WT/bob" "$WT/alice/abs"
+ln -s ../bob "$WT/alice/rel"
+chown -h ruas-alice "$WT/alice/abs" "$WT/alice/rel"
+CONF=$ESCAPES_CONF
+run_sup check -c "$CONF"
+expect "containment: check is fatal" test "$RC" = 1
+expect "containment: .. out of the scope is named" has "$ERR" "ERROR: project \"escape-dotdot\" work_dir \"$WT/alice/../bob/repo\" does not stay inside the scope of person \"alice\""
+expect "containment: an absolute symlink is refused" has "$ERR" "ERROR: project \"escape-abs\""
+expect "containment: a relative symlink out is refused" has "$ERR" "ERROR: project \"escape-rel\""
+expect "containment: a work_dir outside the scope is refused" has "$ERR" "ERROR: project \"not-under\""
+expect "containment: the good project has no containment error" hasnt "$ERR" "project \"alice-repo\" work_dir"
+run_sup run -c "$CONF" alice-repo
+expect "containment: run refuses to start anything" test "$RC" = 1
+
+# ------------------------------------------------------------------ what the agent gets
+CONF=$PEOPLE_CONF
+run_sup check -c "$CONF"
+expect "person projects: check passes" test "$RC" = 0
+run_sup run -c "$CONF" alice-repo
+expect "person run: exits 0" test "$RC" = 0
+list=$(printf '%s\n' "$OUT" | sed -n 's/^list=//p')
+expect "person run: RUAS_DENY_LIST names a file" test -n "$list"
+expect "person run: the agent read its deny list" has "$OUT" "$WT/bob"
+expect "person run: the agent cannot write it" hasnt "$OUT" "WRITABLE"
+expect "person run: TMPDIR is private to the target, never /tmp itself" has "$OUT" "tmp=/tmp/ruas-$(id -u ruas-alice)/alice cc=/tmp/ruas-$(id -u ruas-alice)/alice"
+expect "person run: TMPDIR is 0700 and the target's" has "$OUT" "tmpstat=700 ruas-alice"
+expect "person run: deny_settings_args appended with {file} replaced" has "$OUT" "arg=--settings"
+settings=$(printf '%s\n' "$OUT" | grep '^arg=/' | head -1 | sed 's/^arg=//')
+expect "person run: ... the settings file is absolute" test -n "$settings"
+expect "person run: ... {file} inside an argument too" has "$OUT" "arg=x${settings}y"
+expect "person run: the deny files are removed after the run" test ! -e "$list"
+
+# TMPDIR squatting: someone else made the directory first, or a symlink.
+bob_uid=$(id -u ruas-bob)
+conf squat <<EOC
+people = { worktrees = "$WT"; credentials = "$SB/cred"; claude_projects = "$SB/cp";
+  members = ( { id = "bob"; run_as_user = "ruas-bob"; } ); };
+projects = ( { name = "b"; person = "bob"; work_dir = "$WT/bob/repo"; command = ["sh", "-c", "echo tmp=\$TMPDIR"]; } );
+EOC
+mkdir -p "/tmp/ruas-$bob_uid"
+chmod 777 "/tmp/ruas-$bob_uid"
+run_sup run -c "$CONF" b
+expect "squatting: a /tmp/ruas-UID of another owner is refused" test "$RC" = 125
+expect "squatting: ... with the reason" has "$ERR" "refusing /tmp/ruas-$bob_uid as a private temp directory"
+rm -rf "/tmp/ruas-$bob_uid"
+ln -s /etc "/tmp/ruas-$bob_uid"
+run_sup run -c "$CONF" b
+expect "squatting: a symlink is refused" test "$RC" = 125
+rm -f "/tmp/ruas-$bob_uid"
+mkdir -p "/tmp/ruas-$bob_uid"
+chown ruas-bob "/tmp/ruas-$bob_uid"
+chmod 755 "/tmp/ruas-$bob_uid"
+run_sup run -c "$CONF" b
+expect "squatting: the target's own directory with a loose mode is made 0700" test "$RC" = 0 -a "$(stat -c %a "/tmp/ruas-$bob_uid")" = 700
+
+# ------------------------------------------------------------------ bwrap, one shared user
+W2="$SB/wt2"
+mkdir -p "$W2/alice2" "$W2/bob2" "$SB/cred2"
+echo mine >"$W2/alice2/mine.txt"
+echo bobs >"$W2/bob2/secret.txt"
+chown -R ruas-shared "$W2"
+chmod 755 "$W2"
+conf shared <<EOC
+people = { worktrees = "$W2"; credentials = "$SB/cred2"; claude_projects = "$SB/cp"; enforce = "bwrap";
+  members = ( { id = "alice2"; run_as_user = "ruas-shared"; }, { id = "bob2"; run_as_user = "ruas-shared"; } ); };
+projects = (
+  { name = "a2-bob"; person = "alice2"; work_dir = "$W2/alice2"; command = ["cat", "$W2/bob2/secret.txt"]; },
+  { name = "a2-own"; person = "alice2"; work_dir = "$W2/alice2"; command = ["cat", "$W2/alice2/mine.txt"]; }
+);
+EOC
+run_sup check -c "$CONF"
+expect "bwrap: check passes when bubblewrap runs" test "$RC" = 0
+expect "bwrap: people sharing a user are warned about" has "$ERR" 'person "alice2" shares run_as_user "ruas-shared" with "bob2"'
+as_user ruas-shared cat "$W2/bob2/secret.txt" >/dev/null 2>&1
+RC=$? OUT="" ERR=""
+expect "bwrap: without it, the shared user can read bob2's file (the OS does not separate them)" test "$RC" = 0
+run_sup run -c "$CONF" a2-bob
+expect "bwrap: alice2's agent cannot read bob2's files" test "$RC" != 0 -a "$OUT" != bobs
+run_sup run -c "$CONF" a2-own
+expect "bwrap: ... and can read her own" test "$RC" = 0 -a "$OUT" = mine
+
+conf nobwrap <<EOC
+people = { worktrees = "$W2"; credentials = "$SB/cred2"; claude_projects = "$SB/cp"; enforce = "bwrap";
+  members = ( { id = "alice2"; run_as_user = "ruas-shared"; } ); };
+projects = ( { name = "a"; person = "alice2"; work_dir = "$W2/alice2"; command = ["true"]; } );
+EOC
+mount --bind /dev/null "$(command -v bwrap)" 2>/dev/null
+run_sup check -c "$CONF"
+expect "bwrap: check fails clearly when bubblewrap cannot run" has "$ERR" 'people.enforce = "bwrap", but bubblewrap cannot run as user "ruas-shared"'
+umount "$(command -v bwrap)" 2>/dev/null
+
+# ------------------------------------------------------------------ audit
+mkdir -p /home/sup/.ssh
+chmod 700 /home/sup/.ssh
+chown sup /home/sup/.ssh
+conf audit <<EOC
+people = { worktrees = "$WT"; credentials = "$SB/cred"; claude_projects = "$SB/cp";
+  members = ( { id = "alice"; run_as_user = "ruas-alice"; }, { id = "bob"; run_as_user = "ruas-bob"; } ); };
+projects = ( { name = "a"; person = "alice"; work_dir = "$WT/alice/repo"; command = ["true"]; } );
+EOC
+chmod 700 "$SB/cp"/*
+run_sup audit -c "$CONF"
+expect "audit: scopes 0700 and private secrets: the OS enforces everything, exit 0" test "$RC" = 0
+expect "audit: ... and says so" has "$ERR" "the OS enforces every deny path"
+chmod 755 "$WT/bob"
+chmod 755 /home/sup/.ssh
+run_sup audit -c "$CONF" --json
+expect "audit: opened up, exit 1" test "$RC" = 1
+expect "audit: bob's scope readable by alice is reported" has "$OUT" "can read \\\"$WT/bob\\\""
+expect "audit: the supervisor's ~/.ssh is reported" has "$OUT" "/home/sup/.ssh"
+chmod 700 "$WT/bob" /home/sup/.ssh
+run_sup audit -c "$PEOPLE_CONF"
+expect "audit: people sharing a user are reported, exit 1" has "$ERR" 'persons "bob" and "bobby" share run_as_user "ruas-bob"'
+expect "audit: ... and what the shared user can read of the other" has "$ERR" "person \"bob\" (user \"ruas-bob\") can read \"$WT/bobby\""
+CONF="$SB/conf/shared.conf"
+run_sup audit -c "$CONF"
+expect "audit: with bwrap, paths it masks count as enforced" hasnt "$ERR" "can read \"$W2/bob2\""
+
+tap_finish
