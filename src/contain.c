@@ -122,6 +122,7 @@ static enum contain_result walk(int rootfd, const char *rel, int *out, char *why
 {
 	int stack[256];
 	int depth = 0, links = 0;
+	char via[NAME_MAX + 1] = ""; /* the last symlink followed, for messages */
 	enum contain_result r = CONTAIN_ERROR;
 	char *todo = strdup(rel);
 	if (!todo)
@@ -152,7 +153,10 @@ static enum contain_result walk(int rootfd, const char *rel, int *out, char *why
 			continue;
 		if (strcmp(comp, "..") == 0) {
 			if (depth == 0) {
-				snprintf(why, wl, "\"..\" leads out of the root");
+				if (via[0])
+					snprintf(why, wl, "symlink %s leads out of the root", via);
+				else
+					snprintf(why, wl, "\"..\" leads out of the root");
 				r = CONTAIN_OUTSIDE;
 				break;
 			}
@@ -182,14 +186,19 @@ static enum contain_result walk(int rootfd, const char *rel, int *out, char *why
 				r = CONTAIN_ABSLINK;
 				break;
 			}
-			/* Splice: target, then what was left. */
+			/* Splice: target, then what was left (no '/' when nothing was). */
+			snprintf(via, sizeof via, "%s", comp);
 			size_t rl = strlen(rest);
 			char *next = malloc((size_t)n + rl + 2);
 			if (!next)
 				break;
 			memcpy(next, target, (size_t)n);
-			next[n] = '/';
-			memcpy(next + n + 1, rest, rl + 1);
+			if (rl) {
+				next[n] = '/';
+				memcpy(next + n + 1, rest, rl + 1);
+			} else {
+				next[n] = '\0';
+			}
 			free(todo);
 			todo = rest = next;
 			continue;

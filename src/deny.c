@@ -276,6 +276,9 @@ int ruas_deny_claude_settings(char **json, const ruas_config *cfg,
 			      const char *person, ruas_error **err)
 {
 	struct deny_list d;
+	if (!json || !cfg || !person)
+		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
+				 "ruas_deny_claude_settings: json, cfg and person are required");
 	int r = deny_list_compute(cfg, person, &d, err);
 	if (r < 0)
 		return r;
