@@ -140,17 +140,17 @@ static void visit(struct walk *w, int dfd, const char *name, unsigned char type)
 	}
 	if (type == DT_LNK)
 		return; /* never followed, never judged */
+	/*
+	 * One faccessat for both permissions; nearly every entry passes, and
+	 * only a refusal needs the two separate probes that tell which.
+	 */
 	unsigned flags = 0;
-	if (type == DT_DIR) {
+	int second = type == DT_DIR ? X_OK : W_OK;
+	if (!probe(w, dfd, name, R_OK | second)) {
 		if (!probe(w, dfd, name, R_OK))
 			flags |= SCAN_NOT_READABLE;
-		if (!probe(w, dfd, name, X_OK))
-			flags |= SCAN_NOT_SEARCHABLE;
-	} else {
-		if (!probe(w, dfd, name, R_OK))
-			flags |= SCAN_NOT_READABLE;
-		if (!probe(w, dfd, name, W_OK))
-			flags |= SCAN_NOT_WRITABLE;
+		if (!probe(w, dfd, name, second))
+			flags |= type == DT_DIR ? SCAN_NOT_SEARCHABLE : SCAN_NOT_WRITABLE;
 	}
 	if (flags)
 		flag(w, dfd, name, flags);

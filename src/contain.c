@@ -123,6 +123,7 @@ static enum contain_result walk(int rootfd, const char *rel, int *out, char *why
 	int stack[256];
 	int depth = 0, links = 0;
 	char via[NAME_MAX + 1] = ""; /* the last symlink followed, for messages */
+	const char *link_end = NULL;  /* where its spliced target ends in todo */
 	enum contain_result r = CONTAIN_ERROR;
 	char *todo = strdup(rel);
 	if (!todo)
@@ -139,6 +140,7 @@ static enum contain_result walk(int rootfd, const char *rel, int *out, char *why
 			r = CONTAIN_OK;
 			break;
 		}
+		const char *cstart = rest;
 		char *end = strchr(rest, '/');
 		size_t len = end ? (size_t)(end - rest) : strlen(rest);
 		char comp[NAME_MAX + 1];
@@ -153,7 +155,7 @@ static enum contain_result walk(int rootfd, const char *rel, int *out, char *why
 			continue;
 		if (strcmp(comp, "..") == 0) {
 			if (depth == 0) {
-				if (via[0])
+				if (via[0] && link_end && cstart < link_end)
 					snprintf(why, wl, "symlink %s leads out of the root", via);
 				else
 					snprintf(why, wl, "\"..\" leads out of the root");
@@ -201,6 +203,7 @@ static enum contain_result walk(int rootfd, const char *rel, int *out, char *why
 			}
 			free(todo);
 			todo = rest = next;
+			link_end = next + n;
 			continue;
 		}
 		if (*rest && !S_ISDIR(st.st_mode)) {

@@ -372,6 +372,17 @@ static void test_why_names_escaping_symlink(void **state)
 }
 
 /*
+ * BUG (diagnostic): the reverse. a/link -> ../b stays inside; it is the
+ * explicit ".." after it that leaves the root, yet the walk's message
+ * blames "symlink link" because a symlink was followed at some point.
+ */
+static void test_why_blames_dotdot_not_inside_symlink(void **state)
+{
+	struct fix *f = *state;
+	expect_refused(f->root, R(f, "a/link/../../.."), BIT(CONTAIN_OUTSIDE), "\"..\"");
+}
+
+/*
  * RESOLVE_BENEATH refuses absolute symlinks even when they point inside.
  * openat2 answers EXDEV, and contain_resolve asks the walk which component
  * it was: CONTAIN_ABSLINK in both modes.
@@ -694,6 +705,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_relative_symlink_escapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_why_names_escaping_symlink, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_why_blames_dotdot_not_inside_symlink,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_absolute_symlinks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_magic_link_on_the_way, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_under_root, setup, teardown),
