@@ -1,0 +1,67 @@
+#!/bin/bash
+# fuzz/run.sh SECONDS: build every libFuzzer target with clang
+# (-fsanitize=fuzzer,address,undefined) and run each for SECONDS on its
+# committed seed corpus. Exits non-zero on any crash, leak or property
+# failure. A crash input is kept in fuzz/crashes/ to become a regression test.
+set -euo pipefail
+secs=${1:-30}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+out=${FUZZ_OUT:-$(mktemp -d /var/tmp/ruas-fuzz.XXXXXX)}
+mkdir -p "$out" "$here/crashes"
+CC=${CC_FUZZ:-clang}
+if ! command -v "$CC" >/dev/null; then
+	echo "fuzz/run.sh: $CC not found (apt-get install clang)" >&2
+	exit 2
+fi
+flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_GNU_SOURCE
+	-I"$top/include" -I"$top/src" -I"$top/helper")
+lib=(config.c account.c buf.c error.c names.c quote.c)
+src() { for f in "$@"; do printf '%s\n' "$top/src/$f"; done; }
+build() { # NAME SOURCES... -- LIBS...
+	local name=$1
+	shift
+	echo "== building $name"
+	"$CC" "${flags[@]}" "$@" -o "$out/$name"
+}
+# shellcheck disable=SC2046
+build fuzz_config "$here/fuzz_config.c" $(src "${lib[@]}" sudoers.c deny.c) \
+	$(pkg-config --cflags --libs libconfig json-c)
+# shellcheck disable=SC2046
+build fuzz_payload "$here/fuzz_payload.c" $(src buf.c payload.c)
+# shellcheck disable=SC2046
+build fuzz_sudoers "$here/fuzz_sudoers.c" $(src sudoers.c account.c buf.c error.c names.c quote.c)
+# shellcheck disable=SC2046
+build fuzz_contain "$here/fuzz_contain.c" $(src contain.c)
+
+samples="$out/sudoers-samples"
+mkdir -p "$samples"
+rc=0
+for t in fuzz_config fuzz_payload fuzz_sudoers fuzz_contain; do
+	corpus="$out/corpus-$t"
+	mkdir -p "$corpus"
+	echo "== running $t for ${secs}s"
+	if ! LSAN_OPTIONS="suppressions=$here/lsan.supp:print_suppressions=0" \
+		FUZZ_SUDOERS_SAMPLES="$samples" "$out/$t" -max_total_time="$secs" -max_len=4096 \
+		-artifact_prefix="$here/crashes/$t-" -print_final_stats=1 \
+		"$corpus" "$here/corpus/${t#fuzz_}" >"$out/$t.log" 2>&1; then
+		echo "fuzz/run.sh: $t FAILED; see $out/$t.log and fuzz/crashes/" >&2
+		tail -30 "$out/$t.log" >&2
+		rc=1
+	else
+		grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' "$out/$t.log" | sed "s/^/  $t /"
+	fi
+done
+# A sample of accepted fragments through the real visudo.
+if command -v visudo >/dev/null; then
+	n=0 bad=0
+	for f in "$samples"/*; do
+		[ -e "$f" ] || continue
+		n=$((n + 1))
+		visudo -cqf "$f" || { bad=$((bad + 1)); echo "visudo rejects $f" >&2; }
+	done
+	echo "== visudo on $n sampled fragments: $bad rejected"
+	[ "$bad" = 0 ] || rc=1
+fi
+[ -n "${FUZZ_OUT:-}" ] || rm -rf "$out"
+exit $rc
