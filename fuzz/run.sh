@@ -39,7 +39,7 @@ mkdir -p "$samples"
 rc=0
 for t in fuzz_config fuzz_payload fuzz_sudoers fuzz_contain; do
 	corpus="$out/corpus-$t"
-	mkdir -p "$corpus"
+	mkdir -p "$corpus" "$here/corpus/${t#fuzz_}"
 	echo "== running $t for ${secs}s"
 	if ! LSAN_OPTIONS="suppressions=$here/lsan.supp:print_suppressions=0" \
 		FUZZ_SUDOERS_SAMPLES="$samples" "$out/$t" -max_total_time="$secs" -max_len=4096 \
