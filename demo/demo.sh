@@ -5,6 +5,7 @@
 . "${abs_top_srcdir:?run this through make demo}/tests/integration/sandbox.sh" || exit 99
 sandbox_need_root "the demo"
 sandbox_enter "$0" "$@"
+SANDBOX_ID_BASE=25000
 sandbox_setup
 sandbox_guard
 EXTRA_ENV=()

@@ -5,6 +5,7 @@
 . "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
 sandbox_need_root "tests/integration/lifecycle.sh"
 sandbox_enter "$0" "$@"
+SANDBOX_ID_BASE=23000
 sandbox_setup
 sandbox_guard
 set -u
@@ -88,7 +89,8 @@ for backend in sudo pam; do
 		as_user_bg "$who" "$RUAS" run -c "$CONF" tree >/dev/null 2>&1 </dev/null
 		rpid=$BGPID
 		RC="" OUT="" ERR=""
-		if ! wait_for 3; then
+		# The helper, sh, and at least two of the sleeps.
+		if ! wait_for 4; then
 			not_ok "$backend: the tree agent started its three sleeps" "procs: $(target_procs)"
 			kill -KILL "$rpid" 2>/dev/null
 			continue
@@ -105,7 +107,8 @@ for backend in sudo pam; do
 
 	as_user_bg "$who" "$RUAS" run -c "$CONF" stubborn >/dev/null 2>&1 </dev/null
 	rpid=$BGPID
-	wait_for 2
+	# The helper, sh and both sleeps: the trap is set once the sleeps exist.
+	wait_for 4
 	kill -TERM "$rpid"
 	start=$(date +%s%N)
 	wait "$rpid" 2>/dev/null

@@ -6,6 +6,7 @@
 . "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
 sandbox_need_root "tests/integration/people.sh"
 sandbox_enter "$0" "$@"
+SANDBOX_ID_BASE=24000
 sandbox_setup
 sandbox_guard
 set -u

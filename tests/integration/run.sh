@@ -4,6 +4,7 @@
 . "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
 sandbox_need_root "tests/integration/run.sh"
 sandbox_enter "$0" "$@"
+SANDBOX_ID_BASE=21000
 sandbox_setup
 sandbox_guard
 set -u
@@ -35,8 +36,8 @@ conf() { # NAME: config from stdin, helper preset
 
 # ------------------------------------------------------------------ users
 sandbox_guard
-groupadd supgrp
-groupadd docker
+sandbox_group supgrp
+sandbox_group docker
 sandbox_user sup -G supgrp
 for u in t1 t2 t3 t5 t6; do sandbox_user "$u"; done
 sandbox_user t4 -s /usr/sbin/nologin

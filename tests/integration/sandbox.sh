@@ -104,12 +104,29 @@ sandbox_setup() {
 	set +e
 }
 
+# Suites run in parallel and share the pid namespace: each takes its own
+# uid and gid range (SANDBOX_ID_BASE, set before sandbox_setup), so that
+# "pkill -u t1" in one suite can never reach another suite's t1.
+sandbox_ids() {
+	local b=${SANDBOX_ID_BASE:-20000}
+	printf '%s\n' -K "UID_MIN=$b" -K "UID_MAX=$((b + 999))" -K "GID_MIN=$b" -K "GID_MAX=$((b + 999))"
+}
+
 # sandbox_user NAME [useradd options...]
 sandbox_user() {
 	sandbox_guard
 	local name=$1
 	shift
-	useradd -m -s /bin/bash "$@" "$name"
+	local ids
+	mapfile -t ids < <(sandbox_ids)
+	useradd "${ids[@]}" -m -s /bin/bash "$@" "$name"
+}
+
+# sandbox_group NAME
+sandbox_group() {
+	sandbox_guard
+	local b=${SANDBOX_ID_BASE:-20000}
+	groupadd -K "GID_MIN=$b" -K "GID_MAX=$((b + 999))" "$1"
 }
 
 # sandbox_sudoers FILE LINE...: a fragment, checked by visudo before it lands.

@@ -5,6 +5,7 @@
 . "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
 sandbox_need_root "tests/integration/setup.sh"
 sandbox_enter "$0" "$@"
+SANDBOX_ID_BASE=22000
 sandbox_setup
 sandbox_guard
 set -u
@@ -27,7 +28,7 @@ setup() {
 snapshot() { (cd /etc/sudoers.d && for f in $(ls -A); do printf '%s %s ' "$f" "$(stat -c '%i %a %U' "$f")"; sha256sum <"$f"; done); }
 
 sandbox_guard
-groupadd docker
+sandbox_group docker
 for u in sup t1 t2 t3; do sandbox_user "$u"; done
 sandbox_sudoers t3-escalates 't3 ALL=(ALL) NOPASSWD: ALL'
 
