@@ -143,7 +143,7 @@ echo 't1 hard nofile 777' >/etc/security/limits.d/ruas-test.conf
 run_as root run -c "$SB/conf/pam.conf" limits
 expect "pam: a limits.d rule for the target applies to the agent" test "$OUT" = 777
 rm /etc/security/limits.d/ruas-test.conf
-expect "pam: the session helper is gone after the run" test -z "$(pgrep -f ruas-session)"
+expect "pam: the session helper is gone after the run" test -z "$(pgrep -f "$SESSION")"
 
 chage -E 0 t7
 cat >"$SB/conf/expired.conf" <<EOC
