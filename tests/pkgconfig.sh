@@ -1,0 +1,33 @@
+#!/bin/bash
+# ruas.pc works: the example supervisor of docs/library.md, which includes
+# <ruas.h>, builds against the installed library with nothing but
+# `pkg-config --cflags --libs ruas`, and runs.
+. "${abs_top_srcdir:?run this through make check}/tests/integration/tap.sh"
+if ! command -v pkg-config >/dev/null || ! command -v cc >/dev/null; then
+	echo "SKIP: pkg-config or cc is not installed" >&2
+	exit 77
+fi
+dest=$(mktemp -d /var/tmp/ruas-pc.XXXXXX)
+trap 'rm -rf "$dest"' EXIT
+"${MAKE:-make}" -s -C "$abs_top_builddir" install DESTDIR="$dest" >"$dest/install.log" 2>&1
+RC=$? OUT="" ERR=$(tail -5 "$dest/install.log")
+expect "make install into a staging directory" test "$RC" = 0
+export PKG_CONFIG_PATH="$dest$RUAS_LIBDIR/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest"
+flags=$(pkg-config --cflags --libs ruas 2>&1)
+RC=$? OUT=$flags ERR=""
+expect "pkg-config finds ruas" test "$RC" = 0
+# shellcheck disable=SC2086
+ERR=$(cc -std=c11 -Wall -Wextra -Werror "$abs_top_srcdir/tests/consumer/supervisor.c" $flags -o "$dest/supervisor" 2>&1)
+RC=$? OUT=""
+expect "a program that includes <ruas.h> builds with pkg-config --cflags --libs ruas" test "$RC" = 0
+# Without a configuration it must report the error and exit 2, not crash.
+ERR=$(LD_LIBRARY_PATH="$dest$RUAS_LIBDIR" "$dest/supervisor" 2>&1)
+RC=$? OUT=""
+expect "... and runs: a missing /etc/ruas/ruas.conf is reported, exit 2" test "$RC" = 2
+expect "... with the library's message" has "$ERR" "cannot open"
+OUT=$(nm -D --defined-only "$dest$RUAS_LIBDIR/libruas.so" | awk '{print $3}' | grep -v '^ruas_')
+RC=0 ERR=""
+expect "the library exports only ruas_* symbols" test -z "$OUT"
+OUT=$(objdump -p "$dest$RUAS_LIBDIR/libruas.so" | awk '/SONAME/ {print $2}')
+expect "the SONAME is versioned (libruas.so.0)" test "$OUT" = libruas.so.0
+tap_finish
