@@ -1,5 +1,6 @@
 /* probes.c - the escalation probe and the work_dir access diagnosis. */
 #include "probes.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -60,16 +61,9 @@ static void probe_start(struct probe *pr, const char *sudo, char *const argv[])
 	pr->fd = p[0];
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void probe_collect(struct probe *pr, size_t n)
 {
-	long long deadline = now_ms() + PROBE_TIMEOUT_MS;
+	long long deadline = monotonic_ms() + PROBE_TIMEOUT_MS;
 	for (;;) {
 		struct pollfd pf[2];
 		int live = 0;
@@ -81,7 +75,7 @@ static void probe_collect(struct probe *pr, size_t n)
 		}
 		if (!live)
 			break;
-		long long left = deadline - now_ms();
+		long long left = deadline - monotonic_ms();
 		if (left <= 0) {
 			for (size_t i = 0; i < n; i++)
 				if (pr[i].pid > 0)

@@ -100,13 +100,6 @@ out:
 	return count;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int status_code(int st)
 {
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
@@ -173,14 +166,14 @@ int reaper_run(char **argv, const struct reaper_options *o)
 		if (agent_status != -1 && !terminating) {
 			terminating = 1;
 			signal_tree(SIGTERM);
-			kill_at = now_ms() + 1000LL * o->grace_seconds;
+			kill_at = monotonic_ms() + 1000LL * o->grace_seconds;
 		}
-		if (terminating && now_ms() >= kill_at) {
+		if (terminating && monotonic_ms() >= kill_at) {
 			signal_tree(SIGKILL);
-			kill_at = now_ms() + 200;
+			kill_at = monotonic_ms() + 200;
 		}
 		struct pollfd pf[3] = {{sfd, POLLIN, 0}, {sup_fd, POLLIN, 0}, {par_fd, POLLIN, 0}};
-		long long left = terminating ? kill_at - now_ms() : -1;
+		long long left = terminating ? kill_at - monotonic_ms() : -1;
 		int timeout = terminating ? (left < 0 ? 0 : left > 1000 ? 1000 : (int)left) : -1;
 		if (poll(pf, 3, timeout) < 0 && errno != EINTR)
 			break;
@@ -206,7 +199,7 @@ int reaper_run(char **argv, const struct reaper_options *o)
 		if (stop && !terminating) {
 			terminating = 1;
 			signal_tree(SIGTERM);
-			kill_at = now_ms() + 1000LL * o->grace_seconds;
+			kill_at = monotonic_ms() + 1000LL * o->grace_seconds;
 		}
 	}
 	if (sup_fd >= 0)

@@ -221,9 +221,25 @@ static const char *allow_problem(const char *v)
 	return env_name_refusal(v);
 }
 
-static const char *abs_path_problem(const char *v)
+/*
+ * An absolute path under `key` of group g, or dflt when absent (NULL: none,
+ * unless required). `where` prefixes messages ("" or "people: ").
+ */
+static int get_abs_path(struct loader *ld, const config_setting_t *g, const char *where,
+			const char *key, int required, const char *dflt, char **out)
 {
-	return v[0] == '/' ? NULL : "must be an absolute path";
+	const char *v;
+	int r = get_string(ld, g, key, &v);
+	if (r < 0)
+		return r;
+	if (!v && required)
+		return fail(ld, g, "%smissing key \"%s\"", where, key);
+	if (v && v[0] != '/')
+		return fail(ld, config_setting_get_member(g, key),
+			    "%s%s must be an absolute path", where, key);
+	if (!v && !dflt)
+		return 0;
+	return dup_into(ld, out, v ? v : dflt);
 }
 
 static int check_run_as_user(struct loader *ld, const config_setting_t *s,
@@ -495,32 +511,15 @@ static int load_globals(struct loader *ld, config_t *lc, char ***allow,
 			struct defaults *def)
 {
 	config_setting_t *root = config_root_setting(lc);
-	const char *s;
 	int r;
 
 	if ((r = check_keys(ld, root, global_keys, "at the top level")) < 0)
 		return r;
-	if ((r = get_string(ld, root, "sudo", &s)) < 0)
+	if ((r = get_abs_path(ld, root, "", "sudo", 0, RUAS_SUDO_PATH, &ld->cfg->sudo)) < 0 ||
+	    (r = get_abs_path(ld, root, "", "helper", 0, RUAS_HELPER_PATH, &ld->cfg->helper)) < 0 ||
+	    (r = get_abs_path(ld, root, "", "session_helper", 0, RUAS_SESSION_PATH,
+			      &ld->cfg->session_helper)) < 0)
 		return r;
-	if (s && abs_path_problem(s))
-		return fail(ld, config_setting_get_member(root, "sudo"),
-			    "sudo must be an absolute path");
-	if (dup_into(ld, &ld->cfg->sudo, s ? s : RUAS_SUDO_PATH) < 0)
-		return RUAS_ERR_NOMEM;
-	if ((r = get_string(ld, root, "helper", &s)) < 0)
-		return r;
-	if (s && abs_path_problem(s))
-		return fail(ld, config_setting_get_member(root, "helper"),
-			    "helper must be an absolute path");
-	if (dup_into(ld, &ld->cfg->helper, s ? s : RUAS_HELPER_PATH) < 0)
-		return RUAS_ERR_NOMEM;
-	if ((r = get_string(ld, root, "session_helper", &s)) < 0)
-		return r;
-	if (s && abs_path_problem(s))
-		return fail(ld, config_setting_get_member(root, "session_helper"),
-			    "session_helper must be an absolute path");
-	if (dup_into(ld, &ld->cfg->session_helper, s ? s : RUAS_SESSION_PATH) < 0)
-		return RUAS_ERR_NOMEM;
 	if ((r = get_backend(ld, root, &def->backend)) < 0 ||
 	    (r = get_service(ld, root, &def->pam_service)) < 0 ||
 	    (r = get_grace(ld, root, &def->terminate_grace)) < 0)
@@ -571,21 +570,6 @@ static int person_id_valid(const char *id)
 	return 1;
 }
 
-static int get_abs_path(struct loader *ld, const config_setting_t *g, const char *key,
-			int required, char **out)
-{
-	const char *v;
-	int r = get_string(ld, g, key, &v);
-	if (r < 0)
-		return r;
-	if (!v)
-		return required ? fail(ld, g, "people: missing key \"%s\"", key) : 0;
-	if (v[0] != '/')
-		return fail(ld, config_setting_get_member(g, key),
-			    "people: %s must be an absolute path", key);
-	return dup_into(ld, out, v);
-}
-
 static int load_people(struct loader *ld, config_t *lc)
 {
 	config_setting_t *g = config_setting_get_member(config_root_setting(lc), "people");
@@ -600,9 +584,10 @@ static int load_people(struct loader *ld, config_t *lc)
 	if (!pp)
 		return oom(ld);
 	ld->cfg->people = pp;
-	if ((r = get_abs_path(ld, g, "worktrees", 1, &pp->worktrees)) < 0 ||
-	    (r = get_abs_path(ld, g, "credentials", 1, &pp->credentials)) < 0 ||
-	    (r = get_abs_path(ld, g, "claude_projects", 0, &pp->claude_projects)) < 0)
+	if ((r = get_abs_path(ld, g, "people: ", "worktrees", 1, NULL, &pp->worktrees)) < 0 ||
+	    (r = get_abs_path(ld, g, "people: ", "credentials", 1, NULL, &pp->credentials)) < 0 ||
+	    (r = get_abs_path(ld, g, "people: ", "claude_projects", 0, NULL,
+			      &pp->claude_projects)) < 0)
 		return r;
 	const char *enforce;
 	if ((r = get_string(ld, g, "enforce", &enforce)) < 0)

@@ -11,4 +11,7 @@
  */
 unsigned long long process_start_time(pid_t pid);
 
+/* CLOCK_MONOTONIC in milliseconds, for deadlines. */
+long long monotonic_ms(void);
+
 #endif

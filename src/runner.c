@@ -1,5 +1,6 @@
 /* runner.c - posix_spawn a command, capture stdout and stderr, with a timeout. */
 #include "runner.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,13 +18,6 @@ void run_result_free(struct run_result *res)
 {
 	buf_free(&res->out);
 	buf_free(&res->err);
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* Reads what is there; keeps at most `max` bytes but drains everything. */
@@ -85,22 +79,22 @@ int run_capture(void *ctx, const struct run_request *req, struct run_result *res
 		goto out_pipes;
 	}
 
-	long long deadline = now_ms() + req->timeout_ms, kill_at = 0;
+	long long deadline = monotonic_ms() + req->timeout_ms, kill_at = 0;
 	int fds[2] = {outp[0], errp[0]};
 	outp[0] = errp[0] = -1;
 	while (fds[0] >= 0 || fds[1] >= 0) {
 		struct pollfd pf[2] = {{fds[0], POLLIN, 0}, {fds[1], POLLIN, 0}};
-		long long left = (kill_at ? kill_at : deadline) - now_ms();
+		long long left = (kill_at ? kill_at : deadline) - monotonic_ms();
 		int n = poll(pf, 2, left < 0 ? 0 : (int)(left > 1000 ? 1000 : left));
 		if (n < 0 && errno != EINTR)
 			break;
-		if (now_ms() >= (kill_at ? kill_at : deadline)) {
+		if (monotonic_ms() >= (kill_at ? kill_at : deadline)) {
 			/* sudo relays SIGTERM to the command; SIGKILL it cannot. */
 			kill(pid, kill_at ? SIGKILL : SIGTERM);
 			res->timed_out = 1;
 			if (kill_at)
 				break;
-			kill_at = now_ms() + 2000;
+			kill_at = monotonic_ms() + 2000;
 		}
 		for (int i = 0; i < 2; i++)
 			if (fds[i] >= 0 && (pf[i].revents & (POLLIN | POLLHUP | POLLERR)))

@@ -101,31 +101,48 @@ static int preflight(const ruas_config *cfg, int json)
 	return fatal ? EXIT_FATAL : 0;
 }
 
-static int cmd_check(int argc, char **argv)
+/*
+ * [-c FILE] [--json] and no operand, for `verb`, then the configuration.
+ * -1 when *cfg is loaded and the command goes on; otherwise the exit code.
+ */
+static int load_with_args(int argc, char **argv, const char *verb, ruas_config **cfg,
+			  int *json)
 {
 	static const struct option opts[] = {{"config", required_argument, NULL, 'c'},
 					     {"json", no_argument, NULL, 'j'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	const char *path = RUAS_DEFAULT_CONFIG;
-	int json = 0, c;
+	char what[64];
+	int c;
+	*json = 0;
 	while ((c = getopt_long(argc, argv, "+c:h", opts, NULL)) != -1) {
 		if (c == 'c')
 			path = optarg;
 		else if (c == 'j')
-			json = 1;
+			*json = 1;
 		else if (c == 'h') {
 			usage(stdout);
 			return 0;
-		} else
-			return usage_error("bad option for check", NULL);
+		} else {
+			snprintf(what, sizeof what, "bad option for %s", verb);
+			return usage_error(what, NULL);
+		}
 	}
-	if (optind != argc)
-		return usage_error("check takes no operand:", argv[optind]);
+	if (optind != argc) {
+		snprintf(what, sizeof what, "%s takes no operand:", verb);
+		return usage_error(what, argv[optind]);
+	}
+	return load(path, cfg) < 0 ? EXIT_USAGE : -1;
+}
+
+static int cmd_check(int argc, char **argv)
+{
 	ruas_config *cfg;
-	if (load(path, &cfg) < 0)
-		return EXIT_USAGE;
-	int rc = preflight(cfg, json);
+	int json, rc = load_with_args(argc, argv, "check", &cfg, &json);
+	if (rc >= 0)
+		return rc;
+	rc = preflight(cfg, json);
 	ruas_config_free(cfg);
 	return rc;
 }
@@ -307,36 +324,18 @@ static int cmd_deny(int argc, char **argv)
 
 static int cmd_audit(int argc, char **argv)
 {
-	static const struct option opts[] = {{"config", required_argument, NULL, 'c'},
-					     {"json", no_argument, NULL, 'j'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
-	const char *path = RUAS_DEFAULT_CONFIG;
-	int json = 0, c;
-	while ((c = getopt_long(argc, argv, "+c:h", opts, NULL)) != -1) {
-		if (c == 'c')
-			path = optarg;
-		else if (c == 'j')
-			json = 1;
-		else if (c == 'h') {
-			usage(stdout);
-			return 0;
-		} else
-			return usage_error("bad option for audit", NULL);
-	}
-	if (optind != argc)
-		return usage_error("audit takes no operand:", argv[optind]);
 	ruas_config *cfg;
 	ruas_report *r = NULL;
 	ruas_error *err = NULL;
-	if (load(path, &cfg) < 0)
-		return EXIT_USAGE;
+	int json, rc = load_with_args(argc, argv, "audit", &cfg, &json);
+	if (rc >= 0)
+		return rc;
 	if (ruas_audit(&r, cfg, NULL, &err) < 0) {
 		fprintf(stderr, "ruas: %s\n", ruas_error_message(err));
-		int rc = ruas_error_code(err) == RUAS_ERR_CONFIG ? EXIT_USAGE : EXIT_FATAL;
+		int code = ruas_error_code(err) == RUAS_ERR_CONFIG ? EXIT_USAGE : EXIT_FATAL;
 		ruas_error_free(err);
 		ruas_config_free(cfg);
-		return rc;
+		return code;
 	}
 	size_t findings = 0;
 	for (size_t p = 0; p < ruas_report_project_count(r); p++)
