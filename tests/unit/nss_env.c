@@ -1,5 +1,6 @@
 /* nss_env.c - see nss_env.h. */
 #include "nss_env.h"
+#include "reexec.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -103,9 +104,7 @@ void nss_env_reexec(int argc, char **argv, const char *passwd_lines,
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
-		execv("/proc/self/exe", argv);
-		fprintf(stderr, "nss_env: cannot run /proc/self/exe: %s\n", strerror(errno));
-		_exit(99);
+		reexec_self(argv, "nss_env");
 	}
 	int st;
 	while (waitpid(pid, &st, 0) < 0)

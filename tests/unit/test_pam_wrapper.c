@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "pam_login.h"
+#include "reexec.h"
 
 #define USER "alice"
 #define RUSER "root"
@@ -164,7 +165,7 @@ static void service(const char *svcdir, const char *name, const char *fmt, ...)
 }
 
 /*
- * Without PAM_WRAPPER: write the services, run /proc/self/exe again under
+ * Without PAM_WRAPPER: write the services, run this program again under
  * pam_wrapper, clean up and exit as it did. With PAM_WRAPPER: return.
  */
 static void reexec_under_pam_wrapper(char **argv)
@@ -263,10 +264,7 @@ static void reexec_under_pam_wrapper(char **argv)
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
-		execv("/proc/self/exe", argv);
-		fprintf(stderr, "test_pam_wrapper: cannot run /proc/self/exe: %s\n",
-			strerror(errno));
-		_exit(99);
+		reexec_self(argv, "test_pam_wrapper");
 	}
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
