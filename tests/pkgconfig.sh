@@ -17,7 +17,11 @@ flags=$(pkg-config --cflags --libs ruas 2>&1)
 RC=$? OUT=$flags ERR=""
 expect "pkg-config finds ruas" test "$RC" = 0
 # shellcheck disable=SC2086
-ERR=$(cc -std=c11 -Wall -Wextra -Werror "$abs_top_srcdir/tests/consumer/supervisor.c" $flags -o "$dest/supervisor" 2>&1)
+# Nothing but pkg-config's flags, and the build's own CFLAGS and LDFLAGS
+# (in a sanitizer build the program must link the same runtime).
+# shellcheck disable=SC2086
+ERR=$(cc -std=c11 -Wall -Wextra -Werror ${RUAS_BUILD_CFLAGS:-} "$abs_top_srcdir/tests/consumer/supervisor.c" \
+	$flags ${RUAS_BUILD_LDFLAGS:-} -o "$dest/supervisor" 2>&1)
 RC=$? OUT=""
 expect "a program that includes <ruas.h> builds with pkg-config --cflags --libs ruas" test "$RC" = 0
 # Without a configuration it must report the error and exit 2, not crash.
