@@ -2,7 +2,8 @@
 # fuzz/run.sh SECONDS: build every libFuzzer target with clang
 # (-fsanitize=fuzzer,address,undefined) and run each for SECONDS on its
 # committed seed corpus. Exits non-zero on any crash, leak or property
-# failure. A crash input is kept in fuzz/crashes/ to become a regression test.
+# failure. A crash input is kept in fuzz/crashes/; once fixed, commit it to
+# fuzz/corpus/TARGET/, which every run replays first: a regression test.
 set -euo pipefail
 secs=${1:-30}
 here=$(cd "$(dirname "$0")" && pwd)
