@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -137,7 +138,7 @@ static void deny(struct dir_result *d, const char *path, const struct stat *st,
 {
 	d->state = DIR_DENIED;
 	d->path = strdup(path);
-	strcpy(d->missing, missing);
+	snprintf(d->missing, sizeof d->missing, "%s", missing);
 	d->mode = st->st_mode & 07777;
 	d->owner = scan_owner_name(st->st_uid);
 }

@@ -16,6 +16,7 @@
  * verdict, then runs ruas-exec's checks in a child that has fully dropped.
  */
 #include <errno.h>
+#include <limits.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -75,6 +76,33 @@ static void run_child(const struct passwd *pw, char **env, const struct payload 
 	_exit(126);
 }
 
+/*
+ * The target's passwd entry in storage of its own (*mem, to free): PAM
+ * modules and NSS run in this process between the lookup and the drop, and
+ * getpwnam()'s static entry may be overwritten by theirs, even with root's.
+ * 0, or -1 when the user cannot be found.
+ */
+static int lookup_user(const char *name, struct passwd *pw, char **mem)
+{
+	struct passwd *res = NULL;
+	size_t size = 4096;
+	for (;;) {
+		if (!(*mem = malloc(size)))
+			return -1;
+		int e = getpwnam_r(name, pw, *mem, size, &res);
+		if (e == ERANGE && size < (1u << 20)) {
+			free(*mem);
+			size *= 4;
+			continue;
+		}
+		if (res)
+			return 0;
+		free(*mem);
+		*mem = NULL;
+		return -1;
+	}
+}
+
 /* Relays signals to the child until it ends; returns its exit code. */
 static int supervise(pid_t child, const sigset_t *set)
 {
@@ -110,16 +138,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ruas-session: bad payload: %s\n", why ? why : "not a session");
 		return EXIT_HELPER;
 	}
-	struct passwd *pw = getpwnam(p.user);
+	struct passwd pwent, *pw = NULL;
+	char *pwmem = NULL;
+	if (lookup_user(p.user, &pwent, &pwmem) == 0)
+		pw = &pwent;
 	if (!pw || pw->pw_uid == 0) {
 		fprintf(stderr, "ruas-session: user %s %s\n", p.user,
 			pw ? "has uid 0; refusing" : "does not exist");
+		free(pwmem);
 		payload_free(&p);
 		return EXIT_HELPER;
 	}
 
 	int check = p.mode == SESSION_CHECK;
-	const char *tty = isatty(0) ? ttyname(0) : NULL;
+	char ttybuf[PATH_MAX] = "";
+	const char *tty = isatty(0) && ttyname_r(0, ttybuf, sizeof ttybuf) == 0 ? ttybuf : NULL;
 	struct pam_login l;
 	if (pam_login_begin(&l, &pam_real_ops, p.service, p.user, p.ruser, tty, !check) < 0) {
 		if (check) {
@@ -127,11 +160,13 @@ int main(int argc, char **argv)
 			hex_encode(&h, l.reason, strlen(l.reason));
 			printf("\nruas-session-acct fail %s\n", h.data ? h.data : "");
 			buf_free(&h);
+			free(pwmem);
 			payload_free(&p);
 			return fflush(stdout) == 0 ? 0 : EXIT_HELPER;
 		}
 		fprintf(stderr, "ruas-session: PAM (service %s) refused user %s: %s\n",
 			p.service, p.user, l.reason);
+		free(pwmem);
 		payload_free(&p);
 		return EXIT_HELPER;
 	}
@@ -144,6 +179,7 @@ int main(int argc, char **argv)
 	pam_login_free_env(pam_env);
 	if (!env) {
 		pam_login_end(&l);
+		free(pwmem);
 		payload_free(&p);
 		return EXIT_HELPER;
 	}
@@ -168,6 +204,7 @@ int main(int argc, char **argv)
 	for (char **e = env; *e; e++)
 		free(*e);
 	free(env);
+	free(pwmem);
 	payload_free(&p);
 	return rc;
 }

@@ -192,10 +192,10 @@ int deny_list_compute(const struct ruas_config *cfg, const char *id,
 
 void deny_list_free(struct deny_list *d)
 {
-	for (size_t i = 0; i < d->n; i++)
+	for (size_t i = 0; d->paths && i < d->n; i++)
 		free(d->paths[i]);
 	free(d->paths);
-	for (size_t i = 0; i < d->nwarn; i++)
+	for (size_t i = 0; d->warnings && i < d->nwarn; i++)
 		free(d->warnings[i]);
 	free(d->warnings);
 	memset(d, 0, sizeof *d);

@@ -147,7 +147,8 @@ static enum outcome pam_verdict(struct job *j)
 	const char *out = j->rr.out.data ? j->rr.out.data : "";
 	const char *ok = strstr(out, "\nruas-session-acct ok\n");
 	const char *bad = strstr(out, "\nruas-session-acct fail ");
-	if (j->rr.spawn_errno) {
+	/* A spawn failure wins over any "fail" line, and "fail" over a missing "ok". */
+	if (j->rr.spawn_errno) { /* NOLINT(bugprone-branch-clone): order matters */
 		j->outcome = OUT_SESSION_FAILED;
 	} else if (bad) {
 		const char *h = bad + strlen("\nruas-session-acct fail ");

@@ -228,6 +228,9 @@ static int build_exec_payload(const struct ruas_config *cfg, const struct ruas_p
 	}
 	return 0;
 oom:
+	/* pl may already own names and values; the caller frees pl either way. */
+	pl->env_names = NULL;
+	pl->env_values = NULL;
 	free(names);
 	free(values);
 	free(all);
@@ -320,6 +323,8 @@ static int start(pid_t *pid, const struct ruas_config *cfg,
 			return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM,
 					 "out of memory");
 		}
+		/* argv[0] is command[0]: config.c rejects an empty command. */
+		/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): as above */
 		e = posix_spawnp(pid, argv[0], &fa, &attr, argv, (char *const *)env);
 		free(argv);
 		spawn_teardown(&fa, &attr);
@@ -386,15 +391,16 @@ int ruas_spawn(ruas_child **out, const ruas_config *cfg, const char *project,
 	if (!p)
 		return error_set(err, RUAS_ERR_NOTFOUND, cfg->path, 0, 0,
 				 "no project named \"%s\" in %s", project, cfg->path);
-	const char *const *env = opts && opts->env ? opts->env
-						   : (const char *const *)environ;
 	struct ruas_child *c = calloc(1, sizeof *c);
 	if (!c)
 		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory");
 	struct extras x;
 	int r = build_extras(cfg, p, &x, err);
-	if (r == 0)
+	if (r == 0) {
+		const char *const *env = opts && opts->env ? opts->env
+							   : (const char *const *)environ;
 		r = start(&c->pid, cfg, p, args, env, &x, err);
+	}
 	if (r < 0) {
 		extras_free(&x, 0);
 		free(c);

@@ -1,6 +1,7 @@
 /* wire_parse.c - reading ruas-exec's check report; see wire.h. */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,9 +113,10 @@ static int record(struct helper_report *r, char **f, int n)
 		}
 		if (strcmp(f[2], "denied") == 0 && n == 7) {
 			d->state = DIR_DENIED;
-			if (strcmp(f[4], "r") && strcmp(f[4], "x") && strcmp(f[4], "rx"))
+			if (strcmp(f[4], "r") != 0 && strcmp(f[4], "x") != 0 &&
+			    strcmp(f[4], "rx") != 0)
 				return -1;
-			strcpy(d->missing, f[4]);
+			snprintf(d->missing, sizeof d->missing, "%s", f[4]);
 			if (parse_octal(f[5], &d->mode) < 0)
 				return -1;
 			return (d->path = unhex(f[3])) && (d->owner = unhex(f[6])) ? 0 : -1;

@@ -130,8 +130,10 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 's': a.supervisor = optarg; break;
 		case 't':
-			if (add_target(&a, &ntargets, optarg) < 0)
-				return setup_fail(SETUP_USAGE, "out of memory");
+			if (add_target(&a, &ntargets, optarg) < 0) {
+				rc = setup_fail(SETUP_USAGE, "out of memory");
+				goto out;
+			}
 			break;
 		case 'c': a.config = optarg; break;
 		case 'n': a.name = optarg; break;
@@ -143,32 +145,44 @@ int main(int argc, char **argv)
 		case 'm': a.home = optarg; break;
 		case 'w': a.work_dir = optarg; break;
 		case 'j': a.json = 1; break;
-		case 'h': usage(stdout); return SETUP_OK;
-		default: return setup_fail(SETUP_USAGE, "try 'ruas-setup --help'");
+		case 'h':
+			usage(stdout);
+			rc = SETUP_OK;
+			goto out;
+		default:
+			rc = setup_fail(SETUP_USAGE, "try 'ruas-setup --help'");
+			goto out;
 		}
 	}
-	if (optind != argc)
-		return setup_fail(SETUP_USAGE, "unexpected argument '%s'", argv[optind]);
+	if (optind != argc) {
+		rc = setup_fail(SETUP_USAGE, "unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
 
 	int is_useradd = strcmp(a.verb, "useradd") == 0;
-	if (!is_useradd && strcmp(a.verb, "sudoers") && strcmp(a.verb, "install") &&
-	    strcmp(a.verb, "check"))
-		return setup_fail(SETUP_USAGE, "unknown command '%s'; try 'ruas-setup --help'",
-				  a.verb);
+	if (!is_useradd && strcmp(a.verb, "sudoers") != 0 && strcmp(a.verb, "install") != 0 &&
+	    strcmp(a.verb, "check") != 0) {
+		rc = setup_fail(SETUP_USAGE, "unknown command '%s'; try 'ruas-setup --help'",
+				a.verb);
+		goto out;
+	}
 	if (is_useradd) {
-		if (ntargets != 1 || a.config)
-			return setup_fail(SETUP_USAGE, "useradd takes exactly one --target USER");
-	} else {
-		if (!!ntargets == !!a.config)
-			return setup_fail(SETUP_USAGE, "%s needs --target USER ... or --config FILE "
-					  "(one of them)", a.verb);
-		if (a.config && (rc = targets_from_config(&a, &ntargets, &cfg)) != 0) {
-			ruas_config_free(cfg);
-			free(a.targets);
-			return rc;
+		if (ntargets != 1 || a.config) {
+			rc = setup_fail(SETUP_USAGE, "useradd takes exactly one --target USER");
+			goto out;
 		}
-		if (strcmp(a.verb, "check") && !a.supervisor)
-			return setup_fail(SETUP_USAGE, "%s needs --supervisor USER", a.verb);
+	} else {
+		if (!!ntargets == !!a.config) {
+			rc = setup_fail(SETUP_USAGE, "%s needs --target USER ... or --config FILE "
+					"(one of them)", a.verb);
+			goto out;
+		}
+		if (a.config && (rc = targets_from_config(&a, &ntargets, &cfg)) != 0)
+			goto out;
+		if (strcmp(a.verb, "check") != 0 && !a.supervisor) {
+			rc = setup_fail(SETUP_USAGE, "%s needs --supervisor USER", a.verb);
+			goto out;
+		}
 	}
 
 	if (is_useradd)
@@ -179,6 +193,7 @@ int main(int argc, char **argv)
 		rc = setup_install(&a);
 	else
 		rc = setup_check(&a);
+out:
 	ruas_config_free(cfg);
 	free(a.targets);
 	return rc;

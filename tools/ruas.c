@@ -312,7 +312,8 @@ static int cmd_deny(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return usage_error("deny needs exactly one PERSON", NULL);
-	if (strcmp(format, "lines") && strcmp(format, "json") && strcmp(format, "claude-settings"))
+	if (strcmp(format, "lines") != 0 && strcmp(format, "json") != 0 &&
+	    strcmp(format, "claude-settings") != 0)
 		return usage_error("--format must be lines, json or claude-settings, not", format);
 	ruas_config *cfg;
 	if (load(path, &cfg) < 0)

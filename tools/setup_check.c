@@ -61,10 +61,11 @@ int setup_check(const struct setup_args *a)
 {
 	for (const char *const *t = a->targets; *t; t++) {
 		const char *why = ruas_user_name_problem(*t);
-		char shown[256];
-		if (why)
+		if (why) {
+			char shown[256];
 			return setup_fail(SETUP_USAGE, "target \"%s\" %s",
 					  escape_name(*t, shown, sizeof shown), why);
+		}
 	}
 	return setup_run_target_checks(a, a->json, 0);
 }

@@ -87,10 +87,11 @@ int setup_useradd(const struct setup_args *a)
 {
 	const char *user = a->targets[0];
 	const char *why = ruas_user_name_problem(user);
-	char shown[256];
-	if (why)
+	if (why) {
+		char shown[256];
 		return setup_fail(SETUP_USAGE, "target \"%s\" %s; nothing printed",
 				  escape_name(user, shown, sizeof shown), why);
+	}
 	if (strcmp(user, "root") == 0)
 		return setup_fail(SETUP_USAGE, "target \"root\" is root; nothing printed");
 	const char *shell = a->shell ? a->shell : "/bin/bash";

@@ -60,7 +60,7 @@ static void die(const char *what)
 	exit(99); /* automake: hard error */
 }
 
-static void skip_test(const char *why)
+__attribute__((noreturn)) static void skip_test(const char *why)
 {
 	printf("SKIP: %s\n", why);
 	fflush(stdout);
