@@ -37,10 +37,9 @@
 #include "spawn_int.h"
 #include "sudo_call.h"
 
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
+#include "config.h"
+#ifdef HAVE_VALGRIND_VALGRIND_H
 #include <valgrind/valgrind.h>
-#endif
 #endif
 #ifndef RUNNING_ON_VALGRIND
 #define RUNNING_ON_VALGRIND 0
