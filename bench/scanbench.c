@@ -19,7 +19,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: scanbench DIR\n");
 		return 2;
 	}
-	struct scan_options o = {prune, 50, 0, NULL, NULL};
+	struct scan_options o = {.prune = prune, .cap = 50};
 	struct scan_result r;
 	struct timespec a, b;
 	struct rusage ru;

@@ -211,8 +211,9 @@ static void check_dir(size_t idx, const struct payload_dir *pd,
 	if (d.state != DIR_OK)
 		return;
 
-	struct scan_options so = {(const char *const *)pd->prune, p->scan_cap,
-				  p->scan_seconds, NULL, NULL};
+	struct scan_options so = {.prune = (const char *const *)pd->prune,
+				  .cap = p->scan_cap,
+				  .seconds = p->scan_seconds};
 	struct scan_result sr;
 	if (scan_tree(pd->work_dir, &so, &sr) < 0)
 		return; /* vanished since the access probe; nothing to report */

@@ -19,6 +19,7 @@ struct walk {
 	struct scan_result *r;
 	struct buf path;
 	struct timespec deadline;
+	unsigned int depth, max_depth;
 	int stop;
 	int nomem;
 };
@@ -131,11 +132,9 @@ static int out_of_time(struct walk *w)
 static void walk_dir(struct walk *w, int dfd);
 
 /*
- * visit() and walk_dir() recurse once per directory level. The depth is bounded
- * by RLIMIT_NOFILE (one open directory per level; EMFILE ends the walk as
- * incomplete), not by the stack: with a high hard limit, a tree some 30,000
- * levels deep can exhaust an 8 MiB stack first. Capping the depth would change
- * what a scan reports, so it is left to a decision of its own.
+ * visit() and walk_dir() recurse once per directory level, at most max_depth
+ * levels (see SCAN_MAX_DEPTH): the stack and the open directories stay
+ * bounded whatever RLIMIT_NOFILE allows.
  */
 static void visit(struct walk *w, int dfd, const char *name, /* NOLINT(misc-no-recursion) */
 		  unsigned char type)
@@ -164,13 +163,19 @@ static void visit(struct walk *w, int dfd, const char *name, /* NOLINT(misc-no-r
 		flag(w, dfd, name, flags);
 	if (type != DT_DIR || flags)
 		return;
+	if (w->depth >= w->max_depth) {
+		w->r->incomplete = 1; /* not entered; its siblings still are */
+		return;
+	}
 	int cfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (cfd < 0) {
 		if (errno == EMFILE || errno == ENFILE)
 			w->stop = w->r->incomplete = 1;
 		return;
 	}
+	w->depth++;
 	walk_dir(w, cfd);
+	w->depth--;
 }
 
 /* Takes ownership of dfd. */
@@ -220,7 +225,8 @@ int scan_tree(const char *root, const struct scan_options *opts,
 	      struct scan_result *out)
 {
 	memset(out, 0, sizeof *out);
-	struct walk w = {opts, out, BUF_INIT, {0, 0}, 0, 0};
+	struct walk w = {opts, out, BUF_INIT, {0, 0}, 0,
+			 opts->max_depth ? opts->max_depth : SCAN_MAX_DEPTH, 0, 0};
 	if (opts->cap && !(out->items = calloc(opts->cap, sizeof *out->items)))
 		return -1;
 	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

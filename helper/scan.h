@@ -22,14 +22,16 @@ struct scan_options {
 	unsigned int seconds;     /* time budget; 0 = none */
 	scan_access_fn access;    /* NULL = faccessat */
 	void *ctx;
+	unsigned int max_depth;   /* levels entered below root; 0 = SCAN_MAX_DEPTH (wire.h) */
 };
+
 
 struct scan_result {
 	struct scan_item *items; /* sorted, at most cap */
 	size_t nitems;
 	unsigned long long total;   /* flagged paths, each counted once */
 	unsigned long long entries; /* entries visited */
-	int incomplete;             /* stopped by the time budget or a descriptor limit */
+	int incomplete;             /* stopped by the time budget, a descriptor limit or max_depth */
 };
 
 /* 0, or -1 with errno when root itself cannot be opened. */

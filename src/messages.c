@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "quote.h"
+#include "wire.h"
 
 static void q(struct buf *b, const char *s)
 {
@@ -311,8 +312,9 @@ char *msg_scan_incomplete(const char *project, const char *work_dir,
 	buf_adds(&b, " work_dir ");
 	q(&b, work_dir);
 	buf_printf(&b, ": scan incomplete after %llu entries (time limit of %u "
-		       "seconds reached, or too many open directories); paths "
-		       "beyond were not checked.\n", entries, seconds);
+		       "seconds reached, too many open directories, or a tree "
+		       "deeper than %u levels); paths beyond were not checked.\n",
+		   entries, seconds, SCAN_MAX_DEPTH);
 	buf_adds(&b, "Raise scan_time_limit in ");
 	quote_display(&b, config, 0);
 	buf_adds(&b, ", or narrow the project scope with scan_prune.\n");

@@ -26,6 +26,15 @@
 #define WIRE_BEGIN "ruas-report-begin"
 #define WIRE_END "ruas-report-end"
 
+/*
+ * The scan recurses once per level and holds one open directory per level,
+ * so depth is what bounds its stack and memory, whatever RLIMIT_NOFILE
+ * allows: a target user can build a tree of any depth in its own work_dir.
+ * Deeper directories are not entered and the scan is marked incomplete.
+ * 1024 is the usual soft RLIMIT_NOFILE, which stopped such walks before.
+ */
+#define SCAN_MAX_DEPTH 1024u
+
 enum scan_flag {
 	SCAN_NOT_READABLE = 1,
 	SCAN_NOT_WRITABLE = 2,

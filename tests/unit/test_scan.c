@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -228,7 +229,7 @@ static void assert_items(const struct scan_result *r, const char *root,
 static void scan_injected(const char *root, const char *const *prune, size_t cap,
 			  struct probe_log *log, struct scan_result *r)
 {
-	struct scan_options o = {prune, cap, 0, deny_by_name, log};
+	struct scan_options o = {.prune = prune, .cap = cap, .access = deny_by_name, .ctx = log};
 	if (scan_tree(root, &o, r) != 0)
 		fail_msg("scan_tree(%s) failed: %s", root, strerror(errno));
 }
@@ -478,7 +479,7 @@ static void test_time_budget(void **state)
 	/* seconds = 0: no budget, however slow the probes are. */
 	struct probe_log log = {0};
 	log.sleep_first_ms = 1200;
-	struct scan_options o = {NULL, 50, 0, deny_by_name, &log};
+	struct scan_options o = {.cap = 50, .access = deny_by_name, .ctx = &log};
 	struct scan_result r;
 	assert_int_equal(scan_tree(R, &o, &r), 0);
 	assert_int_equal(r.incomplete, 0);
@@ -504,6 +505,93 @@ static void test_time_budget(void **state)
 	assert_int_equal(r.incomplete, 0);
 	assert_int_equal(r.entries, 1100);
 	scan_result_free(&r);
+}
+
+/* A chain root/d/d/.../d of n directories, with noread-bottom at the end. */
+static void mk_chain(const char *root, unsigned n)
+{
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	for (unsigned i = 0; i < n; i++) {
+		assert_int_equal(mkdirat(fd, "d", 0755), 0);
+		int next = openat(fd, "d", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		assert_true(next >= 0);
+		close(fd);
+		fd = next;
+	}
+	int f = openat(fd, "noread-bottom", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0000);
+	assert_true(f >= 0);
+	close(f);
+	close(fd);
+}
+
+/* The rest of the tree is still walked when one branch is too deep. */
+static void test_depth_limit(void **state)
+{
+	struct fix *f = *state;
+	const char *R = f->root;
+	mk_chain(R, 3);
+	mk_file(R, "zz-noread", 0000);
+	struct probe_log log = {0};
+	struct scan_options o = {.cap = 50, .access = deny_by_name, .ctx = &log, .max_depth = 3};
+	struct scan_result r;
+
+	/* Three levels entered: d, d/d, d/d/d; the file below is judged. */
+	assert_int_equal(scan_tree(R, &o, &r), 0);
+	assert_int_equal(r.incomplete, 0);
+	assert_int_equal(r.total, 2);
+	char *want = path_of(R, "d/d/d/noread-bottom");
+	assert_string_equal(r.items[0].path, want);
+	free(want);
+	scan_result_free(&r);
+	log_free(&log);
+
+	/* Two: d/d/d is seen but not entered; the sibling is still judged. */
+	o.max_depth = 2;
+	o.ctx = &log;
+	assert_int_equal(scan_tree(R, &o, &r), 0);
+	assert_int_equal(r.incomplete, 1);
+	assert_int_equal(r.total, 1);
+	want = path_of(R, "zz-noread");
+	assert_string_equal(r.items[0].path, want);
+	free(want);
+	scan_result_free(&r);
+	log_free(&log);
+}
+
+/*
+ * The default limit on a real tree deeper than it, with enough descriptors
+ * that RLIMIT_NOFILE does not end the walk first: no stack exhaustion, and
+ * the scan says it is incomplete.
+ */
+static void test_depth_limit_default(void **state)
+{
+	struct fix *f = *state;
+	struct rlimit old, rl;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	rl.rlim_cur = rl.rlim_max = old.rlim_max < 4096 ? 4096 : old.rlim_max;
+	if (rl.rlim_cur > 65536)
+		rl.rlim_cur = 65536;
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0) {
+		print_message("SKIP: cannot raise RLIMIT_NOFILE to %llu (needs root or a "
+			      "higher hard limit) to build a tree deeper than %u levels\n",
+			      (unsigned long long)rl.rlim_cur, SCAN_MAX_DEPTH);
+		skip();
+	}
+	mk_chain(f->root, SCAN_MAX_DEPTH + 10);
+	struct scan_options o = {.cap = 50};
+	struct scan_result r;
+	assert_int_equal(scan_tree(f->root, &o, &r), 0);
+	assert_int_equal(r.incomplete, 1);
+	assert_int_equal(r.entries, SCAN_MAX_DEPTH + 1);
+	scan_result_free(&r);
+	o.max_depth = SCAN_MAX_DEPTH + 10;
+	assert_int_equal(scan_tree(f->root, &o, &r), 0);
+	assert_int_equal(r.incomplete, 0);
+	assert_int_equal(r.entries, SCAN_MAX_DEPTH + 11);
+	scan_result_free(&r);
+	rm_rf(f->root); /* while the descriptors are still allowed */
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
 }
 
 static void test_hostile_names_byte_exact(void **state)
@@ -549,7 +637,7 @@ static void test_root_forms_and_errors(void **state)
 	free(slash);
 	scan_result_free(&r);
 
-	struct scan_options o = {NULL, 50, 0, deny_by_name, NULL};
+	struct scan_options o = {.cap = 50, .access = deny_by_name};
 	errno = 0;
 	assert_int_equal(scan_tree("/nonexistent/ruas/scan/root", &o, &r), -1);
 	assert_int_equal(errno, ENOENT);
@@ -615,7 +703,7 @@ static const struct real_want real_want[] = {
 /* Plain checks, usable in a forked child: 0 or a code naming the failure. */
 static int check_real_scan(const char *R, const char *owner)
 {
-	struct scan_options o = {NULL, 50, 0, NULL, NULL};
+	struct scan_options o = {.cap = 50};
 	struct scan_result r;
 	size_t nw = sizeof real_want / sizeof *real_want;
 	int rc = 0;
@@ -717,6 +805,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cap_keeps_smallest_paths, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_time_budget, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_depth_limit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_depth_limit_default, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hostile_names_byte_exact, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_root_forms_and_errors, setup,
