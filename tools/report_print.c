@@ -149,3 +149,8 @@ int report_print_people_json(FILE *f, const ruas_report *r)
 	json_object_object_add(root, "people", people);
 	return emit(f, root);
 }
+
+int output_ok(FILE *f)
+{
+	return fflush(f) == 0 && !ferror(f);
+}

@@ -23,4 +23,10 @@ int deny_print_json(FILE *f, const char *person, char **paths, char **warnings);
 /* ruas audit --json: {"ok": ..., "people": [{"id", "errors", "warnings"}]}. */
 int report_print_people_json(FILE *f, const ruas_report *r);
 
+/*
+ * 1 when everything written to f has reached it: flushed now, and no earlier
+ * write failed (an earlier failed flush leaves fflush() itself returning 0).
+ */
+int output_ok(FILE *f);
+
 #endif

@@ -89,7 +89,7 @@ static int preflight(const ruas_config *cfg, int json)
 	}
 	int fatal = ruas_report_has_fatal(r);
 	if (json) {
-		if (report_print_json(stdout, cfg, r) < 0 || fflush(stdout) != 0) {
+		if (report_print_json(stdout, cfg, r) < 0 || !output_ok(stdout)) {
 			fputs("ruas: cannot write the JSON report\n", stderr);
 			fatal = 1;
 		}
@@ -286,7 +286,7 @@ static int print_deny(const ruas_config *cfg, const char *person, const char *fo
 	}
 	ruas_strv_free(paths);
 	ruas_strv_free(warnings);
-	if (fflush(stdout) != 0)
+	if (!output_ok(stdout))
 		rc = EXIT_FATAL;
 	return rc;
 }
@@ -342,7 +342,7 @@ static int cmd_audit(int argc, char **argv)
 	for (size_t p = 0; p < ruas_report_project_count(r); p++)
 		findings += ruas_report_item_count(r, p);
 	if (json) {
-		if (report_print_people_json(stdout, r) < 0 || fflush(stdout) != 0)
+		if (report_print_people_json(stdout, r) < 0 || !output_ok(stdout))
 			findings++;
 	} else {
 		report_print_text(stderr, r);

@@ -16,7 +16,7 @@ int setup_sudoers(const struct setup_args *a)
 		ruas_error_free(err);
 		return r;
 	}
-	int ok = fputs(fragment, stdout) >= 0 && fflush(stdout) == 0;
+	int ok = fputs(fragment, stdout) >= 0 && output_ok(stdout);
 	ruas_free(fragment);
 	return ok ? SETUP_OK : setup_fail(SETUP_FAILED, "cannot write to stdout");
 }
@@ -41,7 +41,7 @@ int setup_run_target_checks(const struct setup_args *a, int json, int quiet_ok)
 	}
 	int fatal = ruas_report_has_fatal(r);
 	if (json) {
-		if (report_print_targets_json(stdout, r) < 0 || fflush(stdout) != 0)
+		if (report_print_targets_json(stdout, r) < 0 || !output_ok(stdout))
 			fatal = 1;
 	} else {
 		report_print_text(stderr, r);

@@ -96,6 +96,14 @@ run_sup deny -c "$CONF" alice --format claude-settings
 expect "claude-settings: Read rule with // for an absolute path" has "$OUT" "\"Read(/$WT/bob/**)\""
 expect "claude-settings: Edit rule (write tier)" has "$OUT" "\"Edit(/$WT/bob/**)\""
 expect "claude-settings: sandbox.filesystem.denyRead" perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); my %d = map { $_ => 1 } @{$j->{sandbox}{filesystem}{denyRead}}; exit($d{$ARGV[0]} && $d{$ARGV[1]} ? 0 : 1)' "$WT/bob" "$SB/cred" <"$SB/out"
+as_user sup "$RUAS" deny -c "$CONF" alice >/dev/full 2>"$SB/err" </dev/null
+RC=$? OUT="" ERR=$(cat "$SB/err")
+expect "deny to a full disk (/dev/full): exit 1, never a silent success" test "$RC" = 1
+for fmt in json claude-settings; do
+	as_user sup "$RUAS" deny -c "$CONF" alice --format "$fmt" >/dev/full 2>"$SB/err" </dev/null
+	RC=$? OUT="" ERR=$(cat "$SB/err")
+	expect "deny --format $fmt to /dev/full: exit 1" test "$RC" = 1
+done
 run_sup deny -c "$CONF" alice --format json
 expect "json: a document with person and deny" perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); exit($j->{person} eq "alice" && grep({ $_ eq $ARGV[0] } @{$j->{deny}}) ? 0 : 1)' "$SB/cred" <"$SB/out"
 run_sup deny -c "$CONF" mallory

@@ -43,6 +43,10 @@ expect "no ALL runas, no '!'" bash -c '! grep -v "^#" <<<"$1" | grep -E "\(ALL|!
 
 printf '%s\n' "$OUT" >"$SB/frag"
 expect "golden fragment passes visudo -c -f" visudo -cqf "$SB/frag"
+"$SETUP" sudoers --supervisor orchestrator --target coder-a >/dev/full 2>"$SB/err" </dev/null
+RC=$? OUT="" ERR=$(cat "$SB/err")
+expect "sudoers to a full disk (/dev/full): exit 1" test "$RC" = 1
+expect "... saying it cannot write" has "$ERR" "cannot write to stdout"
 
 # Random valid names, through real visudo.
 bad=0
