@@ -30,10 +30,11 @@
  * The scan recurses once per level and holds one open directory per level,
  * so depth is what bounds its stack and memory, whatever RLIMIT_NOFILE
  * allows: a target user can build a tree of any depth in its own work_dir.
- * Deeper directories are not entered and the scan is marked incomplete.
- * 1024 is the usual soft RLIMIT_NOFILE, which stopped such walks before.
+ * Deeper directories are not entered (their siblings still are) and the scan
+ * is marked incomplete. 256 stays well below the usual soft RLIMIT_NOFILE of
+ * 1024, whose EMFILE would end the whole walk instead.
  */
-#define SCAN_MAX_DEPTH 1024u
+#define SCAN_MAX_DEPTH 256u
 
 enum scan_flag {
 	SCAN_NOT_READABLE = 1,

@@ -349,7 +349,7 @@ static void test_scan_incomplete_and_groups(void **state)
 				      "/etc/ruas/ruas.conf");
 	assert_starts(m, "WARNING: project \"claude\" work_dir \"/srv/partseeker\": "
 			 "scan incomplete after 123456 entries (time limit of 60 seconds");
-	assert_has(m, "or a tree deeper than 1024 levels); paths beyond were not checked.\n");
+	assert_has(m, "or a tree deeper than 256 levels); paths beyond were not checked.\n");
 	assert_has(m, "Raise scan_time_limit in /etc/ruas/ruas.conf");
 	free(m);
 
