@@ -16,9 +16,9 @@ export PKG_CONFIG_PATH="$dest$RUAS_LIBDIR/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$de
 flags=$(pkg-config --cflags --libs ruas 2>&1)
 RC=$? OUT=$flags ERR=""
 expect "pkg-config finds ruas" test "$RC" = 0
-# shellcheck disable=SC2086
 # Nothing but pkg-config's flags, and the build's own CFLAGS and LDFLAGS
-# (in a sanitizer build the program must link the same runtime).
+# (in a sanitizer build the program must link the same runtime; elsewhere
+# LIBS is empty and CFLAGS/LDFLAGS are configure's defaults).
 # shellcheck disable=SC2086
 ERR=$(cc -std=c11 -Wall -Wextra -Werror ${RUAS_BUILD_CFLAGS:-} "$abs_top_srcdir/tests/consumer/supervisor.c" \
 	$flags ${RUAS_BUILD_LDFLAGS:-} -o "$dest/supervisor" 2>&1)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_print.h"
 #include "ruas.h"
 #include "setup_args.h"
 
@@ -114,11 +115,11 @@ int main(int argc, char **argv)
 	memset(&a, 0, sizeof a);
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 		usage(stdout);
-		return SETUP_OK;
+		return output_ok(stdout) ? SETUP_OK : SETUP_FAILED;
 	}
 	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
 		printf("ruas-setup %s\n", RUAS_VERSION);
-		return SETUP_OK;
+		return output_ok(stdout) ? SETUP_OK : SETUP_FAILED;
 	}
 	if (argc < 2 || argv[1][0] == '-') {
 		usage(stderr);
@@ -147,7 +148,7 @@ int main(int argc, char **argv)
 		case 'j': a.json = 1; break;
 		case 'h':
 			usage(stdout);
-			rc = SETUP_OK;
+			rc = output_ok(stdout) ? SETUP_OK : SETUP_FAILED;
 			goto out;
 		default:
 			rc = setup_fail(SETUP_USAGE, "try 'ruas-setup --help'");

@@ -123,7 +123,7 @@ static int load_with_args(int argc, char **argv, const char *verb, ruas_config *
 			*json = 1;
 		else if (c == 'h') {
 			usage(stdout);
-			return 0;
+			return output_ok(stdout) ? 0 : EXIT_FATAL;
 		} else {
 			snprintf(what, sizeof what, "bad option for %s", verb);
 			return usage_error(what, NULL);
@@ -201,7 +201,7 @@ static int cmd_run(int argc, char **argv)
 			path = optarg;
 		else if (c == 'h') {
 			usage(stdout);
-			return 0;
+			return output_ok(stdout) ? 0 : EXIT_FATAL;
 		} else
 			return usage_error("bad option for run", NULL);
 	}
@@ -306,7 +306,7 @@ static int cmd_deny(int argc, char **argv)
 			format = optarg;
 		else if (c == 'h') {
 			usage(stdout);
-			return 0;
+			return output_ok(stdout) ? 0 : EXIT_FATAL;
 		} else
 			return usage_error("bad option for deny", NULL);
 	}
@@ -364,11 +364,11 @@ int main(int argc, char **argv)
 	const char *verb = argv[1];
 	if (strcmp(verb, "--version") == 0) {
 		printf("ruas %s\n", RUAS_VERSION);
-		return 0;
+		return output_ok(stdout) ? 0 : EXIT_FATAL;
 	}
 	if (strcmp(verb, "--help") == 0 || strcmp(verb, "-h") == 0) {
 		usage(stdout);
-		return 0;
+		return output_ok(stdout) ? 0 : EXIT_FATAL;
 	}
 	if (strcmp(verb, "check") == 0)
 		return cmd_check(argc - 1, argv + 1);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_print.h"
 #include "ruas.h"
 #include "escape.h"
 #include "setup_args.h"
@@ -128,7 +129,7 @@ int setup_useradd(const struct setup_args *a)
 	fputs(script_body, f);
 	if (a->work_dir)
 		fputs(work_dir_body, f);
-	if (fflush(f) != 0 || ferror(f))
+	if (!output_ok(f))
 		return setup_fail(SETUP_FAILED, "cannot write to stdout");
 	return SETUP_OK;
 }

@@ -104,6 +104,12 @@ for fmt in json claude-settings; do
 	RC=$? OUT="" ERR=$(cat "$SB/err")
 	expect "deny --format $fmt to /dev/full: exit 1" test "$RC" = 1
 done
+for a in --version --help "check --help"; do
+	# shellcheck disable=SC2086
+	as_user sup "$RUAS" $a >/dev/full 2>/dev/null </dev/null
+	RC=$? OUT="" ERR=""
+	expect "ruas $a to /dev/full: exit 1" test "$RC" = 1
+done
 run_sup deny -c "$CONF" alice --format json
 expect "json: a document with person and deny" perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); exit($j->{person} eq "alice" && grep({ $_ eq $ARGV[0] } @{$j->{deny}}) ? 0 : 1)' "$SB/cred" <"$SB/out"
 run_sup deny -c "$CONF" mallory

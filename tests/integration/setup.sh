@@ -47,6 +47,11 @@ expect "golden fragment passes visudo -c -f" visudo -cqf "$SB/frag"
 RC=$? OUT="" ERR=$(cat "$SB/err")
 expect "sudoers to a full disk (/dev/full): exit 1" test "$RC" = 1
 expect "... saying it cannot write" has "$ERR" "cannot write to stdout"
+for a in --version --help; do
+	"$SETUP" $a >/dev/full 2>/dev/null </dev/null
+	RC=$? OUT="" ERR=""
+	expect "ruas-setup $a to /dev/full: exit 1" test "$RC" = 1
+done
 
 # Random valid names, through real visudo.
 bad=0

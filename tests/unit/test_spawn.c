@@ -11,6 +11,8 @@
  * No user lookups are needed: "ruas-test-nobody" does not exist, which the
  * configuration allows.
  */
+#include "config.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -37,7 +39,6 @@
 #include "spawn_int.h"
 #include "sudo_call.h"
 
-#include "config.h"
 #ifdef HAVE_VALGRIND_VALGRIND_H
 #include <valgrind/valgrind.h>
 #endif
