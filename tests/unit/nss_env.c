@@ -1,4 +1,6 @@
 /* nss_env.c - see nss_env.h. */
+#include "config.h"
+
 #include "nss_env.h"
 #include "reexec.h"
 
@@ -12,6 +14,9 @@
 #include <unistd.h>
 
 static const char *const candidates[] = {
+#ifdef RUAS_MULTIARCH
+	"/usr/lib/" RUAS_MULTIARCH "/libnss_wrapper.so",
+#endif
 	"/usr/lib/x86_64-linux-gnu/libnss_wrapper.so",
 	"/usr/lib/aarch64-linux-gnu/libnss_wrapper.so",
 	"/usr/lib/i386-linux-gnu/libnss_wrapper.so",

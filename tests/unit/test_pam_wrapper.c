@@ -19,6 +19,8 @@
  * The modules are real: pam_permit, pam_deny and pam_mail from
  * libpam-modules, pam_matrix and pam_get_items from libpam-wrapper.
  */
+#include "config.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -46,6 +48,9 @@
 /* ------------------------------------------------------------ set-up */
 
 static const char *const candidates[] = {
+#ifdef RUAS_MULTIARCH
+	"/usr/lib/" RUAS_MULTIARCH "/libpam_wrapper.so",
+#endif
 	"/usr/lib/x86_64-linux-gnu/libpam_wrapper.so",
 	"/usr/lib/aarch64-linux-gnu/libpam_wrapper.so",
 	"/usr/lib/i386-linux-gnu/libpam_wrapper.so",
