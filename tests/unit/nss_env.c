@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static const char *const candidates[] = {
@@ -103,24 +102,9 @@ void nss_env_reexec(int argc, char **argv, const char *passwd_lines,
 	set_or_die("ASAN_OPTIONS", asan);
 	free(asan);
 
-	fflush(stdout);
-	fflush(stderr);
-	pid_t pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (pid == 0) {
-		reexec_self(argv, "nss_env");
-	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			die("waitpid");
+	int rc = rerun_self(argv, "nss_env");
 	unlink(passwd);
 	unlink(group);
 	rmdir(dir);
-	if (WIFSIGNALED(st)) {
-		fprintf(stderr, "nss_env: the test died of signal %d\n", WTERMSIG(st));
-		exit(128 + WTERMSIG(st));
-	}
-	exit(WEXITSTATUS(st));
+	exit(rc);
 }

@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-void reexec_self(char **argv, const char *who)
+static _Noreturn void exec_self(char **argv, const char *who)
 {
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -19,4 +21,28 @@ void reexec_self(char **argv, const char *who)
 	execv(self, argv);
 	fprintf(stderr, "%s: cannot run %s: %s\n", who, self, strerror(errno));
 	_exit(99);
+}
+
+int rerun_self(char **argv, const char *who)
+{
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "%s: fork: %s\n", who, strerror(errno));
+		exit(99);
+	}
+	if (pid == 0)
+		exec_self(argv, who);
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			fprintf(stderr, "%s: waitpid: %s\n", who, strerror(errno));
+			exit(99);
+		}
+	if (WIFSIGNALED(st)) {
+		fprintf(stderr, "%s: the test died of signal %d\n", who, WTERMSIG(st));
+		return 128 + WTERMSIG(st);
+	}
+	return WEXITSTATUS(st);
 }

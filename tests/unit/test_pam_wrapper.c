@@ -33,7 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "pam_login.h"
@@ -263,24 +262,9 @@ static void reexec_under_pam_wrapper(char **argv)
 	set_or_die("PAM_WRAPPER_DISABLE_DEEPBIND", "1");
 	set_or_die("UID_WRAPPER_DISABLE_DEEPBIND", "1");
 
-	fflush(stdout);
-	fflush(stderr);
-	pid_t pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (pid == 0) {
-		reexec_self(argv, "test_pam_wrapper");
-	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			die("waitpid");
+	int rc = rerun_self(argv, "test_pam_wrapper");
 	remove_created();
-	if (WIFSIGNALED(st)) {
-		fprintf(stderr, "test_pam_wrapper: the test died of signal %d\n", WTERMSIG(st));
-		exit(128 + WTERMSIG(st));
-	}
-	exit(WEXITSTATUS(st));
+	exit(rc);
 }
 
 /* ------------------------------------------------------------ helpers */
