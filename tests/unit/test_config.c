@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "config_int.h"
+#include "fixture.h"
 #include "ruas.h"
 
 #define NAME "ruas-test.conf"
@@ -697,16 +698,6 @@ static int files_teardown(void **state)
 	rmdir(f->dir);
 	free(f);
 	return 0;
-}
-
-static void write_file(const char *path, const char *text, mode_t mode)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	assert_true(fd >= 0);
-	size_t n = strlen(text);
-	assert_int_equal(write(fd, text, n), (ssize_t)n);
-	assert_int_equal(fchmod(fd, mode), 0);
-	assert_int_equal(close(fd), 0);
 }
 
 static void test_file_loads(void **state)

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "contain.h"
+#include "fixture.h"
 #include "ruas.h"
 
 static const char *const mode_name[2] = {"openat2", "walk"};
@@ -74,33 +75,6 @@ struct fix {
 	char bufs[8][PATH_MAX]; /* for at() */
 	unsigned next;
 };
-
-static void rm_rf(const char *path)
-{
-	struct stat st;
-	if (lstat(path, &st) < 0)
-		return;
-	if (!S_ISDIR(st.st_mode)) {
-		unlink(path);
-		return;
-	}
-	chmod(path, 0700);
-	DIR *d = opendir(path);
-	if (d) {
-		struct dirent *e;
-		while ((e = readdir(d))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			char *child = NULL;
-			if (asprintf(&child, "%s/%s", path, e->d_name) < 0)
-				break;
-			rm_rf(child);
-			free(child);
-		}
-		closedir(d);
-	}
-	rmdir(path);
-}
 
 /* dir/rel in one of a few rotating buffers: valid for the next 7 calls. */
 static const char *at(struct fix *f, const char *dir, const char *rel)

@@ -28,6 +28,7 @@
 
 #include "config_int.h"
 #include "deny.h"
+#include "fixture.h"
 #include "ruas.h"
 
 /* ------------------------------------------------------------ fixture */
@@ -41,33 +42,6 @@ struct fix {
 	size_t nkeep;
 	ruas_config *cfg;
 };
-
-static void rm_rf(const char *path)
-{
-	struct stat st;
-	if (lstat(path, &st) < 0)
-		return;
-	if (!S_ISDIR(st.st_mode)) {
-		unlink(path);
-		return;
-	}
-	chmod(path, 0700);
-	DIR *d = opendir(path);
-	if (d) {
-		struct dirent *e;
-		while ((e = readdir(d))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			char *child = NULL;
-			if (asprintf(&child, "%s/%s", path, e->d_name) < 0)
-				break;
-			rm_rf(child);
-			free(child);
-		}
-		closedir(d);
-	}
-	rmdir(path);
-}
 
 static int setup(void **state)
 {

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fixture.h"
 #include "scan.h"
 
 #define NOBODY_UID 65534
@@ -38,35 +39,6 @@ struct fix {
 	char root[64];
 	char outside[64];
 };
-
-static void rm_rf(const char *path)
-{
-	struct stat st;
-	if (lstat(path, &st) < 0)
-		return;
-	if (!S_ISDIR(st.st_mode)) {
-		unlink(path);
-		return;
-	}
-	chmod(path, 0700);
-	DIR *d = opendir(path);
-	if (d) {
-		struct dirent *e;
-		while ((e = readdir(d))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			size_t n = strlen(path) + strlen(e->d_name) + 2;
-			char *child = malloc(n);
-			if (!child)
-				break;
-			snprintf(child, n, "%s/%s", path, e->d_name);
-			rm_rf(child);
-			free(child);
-		}
-		closedir(d);
-	}
-	rmdir(path);
-}
 
 static int setup(void **state)
 {

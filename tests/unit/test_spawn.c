@@ -34,6 +34,7 @@
 
 #include "buf.h"
 #include "config_int.h"
+#include "fixture.h"
 #include "payload.h"
 #include "ruas.h"
 #include "spawn_int.h"
@@ -97,16 +98,6 @@ static char *read_file(const char *path)
 	close(fd);
 	assert_false(b.oom);
 	return buf_detach(&b);
-}
-
-static void write_file(const char *path, const char *text, mode_t mode)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	assert_true(fd >= 0);
-	size_t n = strlen(text);
-	assert_int_equal(write(fd, text, n), (ssize_t)n);
-	assert_int_equal(fchmod(fd, mode), 0);
-	assert_int_equal(close(fd), 0);
 }
 
 static int wait_exit(ruas_child *c)

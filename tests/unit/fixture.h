@@ -1,0 +1,13 @@
+/* fixture.h - file-system helpers that several unit tests share. */
+#ifndef RUAS_TEST_FIXTURE_H
+#define RUAS_TEST_FIXTURE_H
+
+#include <sys/types.h>
+
+/* Removes path and everything below it, making directories writable first. */
+void rm_rf(const char *path);
+
+/* Creates or truncates path with text, then sets mode; fails the test otherwise. */
+void write_file(const char *path, const char *text, mode_t mode);
+
+#endif
