@@ -124,13 +124,10 @@ int reaper_run(char **argv, const struct reaper_options *o)
 	}
 	par_fd = pidfd_open_(getppid());
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &set, &old);
+	if (block_relayed_signals(&set, &old) < 0) {
+		perror("ruas-exec: sigprocmask");
+		return EXIT_HELPER;
+	}
 	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0) {
 		perror("ruas-exec: signalfd");

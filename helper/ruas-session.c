@@ -29,6 +29,7 @@
 #include "drop.h"
 #include "pam_login.h"
 #include "payload.h"
+#include "proc.h"
 
 #define EXIT_HELPER 125
 
@@ -185,21 +186,16 @@ int main(int argc, char **argv)
 	}
 
 	sigset_t set, old;
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &set, &old);
-	pid_t child = fork();
-	if (child == 0) {
+	pid_t child = -1;
+	if (block_relayed_signals(&set, &old) < 0) {
+		perror("ruas-session: sigprocmask");
+	} else if ((child = fork()) == 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		run_child(pw, env, &p);
+	} else if (child < 0) {
+		perror("ruas-session: fork");
 	}
 	int rc = child < 0 ? EXIT_HELPER : supervise(child, &set);
-	if (child < 0)
-		perror("ruas-session: fork");
 	pam_login_end(&l);
 	for (char **e = env; *e; e++)
 		free(*e);

@@ -36,3 +36,14 @@ long long monotonic_ms(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
+
+int block_relayed_signals(sigset_t *set, sigset_t *old)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGCHLD);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGQUIT);
+	return sigprocmask(SIG_BLOCK, set, old);
+}

@@ -2,6 +2,7 @@
 #ifndef RUAS_PROC_H
 #define RUAS_PROC_H
 
+#include <signal.h>
 #include <sys/types.h>
 
 /*
@@ -13,5 +14,13 @@ unsigned long long process_start_time(pid_t pid);
 
 /* CLOCK_MONOTONIC in milliseconds, for deadlines. */
 long long monotonic_ms(void);
+
+/*
+ * Blocks what a parent that relays signals to its child handles itself:
+ * SIGCHLD, and SIGTERM, SIGHUP, SIGINT and SIGQUIT, which it passes on.
+ * Blocked before the fork or spawn, so none is lost before the wait begins.
+ * *set gets those signals, *old the previous mask. 0, or -1 with errno.
+ */
+int block_relayed_signals(sigset_t *set, sigset_t *old);
 
 #endif

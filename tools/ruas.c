@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "report_print.h"
 #include "ruas.h"
 
@@ -232,13 +233,11 @@ static int cmd_run(int argc, char **argv)
 
 	/* Block before spawning so that no signal slips between spawn and wait. */
 	sigset_t set, old;
-	sigemptyset(&set);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &set, &old);
+	if (block_relayed_signals(&set, &old) < 0) {
+		perror("ruas: sigprocmask");
+		ruas_config_free(cfg);
+		return EXIT_SPAWN;
+	}
 
 	ruas_child *child = NULL;
 	ruas_error *err = NULL;
