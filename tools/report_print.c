@@ -29,9 +29,13 @@ static json_object *str_or_null(const char *s)
 	return s ? json_object_new_string(s) : NULL;
 }
 
-static void add_items(json_object *errors, json_object *warnings,
-		      const ruas_report *r, size_t p)
+/* entry's "errors" and "warnings": project p's items, by severity. */
+static void add_findings(json_object *entry, const ruas_report *r, size_t p)
 {
+	json_object *errors = json_object_new_array();
+	json_object *warnings = json_object_new_array();
+	json_object_object_add(entry, "errors", errors);
+	json_object_object_add(entry, "warnings", warnings);
 	for (size_t i = 0; i < ruas_report_item_count(r, p); i++) {
 		json_object *it = json_object_new_object();
 		json_object_object_add(it, "check", str_or_null(ruas_report_item_check(r, p, i)));
@@ -63,13 +67,9 @@ int report_print_targets_json(FILE *f, const ruas_report *r)
 	json_object_object_add(root, "targets", targets);
 	for (size_t p = 0; p < ruas_report_project_count(r); p++) {
 		json_object *jt = json_object_new_object();
-		json_object *errors = json_object_new_array();
-		json_object *warnings = json_object_new_array();
 		json_object_array_add(targets, jt);
 		json_object_object_add(jt, "user", str_or_null(ruas_report_project_name(r, p)));
-		json_object_object_add(jt, "errors", errors);
-		json_object_object_add(jt, "warnings", warnings);
-		add_items(errors, warnings, r, p);
+		add_findings(jt, r, p);
 	}
 	return emit(f, root);
 }
@@ -89,16 +89,12 @@ int report_print_json(FILE *f, const ruas_config *cfg, const ruas_report *r)
 	for (size_t p = 0; p < ruas_report_project_count(r); p++) {
 		const ruas_project *proj = ruas_config_project_at(cfg, p);
 		json_object *jp = json_object_new_object();
-		json_object *errors = json_object_new_array();
-		json_object *warnings = json_object_new_array();
 		json_object_array_add(projects, jp);
 		json_object_object_add(jp, "name", str_or_null(ruas_report_project_name(r, p)));
 		json_object_object_add(jp, "run_as_user", str_or_null(ruas_project_run_as_user(proj)));
 		json_object_object_add(jp, "work_dir", str_or_null(ruas_project_work_dir(proj)));
 		json_object_object_add(jp, "backend", str_or_null(ruas_project_backend(proj)));
-		json_object_object_add(jp, "errors", errors);
-		json_object_object_add(jp, "warnings", warnings);
-		add_items(errors, warnings, r, p);
+		add_findings(jp, r, p);
 	}
 	return emit(f, root);
 }
@@ -136,13 +132,9 @@ int report_print_people_json(FILE *f, const ruas_report *r)
 	}
 	for (size_t p = 0; p < ruas_report_project_count(r); p++) {
 		json_object *jp = json_object_new_object();
-		json_object *errors = json_object_new_array();
-		json_object *warnings = json_object_new_array();
 		json_object_array_add(people, jp);
 		json_object_object_add(jp, "id", str_or_null(ruas_report_project_name(r, p)));
-		json_object_object_add(jp, "errors", errors);
-		json_object_object_add(jp, "warnings", warnings);
-		add_items(errors, warnings, r, p);
+		add_findings(jp, r, p);
 		findings += ruas_report_item_count(r, p);
 	}
 	json_object_object_add(root, "ok", json_object_new_boolean(findings == 0));
