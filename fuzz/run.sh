@@ -17,7 +17,7 @@ if ! command -v "$CC" >/dev/null; then
 fi
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_GNU_SOURCE
 	-I"$top/include" -I"$top/src" -I"$top/helper")
-lib=(config.c account.c buf.c error.c names.c quote.c)
+lib=(config.c account.c buf.c error.c names.c quote.c strv.c)
 src() { for f in "$@"; do printf '%s\n' "$top/src/$f"; done; }
 build() { # NAME SOURCES... -- LIBS...
 	local name=$1

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "strv.h"
 
 int drop_to(const struct passwd *pw)
 {
@@ -60,16 +61,7 @@ static int push(char ***v, size_t *n, const char *name, const char *value)
 {
 	struct buf b = BUF_INIT;
 	buf_printf(&b, "%s=%s", name, value);
-	char *s = buf_detach(&b);
-	char **nv = s ? realloc(*v, (*n + 2) * sizeof *nv) : NULL;
-	if (!nv) {
-		free(s);
-		return -1;
-	}
-	*v = nv;
-	nv[(*n)++] = s;
-	nv[*n] = NULL;
-	return 0;
+	return strv_push(v, n, buf_detach(&b));
 }
 
 char **login_env(const struct passwd *pw, char **pam_env)
@@ -101,15 +93,10 @@ char **login_env(const struct passwd *pw, char **pam_env)
 			free(v[i]);
 			v[i] = copy;
 		} else {
-			char **nv = realloc(v, (n + 2) * sizeof *nv);
-			if (!nv) {
-				free(copy);
+			if (strv_push(&v, &n, copy) < 0) {
 				bad = 1;
 				break;
 			}
-			v = nv;
-			v[n++] = copy;
-			v[n] = NULL;
 		}
 	}
 	if (bad) {

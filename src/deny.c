@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "error.h"
 #include "quote.h"
+#include "strv.h"
 
 char *claude_slug(const char *path)
 {
@@ -25,24 +26,15 @@ char *claude_slug(const char *path)
 	return s;
 }
 
+/* strv_push(), but a string already there is not added twice. */
 static int push(char ***v, size_t *n, char *s)
 {
-	if (!s)
-		return -1;
-	for (size_t i = 0; i < *n; i++)
+	for (size_t i = 0; s && i < *n; i++)
 		if (strcmp((*v)[i], s) == 0) {
 			free(s);
 			return 0;
 		}
-	char **nv = realloc(*v, (*n + 2) * sizeof *nv);
-	if (!nv) {
-		free(s);
-		return -1;
-	}
-	*v = nv;
-	nv[(*n)++] = s;
-	nv[*n] = NULL;
-	return 0;
+	return strv_push(v, n, s);
 }
 
 static char *join(const char *dir, const char *name)

@@ -29,6 +29,7 @@
 #include "report.h"
 #include "quote.h"
 #include "spawn_int.h"
+#include "strv.h"
 #include "sudo_call.h"
 #include "wire.h"
 
@@ -716,18 +717,8 @@ static int supervisor_secrets(const struct ruas_config *cfg, struct deny_list *d
 		struct buf b = BUF_INIT;
 		struct stat st;
 		buf_printf(&b, "%s/%s", a.home, *n);
-		if (b.data && lstat(b.data, &st) == 0) {
-			char **v = realloc(d->paths, (d->n + 2) * sizeof *v);
-			if (!v) {
-				r = -1;
-			} else {
-				d->paths = v;
-				v[d->n++] = buf_detach(&b);
-				v[d->n] = NULL;
-				if (!v[d->n - 1])
-					r = -1;
-			}
-		}
+		if (b.data && lstat(b.data, &st) == 0)
+			r = strv_push(&d->paths, &d->n, buf_detach(&b));
 		buf_free(&b);
 	}
 	account_clear(&a);
