@@ -16,17 +16,6 @@ if [ ! -x "$SESSION" ]; then
 	exit 99
 fi
 
-cfgstr() {
-	printf '%s' "$1" | perl -0777 -pe 's/([\\"])/\\$1/g; s/\n/\\n/g; s/\t/\\t/g; $_ = "\"$_\""'
-}
-run_as() {
-	local u=$1
-	shift
-	as_user "$u" "$RUAS" "$@" >"$SB/out" 2>"$SB/err" </dev/null
-	RC=$?
-	OUT=$(cat "$SB/out")
-	ERR=$(cat "$SB/err")
-}
 
 sandbox_guard
 sandbox_user sup

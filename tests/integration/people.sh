@@ -13,12 +13,6 @@ set -u
 EXTRA_ENV=()
 . "$abs_top_srcdir/tests/integration/tap.sh"
 
-run_sup() {
-	as_user sup "$RUAS" "$@" >"$SB/out" 2>"$SB/err" </dev/null
-	RC=$?
-	OUT=$(cat "$SB/out")
-	ERR=$(cat "$SB/err")
-}
 slug() { printf '%s' "$1" | sed 's/[^A-Za-z0-9]/-/g'; }
 
 sandbox_guard

@@ -12,20 +12,6 @@ EXTRA_ENV=()
 
 . "$abs_top_srcdir/tests/integration/tap.sh"
 hex() { printf '%s' "$1" | od -An -tx1 -v | tr -d ' \n'; }
-# A libconfig string literal for any bytes.
-cfgstr() {
-	printf '%s' "$1" | perl -0777 -pe 's/([\\"])/\\$1/g; s/\n/\\n/g; s/\t/\\t/g; s/([\x00-\x1f\x7f])/sprintf("\\x%02x",ord $1)/ge; $_ = "\"$_\""'
-}
-# run_as USER ARGS...: runs ruas as USER; sets RC, OUT, ERR.
-run_as() {
-	local u=$1
-	shift
-	as_user "$u" "$RUAS" "$@" >"$SB/out" 2>"$SB/err" </dev/null
-	RC=$?
-	OUT=$(cat "$SB/out")
-	ERR=$(cat "$SB/err")
-}
-run_sup() { run_as sup "$@"; }
 conf() { # NAME: config from stdin, helper preset
 	local f="$SB/conf/$1.conf"
 	mkdir -p "$SB/conf"

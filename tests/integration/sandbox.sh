@@ -163,3 +163,19 @@ as_user() {
 		LANG=C.UTF-8 LD_LIBRARY_PATH="$LIBDIR" "${EXTRA_ENV[@]}" \
 		setpriv --reuid="$u" --regid="$u" --init-groups -- "$@"
 }
+
+# run_as USER ARGS...: runs ruas ($RUAS) as USER; sets RC, OUT, ERR.
+run_as() {
+	local u=$1
+	shift
+	as_user "$u" "$RUAS" "$@" >"$SB/out" 2>"$SB/err" </dev/null
+	RC=$?
+	OUT=$(cat "$SB/out")
+	ERR=$(cat "$SB/err")
+}
+run_sup() { run_as sup "$@"; }
+
+# A libconfig string literal for any bytes.
+cfgstr() {
+	printf '%s' "$1" | perl -0777 -pe 's/([\\"])/\\$1/g; s/\n/\\n/g; s/\t/\\t/g; s/([\x00-\x1f\x7f])/sprintf("\\x%02x",ord $1)/ge; $_ = "\"$_\""'
+}
