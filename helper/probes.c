@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pty_spawn.h"
 #include "scan.h"
 #include "spawn_attr.h"
 
@@ -22,13 +23,17 @@ extern char **environ;
 
 #define PROBE_TIMEOUT_MS 30000
 #define PROBE_OUTPUT_MAX 65536
+#define PROBE_MAX 4
 
 struct probe {
 	pid_t pid;
-	int fd;
+	int fd;    /* the pipe's or the pty master's read end */
+	int slave; /* pty probes: the slave, held until the child is reaped */
 	int rc;
 	struct buf *out;
 };
+
+#define PROBE_INIT(out) {-1, -1, -1, 0, out}
 
 static void probe_start(struct probe *pr, const char *sudo, char *const argv[])
 {
@@ -53,7 +58,15 @@ static void probe_start(struct probe *pr, const char *sudo, char *const argv[])
 		spawn_teardown(&fa, &attr);
 	}
 	close(p[1]);
+	/* The reader drains until EAGAIN; the child's end stays blocking. */
+	if (e == 0 && fcntl(p[0], F_SETFL, O_NONBLOCK) < 0)
+		e = errno;
 	if (e != 0) {
+		if (pr->pid > 0) {
+			kill(pr->pid, SIGKILL);
+			while (waitpid(pr->pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
 		close(p[0]);
 		pr->pid = -1;
 		pr->rc = -e;
@@ -62,17 +75,69 @@ static void probe_start(struct probe *pr, const char *sudo, char *const argv[])
 	pr->fd = p[0];
 }
 
+/* The same command on a terminal of its own, as `script` would give the agent. */
+static void probe_start_pty(struct probe *pr, const char *sudo, char *const argv[])
+{
+	struct pty_child c;
+	int e = pty_spawn(&c, sudo, argv, environ);
+	pr->pid = c.pid;
+	pr->fd = c.master;
+	pr->slave = c.slave;
+	if (e)
+		pr->rc = -e;
+}
+
+static int exit_rc(int st)
+{
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* A pty probe's child has exited: let its master run dry, then EIO. */
+static void reap_pty(struct probe *pr)
+{
+	int st;
+	if (pr->slave < 0 || pr->pid <= 0 || waitpid(pr->pid, &st, WNOHANG) != pr->pid)
+		return;
+	pr->rc = exit_rc(st);
+	pr->pid = -1;
+	struct pty_child c = {-1, pr->fd, pr->slave};
+	pty_child_reaped(&c);
+	pr->slave = -1;
+}
+
+static void probe_read(struct probe *pr)
+{
+	char tmp[4096];
+	for (;;) {
+		ssize_t r = read(pr->fd, tmp, sizeof tmp);
+		if (r < 0 && errno == EINTR)
+			continue;
+		/* EAGAIN: a pty whose child is gone but a grandchild holds it. */
+		if (r < 0 && errno == EAGAIN && (pr->slave >= 0 || pr->pid > 0))
+			return;
+		if (r <= 0) {
+			close(pr->fd);
+			pr->fd = -1;
+			return;
+		}
+		if (pr->out && pr->out->len < PROBE_OUTPUT_MAX)
+			buf_add(pr->out, tmp, (size_t)r);
+	}
+}
+
 static void probe_collect(struct probe *pr, size_t n)
 {
 	long long deadline = monotonic_ms() + PROBE_TIMEOUT_MS;
 	for (;;) {
-		struct pollfd pf[2];
-		int live = 0;
+		struct pollfd pf[PROBE_MAX];
+		int live = 0, ptys = 0;
 		for (size_t i = 0; i < n; i++) {
+			reap_pty(&pr[i]);
 			pf[i].fd = pr[i].fd;
 			pf[i].events = POLLIN;
 			pf[i].revents = 0;
 			live += pr[i].fd >= 0;
+			ptys += pr[i].slave >= 0;
 		}
 		if (!live)
 			break;
@@ -83,54 +148,53 @@ static void probe_collect(struct probe *pr, size_t n)
 					kill(pr[i].pid, SIGKILL);
 			break;
 		}
-		if (poll(pf, (nfds_t)n, (int)left) < 0 && errno != EINTR)
+		/* A pty does not hang up while we hold its slave: look for exits often. */
+		int wait_ms = ptys ? 20 : (int)left;
+		if (wait_ms > left)
+			wait_ms = (int)left;
+		if (poll(pf, (nfds_t)n, wait_ms) < 0 && errno != EINTR)
 			break;
-		for (size_t i = 0; i < n; i++) {
-			if (pr[i].fd < 0 || !pf[i].revents)
-				continue;
-			char tmp[4096];
-			ssize_t r = read(pr[i].fd, tmp, sizeof tmp);
-			if (r < 0 && (errno == EINTR || errno == EAGAIN))
-				continue;
-			if (r <= 0) {
-				close(pr[i].fd);
-				pr[i].fd = -1;
-			} else if (pr[i].out && pr[i].out->len < PROBE_OUTPUT_MAX) {
-				buf_add(pr[i].out, tmp, (size_t)r);
-			}
-		}
+		for (size_t i = 0; i < n; i++)
+			if (pr[i].fd >= 0 && (pf[i].revents || pr[i].slave < 0))
+				probe_read(&pr[i]);
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (pr[i].fd >= 0)
 			close(pr[i].fd);
+		if (pr[i].slave >= 0)
+			close(pr[i].slave);
 		if (pr[i].pid <= 0)
 			continue;
 		int st;
 		while (waitpid(pr[i].pid, &st, 0) < 0 && errno == EINTR)
 			;
-		pr[i].rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+		pr[i].rc = exit_rc(st);
 	}
 }
 
 int probe_run(const char *path, char *const argv[], struct buf *out)
 {
-	struct probe pr[1] = {{-1, -1, 0, out}};
+	struct probe pr[1] = {PROBE_INIT(out)};
 	probe_start(&pr[0], path, argv);
 	probe_collect(pr, 1);
 	return pr[0].rc;
 }
 
-void probe_escalation(const char *sudo, int *true_rc, int *list_rc,
-		      struct buf *list)
+void probe_escalation(const char *sudo, struct esc_probe *plain, struct esc_probe *tty)
 {
 	char *true_argv[] = {"sudo", "-n", "true", NULL};
 	char *list_argv[] = {"sudo", "-n", "-l", NULL};
-	struct probe pr[2] = {{-1, -1, 0, NULL}, {-1, -1, 0, list}};
+	struct probe pr[4] = {PROBE_INIT(NULL), PROBE_INIT(&plain->list),
+			      PROBE_INIT(NULL), PROBE_INIT(&tty->list)};
 	probe_start(&pr[0], sudo, true_argv);
 	probe_start(&pr[1], sudo, list_argv);
-	probe_collect(pr, 2);
-	*true_rc = pr[0].rc;
-	*list_rc = pr[1].rc;
+	probe_start_pty(&pr[2], sudo, true_argv);
+	probe_start_pty(&pr[3], sudo, list_argv);
+	probe_collect(pr, 4);
+	plain->true_rc = pr[0].rc;
+	plain->list_rc = pr[1].rc;
+	tty->true_rc = pr[2].rc;
+	tty->list_rc = pr[3].rc;
 }
 
 static void deny(struct dir_result *d, const char *path, const struct stat *st,

@@ -5,13 +5,18 @@
 #include "buf.h"
 #include "wire.h"
 
+/* What `sudo -n true` and `sudo -n -l` did, run one way. */
+struct esc_probe {
+	int true_rc, list_rc; /* exit codes, 128+signal, or -errno: sudo did not start */
+	struct buf list;      /* what the listing printed, stdout and stderr */
+};
+
 /*
- * Runs `SUDO -n true` and `SUDO -n -l` at the same time, as the target.
- * The rcs are exit codes, 128+signal, or -errno when sudo did not start.
- * *list gets the combined output of the second.
+ * Runs `SUDO -n true` and `SUDO -n -l` as the target, all four at once:
+ * without a terminal (*plain) and on a pty of their own (*tty), because
+ * the agent can get a terminal whenever requiretty stands in its way.
  */
-void probe_escalation(const char *sudo, int *true_rc, int *list_rc,
-		      struct buf *list);
+void probe_escalation(const char *sudo, struct esc_probe *plain, struct esc_probe *tty);
 
 /* Runs argv with output captured into out; its exit code, 128+signal or -errno. */
 int probe_run(const char *path, char *const argv[], struct buf *out);

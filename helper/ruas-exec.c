@@ -240,13 +240,15 @@ static int check_mode(struct payload *p)
 	printf("\n%s %s\n", WIRE_BEGIN, p->nonce);
 	fflush(stdout);
 
-	int true_rc, list_rc;
-	struct buf list = BUF_INIT;
-	probe_escalation(p->sudo_path, &true_rc, &list_rc, &list);
-	printf("esc %d %d ", true_rc, list_rc);
-	emit_hex(list.data ? list.data : "");
+	struct esc_probe plain = {0, 0, BUF_INIT}, tty = {0, 0, BUF_INIT};
+	probe_escalation(p->sudo_path, &plain, &tty);
+	printf("esc %d %d ", plain.true_rc, plain.list_rc);
+	emit_hex(plain.list.data ? plain.list.data : "");
+	printf("\nesctty %d %d ", tty.true_rc, tty.list_rc);
+	emit_hex(tty.list.data ? tty.list.data : "");
 	putchar('\n');
-	buf_free(&list);
+	buf_free(&plain.list);
+	buf_free(&tty.list);
 
 	for (size_t i = 0; i < p->ndirs; i++)
 		check_dir(i, &p->dirs[i], p);

@@ -123,6 +123,12 @@ RUAS_EXTERN const char *ruas_project_backend(const ruas_project *p);
 RUAS_EXTERN unsigned int ruas_project_terminate_grace(const ruas_project *p);
 /* The effective allowlist (global plus the project's additions), NULL-terminated. */
 RUAS_EXTERN const char *const *ruas_project_env_allowlist(const ruas_project *p);
+/*
+ * The effective target_sudo_allowed (global plus the project's): commands,
+ * as sudo -l prints them, that the target may run as another user without
+ * a password with only a warning. NULL-terminated, possibly empty.
+ */
+RUAS_EXTERN const char *const *ruas_project_target_sudo_allowed(const ruas_project *p);
 
 /* ------------------------------------------------------------- preflight */
 
@@ -278,7 +284,9 @@ RUAS_EXTERN const char *ruas_user_name_problem(const char *name);
 /*
  * The sudoers fragment that lets `supervisor` run commands as each of
  * `targets` (NULL-terminated) without a password, and nothing more:
- * "SUPERVISOR ALL=(TARGET) NOPASSWD: ALL", one line per distinct target,
+ * "SUPERVISOR ALL=(TARGET) NOPASSWD: ALL" and "Defaults:TARGET listpw=never"
+ * (so that the target can list its own rules, and ruas_preflight() run
+ * by the supervisor sees them all) for each distinct target,
  * sorted, under a comment header. Refuses (RUAS_ERR_INVALID) names that are
  * not plain user names, root, uid-0 accounts, and the supervisor as its own
  * target. *out is malloc'd: release it with ruas_free().
@@ -288,7 +296,11 @@ RUAS_EXTERN int ruas_sudoers_fragment(char **out, const char *supervisor,
 				      ruas_error **err);
 RUAS_EXTERN void ruas_free(void *p);
 
-#define RUAS_TARGET_OPTIONS_VERSION 1
+/*
+ * Version 2 added sudo_allowed; a caller built against version 1 passes
+ * the shorter struct with version = 1, which is still accepted.
+ */
+#define RUAS_TARGET_OPTIONS_VERSION 2
 typedef struct {
 	unsigned int version;
 	/*
@@ -299,8 +311,14 @@ typedef struct {
 	const char *sudo;   /* NULL: the configured default */
 	const char *helper; /* NULL: the installed ruas-exec */
 	unsigned int max_parallel;
+	/*
+	 * NULL, or NULL-terminated commands that the targets may run as another
+	 * user without a password (target_sudo_allowed): warnings, not errors.
+	 * The same refusals as in the configuration apply (ALL, shells, ...).
+	 */
+	const char *const *sudo_allowed;
 } ruas_target_options;
-#define RUAS_TARGET_OPTIONS_INIT {RUAS_TARGET_OPTIONS_VERSION, NULL, NULL, NULL, 0}
+#define RUAS_TARGET_OPTIONS_INIT {RUAS_TARGET_OPTIONS_VERSION, NULL, NULL, NULL, 0, NULL}
 
 /*
  * The checks that depend on a target user alone, the same code that

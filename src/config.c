@@ -21,6 +21,7 @@
 #include "config_int.h"
 #include "error.h"
 #include "names.h"
+#include "sudo_allowed.h"
 #include "quote.h"
 
 #define CONFIG_MAX_BYTES (4u << 20)
@@ -34,11 +35,11 @@ static const char *const default_prune[] = {
 static const char *const global_keys[] = {
 	"env_allowlist", "sudo", "helper", "session_helper", "projects",
 	"scan_prune", "scan_time_limit", "backend", "pam_service",
-	"terminate_grace", "people", NULL};
+	"terminate_grace", "people", "target_sudo_allowed", NULL};
 static const char *const project_keys[] = {
 	"name", "work_dir", "command", "run_as_user", "env_allowlist",
 	"scan_prune", "backend", "pam_service", "terminate_grace", "person",
-	"deny_settings_args", NULL};
+	"deny_settings_args", "target_sudo_allowed", NULL};
 static const char *const people_keys[] = {"worktrees", "credentials",
 					  "claude_projects", "enforce",
 					  "members", NULL};
@@ -219,6 +220,16 @@ static const char *prune_problem(const char *v)
 static const char *allow_problem(const char *v)
 {
 	return env_name_refusal(v);
+}
+
+/* target_sudo_allowed: global, and per project on top of the global list. */
+static int get_sudo_allowed(struct loader *ld, const config_setting_t *group,
+			    char ***vec, size_t *n)
+{
+	config_setting_t *s = config_setting_get_member(group, "target_sudo_allowed");
+	if (!s)
+		return 0;
+	return get_string_list(ld, s, "target_sudo_allowed", vec, n, 1, sudo_allowed_problem);
 }
 
 /*
@@ -437,6 +448,12 @@ static int load_project(struct loader *ld, config_setting_t *ps,
 	if (as && (r = get_string_list(ld, as, "env_allowlist", &p->env_allowlist,
 				       &p->nallow, 1, allow_problem)) < 0)
 		return r;
+	if (ld->cfg->target_sudo_allowed &&
+	    (r = copy_strv(ld, (const char *const *)ld->cfg->target_sudo_allowed,
+			   &p->target_sudo_allowed, &p->nsudo_allowed)) < 0)
+		return r;
+	if ((r = get_sudo_allowed(ld, ps, &p->target_sudo_allowed, &p->nsudo_allowed)) < 0)
+		return r;
 
 	config_setting_t *sp = config_setting_get_member(ps, "scan_prune");
 	if (sp) {
@@ -485,6 +502,7 @@ void ruas_config_free(ruas_config *cfg)
 		free(p->pam_service);
 		free(p->person);
 		free_strv(p->deny_settings_args);
+		free_strv(p->target_sudo_allowed);
 	}
 	if (cfg->people) {
 		for (size_t i = 0; i < cfg->people->nmembers; i++) {
@@ -503,6 +521,7 @@ void ruas_config_free(ruas_config *cfg)
 	free(cfg->helper);
 	free(cfg->session_helper);
 	free(cfg->supervisor_name);
+	free_strv(cfg->target_sudo_allowed);
 	free(cfg);
 }
 
@@ -519,6 +538,9 @@ static int load_globals(struct loader *ld, config_t *lc, char ***allow,
 	    (r = get_abs_path(ld, root, "", "helper", 0, RUAS_HELPER_PATH, &ld->cfg->helper)) < 0 ||
 	    (r = get_abs_path(ld, root, "", "session_helper", 0, RUAS_SESSION_PATH,
 			      &ld->cfg->session_helper)) < 0)
+		return r;
+	size_t nsudo = 0;
+	if ((r = get_sudo_allowed(ld, root, &ld->cfg->target_sudo_allowed, &nsudo)) < 0)
 		return r;
 	if ((r = get_backend(ld, root, &def->backend)) < 0 ||
 	    (r = get_service(ld, root, &def->pam_service)) < 0 ||
@@ -932,4 +954,10 @@ const char *const *ruas_project_command(const ruas_project *p)
 const char *const *ruas_project_env_allowlist(const ruas_project *p)
 {
 	return (const char *const *)p->env_allowlist;
+}
+
+const char *const *ruas_project_target_sudo_allowed(const ruas_project *p)
+{
+	static const char *const none[] = {NULL};
+	return p->target_sudo_allowed ? (const char *const *)p->target_sudo_allowed : none;
 }

@@ -35,6 +35,8 @@ struct ruas_project {
 	char *person;             /* NULL: not person-scoped */
 	char **deny_settings_args; /* NULL-terminated, "{file}" replaced at spawn */
 	size_t ndeny_args;
+	char **target_sudo_allowed; /* effective: global plus the project's; NULL: none */
+	size_t nsudo_allowed;
 	enum backend backend;  /* as configured (auto resolved at use) */
 	char *pam_service;     /* effective */
 	unsigned int terminate_grace; /* effective */
@@ -70,6 +72,8 @@ struct ruas_config {
 	struct ruas_people *people; /* NULL without a people block */
 	uid_t supervisor_uid;
 	char *supervisor_name; /* "#UID" when the uid has no passwd entry */
+	/* global target_sudo_allowed; ruas_check_targets(): its option (borrowed) */
+	char **target_sudo_allowed;
 };
 
 const struct ruas_person *people_find(const struct ruas_config *cfg, const char *id);

@@ -25,6 +25,15 @@ char *msg_sudo_failed(const char *project, const char *user, int status,
 		      int timed_out, unsigned int timeout_s, const char *said);
 char *msg_escalation(const char *user, const char *list);
 char *msg_nopasswd_rules(const char *user, const char *list);
+/* A rule that runs something as another user without a password (fatal). */
+char *msg_sudo_rule(const char *user, const char *rule, const char *auth_line);
+/* ... one whose command target_sudo_allowed names (a warning). */
+char *msg_sudo_rule_allowed(const char *user, const char *rule, const char *cmd);
+/* The target's rules cannot be listed without a password (a warning). */
+char *msg_sudo_unlisted(const char *user);
+/* A listing that cannot be understood (fatal); how: the command that made it. */
+char *msg_sudo_list_unreadable(const char *user, const char *how, const char *why,
+			       const char *said);
 char *msg_work_dir_denied(const char *project, const char *work_dir,
 			  const char *user, const struct dir_result *d);
 char *msg_work_dir_missing(const char *project, const char *work_dir,

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -23,6 +24,7 @@
 #include "config_int.h"
 #include "error.h"
 #include "deny.h"
+#include "escalation.h"
 #include "messages.h"
 #include "names.h"
 #include "payload.h"
@@ -30,6 +32,7 @@
 #include "quote.h"
 #include "spawn_int.h"
 #include "strv.h"
+#include "sudo_allowed.h"
 #include "sudo_call.h"
 #include "wire.h"
 
@@ -71,6 +74,10 @@ struct job {
 	unsigned int timeout_s;
 	struct run_result rr;
 	struct helper_report hr;
+	/* root only: sudo -n -l -U USER */
+	int want_rules; /* check 2 is wanted (not for the audit) */
+	int root_ran, root_rc;
+	char *root_list;
 };
 
 struct pool {
@@ -166,6 +173,36 @@ static enum outcome pam_verdict(struct job *j)
 	return j->outcome;
 }
 
+/*
+ * Root reads the target's rules whatever listpw says. A requiretty that
+ * binds root too is met with a pty, as the target's own probes do.
+ */
+static void list_as_root(const char *sudo, const struct runner *runner, struct job *j)
+{
+	const char *argv[] = {"sudo", "-n", "-l", "-U", j->user, NULL};
+	for (int pty = 0; pty < 2; pty++) {
+		struct run_request req = {sudo, argv, sudo_call_envp, SUDO_OUTPUT_MAX,
+					  ROOT_LIST_TIMEOUT_MS, pty};
+		struct run_result rr;
+		if (runner->run(runner->ctx, &req, &rr) < 0) {
+			run_result_free(&rr);
+			j->root_rc = -1;
+			break;
+		}
+		struct buf all = BUF_INIT;
+		buf_adds(&all, rr.out.data ? rr.out.data : "");
+		buf_adds(&all, rr.err.data ? rr.err.data : "");
+		free(j->root_list);
+		j->root_list = buf_detach(&all);
+		buf_free(&all);
+		j->root_rc = rr.spawn_errno ? -rr.spawn_errno : exit_code(rr.wait_status);
+		run_result_free(&rr);
+		if (j->root_rc == 0 || !j->root_list || !strstr(j->root_list, "tty"))
+			break;
+	}
+	j->root_ran = 1;
+}
+
 static void run_job(const struct ruas_config *cfg, const struct runner *runner,
 		    struct job *j)
 {
@@ -235,7 +272,7 @@ static void run_job(const struct ruas_config *cfg, const struct runner *runner,
 	j->timeout_s = t > MAX_CHECK_SECONDS ? MAX_CHECK_SECONDS : (unsigned int)t;
 	struct run_request req = {j->pam ? cfg->session_helper : cfg->sudo,
 				  j->pam ? sc.argv : call.argv, sudo_call_envp,
-				  SUDO_OUTPUT_MAX, j->timeout_s * 1000u};
+				  SUDO_OUTPUT_MAX, j->timeout_s * 1000u, 0};
 	r = runner->run(runner->ctx, &req, &j->rr);
 	j->pam ? session_argv_free(&sc) : sudo_call_free(&call);
 	if (r < 0) {
@@ -248,6 +285,8 @@ static void run_job(const struct ruas_config *cfg, const struct runner *runner,
 	if (helper_report_parse(j->rr.out.data ? j->rr.out.data : "", j->rr.out.len,
 				nonce, j->ndirs, &j->hr) == 0) {
 		j->outcome = OUT_OK;
+		if (runner->root && j->want_rules)
+			list_as_root(cfg->sudo, runner, j);
 		return;
 	}
 	j->outcome = j->hr.complete ? OUT_INTERNAL
@@ -322,6 +361,7 @@ static int plan_jobs(const struct ruas_config *cfg, struct job **out, size_t *nj
 		if (!j) {
 			j = &jobs[n++];
 			j->user = p->run_as_user;
+			j->want_rules = 1;
 			j->first = p;
 			j->pam = pam;
 			j->projects = calloc(cfg->nprojects, sizeof *j->projects);
@@ -378,6 +418,7 @@ static void free_jobs(struct job *jobs, size_t n)
 		free(jobs[i].shell);
 		free(jobs[i].root_groups);
 		free(jobs[i].pam_reason);
+		free(jobs[i].root_list);
 		run_result_free(&jobs[i].rr);
 		helper_report_free(&jobs[i].hr);
 	}
@@ -451,6 +492,16 @@ static char *failure_text(const struct ruas_config *cfg, const struct job *j,
 	}
 }
 
+static int report_escalation(const struct job *j, size_t idx, ruas_report *rep,
+			     char *const *allowed)
+{
+	const struct helper_report *hr = &j->hr;
+	struct esc_evidence ev = {hr->true_rc,	  hr->tty_true_rc, hr->list_rc,
+				  hr->tty_list_rc, hr->list_out,   hr->tty_list_out,
+				  j->root_ran,	  j->root_rc,	   j->root_list};
+	return escalation_report(rep, idx, j->user, &ev, allowed);
+}
+
 static int report_job(const struct ruas_config *cfg, const struct job *j,
 		      ruas_report *rep)
 {
@@ -466,12 +517,7 @@ static int report_job(const struct ruas_config *cfg, const struct job *j,
 					failure_text(cfg, j, p->name));
 		} else {
 			const struct helper_report *hr = &j->hr;
-			if (hr->true_rc == 0)
-				r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "escalation",
-						msg_escalation(j->user, hr->list_out));
-			else if (hr->list_rc == 0)
-				r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "escalation",
-						msg_nopasswd_rules(j->user, hr->list_out));
+			r |= report_escalation(j, pi, rep, p->target_sudo_allowed);
 			const struct dir_result *d = &hr->dirs[j->dir_of[k]];
 			if (d->state == DIR_ESCAPE)
 				r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "containment",
@@ -577,7 +623,7 @@ done:
 int ruas_preflight(ruas_report **out, const ruas_config *cfg,
 		   const ruas_preflight_options *opts, ruas_error **err)
 {
-	struct runner real = {run_capture, NULL};
+	struct runner real = {run_capture, NULL, geteuid() == 0};
 	if (!out || !cfg)
 		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
 				 "ruas_preflight: out and cfg are required");
@@ -598,12 +644,8 @@ static int report_target(const struct ruas_config *cfg, const struct job *j,
 	if (j->outcome != OUT_OK)
 		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "sudo",
 				failure_text(cfg, j, NULL));
-	else if (j->hr.true_rc == 0)
-		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
-				msg_escalation(j->user, j->hr.list_out));
-	else if (j->hr.list_rc == 0)
-		r |= report_add(rep, idx, RUAS_SEVERITY_WARNING, "escalation",
-				msg_nopasswd_rules(j->user, j->hr.list_out));
+	else
+		r |= report_escalation(j, idx, rep, cfg->target_sudo_allowed);
 	if (j->root_groups)
 		r |= report_add(rep, idx, RUAS_SEVERITY_WARNING, "groups",
 				msg_root_groups(NULL, j->user, j->root_groups));
@@ -624,6 +666,7 @@ int targets_run(ruas_report **out, const char *const *targets,
 	cfg.sudo = (char *)(o->sudo ? o->sudo : RUAS_SUDO_PATH);
 	cfg.helper = (char *)(o->helper ? o->helper : RUAS_HELPER_PATH);
 	cfg.scan_time_limit = DEFAULT_SCAN_TIME_LIMIT;
+	cfg.target_sudo_allowed = (char **)o->sudo_allowed;
 
 	/* Check 1 as the supervisor: through sudo -u SUPERVISOR when not it already. */
 	const char *via = NULL;
@@ -661,6 +704,7 @@ int targets_run(ruas_report **out, const char *const *targets,
 	for (size_t i = 0; i < n; i++) {
 		jobs[i].user = targets[i];
 		jobs[i].via = via;
+		jobs[i].want_rules = 1;
 	}
 	if (run_pool(&cfg, runner, jobs, n, o->max_parallel) < 0)
 		goto done;
@@ -682,22 +726,40 @@ done:
 int ruas_check_targets(ruas_report **out, const char *const *targets,
 		       const ruas_target_options *opts, ruas_error **err)
 {
-	struct runner real = {run_capture, NULL};
+	struct runner real = {run_capture, NULL, geteuid() == 0};
 	ruas_target_options defaults = RUAS_TARGET_OPTIONS_INIT;
 	if (!out || !targets || !targets[0])
 		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
 				 "ruas_check_targets: out and at least one target are required");
-	if (opts && opts->version != RUAS_TARGET_OPTIONS_VERSION)
+	if (opts && opts->version != RUAS_TARGET_OPTIONS_VERSION && opts->version != 1)
 		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
 				 "ruas_check_targets: unknown options version %u",
 				 opts->version);
+	ruas_target_options o = defaults;
+	if (opts) {
+		/* Version 1 ends before sudo_allowed: read only what it has. */
+		memcpy(&o, opts, opts->version == 1 ? offsetof(ruas_target_options, sudo_allowed)
+						    : sizeof o);
+		o.version = RUAS_TARGET_OPTIONS_VERSION;
+	}
+	for (const char *const *a = o.sudo_allowed; a && *a; a++) {
+		const char *why = sudo_allowed_problem(*a);
+		if (why) {
+			struct buf q = BUF_INIT;
+			quote_display_dq(&q, *a);
+			int r = error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
+					  "target_sudo_allowed: %s %s", q.data ? q.data : "", why);
+			buf_free(&q);
+			return r;
+		}
+	}
 	for (const char *const *t = targets; *t; t++) {
 		const char *why = user_name_problem(*t);
 		if (why)
 			return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
 					 "target \"%s\" %s", *t, why);
 	}
-	return targets_run(out, targets, opts ? opts : &defaults, &real, err);
+	return targets_run(out, targets, &o, &real, err);
 }
 
 /* --------------------------------------------------------------- audit */
@@ -820,7 +882,7 @@ done:
 int ruas_audit(ruas_report **out, const ruas_config *cfg,
 	       const ruas_preflight_options *opts, ruas_error **err)
 {
-	struct runner real = {run_capture, NULL};
+	struct runner real = {run_capture, NULL, geteuid() == 0};
 	if (!out || !cfg)
 		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
 				 "ruas_audit: out and cfg are required");

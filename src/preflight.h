@@ -8,6 +8,7 @@
 #define DEFAULT_MAX_PARALLEL 8u
 #define SUDO_OUTPUT_MAX (1u << 20)
 #define MAX_CHECK_SECONDS 172800u
+#define ROOT_LIST_TIMEOUT_MS 30000u
 
 int preflight_run(ruas_report **out, const ruas_config *cfg,
 		  unsigned int max_parallel, const struct runner *runner,

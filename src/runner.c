@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pty_spawn.h"
 #include "spawn_attr.h"
 
 void run_result_free(struct run_result *res)
@@ -46,6 +47,55 @@ static int wait_child(pid_t pid, int *status)
 	return 0;
 }
 
+/*
+ * On a pty the output ends when the child has exited and the master runs
+ * dry; the parent holds the slave until then (see pty_spawn.h).
+ */
+static int run_capture_pty(const struct run_request *req, struct run_result *res)
+{
+	struct pty_child c;
+	int e = pty_spawn(&c, req->path, (char *const *)req->argv, (char *const *)req->envp);
+	if (e) {
+		res->spawn_errno = e;
+		return 0;
+	}
+	long long deadline = monotonic_ms() + req->timeout_ms, kill_at = 0;
+	int reaped = 0, killed = 0, rc = 0;
+	while (c.master >= 0) {
+		if (!reaped && waitpid(c.pid, &res->wait_status, WNOHANG) == c.pid) {
+			reaped = 1;
+			pty_child_reaped(&c);
+		}
+		if (!reaped && !killed && monotonic_ms() >= (kill_at ? kill_at : deadline)) {
+			/* As below: SIGTERM, which sudo relays, then SIGKILL. */
+			kill(c.pid, kill_at ? SIGKILL : SIGTERM);
+			res->timed_out = 1;
+			killed = kill_at != 0;
+			kill_at = monotonic_ms() + 2000;
+		}
+		struct pollfd pf = {c.master, POLLIN, 0};
+		if (poll(&pf, 1, reaped ? 0 : 20) < 0 && errno != EINTR)
+			break;
+		char tmp[16384];
+		ssize_t n = read(c.master, tmp, sizeof tmp);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN && !reaped)
+			continue;
+		if (n <= 0)
+			break; /* EIO: all is read; EAGAIN after the exit: a grandchild holds it */
+		size_t keep = res->out.len < req->max_output ? req->max_output - res->out.len : 0;
+		if (keep && buf_add(&res->out, tmp, keep < (size_t)n ? keep : (size_t)n) < 0)
+			rc = -1;
+	}
+	if (c.master >= 0)
+		close(c.master);
+	pty_child_reaped(&c);
+	if (!reaped && wait_child(c.pid, &res->wait_status) < 0)
+		rc = -1;
+	return rc;
+}
+
 int run_capture(void *ctx, const struct run_request *req, struct run_result *res)
 {
 	int outp[2] = {-1, -1}, errp[2] = {-1, -1};
@@ -56,6 +106,8 @@ int run_capture(void *ctx, const struct run_request *req, struct run_result *res
 	(void)ctx;
 
 	memset(res, 0, sizeof *res);
+	if (req->pty)
+		return run_capture_pty(req, res);
 	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0)
 		goto out_pipes;
 	if (spawn_setup(&fa, &attr, 0) != 0)

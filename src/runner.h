@@ -17,6 +17,7 @@ struct run_request {
 	const char *const *envp;  /* NULL-terminated */
 	size_t max_output;        /* bytes kept of stdout and of stderr each */
 	unsigned int timeout_ms;  /* then SIGTERM, and SIGKILL 2 s later */
+	int pty;                  /* on a terminal of its own: out gets stdout and stderr */
 };
 
 struct run_result {
@@ -33,11 +34,17 @@ typedef int (*run_fn)(void *ctx, const struct run_request *req,
 struct runner {
 	run_fn run;
 	void *ctx;
+	/*
+	 * The caller is root: preflight then also reads each target's sudo
+	 * rules with `sudo -l -U`, which no listpw setting hides from root.
+	 */
+	int root;
 };
 
 /*
  * The real runner: posix_spawn with stdin from /dev/null, stdout and stderr
- * captured, descriptors above 2 closed, signals reset. Returns 0 when the
+ * captured (or a new session on a pty, for req->pty), descriptors above 2
+ * closed, signals reset. Returns 0 when the
  * result is filled in (even when the command failed), -1 on a local error.
  */
 int run_capture(void *ctx, const struct run_request *req, struct run_result *res);

@@ -95,11 +95,15 @@ int ruas_sudoers_fragment(char **out, const char *supervisor,
 		   "#   ruas-setup install --supervisor %s --target USER ...\n"
 		   "#\n"
 		   "# Grants user %s passwordless sudo to run commands as the users\n"
-		   "# below, and as nobody else. None of them gets a rule of its own.\n",
+		   "# below, and as nobody else. None of them gets a rule of its own;\n"
+		   "# each may list its own rules without a password (listpw=never), so\n"
+		   "# that ruas check, run as the supervisor, sees a rule that any other\n"
+		   "# file gives it.\n",
 		   supervisor, supervisor);
 	for (size_t i = 0; i < n; i++)
 		if (i == 0 || strcmp(sorted[i], sorted[i - 1]) != 0)
-			buf_printf(&b, "%s ALL=(%s) NOPASSWD: ALL\n", supervisor, sorted[i]);
+			buf_printf(&b, "%s ALL=(%s) NOPASSWD: ALL\nDefaults:%s listpw=never\n",
+				   supervisor, sorted[i], sorted[i]);
 	free(sorted);
 	if (b.oom) {
 		buf_free(&b);

@@ -6,7 +6,8 @@
  * two marker lines carrying a nonce that only this call knows:
  *
  *   ruas-report-begin NONCE
- *   esc TRUE_RC LIST_RC HEX(sudo -n -l output)
+ *   esc TRUE_RC LIST_RC HEX(sudo -n -l output)      (no terminal)
+ *   esctty TRUE_RC LIST_RC HEX(sudo -n -l output)   (on a pty of its own)
  *   dir I ok
  *   dir I denied HEX(path) MISSING(r|x|rx) MODE(octal) HEX(owner)
  *   dir I missing HEX(path) ERRNO
@@ -73,8 +74,11 @@ struct helper_report {
 	char *bwrap_out;
 	int probes[256]; /* enum probe_verdict by probe index */
 	int esc_seen;
-	int true_rc, list_rc;
+	int true_rc, list_rc; /* sudo -n true, sudo -n -l without a terminal */
 	char *list_out;
+	int esctty_seen;
+	int tty_true_rc, tty_list_rc; /* the same on a pty */
+	char *tty_list_out;
 	struct dir_result *dirs;
 	size_t ndirs;
 };

@@ -22,6 +22,7 @@ void scan_items_free(struct scan_item *items, size_t n)
 void helper_report_free(struct helper_report *r)
 {
 	free(r->list_out);
+	free(r->tty_list_out);
 	free(r->bwrap_out);
 	for (size_t i = 0; r->dirs && i < r->ndirs; i++) {
 		free(r->dirs[i].path);
@@ -77,14 +78,17 @@ static int record(struct helper_report *r, char **f, int n)
 	long long a, b, c;
 	struct dir_result *d;
 
-	if (strcmp(f[0], "esc") == 0 && n == 4) {
+	if ((strcmp(f[0], "esc") == 0 || strcmp(f[0], "esctty") == 0) && n == 4) {
+		int tty = f[0][3] == 't';
+		int *seen = tty ? &r->esctty_seen : &r->esc_seen;
 		if (parse_ll(f[1], INT_MIN, INT_MAX, &a) < 0 ||
-		    parse_ll(f[2], INT_MIN, INT_MAX, &b) < 0 || r->esc_seen)
+		    parse_ll(f[2], INT_MIN, INT_MAX, &b) < 0 || *seen)
 			return -1;
-		r->true_rc = (int)a;
-		r->list_rc = (int)b;
-		r->esc_seen = 1;
-		return (r->list_out = unhex(f[3])) ? 0 : -1;
+		*seen = 1;
+		*(tty ? &r->tty_true_rc : &r->true_rc) = (int)a;
+		*(tty ? &r->tty_list_rc : &r->list_rc) = (int)b;
+		char **out = tty ? &r->tty_list_out : &r->list_out;
+		return (*out = unhex(f[3])) ? 0 : -1;
 	}
 	if (strcmp(f[0], "bwrap") == 0 && n == 3) {
 		if (parse_ll(f[1], INT_MIN, INT_MAX, &a) < 0 || r->bwrap_seen)
@@ -205,7 +209,7 @@ int helper_report_parse(const char *out, size_t len, const char *nonce,
 		if (strncmp(line, WIRE_END " ", sizeof WIRE_END) == 0 &&
 		    strcmp(line + sizeof WIRE_END, nonce) == 0) {
 			r->complete = 1;
-			rc = r->esc_seen ? 0 : -1;
+			rc = r->esc_seen && r->esctty_seen ? 0 : -1;
 			break;
 		}
 		int n = split(line, f);

@@ -28,8 +28,9 @@ sandbox_user sup -G supgrp
 for u in t1 t2 t3 t5 t6; do sandbox_user "$u"; done
 sandbox_user t4 -s /usr/sbin/nologin
 usermod -aG docker t6
+# t1 as ruas-setup provisions a target: it may list its own rules.
 sandbox_sudoers ruas-sup \
-	'sup ALL=(t1) NOPASSWD: ALL' 'sup ALL=(t3) NOPASSWD: ALL' \
+	'sup ALL=(t1) NOPASSWD: ALL' 'Defaults:t1 listpw=never' 'sup ALL=(t3) NOPASSWD: ALL' \
 	'sup ALL=(t4) NOPASSWD: ALL' 'sup ALL=(t5) NOPASSWD: ALL' \
 	'sup ALL=(t6) NOPASSWD: ALL'
 sandbox_sudoers t3-escalates 't3 ALL=(ALL) NOPASSWD: ALL'
@@ -107,8 +108,10 @@ conf partial <<EOC
 projects = ( { name = "p"; run_as_user = "t5"; work_dir = "/tmp"; command = ["true"]; } );
 EOC
 run_sup check -c "$CONF"
-expect "check 2: narrower NOPASSWD rules are a warning" has "$ERR" 'WARNING: target user "t5" has passwordless sudo rules'
-expect "check 2: narrower rules alone are not fatal" test "$RC" = 0
+# A narrower NOPASSWD rule as another user is a way up too: fatal since issue 11.
+expect "check 2: a narrower NOPASSWD rule as another user is fatal" has "$ERR" 'ERROR: target user "t5" can run commands as another user without a password:
+  (t1) NOPASSWD: /usr/bin/id'
+expect "check 2: ... and exits 1" test "$RC" = 1
 
 conf docker <<EOC
 projects = ( { name = "p"; run_as_user = "t6"; work_dir = "/tmp"; command = ["true"]; } );

@@ -76,7 +76,10 @@ for i in $(seq 1 60); do
 	got=$(grep -v '^#' "$SB/frag" | sed -n "s/^$sup ALL=(\([^)]*\)) NOPASSWD: ALL\$/\1/p" | sort -u | tr '\n' ' ')
 	want=$(printf '%s\n' "${names[@]}" | sort -u | tr '\n' ' ')
 	[ "$got" = "$want" ] || bad=$((bad + 1))
-	[ "$(grep -vc '^#' "$SB/frag")" = "$(printf '%s\n' "${names[@]}" | sort -u | wc -l)" ] || bad=$((bad + 1))
+	# Each target: its rule and its listpw=never, and no other line.
+	[ "$(grep -vc '^#' "$SB/frag")" = "$((2 * $(printf '%s\n' "${names[@]}" | sort -u | wc -l)))" ] || bad=$((bad + 1))
+	got=$(grep -v '^#' "$SB/frag" | sed -n 's/^Defaults:\([^ ]*\) listpw=never$/\1/p' | sort -u | tr '\n' ' ')
+	[ "$got" = "$want" ] || bad=$((bad + 1))
 done
 RC=$bad OUT="" ERR=""
 expect "60 random fragments: each passes visudo and grants exactly the named targets" test "$bad" = 0
@@ -144,7 +147,7 @@ expect "... leaves no fragment behind" test "$(snapshot)" = "$clean"
 
 setup install --supervisor sup --target t1 --helper "$HELPER"
 setup install --supervisor sup --target t1 --target t2 --helper "$HELPER"
-expect "install replaces an existing fragment" test "$(grep -vc '^#' "$F")" = 2
+expect "install replaces an existing fragment" test "$(grep -c ' NOPASSWD: ALL$' "$F")" = 2 -a "$(grep -vc '^#' "$F")" = 4
 
 # An interrupted run: killed while the new fragment is live but unchecked.
 cat >"$SB/kill-visudo" <<'EOS'
@@ -226,7 +229,7 @@ projects = (
 EOC
 chmod 644 "$SB/conf/ruas.conf"
 setup sudoers --supervisor ops --config "$SB/conf/ruas.conf"
-expect "--config: each distinct run_as_user once, legacy projects ignored" test "$(grep -vc '^#' <<<"$OUT")" = 1
+expect "--config: each distinct run_as_user once, legacy projects ignored" test "$(grep -c ' NOPASSWD: ALL$' <<<"$OUT")" = 1 -a "$(grep -vc '^#' <<<"$OUT")" = 2
 setup install --supervisor ops --config "$SB/conf/ruas.conf"
 expect "end to end: install from the configuration" test "$RC" = 0
 as_user ops "$RUAS" check -c "$SB/conf/ruas.conf" >"$SB/out" 2>"$SB/err"

@@ -124,6 +124,14 @@ struct call {
 
 #define MAX_CALLS 64
 
+/* What root's `sudo -n -l -U USER` answers (runner.root set). */
+struct root_answer {
+	const char *user;
+	int exit_code;
+	const char *text;
+	int tty_only; /* answers only on a pty; without one: "you must have a tty" */
+};
+
 struct fake {
 	pthread_mutex_t lock;
 	const struct script *scripts;
@@ -132,6 +140,8 @@ struct fake {
 	size_t ncalls;
 	int inflight, peak;
 	int overflow;
+	const struct root_answer *root; /* NULL-user-terminated */
+	int root_calls, root_pty_calls;
 };
 
 static const struct script default_script = {NULL, B_REPORT, 1, 1, "", NULL, 0,
@@ -193,11 +203,19 @@ static void emit_dirs(struct buf *o, const struct payload *p)
 static void emit_report(struct buf *o, const struct script *s, const char *nonce,
 			const struct payload *p)
 {
+	int list_rc = s->esc_set ? s->list_rc : 1;
+	/* What sudo -n -l says to a user with no rules (and listpw=never). */
+	const char *list = s->list && *s->list ? s->list
+			   : list_rc	     ? "Sorry, user t1 may not run sudo on host.\n"
+					     : "";
 	buf_printf(o, "%s %s\n", WIRE_BEGIN, nonce);
-	buf_printf(o, "esc %d %d ", s->esc_set ? s->true_rc : 1,
-		   s->esc_set ? s->list_rc : 1);
-	add_hex(o, s->list ? s->list : "");
-	buf_addc(o, '\n');
+	/* The same answer without a terminal and on the helper's pty. */
+	for (int tty = 0; tty < 2; tty++) {
+		buf_printf(o, "%s %d %d ", tty ? "esctty" : "esc", s->esc_set ? s->true_rc : 1,
+			   list_rc);
+		add_hex(o, list);
+		buf_addc(o, '\n');
+	}
 	if (!s->omit_dirs)
 		emit_dirs(o, p);
 	buf_printf(o, "%s %s\n", WIRE_END, nonce);
@@ -238,6 +256,27 @@ static int fake_run(void *ctx, const struct run_request *req, struct run_result 
 		c->timeout_ms = req->timeout_ms;
 	}
 
+	if (argc == 5 && strcmp(req->argv[2], "-l") == 0 && strcmp(req->argv[3], "-U") == 0) {
+		const struct root_answer *a = fk->root;
+		while (a && a->user && strcmp(a->user, req->argv[4]) != 0)
+			a++;
+		pthread_mutex_lock(&fk->lock);
+		fk->root_calls++;
+		fk->root_pty_calls += req->pty != 0;
+		fk->inflight--;
+		pthread_mutex_unlock(&fk->lock);
+		if (!a || !a->user) {
+			buf_printf(&res->out, "User %s is not allowed to run sudo on host.\n",
+				   req->argv[4]);
+		} else if (a->tty_only && !req->pty) {
+			buf_adds(&res->err, "sudo: sorry, you must have a tty to run sudo\n");
+			res->wait_status = 1 << 8;
+		} else {
+			buf_adds(&res->out, a->text);
+			res->wait_status = (a->exit_code & 0xff) << 8;
+		}
+		return 0;
+	}
 	const char *user = argc > 3 ? req->argv[3] : NULL;
 	const struct script *s = script_for(fk, user);
 	struct payload p;
@@ -364,7 +403,7 @@ static ruas_config *load(const struct proj *ps, size_t n, const char *globals)
 /* Runs the preflight through the fake; the report must be there. */
 static ruas_report *run(const ruas_config *cfg, struct fake *fk, unsigned int max_parallel)
 {
-	struct runner rn = {fake_run, fk};
+	struct runner rn = {fake_run, fk, fk->root != NULL};
 	ruas_report *rep = NULL;
 	ruas_error *err = NULL;
 	int r = preflight_run(&rep, cfg, max_parallel, &rn, &err);
@@ -926,21 +965,124 @@ static void test_escalation_fatal(void **state)
 	done(rep, cfg, &fk);
 }
 
-static void test_nopasswd_rules_warning(void **state)
+/* A narrower NOPASSWD rule is a way up too (it was only a warning once). */
+static void test_nopasswd_rule_fatal(void **state)
 {
 	(void)state;
 	const struct script s[] = {{"t1", B_REPORT, 1, 0,
-				    "User t1 may run:\n    (root) NOPASSWD: /usr/bin/apt\n",
+				    "User t1 may run the following commands on host:\n"
+				    "    (root) NOPASSWD: /usr/bin/apt\n",
 				    NULL, 0, NULL, 0, 0, 0, 1}};
 	struct fake fk;
 	ruas_config *cfg;
 	ruas_report *rep = run_one("t1", "/srv/a", s, &fk, &cfg);
 	assert_count(rep, 0, 1);
-	assert_item(rep, 0, 0, RUAS_SEVERITY_WARNING, "escalation",
-		    "WARNING: target user \"t1\" has passwordless sudo rules");
-	assert_item(rep, 0, 0, RUAS_SEVERITY_WARNING, "escalation",
-		    "\n      (root) NOPASSWD: /usr/bin/apt\n");
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "escalation",
+		    "ERROR: target user \"t1\" can run commands as another user without a "
+		    "password:\n  (root) NOPASSWD: /usr/bin/apt\n");
+	assert_true(ruas_report_has_fatal(rep));
+	done(rep, cfg, &fk);
+}
+
+/* target_sudo_allowed, global and per project, turns exactly that command into a warning. */
+static void test_sudo_allowed_warning(void **state)
+{
+	(void)state;
+	const struct script s[] = {{"t1", B_REPORT, 1, 0,
+				    "User t1 may run the following commands on host:\n"
+				    "    (root) NOPASSWD: /usr/bin/systemctl restart app\n",
+				    NULL, 0, NULL, 0, 0, 0, 1}};
+	const struct proj ps[] = {
+		{"global", "t1", "/srv/a", NULL},
+		{"own", "t1", "/srv/b", "target_sudo_allowed = [\"/usr/bin/systemctl restart web\", "
+					"\"/usr/bin/systemctl restart app\"];"},
+	};
+	ruas_config *cfg = load(ps, 2, NULL);
+	struct fake fk;
+	fake_init(&fk, s, 1);
+	ruas_report *rep = run(cfg, &fk, 0);
+	assert_count(rep, 0, 1);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "escalation", "(root) NOPASSWD: /usr/bin/systemctl");
+	assert_count(rep, 1, 1);
+	assert_item(rep, 1, 0, RUAS_SEVERITY_WARNING, "escalation",
+		    "can run \"/usr/bin/systemctl restart app\" as another user without a password, "
+		    "which target_sudo_allowed permits");
+	ruas_report_free(rep);
+	ruas_config_free(cfg);
+	fake_free(&fk);
+
+	cfg = load(ps, 1, "target_sudo_allowed = [\"/usr/bin/systemctl restart app\"];");
+	fake_init(&fk, s, 1);
+	rep = run(cfg, &fk, 0);
+	assert_count(rep, 0, 1);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_WARNING, "escalation", "target_sudo_allowed permits");
 	assert_false(ruas_report_has_fatal(rep));
+	done(rep, cfg, &fk);
+}
+
+/* Root reads the rules with sudo -l -U, whatever the target could list; a pty beats requiretty. */
+static void test_root_lists_rules(void **state)
+{
+	(void)state;
+	static const struct root_answer answers[] = {
+		{"t1", 0,
+		 "Matching Defaults entries for t1 on host:\n    listpw=always, requiretty\n\n"
+		 "User t1 may run the following commands on host:\n    (root) NOPASSWD: /bin/sh\n",
+		 1},
+		{"t2", 0, "User t2 is not allowed to run sudo on host.\n", 0},
+		{NULL, 0, NULL, 0},
+	};
+	const struct script s[] = {
+		{"t1", B_REPORT, 1, 1, "sudo: a password is required\n", NULL, 0, NULL, 0, 0, 0, 1},
+		{"t2", B_REPORT, 1, 1, "sudo: a password is required\n", NULL, 0, NULL, 0, 0, 0, 1}};
+	const struct proj ps[] = {{"a", "t1", "/srv/a", NULL}, {"b", "t2", "/srv/b", NULL}};
+	ruas_config *cfg = load(ps, 2, NULL);
+	struct fake fk;
+	fake_init(&fk, s, 2);
+	fk.root = answers;
+	ruas_report *rep = run(cfg, &fk, 0);
+	assert_count(rep, 0, 1);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "escalation", "  (root) NOPASSWD: /bin/sh\n");
+	assert_count(rep, 1, 0);
+	assert_int_equal(fk.root_calls, 3); /* t1 twice: without, then with a pty */
+	assert_int_equal(fk.root_pty_calls, 1);
+	done(rep, cfg, &fk);
+}
+
+/* Without root, a listing that needs a password is a warning that says how to be sure. */
+static void test_unlisted_warning(void **state)
+{
+	(void)state;
+	const struct script s[] = {
+		{"t1", B_REPORT, 1, 1, "sudo: a password is required\n", NULL, 0, NULL, 0, 0, 0, 1}};
+	struct fake fk;
+	ruas_config *cfg;
+	ruas_report *rep = run_one("t1", "/srv/a", s, &fk, &cfg);
+	assert_count(rep, 0, 1);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_WARNING, "escalation",
+		    "WARNING: the sudo rules of target user \"t1\" could not be listed without a "
+		    "password");
+	assert_item(rep, 0, 0, RUAS_SEVERITY_WARNING, "escalation",
+		    "ruas-setup check --target t1");
+	assert_false(ruas_report_has_fatal(rep));
+	done(rep, cfg, &fk);
+}
+
+/* A listing that cannot be understood is fatal, and shows what sudo said. */
+static void test_unreadable_listing_fatal(void **state)
+{
+	(void)state;
+	const struct script s[] = {{"t1", B_REPORT, 1, 0,
+				    "User t1 may run the following commands on host:\n"
+				    "    something new in sudo 2.0\n",
+				    NULL, 0, NULL, 0, 0, 0, 1}};
+	struct fake fk;
+	ruas_config *cfg;
+	ruas_report *rep = run_one("t1", "/srv/a", s, &fk, &cfg);
+	assert_count(rep, 0, 1);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "escalation",
+		    "could not be understood (sudo -n -l: a privilege line does not start with (RUNAS))");
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "escalation", "    something new in sudo 2.0\n");
 	done(rep, cfg, &fk);
 }
 
@@ -1184,7 +1326,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_forged_block_before_real_report_ignored),
 		cmocka_unit_test(test_profile_noise_ignored),
 		cmocka_unit_test(test_escalation_fatal),
-		cmocka_unit_test(test_nopasswd_rules_warning),
+		cmocka_unit_test(test_nopasswd_rule_fatal),
+		cmocka_unit_test(test_sudo_allowed_warning),
+		cmocka_unit_test(test_root_lists_rules),
+		cmocka_unit_test(test_unlisted_warning),
+		cmocka_unit_test(test_unreadable_listing_fatal),
 		cmocka_unit_test(test_work_dir_denied_and_missing),
 		cmocka_unit_test(test_dir_not_reported),
 		cmocka_unit_test(test_scan_warnings),

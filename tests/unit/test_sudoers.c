@@ -21,9 +21,14 @@ static const char golden_two[] =
 	"#   ruas-setup install --supervisor orchestrator --target USER ...\n"
 	"#\n"
 	"# Grants user orchestrator passwordless sudo to run commands as the users\n"
-	"# below, and as nobody else. None of them gets a rule of its own.\n"
+	"# below, and as nobody else. None of them gets a rule of its own;\n"
+	"# each may list its own rules without a password (listpw=never), so\n"
+	"# that ruas check, run as the supervisor, sees a rule that any other\n"
+	"# file gives it.\n"
 	"orchestrator ALL=(coder-a) NOPASSWD: ALL\n"
-	"orchestrator ALL=(coder-b) NOPASSWD: ALL\n";
+	"Defaults:coder-a listpw=never\n"
+	"orchestrator ALL=(coder-b) NOPASSWD: ALL\n"
+	"Defaults:coder-b listpw=never\n";
 
 static void test_golden_sorted_distinct(void **state)
 {
