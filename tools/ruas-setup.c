@@ -50,18 +50,24 @@ int setup_fail(int code, const char *fmt, ...)
 	return code;
 }
 
-static int add_target(struct setup_args *a, size_t *n, const char *t)
+/* Appends t to the NULL-terminated *vec unless it is there already. */
+static int add_name(const char ***vec, size_t *n, const char *t)
 {
 	for (size_t i = 0; i < *n; i++)
-		if (strcmp(a->targets[i], t) == 0)
+		if (strcmp((*vec)[i], t) == 0)
 			return 0;
-	const char **v = realloc(a->targets, (*n + 2) * sizeof *v);
+	const char **v = realloc(*vec, (*n + 2) * sizeof *v);
 	if (!v)
 		return -1;
-	a->targets = v;
+	*vec = v;
 	v[(*n)++] = t;
 	v[*n] = NULL;
 	return 0;
+}
+
+static int add_target(struct setup_args *a, size_t *n, const char *t)
+{
+	return add_name(&a->targets, n, t);
 }
 
 /* The distinct run_as_users of a ruas configuration; projects without one are ignored. */
@@ -74,10 +80,16 @@ static int targets_from_config(struct setup_args *a, size_t *n, ruas_config **cf
 		ruas_error_free(err);
 		return r;
 	}
+	size_t nallowed = 0;
 	for (size_t i = 0; i < ruas_config_project_count(*cfg); i++) {
-		const char *u = ruas_project_run_as_user(ruas_config_project_at(*cfg, i));
+		const ruas_project *p = ruas_config_project_at(*cfg, i);
+		const char *u = ruas_project_run_as_user(p);
 		if (u && add_target(a, n, u) < 0)
 			return setup_fail(SETUP_USAGE, "out of memory");
+		/* The checks of the targets accept what the configuration accepts. */
+		for (const char *const *c = ruas_project_target_sudo_allowed(p); u && *c; c++)
+			if (add_name(&a->sudo_allowed, &nallowed, *c) < 0)
+				return setup_fail(SETUP_USAGE, "out of memory");
 	}
 	if (*n == 0)
 		return setup_fail(SETUP_USAGE, "%s: no project has a run_as_user",
@@ -197,5 +209,6 @@ int main(int argc, char **argv)
 out:
 	ruas_config_free(cfg);
 	free(a.targets);
+	free(a.sudo_allowed);
 	return rc;
 }

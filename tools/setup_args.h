@@ -20,6 +20,8 @@ struct setup_args {
 	const char *home;
 	const char *work_dir;
 	int json;
+	/* --config: target_sudo_allowed of every project with a run_as_user (borrowed) */
+	const char **sudo_allowed;
 };
 
 int setup_sudoers(const struct setup_args *a);

@@ -32,6 +32,7 @@ int setup_run_target_checks(const struct setup_args *a, int json, int quiet_ok)
 	o.supervisor = a->supervisor;
 	o.sudo = a->sudo;
 	o.helper = a->helper;
+	o.sudo_allowed = a->sudo_allowed;
 	if (ruas_check_targets(&r, a->targets, &o, &err) < 0) {
 		int rc = setup_fail(ruas_error_code(err) == RUAS_ERR_INVALID ? SETUP_USAGE
 									     : SETUP_FAILED,

@@ -1,0 +1,187 @@
+#!/bin/bash
+# Integration tests for check 2 (issue 11): every way a target could get
+# back up through sudo, each set up for real and each caught, by ruas check
+# as a non-root supervisor, by ruas check as root (pam backend) and by
+# ruas-setup check/install as root. Inside the sandbox; needs root.
+. "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
+sandbox_need_root "tests/integration/escalation.sh"
+sandbox_enter "$0" "$@"
+SANDBOX_ID_BASE=29000
+sandbox_setup
+sandbox_guard
+set -u
+EXTRA_ENV=()
+SETUP="$SB/dest$RUAS_SBINDIR/ruas-setup"
+export LD_LIBRARY_PATH="$LIBDIR"
+. "$abs_top_srcdir/tests/integration/tap.sh"
+install -m 644 "$SB/dest$RUAS_SYSCONFDIR/pam.d/ruas" /etc/pam.d/ruas
+
+setup() {
+	"$SETUP" "$@" --helper "$HELPER" >"$SB/out" 2>"$SB/err" </dev/null
+	RC=$?
+	OUT=$(cat "$SB/out")
+	ERR=$(cat "$SB/err")
+}
+# conf USER [EXTRA GLOBAL LINES]: a one-project configuration for USER.
+conf() {
+	mkdir -p "$SB/conf" "$SB/w"
+	chmod 755 "$SB/w"
+	CONF="$SB/conf/$1.conf"
+	{
+		printf 'helper = %s;\nsession_helper = %s;\n%s\n' "$(cfgstr "$HELPER")" "$(cfgstr "$SESSION")" "${2:-}"
+		printf 'projects = ( { name = "p"; run_as_user = "%s"; work_dir = %s; command = ["true"]; %s } );\n' \
+			"$1" "$(cfgstr "$SB/w")" "${3:-}"
+	} >"$CONF"
+	chmod 644 "$CONF"
+}
+# Every target gets the supervisor's rule, and nothing of its own yet.
+sandbox_user sup
+sandbox_user other
+rule_line=()
+targets="req1 req2 sh1 env1 neg1 lpw1 chain1 allow1 human1 noauth1 self1 prov1"
+for t in $targets; do
+	sandbox_user "$t"
+	rule_line+=("sup ALL=($t) NOPASSWD: ALL")
+done
+sandbox_sudoers ruas-sup "${rule_line[@]}"
+
+# fatal_all T PART NAME: ruas check as sup, as root (pam), ruas-setup check and install: all exit 1 with PART.
+fatal_all() {
+	local t=$1 part=$2 name=$3
+	conf "$t"
+	run_sup check -c "$CONF"
+	expect "$name: ruas check (supervisor sup) exits 1" test "$RC" = 1
+	expect "$name: ... naming the way up" has "$ERR" "$part"
+	run_as root check -c "$CONF"
+	expect "$name: ruas check as root (pam backend) exits 1" test "$RC" = 1
+	expect "$name: ... naming it too" has "$ERR" "$part"
+	setup check --target "$t" --supervisor sup
+	expect "$name: ruas-setup check exits 1" test "$RC" = 1
+	expect "$name: ... naming it" has "$ERR" "$part"
+	local before
+	before=$(ls -l /etc/sudoers.d; cat /etc/sudoers.d/* 2>/dev/null | sha256sum)
+	setup install --supervisor sup --target "$t" --name "ruas-$t"
+	expect "$name: ruas-setup install refuses (exit 1)" test "$RC" = 1
+	expect "$name: ... with the same finding" has "$ERR" "$part"
+	expect "$name: ... and leaves sudoers.d as it was" test "$before" = "$(ls -l /etc/sudoers.d; cat /etc/sudoers.d/* 2>/dev/null | sha256sum)"
+}
+
+# ------------------------------------------------------------------ requiretty
+sandbox_sudoers req1 'Defaults:req1 requiretty' 'req1 ALL=(ALL) NOPASSWD: ALL'
+as_user req1 sudo -n true >/dev/null 2>&1
+RC=$? OUT="" ERR=""
+expect "requiretty (per user): without a terminal the target's sudo fails" test "$RC" != 0
+as_user req1 script -qec "sudo -n id -u" /dev/null </dev/null >"$SB/out" 2>&1
+RC=$? OUT=$(cat "$SB/out") ERR=""
+expect "requiretty (per user): the attack: on a pty it gets root" has "$OUT" "0"
+fatal_all req1 'ERROR: target user "req1" can run passwordless sudo.' "requiretty (per user)"
+
+# A global requiretty that spares only the supervisor.
+sandbox_sudoers req2 'Defaults requiretty' 'Defaults:sup !requiretty' 'Defaults:root !requiretty' 'req2 ALL=(ALL) NOPASSWD: ALL'
+fatal_all req2 'ERROR: target user "req2" can run passwordless sudo.' "requiretty (global, supervisor exempt)"
+rm -f /etc/sudoers.d/req2
+
+# ------------------------------------------------------------------ narrow NOPASSWD rules
+sandbox_sudoers sh1 'sh1 ALL=(ALL) NOPASSWD: /bin/sh'
+as_user sh1 sudo -n /bin/sh -c 'id -u' >"$SB/out" 2>&1
+RC=$? OUT=$(cat "$SB/out")
+expect "NOPASSWD: /bin/sh: the attack works" test "$OUT" = 0
+fatal_all sh1 'ERROR: target user "sh1" can run commands as another user without a password:
+  (ALL) NOPASSWD: /bin/sh' "NOPASSWD: /bin/sh"
+sandbox_sudoers env1 'env1 ALL=(root) NOPASSWD: /usr/bin/env'
+fatal_all env1 '(root) NOPASSWD: /usr/bin/env' "NOPASSWD: /usr/bin/env"
+sandbox_sudoers neg1 'neg1 ALL=(ALL) NOPASSWD: ALL, !/usr/bin/true'
+as_user neg1 sudo -n true >/dev/null 2>&1
+RC=$?
+expect "ALL, !/usr/bin/true: sudo -n true itself is refused" test "$RC" != 0
+fatal_all neg1 '(ALL) NOPASSWD: ALL, !/usr/bin/true' "NOPASSWD: ALL, !/usr/bin/true"
+
+# ------------------------------------------------------------------ listpw=always hides the rules
+sandbox_sudoers lpw1 'Defaults:lpw1 listpw=always' 'lpw1 ALL=(root) NOPASSWD: /usr/bin/id'
+conf lpw1
+run_sup check -c "$CONF"
+expect "listpw=always, as the supervisor: not silent, a warning" has "$ERR" 'WARNING: the sudo rules of target user "lpw1" could not be listed without a password'
+expect "... that names the way to be sure" has "$ERR" "ruas-setup check --target lpw1"
+expect "... exit 0 (a non-root supervisor cannot see more)" test "$RC" = 0
+run_as root check -c "$CONF"
+expect "listpw=always, ruas check as root: fatal (sudo -l -U sees through it)" test "$RC" = 1
+expect "... naming the rule" has "$ERR" "(root) NOPASSWD: /usr/bin/id"
+setup check --target lpw1
+expect "listpw=always, ruas-setup check as root: fatal" test "$RC" = 1
+expect "... naming the rule" has "$ERR" "(root) NOPASSWD: /usr/bin/id"
+setup install --supervisor sup --target lpw1 --name ruas-lpw1
+expect "listpw=always, ruas-setup install: refused" test "$RC" = 1
+
+# ------------------------------------------------------------------ a chain
+sandbox_sudoers chain1 'chain1 ALL=(other) NOPASSWD: ALL' 'other ALL=(ALL) NOPASSWD: ALL'
+fatal_all chain1 '(other) NOPASSWD: ALL' "chain: to another user who has NOPASSWD: ALL"
+
+# ------------------------------------------------------------------ !authenticate
+sandbox_sudoers noauth1 'Defaults:noauth1 !authenticate' 'noauth1 ALL=(ALL) ALL'
+fatal_all noauth1 'ERROR: target user "noauth1" can run passwordless sudo.' "!authenticate"
+
+# ------------------------------------------------------------------ target_sudo_allowed
+sandbox_sudoers allow1 'allow1 ALL=(root) NOPASSWD: /usr/bin/systemctl restart app'
+conf allow1
+run_sup check -c "$CONF"
+expect "narrow rule without target_sudo_allowed: fatal" test "$RC" = 1
+expect "... naming the rule and the key" has "$ERR" "  (root) NOPASSWD: /usr/bin/systemctl restart app"
+expect "... and the fix" has "$ERR" "target_sudo_allowed"
+conf allow1 'target_sudo_allowed = ["/usr/bin/systemctl restart app"];'
+run_sup check -c "$CONF"
+expect "target_sudo_allowed (global) names it: exit 0" test "$RC" = 0
+expect "... a warning that names it" has "$ERR" 'WARNING: target user "allow1" can run "/usr/bin/systemctl restart app" as another user without a password, which target_sudo_allowed permits'
+setup check --config "$CONF"
+expect "ruas-setup check --config takes target_sudo_allowed from it: exit 0" test "$RC" = 0
+expect "... with the warning" has "$ERR" "which target_sudo_allowed permits"
+setup check --target allow1
+expect "ruas-setup check --target (no configuration): fatal" test "$RC" = 1
+conf allow1 '' 'target_sudo_allowed = ["/usr/bin/systemctl restart app"];'
+run_sup check -c "$CONF"
+expect "target_sudo_allowed (project) names it: exit 0" test "$RC" = 0
+run_as root check -c "$CONF"
+expect "... and as root (sudo -l -U): exit 0" test "$RC" = 0
+conf allow1 'target_sudo_allowed = ["/usr/bin/systemctl restart web"];'
+run_sup check -c "$CONF"
+expect "target_sudo_allowed naming another command: still fatal" test "$RC" = 1
+for bad in 'ALL' '/bin/sh' '/usr/bin/env' '/usr/bin/python3' '/usr/bin/vim' '/usr/bin/systemctl *' 'systemctl restart app'; do
+	conf allow1 "target_sudo_allowed = [$(cfgstr "$bad")];"
+	run_sup check -c "$CONF"
+	expect "target_sudo_allowed = [\"$bad\"]: a configuration error (exit 2)" test "$RC" = 2
+	expect "... naming the key and the entry" has "$ERR" "target_sudo_allowed"
+done
+conf allow1 "target_sudo_allowed = [$(cfgstr $'/usr/bin/id\n/bin/sh')];"
+run_sup check -c "$CONF"
+expect "target_sudo_allowed with a newline: exit 2" test "$RC" = 2
+
+# ------------------------------------------------------------------ the human with a password
+usermod -aG sudo human1
+echo 'human1:correct-horse-battery' | chpasswd
+conf human1
+run_sup check -c "$CONF"
+expect "a human in group sudo with a password: keeps passing (exit 0)" test "$RC" = 0
+expect "... with no ERROR" hasnt "$ERR" "ERROR"
+setup check --target human1
+expect "... and as root it is exact: no escalation finding" hasnt "$ERR" "without a password:"
+
+# ------------------------------------------------------------------ harmless: as itself
+sandbox_sudoers self1 'Defaults:self1 listpw=never' 'self1 ALL=(self1) NOPASSWD: ALL'
+conf self1
+run_sup check -c "$CONF"
+expect "NOPASSWD only as itself: no finding, exit 0" test "$RC" = 0 -a -z "$(grep -E 'ERROR|WARNING' <<<"$ERR")"
+
+# ------------------------------------------------------------------ provisioned: listable, clean
+rm -f /etc/sudoers.d/ruas-sup
+setup install --supervisor sup --target prov1
+expect "ruas-setup install of a clean target: exit 0" test "$RC" = 0
+expect "... the fragment lets the target list its rules" grep -qx 'Defaults:prov1 listpw=never' /etc/sudoers.d/ruas-sup
+conf prov1
+run_sup check -c "$CONF"
+expect "provisioned target: ruas check as the supervisor exits 0" test "$RC" = 0
+expect "... with no finding at all (its rules were listed)" test -z "$(grep -E 'ERROR|WARNING' <<<"$ERR")"
+sandbox_sudoers prov1-extra 'prov1 ALL=(root) NOPASSWD: /usr/bin/id'
+run_sup check -c "$CONF"
+expect "provisioned target given a rule elsewhere: the supervisor sees it (exit 1)" test "$RC" = 1
+expect "... naming it" has "$ERR" "(root) NOPASSWD: /usr/bin/id"
+
+tap_finish
