@@ -193,20 +193,6 @@ char *msg_escalation(const char *user, const char *list)
 	return buf_detach(&b);
 }
 
-char *msg_nopasswd_rules(const char *user, const char *list)
-{
-	struct buf b = BUF_INIT;
-	buf_adds(&b, "WARNING: target user ");
-	q(&b, user);
-	buf_adds(&b, " has passwordless sudo rules (sudo -n -l succeeds as it), "
-		     "although sudo -n true fails.\n"
-		     "Check that none of them lets it become root or another user; "
-		     "remove NOPASSWD for it if unsure. sudo -n -l says:\n");
-	if (list && *list)
-		indent(&b, list);
-	return buf_detach(&b);
-}
-
 static void not_accessible(struct buf *b, const char *project, const char *work_dir,
 			   const char *user)
 {

@@ -24,7 +24,6 @@ char *msg_helper_failed(const char *project, const char *user,
 char *msg_sudo_failed(const char *project, const char *user, int status,
 		      int timed_out, unsigned int timeout_s, const char *said);
 char *msg_escalation(const char *user, const char *list);
-char *msg_nopasswd_rules(const char *user, const char *list);
 /* A rule that runs something as another user without a password (fatal). */
 char *msg_sudo_rule(const char *user, const char *rule, const char *auth_line);
 /* ... one whose command target_sudo_allowed names (a warning). */

@@ -181,10 +181,15 @@ static void test_escalation(void **state)
 	assert_has(m, "\\x1b");
 	free(m);
 
-	m = msg_nopasswd_rules("partseeker-coder", "    (root) NOPASSWD: /usr/bin/apt\n");
-	assert_starts(m, "WARNING: target user \"partseeker-coder\" has passwordless "
-			 "sudo rules");
-	assert_has(m, "\n      (root) NOPASSWD: /usr/bin/apt\n");
+	/* A rule as another user: the rule indented, escapes neutralised. */
+	m = msg_sudo_rule("partseeker-coder", "(root) NOPASSWD: /usr/bin/apt \x1b[2J", NULL);
+	assert_starts(m, "ERROR: target user \"partseeker-coder\" can run commands as another "
+			 "user without a password:\n  (root) NOPASSWD: /usr/bin/apt \\x1b[2J\n");
+	assert_no_raw_controls(m);
+	free(m);
+	m = msg_sudo_unlisted("partseeker-coder");
+	assert_has(m, "ruas-setup check --target partseeker-coder");
+	assert_has(m, "Defaults:partseeker-coder listpw=never");
 	free(m);
 }
 
