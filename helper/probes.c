@@ -35,7 +35,8 @@ struct probe {
 
 #define PROBE_INIT(out) {-1, -1, -1, 0, out}
 
-static void probe_start(struct probe *pr, const char *sudo, char *const argv[])
+static void probe_start(struct probe *pr, const char *sudo, char *const argv[],
+			char *const envp[])
 {
 	int p[2];
 	posix_spawn_file_actions_t fa;
@@ -54,7 +55,7 @@ static void probe_start(struct probe *pr, const char *sudo, char *const argv[])
 		    spawn_close_rest(&fa))
 			e = ENOMEM;
 		else
-			e = posix_spawn(&pr->pid, sudo, &fa, &attr, argv, environ);
+			e = posix_spawn(&pr->pid, sudo, &fa, &attr, argv, envp);
 		spawn_teardown(&fa, &attr);
 	}
 	close(p[1]);
@@ -76,10 +77,11 @@ static void probe_start(struct probe *pr, const char *sudo, char *const argv[])
 }
 
 /* The same command on a terminal of its own, as `script` would give the agent. */
-static void probe_start_pty(struct probe *pr, const char *sudo, char *const argv[])
+static void probe_start_pty(struct probe *pr, const char *sudo, char *const argv[],
+			    char *const envp[])
 {
 	struct pty_child c;
-	int e = pty_spawn(&c, sudo, argv, environ);
+	int e = pty_spawn(&c, sudo, argv, envp);
 	pr->pid = c.pid;
 	pr->fd = c.master;
 	pr->slave = c.slave;
@@ -175,22 +177,47 @@ static void probe_collect(struct probe *pr, size_t n)
 int probe_run(const char *path, char *const argv[], struct buf *out)
 {
 	struct probe pr[1] = {PROBE_INIT(out)};
-	probe_start(&pr[0], path, argv);
+	probe_start(&pr[0], path, argv, environ);
 	probe_collect(pr, 1);
 	return pr[0].rc;
 }
 
+/*
+ * sudo translates its messages and the headings of its listing: the
+ * library reads them in the C locale. The rest of the login environment
+ * stays, as the agent would have it. NULL when out of memory.
+ */
+static char **c_locale_env(void)
+{
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	char **env = calloc(n + 2, sizeof *env);
+	if (!env)
+		return NULL;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "LANG=", 5) != 0 && strncmp(environ[i], "LANGUAGE=", 9) != 0 &&
+		    strncmp(environ[i], "LC_", 3) != 0)
+			env[k++] = environ[i];
+	env[k] = (char *)"LC_ALL=C";
+	return env;
+}
+
 void probe_escalation(const char *sudo, struct esc_probe *plain, struct esc_probe *tty)
 {
+	char **env = c_locale_env();
+	char *const *envp = env ? env : environ;
 	char *true_argv[] = {"sudo", "-n", "true", NULL};
 	char *list_argv[] = {"sudo", "-n", "-l", NULL};
 	struct probe pr[4] = {PROBE_INIT(NULL), PROBE_INIT(&plain->list),
 			      PROBE_INIT(NULL), PROBE_INIT(&tty->list)};
-	probe_start(&pr[0], sudo, true_argv);
-	probe_start(&pr[1], sudo, list_argv);
-	probe_start_pty(&pr[2], sudo, true_argv);
-	probe_start_pty(&pr[3], sudo, list_argv);
+	probe_start(&pr[0], sudo, true_argv, envp);
+	probe_start(&pr[1], sudo, list_argv, envp);
+	probe_start_pty(&pr[2], sudo, true_argv, envp);
+	probe_start_pty(&pr[3], sudo, list_argv, envp);
 	probe_collect(pr, 4);
+	free(env);
 	plain->true_rc = pr[0].rc;
 	plain->list_rc = pr[1].rc;
 	tty->true_rc = pr[2].rc;

@@ -10,7 +10,8 @@
  *   - no listing, because it needs a password: a warning, since listpw can
  *     hide rules from the target; root sees them all;
  *   - the target cannot start sudo at all: nothing to find;
- *   - anything else, or a listing that does not parse: fatal.
+ *   - a probe killed by a signal (without root's listing), anything else,
+ *     or a listing that does not parse: fatal.
  */
 #include "escalation.h"
 
@@ -55,7 +56,7 @@ static int judge_rule(ruas_report *rep, size_t idx, const char *user,
 static int judge_listing(ruas_report *rep, size_t idx, const char *user,
 			 const char *how, const char *text, char *const *allowed)
 {
-	struct sudo_listing l;
+	struct sudo_listing l = {0};
 	const char *why;
 	if (sudo_listing_parse(text, user, &l, &why) < 0)
 		return why && strcmp(why, "out of memory") == 0
@@ -80,7 +81,7 @@ static int judge_unlisted(ruas_report *rep, size_t idx, const char *user,
 		return report_add(rep, idx, RUAS_SEVERITY_WARNING, "escalation",
 				  msg_sudo_unlisted(user));
 	/* "Sorry, user T may not run sudo on H." and the like: no rules at all. */
-	struct sudo_listing l;
+	struct sudo_listing l = {0};
 	const char *why;
 	if (sudo_listing_parse(plain, user, &l, &why) == 0) {
 		int none = l.not_allowed && l.nrules == 0;
@@ -105,6 +106,18 @@ int escalation_report(ruas_report *rep, size_t idx, const char *user,
 		return report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
 				  msg_escalation(user, shown));
 	}
+	/*
+	 * sudo does not die of a signal on its own. Another process of the
+	 * target's uid can kill it in the instant before it becomes root's,
+	 * and then write into the pty: what was left is not evidence.
+	 */
+	const int rcs[4] = {ev->true_rc, ev->tty_true_rc, ev->list_rc, ev->tty_list_rc};
+	for (int i = 0; i < 4 && !ev->root_ran; i++)
+		if (rcs[i] > 128)
+			return report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
+					  msg_sudo_list_unreadable(user, "the sudo probes",
+								   "sudo was killed by a signal",
+								   NULL));
 	if (ev->root_ran) {
 		if (ev->root_rc != 0)
 			return report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",

@@ -111,7 +111,7 @@ static int parse_rule(struct sudo_rule *r, const char *user, const char **why)
 		size_t k;
 		while (*p == ' ')
 			p++;
-		while ((k = keyword(p, options, '=')) != 0) {
+		while (keyword(p, options, '=') != 0) {
 			p += strcspn(p, " ");
 			while (*p == ' ')
 				p++;
@@ -274,8 +274,8 @@ static int indented(struct parser *ps, const char *line, const char **why)
 int sudo_listing_parse(const char *text, const char *user, struct sudo_listing *l,
 		       const char **why)
 {
-	struct parser ps = {l, user, SEC_NONE, BUF_INIT, 0};
 	memset(l, 0, sizeof *l);
+	struct parser ps = {l, user, SEC_NONE, BUF_INIT, 0};
 	*why = NULL;
 	char *copy = strdup(text);
 	if (!copy)

@@ -319,6 +319,16 @@ static void test_tty_only_true(void **state)
 	assert_int_equal(ruas_report_item_count(rep, 0), 0);
 	ruas_report_free(rep);
 
+	/* The list probe was killed (by another process of the target) and the pty says "password": fatal. */
+	rep = report_new(names, 1);
+	struct esc_evidence ev5 = {1, 1, 1, 137, "sudo: sorry, you must have a tty to run sudo\n",
+				   "sudo: a password is required\n", 0, 0, NULL};
+	assert_int_equal(escalation_report(rep, 0, "t", &ev5, NULL), 0);
+	assert_int_equal(ruas_report_item_count(rep, 0), 1);
+	assert_int_equal(ruas_report_item_severity(rep, 0, 0), RUAS_SEVERITY_FATAL);
+	assert_true(strstr(ruas_report_item_text(rep, 0, 0), "sudo was killed by a signal"));
+	ruas_report_free(rep);
+
 	/* Root's listing failed: fatal, never silent. */
 	rep = report_new(names, 1);
 	struct esc_evidence ev4 = {1, 1, 1, 1, "", "", 1, 1, "sudo: something\n"};
