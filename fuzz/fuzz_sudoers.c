@@ -1,7 +1,8 @@
 /*
  * fuzz_sudoers - user-name validation together with fragment generation.
  * Property: for every accepted input, the fragment grants the supervisor
- * exactly the named runas users, one rule each, and nothing else. Accepted
+ * exactly the named runas users, one rule each, and nothing else, and
+ * lets each of them list its own rules (listpw=never). Accepted
  * fragments are also written to $FUZZ_SUDOERS_SAMPLES (when set) for
  * fuzz/run.sh to check with visudo.
  */
@@ -38,22 +39,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ruas_error *err = NULL;
 	int r = ruas_sudoers_fragment(&frag, names[0], names + 1, &err);
 	if (r == 0) {
-		/* Every non-comment line is "SUP ALL=(T) NOPASSWD: ALL" for a named T. */
+		/*
+		 * Every non-comment line is "SUP ALL=(T) NOPASSWD: ALL" for a named
+		 * T, each followed by "Defaults:T listpw=never" for the same T.
+		 */
 		size_t rules = 0;
 		char *lsave = NULL;
+		const char *prev_target = NULL;
 		for (char *line = strtok_r(frag, "\n", &lsave); line; line = strtok_r(NULL, "\n", &lsave)) {
 			if (line[0] == '#')
 				continue;
-			rules++;
 			int ok = 0;
 			for (size_t i = 1; i < n && !ok; i++) {
 				char want[128];
+				if (prev_target) {
+					snprintf(want, sizeof want, "Defaults:%s listpw=never", prev_target);
+					ok = strcmp(line, want) == 0;
+					break;
+				}
 				snprintf(want, sizeof want, "%s ALL=(%s) NOPASSWD: ALL", names[0], names[i]);
-				ok = strcmp(line, want) == 0;
+				if ((ok = strcmp(line, want) == 0))
+					prev_target = names[i];
 			}
 			if (!ok)
 				__builtin_trap();
+			if (strncmp(line, "Defaults:", 9) == 0)
+				prev_target = NULL;
+			else
+				rules++;
 		}
+		if (prev_target)
+			__builtin_trap();
 		size_t distinct = 0;
 		for (size_t i = 1; i < n; i++) {
 			int dup = 0;

@@ -17,7 +17,7 @@ if ! command -v "$CC" >/dev/null; then
 fi
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_GNU_SOURCE
 	-I"$top/include" -I"$top/src" -I"$top/helper")
-lib=(config.c account.c buf.c error.c names.c quote.c strv.c)
+lib=(config.c account.c buf.c error.c names.c quote.c strv.c sudo_allowed.c)
 src() { for f in "$@"; do printf '%s\n' "$top/src/$f"; done; }
 build() { # NAME SOURCES... -- LIBS...
 	local name=$1
@@ -34,11 +34,13 @@ build fuzz_payload "$here/fuzz_payload.c" $(src buf.c payload.c)
 build fuzz_sudoers "$here/fuzz_sudoers.c" $(src sudoers.c account.c buf.c error.c names.c quote.c)
 # shellcheck disable=SC2046
 build fuzz_contain "$here/fuzz_contain.c" $(src contain.c)
+# shellcheck disable=SC2046
+build fuzz_sudo_list "$here/fuzz_sudo_list.c" $(src sudo_list.c escalation.c report.c messages.c buf.c quote.c error.c)
 
 samples="$out/sudoers-samples"
 mkdir -p "$samples"
 rc=0
-for t in fuzz_config fuzz_payload fuzz_sudoers fuzz_contain; do
+for t in fuzz_config fuzz_payload fuzz_sudoers fuzz_contain fuzz_sudo_list; do
 	corpus="$out/corpus-$t"
 	mkdir -p "$corpus" "$here/corpus/${t#fuzz_}"
 	echo "== running $t for ${secs}s"
