@@ -67,7 +67,8 @@ struct job {
 	enum outcome outcome;
 	const char *internal; /* static description for OUT_INTERNAL */
 	char *shell;
-	char *root_groups;
+	struct group_hits groups; /* account_group_risks() */
+	int groups_failed;
 	unsigned int timeout_s;
 	struct run_result rr;
 	struct helper_report hr;
@@ -181,8 +182,7 @@ static void run_job(const struct ruas_config *cfg, const struct runner *runner,
 		return;
 	}
 	j->shell = strdup(acct.shell);
-	if (account_root_groups(&acct, &j->root_groups) < 0)
-		j->root_groups = NULL;
+	j->groups_failed = account_group_risks(&acct, &j->groups) < 0;
 	int nologin = shell_refuses_login(acct.shell);
 	int noshell = access(acct.shell, X_OK) < 0;
 	account_clear(&acct);
@@ -376,7 +376,7 @@ static void free_jobs(struct job *jobs, size_t n)
 			free(jobs[i].owned[k]);
 		free(jobs[i].owned);
 		free(jobs[i].shell);
-		free(jobs[i].root_groups);
+		group_hits_clear(&jobs[i].groups);
 		free(jobs[i].pam_reason);
 		run_result_free(&jobs[i].rr);
 		helper_report_free(&jobs[i].hr);
@@ -505,9 +505,7 @@ static int report_job(const struct ruas_config *cfg, const struct job *j,
 			r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "bwrap",
 					msg_bwrap(p->name, j->user,
 						  j->hr.bwrap_out ? j->hr.bwrap_out : ""));
-		if (j->root_groups)
-			r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "groups",
-					msg_root_groups(p->name, j->user, j->root_groups));
+		r |= report_groups(rep, pi, p->name, j->user, &j->groups, j->groups_failed);
 	}
 	return r;
 }
@@ -604,9 +602,7 @@ static int report_target(const struct ruas_config *cfg, const struct job *j,
 	else if (j->hr.list_rc == 0)
 		r |= report_add(rep, idx, RUAS_SEVERITY_WARNING, "escalation",
 				msg_nopasswd_rules(j->user, j->hr.list_out));
-	if (j->root_groups)
-		r |= report_add(rep, idx, RUAS_SEVERITY_WARNING, "groups",
-				msg_root_groups(NULL, j->user, j->root_groups));
+	r |= report_groups(rep, idx, NULL, j->user, &j->groups, j->groups_failed);
 	return r;
 }
 

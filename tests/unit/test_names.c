@@ -14,6 +14,7 @@
 
 #include "buf.h"
 #include "env_rules.h"
+#include "fixture.h"
 #include "names.h"
 #include "quote.h"
 
@@ -175,31 +176,16 @@ static void test_env_table(void **state)
 static void test_env_table_documented(void **state)
 {
 	(void)state;
-	const char *top = getenv("abs_top_srcdir");
-	if (!top) {
-		print_message("abs_top_srcdir unset: run through make check\n");
-		fail();
-	}
-	char path[4096];
-	snprintf(path, sizeof path, "%s/docs/run-as-user.md", top);
-	FILE *f = fopen(path, "re");
-	assert_non_null(f);
-	struct buf doc = BUF_INIT;
-	char chunk[4096];
-	size_t got;
-	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_add(&doc, chunk, got);
-	fclose(f);
-	assert_non_null(doc.data);
+	char *doc = read_source_file("docs/run-as-user.md");
 	size_t n;
 	const struct env_rule *rules = env_rules(&n);
 	for (size_t i = 0; i < n; i++) {
 		char want[128];
 		snprintf(want, sizeof want, "`%s%s`", rules[i].name, rules[i].prefix ? "*" : "");
-		if (!strstr(doc.data, want))
+		if (!strstr(doc, want))
 			fail_msg("docs/run-as-user.md does not list %s", want);
 	}
-	buf_free(&doc);
+	free(doc);
 }
 
 /* ------------------------------------------------------- project names */
