@@ -1,8 +1,9 @@
 #!/bin/bash
 # Integration tests for the groups a target must not be in (issue 11 part 3):
 # real users and groups, real sudo, ruas check, ruas-setup check and the
-# script that ruas-setup useradd prints. Inside the private-namespace
-# sandbox (see sandbox.sh); needs root.
+# script that ruas-setup useradd prints; and for the variables that
+# env_allowlist refuses (part 5). Inside the private-namespace sandbox (see
+# sandbox.sh); needs root.
 . "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
 sandbox_need_root "tests/integration/groups.sh"
 sandbox_enter "$0" "$@"
@@ -140,5 +141,26 @@ check_target gzero
 expect "ruas check: gid 0 under a hostile name is fatal" test "$RC" = 1
 expect "... the fix quoted for the shell" has "$ERR" "  gpasswd -d gzero 'r\$(touch pwned)'"
 cp -a "$SB/group.orig" /etc/group
+
+# ------------------------------------------------------------------ env_allowlist
+# Names that make the target's tools run code: refused at load (exit 2),
+# naming the variable and why; nothing runs.
+for v in GIT_SSH_COMMAND GIT_CONFIG_GLOBAL GIT_CONFIG_COUNT PAGER EDITOR LESSOPEN \
+	XDG_CONFIG_HOME PYTHONWARNINGS OPENSSL_CONF npm_config_script_shell; do
+	conf "env-$v" <<EOC
+projects = ( { name = "p"; run_as_user = "gok"; work_dir = "/tmp"; command = ["true"];
+               env_allowlist = ["LANG", "$v"]; } );
+EOC
+	run_sup check -c "$CONF"
+	expect "env_allowlist $v: refused at load, exit 2" test "$RC" = 2
+	expect "... naming it and why" has "$ERR" "project \"p\": key \"env_allowlist\": \"$v\" "
+done
+expect "... GIT_SSH_COMMAND's reason" has "$(run_sup check -c "$SB/conf/env-GIT_SSH_COMMAND.conf"; echo "$ERR")" '"GIT_SSH_COMMAND" makes the target'"'"'s tools run a program it names (git runs it in place of ssh)'
+conf env-near <<EOC
+projects = ( { name = "p"; run_as_user = "gok"; work_dir = "/tmp"; command = ["true"];
+               env_allowlist = ["GIT_AUTHOR_NAME", "PYTHONUNBUFFERED", "JAVA_HOME"]; } );
+EOC
+run_sup check -c "$CONF"
+expect "env_allowlist near misses (GIT_AUTHOR_NAME, PYTHONUNBUFFERED, JAVA_HOME) load" test "$RC" = 0
 
 tap_finish

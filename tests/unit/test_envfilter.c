@@ -193,10 +193,11 @@ static void test_helper_refuses_table(void **state)
 	struct buf err = BUF_INIT;
 	/* The control: an allowed name runs the command. */
 	int rc = run_helper("GIT_AUTHOR_NAME", &err);
-	if (rc != 0)
-		fail_msg("ruas-exec with GIT_AUTHOR_NAME: exit %d: %s", rc,
-			 err.data ? err.data : "");
+	char said[1024];
+	snprintf(said, sizeof said, "%s", err.data ? err.data : "");
 	buf_free(&err);
+	if (rc != 0)
+		fail_msg("ruas-exec with GIT_AUTHOR_NAME: exit %d: %s", rc, said);
 
 	size_t n;
 	const struct env_rule *rules = env_rules(&n);
@@ -207,10 +208,11 @@ static void test_helper_refuses_table(void **state)
 			 rules[i].why);
 		struct buf e = BUF_INIT;
 		rc = run_helper(name, &e);
-		if (rc != 125 || !e.data || !strstr(e.data, want))
-			fail_msg("ruas-exec with %s: exit %d, stderr: %s", name, rc,
-				 e.data ? e.data : "");
+		int ok = rc == 125 && e.data && strstr(e.data, want);
+		snprintf(said, sizeof said, "%s", e.data ? e.data : "");
 		buf_free(&e);
+		if (!ok)
+			fail_msg("ruas-exec with %s: exit %d, stderr: %s", name, rc, said);
 	}
 }
 
