@@ -17,7 +17,7 @@ if ! command -v "$CC" >/dev/null; then
 fi
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_GNU_SOURCE
 	-I"$top/include" -I"$top/src" -I"$top/helper")
-lib=(config.c account.c buf.c error.c names.c quote.c strv.c sudo_allowed.c)
+lib=(config.c account.c group_risk.c buf.c error.c names.c env_rules.c quote.c strv.c sudo_allowed.c)
 src() { for f in "$@"; do printf '%s\n' "$top/src/$f"; done; }
 build() { # NAME SOURCES... -- LIBS...
 	local name=$1
@@ -31,7 +31,7 @@ build fuzz_config "$here/fuzz_config.c" $(src "${lib[@]}" sudoers.c deny.c) \
 # shellcheck disable=SC2046
 build fuzz_payload "$here/fuzz_payload.c" $(src buf.c payload.c)
 # shellcheck disable=SC2046
-build fuzz_sudoers "$here/fuzz_sudoers.c" $(src sudoers.c account.c buf.c error.c names.c quote.c)
+build fuzz_sudoers "$here/fuzz_sudoers.c" $(src sudoers.c account.c group_risk.c buf.c error.c names.c env_rules.c quote.c)
 # shellcheck disable=SC2046
 build fuzz_contain "$here/fuzz_contain.c" $(src contain.c)
 # shellcheck disable=SC2046

@@ -132,7 +132,11 @@ RUAS_EXTERN const char *const *ruas_project_target_sudo_allowed(const ruas_proje
 
 /* ------------------------------------------------------------- preflight */
 
-typedef enum { RUAS_SEVERITY_WARNING = 1, RUAS_SEVERITY_FATAL = 2 } ruas_severity;
+typedef enum {
+	RUAS_SEVERITY_NONE = 0, /* no finding (ruas_group_risk; out-of-range items) */
+	RUAS_SEVERITY_WARNING = 1,
+	RUAS_SEVERITY_FATAL = 2
+} ruas_severity;
 
 typedef struct ruas_report ruas_report;
 
@@ -280,6 +284,32 @@ RUAS_EXTERN int ruas_path_resolve_beneath(const char *root, const char *path,
  * bytes), which sudoers cannot read as anything but one user; else why not.
  */
 RUAS_EXTERN const char *ruas_user_name_problem(const char *name);
+
+/*
+ * What membership of a target user in a group means, as ruas_preflight()
+ * and ruas_check_targets() judge it (check "groups"):
+ *   RUAS_SEVERITY_FATAL   gid 0, whatever its name, and the groups that give
+ *                         root by design: disk, kmem, docker, lxd, incus,
+ *                         incus-admin, libvirt;
+ *   RUAS_SEVERITY_WARNING groups that read secrets or other people's input
+ *                         (shadow, adm, systemd-journal, tty, video, input)
+ *                         and sudo, wheel, admin, which give root with a
+ *                         password (passwordless sudo is the escalation check's);
+ *   RUAS_SEVERITY_NONE    any other group.
+ * `name` may be NULL (a gid without a name); names match exactly. With `why`
+ * non-NULL, *why is a static sentence saying why ("its members ..."), or
+ * NULL for RUAS_SEVERITY_NONE.
+ */
+RUAS_EXTERN ruas_severity ruas_group_risk(const char *name, unsigned long gid,
+					  const char **why);
+/*
+ * The named groups behind ruas_group_risk(), one by one, for tools that must
+ * apply the same list (ruas-setup useradd's script): entry `index`'s name,
+ * severity and why (any pointer may be NULL). 0, or RUAS_ERR_NOTFOUND past
+ * the last entry. gid 0 is not an entry: compare the number.
+ */
+RUAS_EXTERN int ruas_group_risk_at(size_t index, const char **name,
+				   ruas_severity *severity, const char **why);
 
 /*
  * The sudoers fragment that lets `supervisor` run commands as each of

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
 
 static int fill(struct passwd *pw, struct account *a)
 {
@@ -75,14 +74,16 @@ int shell_refuses_login(const char *shell)
 	return strcmp(base, "nologin") == 0 || strcmp(base, "false") == 0;
 }
 
-static const char *const root_groups[] = {"sudo", "wheel", "admin", "docker",
-					  "lxd", "libvirt", "disk", "shadow",
-					  NULL};
-
-static int group_name(gid_t gid, struct buf *out)
+/*
+ * The name of group gid (NULL when it has none) and whether `user` is
+ * listed among its members. -1 on OOM or when the group database fails.
+ */
+static int group_info(gid_t gid, const char *user, char **name, int *listed)
 {
 	struct group gr, *res = NULL;
 	size_t size = 4096;
+	*name = NULL;
+	*listed = 0;
 	for (;;) {
 		char *mem = malloc(size);
 		if (!mem)
@@ -93,19 +94,36 @@ static int group_name(gid_t gid, struct buf *out)
 			size *= 4;
 			continue;
 		}
-		if (res)
-			buf_adds(out, res->gr_name);
+		/* "Not found" in its several spellings is a gid without a name. */
+		int r = !res && e != 0 && e != ENOENT && e != ESRCH && e != EBADF &&
+				e != EPERM
+			? -1
+			: 0;
+		if (res) {
+			for (char **m = res->gr_mem; m && *m; m++)
+				if (strcmp(*m, user) == 0)
+					*listed = 1;
+			if (!(*name = strdup(res->gr_name)))
+				r = -1;
+		}
 		free(mem);
-		return 0;
+		return r;
 	}
 }
 
-int account_root_groups(const struct account *a, char **out)
+void group_hits_clear(struct group_hits *h)
+{
+	for (size_t i = 0; i < h->n; i++)
+		free(h->v[i].name);
+	free(h->v);
+	h->v = NULL;
+	h->n = 0;
+}
+
+static int user_gids(const struct account *a, gid_t **out, int *count)
 {
 	int n = 64;
 	gid_t *gids = NULL;
-	struct buf names = BUF_INIT;
-	*out = NULL;
 	for (;;) {
 		gid_t *g = realloc(gids, (size_t)n * sizeof *g);
 		if (!g) {
@@ -115,8 +133,9 @@ int account_root_groups(const struct account *a, char **out)
 		gids = g;
 		int want = n;
 		if (getgrouplist(a->name, a->gid, gids, &want) >= 0) {
-			n = want;
-			break;
+			*out = gids;
+			*count = want;
+			return 0;
 		}
 		if (want <= n || want > 65536) {
 			free(gids);
@@ -124,23 +143,42 @@ int account_root_groups(const struct account *a, char **out)
 		}
 		n = want;
 	}
+}
+
+int account_group_risks(const struct account *a, struct group_hits *out)
+{
+	gid_t *gids;
+	int n;
+	out->v = NULL;
+	out->n = 0;
+	if (user_gids(a, &gids, &n) < 0)
+		return -1;
 	for (int i = 0; i < n; i++) {
-		struct buf name = BUF_INIT;
-		if (group_name(gids[i], &name) < 0) {
-			buf_free(&name);
-			free(gids);
-			buf_free(&names);
-			return -1;
+		char *name;
+		int listed;
+		if (group_info(gids[i], a->name, &name, &listed) < 0)
+			goto fail;
+		const char *why;
+		ruas_severity sev = ruas_group_risk(name, (unsigned long)gids[i], &why);
+		if (sev == RUAS_SEVERITY_NONE) {
+			free(name);
+			continue;
 		}
-		for (const char *const *rg = root_groups; name.data && *rg; rg++)
-			if (strcmp(name.data, *rg) == 0)
-				buf_printf(&names, "%s%s", names.len ? ", " : "", *rg);
-		buf_free(&name);
+		struct group_hit *v = realloc(out->v, (out->n + 1) * sizeof *v);
+		if (!v) {
+			free(name);
+			goto fail;
+		}
+		out->v = v;
+		int primary = gids[i] == a->gid;
+		/* getgrouplist() found a non-primary group through its member list. */
+		v[out->n++] = (struct group_hit){name, (unsigned long)gids[i], primary,
+						 !primary || listed, sev, why};
 	}
 	free(gids);
-	if (names.oom)
-		return -1;
-	*out = names.len ? buf_detach(&names) : NULL;
-	buf_free(&names);
 	return 0;
+fail:
+	free(gids);
+	group_hits_clear(out);
+	return -1;
 }

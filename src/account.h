@@ -2,7 +2,10 @@
 #ifndef RUAS_ACCOUNT_H
 #define RUAS_ACCOUNT_H
 
+#include <stddef.h>
 #include <sys/types.h>
+
+#include "ruas.h"
 
 enum { ACCOUNT_FOUND = 0, ACCOUNT_MISSING = 1, ACCOUNT_ERROR = -1 };
 
@@ -22,11 +25,27 @@ void account_clear(struct account *a);
 /* Non-zero for shells with which sudo -i cannot run a command (nologin, false). */
 int shell_refuses_login(const char *shell);
 
+/* One group of a user that ruas_group_risk() finds a risk. */
+struct group_hit {
+	char *name; /* NULL for a gid without a name */
+	unsigned long gid;
+	int primary; /* the user's primary group (passwd's gid) */
+	int member;  /* listed as a member (supplementary), which gpasswd -d undoes */
+	ruas_severity severity;
+	const char *why; /* static */
+};
+struct group_hits {
+	struct group_hit *v;
+	size_t n;
+};
+
 /*
- * Names of the groups (primary and supplementary) of a user that give root
- * or its equivalent: sudo, wheel, admin, docker, lxd, libvirt, disk, shadow.
- * Appends ", "-separated names to *out (malloc'd, NULL when none). -1 on error.
+ * The user's groups (primary and supplementary) that give root or read what
+ * is not theirs, in the order getgrouplist() gives them: ruas_group_risk()
+ * (src/group_risk.c) judges each by gid and name. 0 (free *out with
+ * group_hits_clear, even when empty) or -1 when the groups could not be read.
  */
-int account_root_groups(const struct account *a, char **out);
+int account_group_risks(const struct account *a, struct group_hits *out);
+void group_hits_clear(struct group_hits *h);
 
 #endif

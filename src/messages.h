@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "account.h"
 #include "buf.h"
 #include "wire.h"
 
@@ -45,6 +46,17 @@ char *msg_scan_incomplete(const char *project, const char *work_dir,
 			  unsigned long long entries, unsigned int seconds,
 			  const char *config);
 char *msg_root_groups(const char *project, const char *user, const char *groups);
+/*
+ * The groups findings of a user, from account_group_risks(): the warning
+ * (msg_root_groups' text, with a line per group saying why) covers the
+ * RUAS_SEVERITY_WARNING hits, the error the RUAS_SEVERITY_FATAL ones, each
+ * with why and the command that undoes it (gpasswd -d, or usermod -g for a
+ * primary group).
+ */
+char *msg_group_warning(const char *project, const char *user,
+			const struct group_hit *h, size_t n);
+char *msg_group_fatal(const char *project, const char *user,
+		      const struct group_hit *h, size_t n);
 char *msg_internal(const char *project, const char *user, const char *what);
 
 /* The pam backend's own failures. */

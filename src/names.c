@@ -1,6 +1,8 @@
 /* names.c - name validation. Fail closed: anything unusual is refused. */
 #include "names.h"
 
+#include "env_rules.h"
+
 #include <string.h>
 
 const char *user_name_problem(const char *name)
@@ -39,51 +41,12 @@ int env_name_is_identifier(const char *name)
 	return 1;
 }
 
-/* Set by sudo -i and the login shell; the target's own values must stand. */
-static const char *const login_vars[] = {
-	"PATH", "HOME", "USER", "LOGNAME", "SHELL", "MAIL", "PWD", "OLDPWD",
-	"TMPDIR", "XDG_RUNTIME_DIR", NULL};
-/* Change how shells start or parse. */
-static const char *const shell_vars[] = {
-	"BASH_ENV", "ENV", "IFS", "CDPATH", "PS4", "SHELLOPTS", "BASHOPTS",
-	"GLOBIGNORE", "PROMPT_COMMAND", "POSIXLY_CORRECT", "HISTFILE", NULL};
-/* glibc's unsecure set (sysdeps/generic/unsecvars.h) and interpreter hooks. */
-static const char *const loader_vars[] = {
-	"GCONV_PATH", "GETCONF_DIR", "GLIBC_TUNABLES", "HOSTALIASES",
-	"LOCALDOMAIN", "LOCPATH", "NIS_PATH", "NLSPATH", "RESOLV_HOST_CONF",
-	"RES_OPTIONS", "TZDIR", "PERL5LIB", "PERL5OPT", "PERLLIB", "PYTHONPATH",
-	"PYTHONHOME", "PYTHONSTARTUP", "RUBYLIB", "RUBYOPT", "NODE_OPTIONS",
-	"NODE_PATH", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", NULL};
-static const char *const refused_prefixes[] = {"LD_", "SUDO_", "BASH_FUNC_",
-					       "MALLOC_", "RUAS_", NULL};
-
-static int in_list(const char *name, const char *const *list)
-{
-	for (; *list; list++)
-		if (strcmp(name, *list) == 0)
-			return 1;
-	return 0;
-}
-
 const char *env_name_refusal(const char *name)
 {
 	if (!env_name_is_identifier(name))
 		return "is not a variable name (pattern ^[A-Za-z_][A-Za-z0-9_]*$)";
-	if (in_list(name, login_vars))
-		return "is part of the target's login environment, which sudo -i "
-		       "and the target's profile set";
-	if (in_list(name, shell_vars))
-		return "changes how the target's shells start or parse commands";
-	if (in_list(name, loader_vars))
-		return "changes what code the target's loader or interpreters run";
-	for (const char *const *p = refused_prefixes; *p; p++)
-		if (strncmp(name, *p, strlen(*p)) == 0)
-			return strcmp(*p, "RUAS_") == 0
-				       ? "is reserved for ruas itself"
-				       : "belongs to a family (LD_*, SUDO_*, "
-					 "BASH_FUNC_*, MALLOC_*) that the "
-					 "loader, sudo or bash interpret";
-	return NULL;
+	const struct env_rule *r = env_rule_find(name);
+	return r ? r->why : NULL;
 }
 
 int project_name_is_valid(const char *name)

@@ -14,9 +14,9 @@ const char *user_name_problem(const char *name);
 /* ^[A-Za-z_][A-Za-z0-9_]*$ */
 int env_name_is_identifier(const char *name);
 /*
- * Variables that would subvert the target's login environment, its shell or
- * its loader if the supervisor could set them. NULL when the name may cross,
- * else why not.
+ * Variables that would subvert the target's login environment, its shell,
+ * its loader or its tools if the supervisor could set them (the table in
+ * env_rules.c). NULL when the name may cross, else why not.
  */
 const char *env_name_refusal(const char *name);
 

@@ -70,7 +70,8 @@ struct job {
 	enum outcome outcome;
 	const char *internal; /* static description for OUT_INTERNAL */
 	char *shell;
-	char *root_groups;
+	struct group_hits groups; /* account_group_risks() */
+	int groups_failed;
 	unsigned int timeout_s;
 	struct run_result rr;
 	struct helper_report hr;
@@ -218,8 +219,7 @@ static void run_job(const struct ruas_config *cfg, const struct runner *runner,
 		return;
 	}
 	j->shell = strdup(acct.shell);
-	if (account_root_groups(&acct, &j->root_groups) < 0)
-		j->root_groups = NULL;
+	j->groups_failed = account_group_risks(&acct, &j->groups) < 0;
 	int nologin = shell_refuses_login(acct.shell);
 	int noshell = access(acct.shell, X_OK) < 0;
 	account_clear(&acct);
@@ -416,7 +416,7 @@ static void free_jobs(struct job *jobs, size_t n)
 			free(jobs[i].owned[k]);
 		free(jobs[i].owned);
 		free(jobs[i].shell);
-		free(jobs[i].root_groups);
+		group_hits_clear(&jobs[i].groups);
 		free(jobs[i].pam_reason);
 		free(jobs[i].root_list);
 		run_result_free(&jobs[i].rr);
@@ -551,9 +551,7 @@ static int report_job(const struct ruas_config *cfg, const struct job *j,
 			r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "bwrap",
 					msg_bwrap(p->name, j->user,
 						  j->hr.bwrap_out ? j->hr.bwrap_out : ""));
-		if (j->root_groups)
-			r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "groups",
-					msg_root_groups(p->name, j->user, j->root_groups));
+		r |= report_groups(rep, pi, p->name, j->user, &j->groups, j->groups_failed);
 	}
 	return r;
 }
@@ -646,9 +644,7 @@ static int report_target(const struct ruas_config *cfg, const struct job *j,
 				failure_text(cfg, j, NULL));
 	else
 		r |= report_escalation(j, idx, rep, cfg->target_sudo_allowed);
-	if (j->root_groups)
-		r |= report_add(rep, idx, RUAS_SEVERITY_WARNING, "groups",
-				msg_root_groups(NULL, j->user, j->root_groups));
+	r |= report_groups(rep, idx, NULL, j->user, &j->groups, j->groups_failed);
 	return r;
 }
 

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "messages.h"
+
 struct item {
 	ruas_severity severity;
 	const char *check; /* static */
@@ -106,4 +108,26 @@ const char *ruas_report_item_text(const ruas_report *r, size_t p, size_t i)
 {
 	const struct item *it = item_at(r, p, i);
 	return it ? it->text : NULL;
+}
+
+int report_groups(ruas_report *r, size_t project, const char *project_name,
+		  const char *user, const struct group_hits *g, int failed)
+{
+	int rc = 0, fatal = 0, warn = 0;
+	if (failed)
+		return report_add(r, project, RUAS_SEVERITY_FATAL, "groups",
+				  msg_internal(project_name, user,
+					       "its groups could not be read from the "
+					       "group database"));
+	for (size_t i = 0; i < g->n; i++) {
+		fatal |= g->v[i].severity == RUAS_SEVERITY_FATAL;
+		warn |= g->v[i].severity == RUAS_SEVERITY_WARNING;
+	}
+	if (fatal)
+		rc |= report_add(r, project, RUAS_SEVERITY_FATAL, "groups",
+				 msg_group_fatal(project_name, user, g->v, g->n));
+	if (warn)
+		rc |= report_add(r, project, RUAS_SEVERITY_WARNING, "groups",
+				 msg_group_warning(project_name, user, g->v, g->n));
+	return rc;
 }

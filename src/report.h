@@ -2,6 +2,7 @@
 #ifndef RUAS_REPORT_INT_H
 #define RUAS_REPORT_INT_H
 
+#include "account.h"
 #include "ruas.h"
 
 /* A report with one empty entry per project name. NULL on OOM. */
@@ -9,5 +10,13 @@ ruas_report *report_new(const char *const *names, size_t n);
 /* Takes ownership of text (which may be NULL: then OOM is recorded). -1 on OOM. */
 int report_add(ruas_report *r, size_t project, ruas_severity sev,
 	       const char *check, char *text);
+
+/*
+ * The "groups" findings of a user (NULL project: a target alone): one fatal
+ * item for the hits that give root, one warning for the others, and a fatal
+ * item when the groups could not be read (`failed`): never silence. -1 on OOM.
+ */
+int report_groups(ruas_report *r, size_t project, const char *project_name,
+		  const char *user, const struct group_hits *g, int failed);
 
 #endif

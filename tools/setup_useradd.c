@@ -25,8 +25,12 @@ static void sq(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-static const char script_body[] =
-	"root_groups='sudo wheel admin docker lxd libvirt disk shadow'\n"
+/*
+ * Up to the judgement of each group of an existing user. gid 0 is refused by
+ * number, whatever its name; the named groups are a case statement generated
+ * from the library's table (group_arms), the one that ruas check applies.
+ */
+static const char script_head[] =
 	"say() { printf 'ruas-setup useradd: %s\\n' \"$*\" >&2; }\n"
 	"\n"
 	"if [ \"$(id -u)\" -ne 0 ]; then\n"
@@ -38,13 +42,21 @@ static const char script_body[] =
 	"\t\tsay \"user $user exists with uid 0 (it is root); refusing\"\n"
 	"\t\texit 1\n"
 	"\tfi\n"
-	"\tfor g in $(id -Gn \"$user\"); do\n"
-	"\t\tfor r in $root_groups; do\n"
-	"\t\t\tif [ \"$g\" = \"$r\" ]; then\n"
-	"\t\t\t\tsay \"user $user is in group $g, which gives root; remove it (gpasswd -d $user $g) and run this again\"\n"
-	"\t\t\t\texit 1\n"
-	"\t\t\tfi\n"
-	"\t\tdone\n"
+	"\tif [ \"$(id -g \"$user\")\" -eq 0 ]; then\n"
+	"\t\tsay \"user $user has gid 0 ($(getent group 0 | cut -d: -f1)) as its primary group, which gives root; give it a group of its own (usermod -g $user $user, after groupadd $user if there is none) and run this again\"\n"
+	"\t\texit 1\n"
+	"\tfi\n"
+	"\t# Numbers, which never split; the names may hold anything.\n"
+	"\tfor gid in $(id -G \"$user\"); do\n"
+	"\t\tg=$(getent group \"$gid\" | cut -d: -f1)\n"
+	"\t\tif [ \"$gid\" -eq 0 ]; then\n"
+	"\t\t\tsay \"user $user is in group $g, which gives root; remove it (gpasswd -d $user $g) and run this again\"\n"
+	"\t\t\texit 1\n"
+	"\t\tfi\n"
+	"\t\tcase \"$g\" in\n";
+
+static const char script_tail[] =
+	"\t\tesac\n"
 	"\tdone\n"
 	"\thome=$(getent passwd \"$user\" | cut -d: -f6)\n"
 	"\tcurrent_shell=$(getent passwd \"$user\" | cut -d: -f7)\n"
@@ -59,6 +71,33 @@ static const char script_body[] =
 	"fi\n"
 	"passwd --lock \"$user\" >/dev/null\n"
 	"chmod 0700 \"$home\"\n";
+
+/*
+ * One case arm per group of ruas_group_risk_at(). A dedicated target needs
+ * none of them, and the script has always refused sudo, wheel, admin and
+ * shadow: it refuses every group of the table, with ruas check's why.
+ */
+static void group_arms(FILE *f)
+{
+	const char *name, *why;
+	ruas_severity sev;
+	for (size_t i = 0; ruas_group_risk_at(i, &name, &sev, &why) == 0; i++) {
+		fputs("\t\t", f);
+		sq(f, name);
+		if (sev == RUAS_SEVERITY_FATAL)
+			fputs(")\n\t\t\tsay \"user $user is in group $g, which gives root; "
+			      "remove it (gpasswd -d $user $g) and run this again\"\n",
+			      f);
+		else
+			fputs(")\n\t\t\tsay \"user $user is in group $g, which a dedicated "
+			      "target does not need; remove it (gpasswd -d $user $g) and run "
+			      "this again\"\n",
+			      f);
+		fputs("\t\t\tsay ", f);
+		sq(f, why);
+		fputs("\n\t\t\texit 1 ;;\n", f);
+	}
+}
 
 static const char work_dir_body[] =
 	"\n"
@@ -126,7 +165,9 @@ int setup_useradd(const struct setup_args *a)
 		sq(f, a->work_dir);
 		fputc('\n', f);
 	}
-	fputs(script_body, f);
+	fputs(script_head, f);
+	group_arms(f);
+	fputs(script_tail, f);
 	if (a->work_dir)
 		fputs(work_dir_body, f);
 	if (!output_ok(f))

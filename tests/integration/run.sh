@@ -117,8 +117,18 @@ conf docker <<EOC
 projects = ( { name = "p"; run_as_user = "t6"; work_dir = "/tmp"; command = ["true"]; } );
 EOC
 run_sup check -c "$CONF"
-expect "root-equivalent group membership is a warning" has "$ERR" 'target user "t6" is a member of docker'
-expect "root-equivalent group alone is not fatal" test "$RC" = 0
+# docker gives root by design: fatal since issue 11 part 3 (it was a warning).
+expect "root-equivalent group membership (docker) is fatal" has "$ERR" 'ERROR: project "p": target user "t6" is a member of docker, which give root without a password.'
+expect "... saying how to leave it" has "$ERR" '  gpasswd -d t6 docker'
+expect "root-equivalent group (docker): exit 1" test "$RC" = 1
+# A group that reads other people's logs (adm) keeps the warning and its text.
+gpasswd -d t6 docker >/dev/null
+usermod -aG adm t6
+run_sup check -c "$CONF"
+expect "reading group membership (adm) is a warning" has "$ERR" 'WARNING: project "p": target user "t6" is a member of adm, which give root or its equivalent'
+expect "reading group (adm) alone is not fatal" test "$RC" = 0
+gpasswd -d t6 adm >/dev/null
+usermod -aG docker t6
 
 # ------------------------------------------------------------------ check 3
 conf private <<EOC

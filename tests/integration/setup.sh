@@ -171,8 +171,14 @@ expect "check: t3 can escalate, exit 1" test "$RC" = 1
 expect "check: ... with the library's message" has "$ERR" 'ERROR: target user "t3" can run passwordless sudo.'
 usermod -aG docker t2
 setup check --target t2 --helper "$HELPER" --json
-expect "check --json: root-equivalent group reported as a warning" perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); my $w = $j->{targets}[0]{warnings}; exit(($j->{ok} && @$w == 1 && $w->[0]{check} eq "groups" && $w->[0]{message} =~ /docker/) ? 0 : 1)' <"$SB/out"
+# docker gives root by design: fatal since issue 11 part 3 (it was a warning).
+expect "check --json: root-equivalent group (docker) reported as an error" perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); my $e = $j->{targets}[0]{errors}; exit((!$j->{ok} && @$e == 1 && $e->[0]{check} eq "groups" && $e->[0]{message} =~ /is a member of docker, which give root without a password/ && !@{$j->{targets}[0]{warnings}}) ? 0 : 1)' <"$SB/out"
+expect "check --json: ... exit 1" test "$RC" = 1
 gpasswd -d t2 docker >/dev/null
+usermod -aG adm t2
+setup check --target t2 --helper "$HELPER" --json
+expect "check --json: reading group (adm) reported as a warning" perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); my $w = $j->{targets}[0]{warnings}; exit(($j->{ok} && @$w == 1 && $w->[0]{check} eq "groups" && $w->[0]{message} =~ /adm/) ? 0 : 1)' <"$SB/out"
+gpasswd -d t2 adm >/dev/null
 setup check --target t2 --supervisor t1 --helper "$HELPER"
 expect "check --supervisor: a supervisor without a rule fails check 1" has "$ERR" 'ERROR: passwordless sudo to user "t2" is required, but it is not configured.'
 

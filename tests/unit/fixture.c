@@ -51,3 +51,31 @@ void write_file(const char *path, const char *text, mode_t mode)
 	assert_int_equal(fchmod(fd, mode), 0);
 	assert_int_equal(close(fd), 0);
 }
+
+char *read_source_file(const char *rel)
+{
+	const char *top = getenv("abs_top_srcdir");
+	if (!top)
+		fail_msg("abs_top_srcdir unset: run through make check");
+	char *path = NULL;
+	assert_true(asprintf(&path, "%s/%s", top, rel) > 0);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	free(path);
+	char *text = NULL;
+	size_t len = 0;
+	char chunk[4096];
+	size_t got;
+	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		char *t = realloc(text, len + got + 1);
+		assert_non_null(t);
+		text = t;
+		memcpy(text + len, chunk, got);
+		len += got;
+		text[len] = '\0';
+	}
+	fclose(f);
+	assert_non_null(text);
+	return text;
+}

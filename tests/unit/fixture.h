@@ -10,4 +10,10 @@ void rm_rf(const char *path);
 /* Creates or truncates path with text, then sets mode; fails the test otherwise. */
 void write_file(const char *path, const char *text, mode_t mode);
 
+/*
+ * The contents of a file of the source tree, by its path under
+ * $abs_top_srcdir (which make check sets), malloc'd; fails the test otherwise.
+ */
+char *read_source_file(const char *rel);
+
 #endif

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "config_int.h"
+#include "env_rules.h"
 #include "fixture.h"
 #include "ruas.h"
 
@@ -569,6 +570,38 @@ static void test_run_as_user_is_supervisor(void **state)
 	free(t);
 }
 
+/*
+ * Every entry of the refusal table (src/env_rules.c), in a project and at the
+ * top level: refused at load, the message quoting the name and giving the
+ * entry's own reason.
+ */
+static void test_env_allowlist_table_refused(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct env_rule *rules = env_rules(&n);
+	for (size_t i = 0; i < n; i++) {
+		char name[96], line[160], q[512];
+		snprintf(name, sizeof name, "%s%s", rules[i].name, rules[i].prefix ? "EXTRA" : "");
+		snprintf(line, sizeof line, "env_allowlist = [\"LANG\", \"%s\"];", name);
+		char *t = with_project_line(line);
+		ruas_error *err = load_refused(t, NULL, 4, rules[i].why);
+		snprintf(q, sizeof q, "key \"env_allowlist\": \"%s\" %s", name, rules[i].why);
+		if (!strstr(ruas_error_message(err), q))
+			fail_msg("message lacks \"%s\": %s", q, ruas_error_message(err));
+		ruas_error_free(err);
+		free(t);
+
+		assert_true(asprintf(&t,
+				     "env_allowlist = [\"TERM\", \"%s\"];\n"
+				     "projects = ( { name = \"p\"; work_dir = \"/x\"; "
+				     "command = [\"x\"]; } );\n",
+				     name) > 0);
+		refused(t, 1, rules[i].why);
+		free(t);
+	}
+}
+
 static void test_env_allowlist_refused(void **state)
 {
 	(void)state;
@@ -859,6 +892,7 @@ int main(void)
 		cmocka_unit_test(test_run_as_user_hostile_value_escaped),
 		cmocka_unit_test(test_run_as_user_is_supervisor),
 		cmocka_unit_test(test_env_allowlist_refused),
+		cmocka_unit_test(test_env_allowlist_table_refused),
 		cmocka_unit_test(test_nul_in_buffer_refused),
 		cmocka_unit_test(test_invalid_project_name_escaped_in_message),
 		cmocka_unit_test_setup_teardown(test_file_loads, files_setup, files_teardown),

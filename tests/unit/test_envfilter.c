@@ -1,7 +1,8 @@
 /*
  * test_envfilter.c - which supervisor variables cross to the agent
  * (src/envfilter.h): only allowlisted names that are set, in allowlist
- * order, values byte for byte, first definition wins.
+ * order, values byte for byte, first definition wins; and ruas-exec, which
+ * re-checks every name it is handed against the refusal table itself.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,9 +10,19 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "buf.h"
+#include "env_rules.h"
 #include "envfilter.h"
+#include "payload.h"
 
 #define NALLOW(a) (sizeof(a) / sizeof *(a) - 1)
 
@@ -119,6 +130,92 @@ static void test_malformed_and_empty_inputs(void **state)
 	assert_int_equal(env_filter(env, NULL, names, values), 0);
 }
 
+/* ------------------------------------------------------------ ruas-exec */
+
+#define NOBODY 65534
+
+/*
+ * Runs the built ruas-exec in exec mode, as nobody when we are root (it
+ * refuses root), with one variable name=value and the command /bin/true.
+ * Returns its exit status (or -1); its stderr goes to err.
+ */
+static int run_helper(const char *name, struct buf *err)
+{
+	const char *top = getenv("abs_top_builddir");
+	if (!top)
+		fail_msg("abs_top_builddir unset: run through make check");
+	char helper[4096];
+	snprintf(helper, sizeof helper, "%s/ruas-exec", top);
+	char *names[] = {(char *)name, NULL}, *values[] = {(char *)"x", NULL};
+	char *argv[] = {(char *)"/bin/true", NULL};
+	char *deny[] = {NULL};
+	struct payload p = {.kind = PAYLOAD_EXEC, .work_dir = (char *)"/", .scope = (char *)"",
+			    .env_names = names, .env_values = values, .nenv = 1,
+			    .argv = argv, .argc = 1, .person = (char *)"", .deny = deny};
+	struct buf hex = BUF_INIT;
+	assert_int_equal(payload_encode(&p, &hex), 0);
+	int fds[2];
+	assert_int_equal(pipe2(fds, O_CLOEXEC), 0);
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (dup2(fds[1], 2) < 0)
+			_exit(98);
+		if (geteuid() == 0 &&
+		    (setgroups(0, NULL) < 0 || setgid(NOBODY) < 0 || setuid(NOBODY) < 0))
+			_exit(97);
+		execl(helper, "ruas-exec", hex.data, (char *)NULL);
+		_exit(96);
+	}
+	close(fds[1]);
+	buf_free(&hex);
+	char chunk[1024];
+	ssize_t n;
+	while ((n = read(fds[0], chunk, sizeof chunk)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		assert_true(n > 0);
+		buf_add(err, chunk, (size_t)n);
+	}
+	close(fds[0]);
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		assert_int_equal(errno, EINTR);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* A payload that names a refused variable gets nothing run (exit 125). */
+static void test_helper_refuses_table(void **state)
+{
+	(void)state;
+	struct buf err = BUF_INIT;
+	/* The control: an allowed name runs the command. */
+	int rc = run_helper("GIT_AUTHOR_NAME", &err);
+	char said[1024];
+	snprintf(said, sizeof said, "%s", err.data ? err.data : "");
+	buf_free(&err);
+	if (rc != 0)
+		fail_msg("ruas-exec with GIT_AUTHOR_NAME: exit %d: %s", rc, said);
+
+	size_t n;
+	const struct env_rule *rules = env_rules(&n);
+	for (size_t i = 0; i < n; i++) {
+		char name[96], want[512];
+		snprintf(name, sizeof name, "%s%s", rules[i].name, rules[i].prefix ? "Y" : "");
+		snprintf(want, sizeof want, "ruas-exec: refusing variable \"%s\": %s\n", name,
+			 rules[i].why);
+		struct buf e = BUF_INIT;
+		rc = run_helper(name, &e);
+		int ok = rc == 125 && e.data && strstr(e.data, want);
+		snprintf(said, sizeof said, "%s", e.data ? e.data : "");
+		buf_free(&e);
+		if (!ok)
+			fail_msg("ruas-exec with %s: exit %d, stderr: %s", name, rc, said);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -127,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_prefix_names_not_confused),
 		cmocka_unit_test(test_first_definition_wins),
 		cmocka_unit_test(test_malformed_and_empty_inputs),
+		cmocka_unit_test(test_helper_refuses_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "buf.h"
+#include "env_rules.h"
+#include "fixture.h"
 #include "names.h"
 #include "quote.h"
 
@@ -93,7 +95,15 @@ static void test_env_names_accepted(void **state)
 		"ANTHROPIC_API_KEY", "_X", "_", "a", "x1", "LANGUAGE",
 		/* near misses of refused names */
 		"PATHX", "XPATH", "HOMEDIR", "LD", "SUDO", "RUAS", "ENVX", "BASH",
-		NULL};
+		/* near misses of the tools' variables (docs/run-as-user.md) */
+		"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME",
+		"GIT_COMMITTER_EMAIL", "GIT_TERMINAL_PROMPT", "GIT_WORK_TREE", "GIT_TRACE",
+		"GIT_CONFIGX", "GIT", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE",
+		"PYTHONIOENCODING", "PYTHONHASHSEED", "PYTHONUTF8", "NODE_ENV", "JAVA_HOME",
+		"XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_SESSION_TYPE", "LESSCHARSET",
+		"LESSSECURE", "EDITORS", "PAGERS", "NPM_TOKEN", "npm_token",
+		"CARGO_TERM_COLOR", "GOPATH", "GOPROXY", "LUA", "COLORTERM", "NO_COLOR",
+		"PS3", "ENVIRONMENT", "TZ", NULL};
 	for (const char *const *n = ok; *n; n++) {
 		const char *why = env_name_refusal(*n);
 		if (why)
@@ -102,6 +112,80 @@ static void test_env_names_accepted(void **state)
 	assert_true(env_name_is_identifier("_A1"));
 	assert_false(env_name_is_identifier("1_A"));
 	assert_false(env_name_is_identifier(""));
+}
+
+/* The names issue 11 part 5 lists by name: each must be in the table. */
+static void test_env_issue_names_refused(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {
+		"GIT_SSH", "GIT_SSH_COMMAND", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
+		"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0",
+		"GIT_CONFIG_VALUE_0", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG", "GIT_EXEC_PATH",
+		"GIT_ASKPASS", "GIT_PROXY_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_PAGER",
+		"GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_TEMPLATE_DIR", "GIT_DIR",
+		"SSH_ASKPASS", "PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB",
+		"PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PYTHONWARNINGS",
+		"PYTHONINSPECT", "PYTHONBREAKPOINT", "RUBYOPT", "RUBYLIB", "NODE_OPTIONS",
+		"NODE_PATH", "BROWSER", "EDITOR", "VISUAL", "PAGER", "MANPAGER",
+		"LESSOPEN", "LESSCLOSE", "ZDOTDIR", "ENV", "PROMPT_COMMAND", "PS1", "PS4",
+		"XDG_CONFIG_HOME", "XDG_CONFIG_DIRS", "XDG_DATA_DIRS", "OPENSSL_CONF",
+		"OPENSSL_ENGINES", "GCONV_PATH", "HOSTALIASES", "LOCPATH", "NLSPATH",
+		"TERMINFO", "IFS", "SHELLOPTS", "BASHOPTS", "BASH_FUNC_f", "JAVA_TOOL_OPTIONS",
+		"_JAVA_OPTIONS", "CLASSPATH", "GEM_PATH", "npm_config_script_shell",
+		"NPM_CONFIG_USERCONFIG", "LUA_INIT", "LUA_INIT_5_4", "LUA_PATH_5_4", NULL};
+	for (const char *const *n = bad; *n; n++)
+		if (!env_name_refusal(*n))
+			fail_msg("variable \"%s\" may cross", *n);
+}
+
+/* Every entry of the table: refused with its own reason, which says why. */
+static void test_env_table(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct env_rule *rules = env_rules(&n);
+	assert_true(n > 100);
+	for (size_t i = 0; i < n; i++) {
+		char name[128];
+		/* A family member, or the name itself. */
+		snprintf(name, sizeof name, "%s%s", rules[i].name, rules[i].prefix ? "X_1" : "");
+		const char *why = env_name_refusal(name);
+		if (!why)
+			fail_msg("variable \"%s\" may cross", name);
+		/* The first rule that matches is this one: no entry is dead. */
+		if (why != rules[i].why)
+			fail_msg("variable \"%s\" is refused by another entry: %s", name, why);
+		assert_true(strlen(why) > 20);
+		if (rules[i].prefix) {
+			/* The reason names the family. */
+			char fam[64];
+			snprintf(fam, sizeof fam, "%s*", rules[i].name);
+			if (!strstr(why, fam))
+				fail_msg("family %s: reason does not name it: %s", fam, why);
+			if (env_name_refusal(rules[i].name) != rules[i].why)
+				fail_msg("family %s: its own name is not refused by it", rules[i].name);
+		}
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(rules[i].name, rules[j].name) == 0)
+				fail_msg("entry %s twice", rules[i].name);
+	}
+}
+
+/* docs/run-as-user.md names every entry, so the list there is the list here. */
+static void test_env_table_documented(void **state)
+{
+	(void)state;
+	char *doc = read_source_file("docs/run-as-user.md");
+	size_t n;
+	const struct env_rule *rules = env_rules(&n);
+	for (size_t i = 0; i < n; i++) {
+		char want[128];
+		snprintf(want, sizeof want, "`%s%s`", rules[i].name, rules[i].prefix ? "*" : "");
+		if (!strstr(doc, want))
+			fail_msg("docs/run-as-user.md does not list %s", want);
+	}
+	free(doc);
 }
 
 /* ------------------------------------------------------- project names */
@@ -247,6 +331,9 @@ int main(void)
 		cmocka_unit_test(test_user_names_refused),
 		cmocka_unit_test(test_env_names_refused),
 		cmocka_unit_test(test_env_names_accepted),
+		cmocka_unit_test(test_env_issue_names_refused),
+		cmocka_unit_test(test_env_table),
+		cmocka_unit_test(test_env_table_documented),
 		cmocka_unit_test(test_project_names),
 		cmocka_unit_test(test_quote_display),
 		cmocka_unit_test(test_quote_display_output_is_safe),

@@ -56,6 +56,8 @@ static const char passwd_lines[] =
 	"nol:x:1503:1503::/home/nol:/usr/sbin/nologin\n"
 	"noshell:x:1504:1504::/home/noshell:/nonexistent/shell\n"
 	"dockr:x:1505:1505::/home/dockr:/bin/sh\n"
+	"admr:x:1507:1507::/home/admr:/bin/sh\n"
+	"rootg:x:1508:0:primary group root:/home/rootg:/bin/sh\n"
 	"falsey:x:1506:1506::/home/falsey:/bin/false\n"
 	"zero:x:0:0:not named root:/home/zero:/bin/sh\n"
 	"supalias:x:1500:1500:same uid as sup:/home/sup:/bin/sh\n"
@@ -71,6 +73,8 @@ static const char passwd_lines[] =
 static const char group_lines[] =
 	"root:x:0:\n"
 	"sudo:x:27:\n"
+	"adm:x:4:admr\n"
+	"kmem:x:15:rootg\n"
 	"docker:x:998:dockr\n"
 	"sup:x:1500:\n"
 	"t1:x:1501:\n"
@@ -78,6 +82,7 @@ static const char group_lines[] =
 	"nol:x:1503:\n"
 	"noshell:x:1504:\n"
 	"dockr:x:1505:\n"
+	"admr:x:1507:\n"
 	"falsey:x:1506:\n"
 	"p1:x:1511:\n"
 	"p2:x:1512:\n"
@@ -1171,7 +1176,37 @@ static void test_scan_warnings(void **state)
 	done(rep, cfg, &fk);
 }
 
+/*
+ * Groups (issue 11 part 3): docker, like every group that gives root by
+ * design, is fatal; adm, which reads other people's logs, keeps the warning
+ * and its contract text.
+ */
 static void test_root_group_warning(void **state)
+{
+	(void)state;
+	struct fake fk;
+	ruas_config *cfg;
+	ruas_report *rep = run_one("admr", "/srv/a", NULL, &fk, &cfg);
+	assert_int_equal(fk.ncalls, 1);
+	assert_count(rep, 0, 1);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_WARNING, "groups",
+		    "WARNING: project \"proj\": target user \"admr\" is a member of adm, "
+		    "which give root");
+	assert_item(rep, 0, 0, RUAS_SEVERITY_WARNING, "groups", "\n  adm: its members read");
+	assert_false(ruas_report_has_fatal(rep));
+	done(rep, cfg, &fk);
+
+	/* The group warning also accompanies a failure. */
+	const struct script sa[] = {{"admr", B_EXIT, 0, 0, NULL, NULL, 1,
+				     "sudo: a password is required\n", 0, 0, 0, 0}};
+	rep = run_one("admr", "/srv/a", sa, &fk, &cfg);
+	assert_count(rep, 0, 2);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "sudo", "but it is not configured");
+	assert_item(rep, 0, 1, RUAS_SEVERITY_WARNING, "groups", "adm");
+	done(rep, cfg, &fk);
+}
+
+static void test_root_group_fatal(void **state)
 {
 	(void)state;
 	struct fake fk;
@@ -1179,19 +1214,32 @@ static void test_root_group_warning(void **state)
 	ruas_report *rep = run_one("dockr", "/srv/a", NULL, &fk, &cfg);
 	assert_int_equal(fk.ncalls, 1);
 	assert_count(rep, 0, 1);
-	assert_item(rep, 0, 0, RUAS_SEVERITY_WARNING, "groups",
-		    "WARNING: project \"proj\": target user \"dockr\" is a member of docker, "
-		    "which give root");
-	assert_false(ruas_report_has_fatal(rep));
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "groups",
+		    "ERROR: project \"proj\": target user \"dockr\" is a member of docker, "
+		    "which give root without a password.\n  docker: its members control the "
+		    "Docker daemon");
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "groups", "\n  gpasswd -d dockr docker\n");
+	assert_true(ruas_report_has_fatal(rep));
 	done(rep, cfg, &fk);
 
-	/* The group warning also accompanies a failure. */
+	/* The fatal group also accompanies a failure. */
 	const struct script s[] = {{"dockr", B_EXIT, 0, 0, NULL, NULL, 1,
 				    "sudo: a password is required\n", 0, 0, 0, 0}};
 	rep = run_one("dockr", "/srv/a", s, &fk, &cfg);
 	assert_count(rep, 0, 2);
 	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "sudo", "but it is not configured");
-	assert_item(rep, 0, 1, RUAS_SEVERITY_WARNING, "groups", "docker");
+	assert_item(rep, 0, 1, RUAS_SEVERITY_FATAL, "groups", "docker");
+	done(rep, cfg, &fk);
+
+	/* Primary group gid 0 and kmem: one error naming both, with both fixes. */
+	rep = run_one("rootg", "/srv/a", NULL, &fk, &cfg);
+	assert_count(rep, 0, 1);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "groups",
+		    "target user \"rootg\" is a member of root (gid 0), kmem, which give root "
+		    "without a password.\n  root (gid 0), its primary group: gid 0 is root's");
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "groups", "\n  kmem: its members read kernel");
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "groups", "\n  usermod -g rootg rootg ");
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "groups", "\n  gpasswd -d rootg kmem\n");
 	done(rep, cfg, &fk);
 }
 
@@ -1235,7 +1283,7 @@ static void test_items_in_order(void **state)
 
 	assert_count(rep, 4, 2);
 	assert_item(rep, 4, 0, RUAS_SEVERITY_WARNING, "scan", "scan incomplete after 12345");
-	assert_item(rep, 4, 1, RUAS_SEVERITY_WARNING, "groups", "docker");
+	assert_item(rep, 4, 1, RUAS_SEVERITY_FATAL, "groups", "docker");
 
 	/* Out-of-range accessors are harmless. */
 	assert_int_equal(ruas_report_item_count(rep, 99), 0);
@@ -1335,6 +1383,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_dir_not_reported),
 		cmocka_unit_test(test_scan_warnings),
 		cmocka_unit_test(test_root_group_warning),
+		cmocka_unit_test(test_root_group_fatal),
 		cmocka_unit_test(test_items_in_order),
 		cmocka_unit_test(test_concurrency),
 	};
