@@ -234,9 +234,13 @@ static size_t push(struct walk *w, size_t plen, const char *name)
 
 static void walk_dir(struct walk *w, int fd, size_t plen, unsigned int depth);
 
-/* One entry of the open directory dfd, at level depth (the root's children are 1). */
-static void visit(struct walk *w, int dfd, const char *name, unsigned char type, size_t plen,
-		  unsigned int depth)
+/*
+ * One entry of the open directory dfd, at level depth (the root's children
+ * are 1). visit() and walk_dir() recurse once per level, at most max_depth
+ * levels: the stack and the open descriptors stay bounded.
+ */
+static void visit(struct walk *w, int dfd, /* NOLINT(misc-no-recursion) */
+		  const char *name, unsigned char type, size_t plen, unsigned int depth)
 {
 	size_t clen = push(w, plen, name);
 	int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
@@ -296,7 +300,8 @@ static void visit(struct walk *w, int dfd, const char *name, unsigned char type,
 }
 
 /* Walks the open, granted directory fd at level depth; closes fd. */
-static void walk_dir(struct walk *w, int fd, size_t plen, unsigned int depth)
+static void walk_dir(struct walk *w, int fd, /* NOLINT(misc-no-recursion): see visit() */
+		     size_t plen, unsigned int depth)
 {
 	DIR *d = fdopendir(fd);
 	if (!d) {
@@ -324,18 +329,20 @@ static void walk_dir(struct walk *w, int fd, size_t plen, unsigned int depth)
 static void root_problem(struct walk *w, int dfd, const char *comp, int last, int e)
 {
 	struct stat ls;
-	char shown[1024], cshown[512];
+	char shown[1024];
 	const char *p = escape_name(w->path, shown, sizeof shown);
 	if ((e == ELOOP || e == ENOTDIR) && fstatat(dfd, comp, &ls, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    S_ISLNK(ls.st_mode)) {
-		if (last)
+		if (last) {
 			fprintf(w->err, "ruas-setup: work_dir %s is a symlink; refusing: give the "
 					"directory itself, after checking that nobody but root can "
 					"change the link\n", p);
-		else
+		} else {
+			char cshown[512];
 			fprintf(w->err, "ruas-setup: work_dir %s: component \"%s\" is a symlink; "
 					"refusing: give the path without symlinks (realpath)\n",
 				p, escape_name(comp, cshown, sizeof cshown));
+		}
 	} else if (e == ENOTDIR) {
 		fprintf(w->err, "ruas-setup: work_dir %s is not a directory\n", p);
 	} else {
