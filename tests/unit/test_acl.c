@@ -28,8 +28,9 @@
 #define TARGET 54321
 
 struct fix {
-	char root[64];
-	char outside[64];
+	char base[64];    /* holds the two below */
+	char root[80];    /* the tree granted */
+	char outside[80]; /* what its links and hard links point at */
 	char *msgs;
 	size_t msgs_len;
 	FILE *err;
@@ -41,21 +42,19 @@ static int setup(void **state)
 	struct fix *f = calloc(1, sizeof *f);
 	if (!f)
 		return -1;
-	snprintf(f->root, sizeof f->root, "/tmp/ruas-acl.XXXXXX");
-	snprintf(f->outside, sizeof f->outside, "/tmp/ruas-acl-out.XXXXXX");
-	if (!mkdtemp(f->root) || !mkdtemp(f->outside)) {
-		free(f);
-		return -1;
-	}
+	snprintf(f->base, sizeof f->base, "/tmp/ruas-acl.XXXXXX");
 	*state = f;
-	return 0;
+	if (!mkdtemp(f->base))
+		return -1;
+	snprintf(f->root, sizeof f->root, "%s/tree", f->base);
+	snprintf(f->outside, sizeof f->outside, "%s/outside", f->base);
+	return mkdir(f->root, 0755) == 0 && mkdir(f->outside, 0755) == 0 ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
 	struct fix *f = *state;
-	rm_rf(f->root);
-	rm_rf(f->outside);
+	rm_rf(f->base);
 	if (f->err)
 		fclose(f->err);
 	free(f->msgs);
