@@ -71,12 +71,13 @@ static int openat_retry(int dirfd, const char *name, int flags)
 	return fd;
 }
 
-/* The ACL_USER entry of uid in *a, created when missing, set to exactly perms. */
+/* The ACL_USER entry of uid in *a, created when missing, set to exactly rw or rwx. */
 static int set_user(acl_t *a, uid_t uid, int exec)
 {
 	acl_entry_t e;
-	int r = acl_get_entry(*a, ACL_FIRST_ENTRY, &e), found = 0;
-	for (; r == 1 && !found; r = found ? 1 : acl_get_entry(*a, ACL_NEXT_ENTRY, &e)) {
+	int r, found = 0;
+	for (r = acl_get_entry(*a, ACL_FIRST_ENTRY, &e); r == 1;
+	     r = acl_get_entry(*a, ACL_NEXT_ENTRY, &e)) {
 		acl_tag_t tag;
 		if (acl_get_tag_type(e, &tag) < 0)
 			return -1;
@@ -87,6 +88,8 @@ static int set_user(acl_t *a, uid_t uid, int exec)
 			return -1;
 		found = *q == uid;
 		acl_free(q);
+		if (found)
+			break; /* e is uid's entry */
 	}
 	if (r < 0)
 		return -1;
@@ -195,9 +198,7 @@ static int grant(struct walk *w, size_t plen, int fd, const struct stat *sb)
 	acl_t have = acl_get_fd(fd), want = NULL;
 	int r = -1, d, dd = 0;
 	if (!have) {
-		fail(w, plen, errno == EOPNOTSUPP ? "cannot read the ACL (is the filesystem mounted "
-						    "with ACL support?)" : "cannot read the ACL",
-		     errno);
+		fail(w, plen, "cannot read the ACL", errno);
 		return -1;
 	}
 	d = merged(have, &want, w->uid, exec);
@@ -206,7 +207,10 @@ static int grant(struct walk *w, size_t plen, int fd, const struct stat *sb)
 		goto out;
 	}
 	if (d && set_fd_retry(fd, want) < 0) {
-		fail(w, plen, "cannot set the ACL", errno);
+		fail(w, plen, errno == EOPNOTSUPP ? "cannot set the ACL (does the filesystem support "
+						    "POSIX ACLs? mount it with acl)"
+						  : "cannot set the ACL",
+		     errno);
 		goto out;
 	}
 	if (dir && (dd = grant_default(w, plen, fd, sb, have)) < 0)
