@@ -26,12 +26,15 @@ static void usage(FILE *f)
 	      "       ruas-setup install --supervisor USER (--target USER ... | --config FILE)\n"
 	      "                          [--name NAME] [--sudoers-dir DIR]\n"
 	      "       ruas-setup check (--target USER ... | --config FILE) [--supervisor USER] [--json]\n"
+	      "       ruas-setup acl --target USER --work-dir DIR\n"
 	      "\n"
 	      "  sudoers  print the supervisor's sudoers fragment on stdout\n"
 	      "  useradd  print an idempotent POSIX sh script that creates a target user\n"
 	      "  install  write the fragment to sudoers.d atomically, validate it with\n"
 	      "           visudo and the no-escalation check, restore the old one on failure\n"
 	      "  check    run the no-escalation and group checks for each target\n"
+	      "  acl      grant USER rwX on the tree DIR (default ACLs on directories) by\n"
+	      "           descriptor: no symlink followed, no other filesystem entered\n"
 	      "\n"
 	      "  other options: --visudo PATH, --sudo PATH, --helper PATH\n"
 	      "exit status: 0 ok, 1 a validation failed (nothing changed),\n"
@@ -173,15 +176,16 @@ int main(int argc, char **argv)
 	}
 
 	int is_useradd = strcmp(a.verb, "useradd") == 0;
-	if (!is_useradd && strcmp(a.verb, "sudoers") != 0 && strcmp(a.verb, "install") != 0 &&
-	    strcmp(a.verb, "check") != 0) {
+	int is_acl = strcmp(a.verb, "acl") == 0;
+	if (!is_useradd && !is_acl && strcmp(a.verb, "sudoers") != 0 &&
+	    strcmp(a.verb, "install") != 0 && strcmp(a.verb, "check") != 0) {
 		rc = setup_fail(SETUP_USAGE, "unknown command '%s'; try 'ruas-setup --help'",
 				a.verb);
 		goto out;
 	}
-	if (is_useradd) {
+	if (is_useradd || is_acl) {
 		if (ntargets != 1 || a.config) {
-			rc = setup_fail(SETUP_USAGE, "useradd takes exactly one --target USER");
+			rc = setup_fail(SETUP_USAGE, "%s takes exactly one --target USER", a.verb);
 			goto out;
 		}
 	} else {
@@ -200,6 +204,8 @@ int main(int argc, char **argv)
 
 	if (is_useradd)
 		rc = setup_useradd(&a);
+	else if (is_acl)
+		rc = setup_acl(&a);
 	else if (strcmp(a.verb, "sudoers") == 0)
 		rc = setup_sudoers(&a);
 	else if (strcmp(a.verb, "install") == 0)

@@ -1,0 +1,52 @@
+/*
+ * setup_acl_cmd.c - ruas-setup acl --target USER --work-dir DIR: the
+ * command around acl_grant_tree() (setup_acl.c), which the script of
+ * ruas-setup useradd runs instead of setfacl -R and find.
+ */
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "escape.h"
+#include "ruas.h"
+#include "setup_acl.h"
+#include "setup_args.h"
+
+int setup_acl(const struct setup_args *a)
+{
+	const char *user = a->targets[0];
+	char shown[256], wshown[1024];
+	const char *why = ruas_user_name_problem(user);
+	if (why)
+		return setup_fail(SETUP_USAGE, "target \"%s\" %s",
+				  escape_name(user, shown, sizeof shown), why);
+	if (!a->work_dir || a->work_dir[0] != '/')
+		return setup_fail(SETUP_USAGE, "acl needs --work-dir DIR, an absolute path");
+	escape_name(user, shown, sizeof shown);
+	escape_name(a->work_dir, wshown, sizeof wshown);
+
+	struct passwd pw, *res = NULL;
+	char mem[4096];
+	int e = getpwnam_r(user, &pw, mem, sizeof mem, &res);
+	if (e != 0 || !res)
+		return setup_fail(SETUP_FAILED, "no user \"%s\"%s%s; create it first "
+				  "(ruas-setup useradd)", shown, e ? ": " : "", e ? strerror(e) : "");
+	if (pw.pw_uid == 0)
+		return setup_fail(SETUP_USAGE, "target \"%s\" has uid 0 (it is root); refusing",
+				  shown);
+
+	struct acl_tree_stats st;
+	int r = acl_grant_tree(a->work_dir, pw.pw_uid, 0, stderr, &st);
+	if (r < 0)
+		return setup_fail(SETUP_FAILED, "%s: not every directory and file was granted "
+				  "to %s (see above); fix that and run this again", wshown, shown);
+	fprintf(stderr, "ruas-setup: %s: %s has rwX on %lu directories and files (%lu changed)",
+		wshown, shown, st.granted, st.changed);
+	if (st.other_fs)
+		fprintf(stderr, "; %lu mount points not entered", st.other_fs);
+	if (st.linked)
+		fprintf(stderr, "; %lu hard-linked files of other owners not touched", st.linked);
+	fputc('\n', stderr);
+	return SETUP_OK;
+}
