@@ -25,6 +25,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "anchor_probe.h"
 #include "buf.h"
 #include "contain.h"
 #include "names.h"
@@ -246,6 +247,8 @@ static int check_mode(struct payload *p)
 	printf("esc %d %d ", true_rc, list_rc);
 	emit_hex(list.data ? list.data : "");
 	putchar('\n');
+	/* The trust anchors; sudo's listing gives its secure_path. */
+	check_anchors(p, list.data);
 	buf_free(&list);
 
 	for (size_t i = 0; i < p->ndirs; i++)

@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "account.h"
+#include "anchors.h"
+#include "anchors_report.h"
 #include "config_int.h"
 #include "error.h"
 #include "deny.h"
@@ -220,8 +222,12 @@ static void run_job(const struct ruas_config *cfg, const struct runner *runner,
 
 	struct sudo_call call;
 	struct session_call sc;
-	int r = j->pam ? session_argv_build(&sc, cfg, j->first, &p, SESSION_CHECK)
-		       : sudo_call_build_via(&call, cfg->sudo, j->via, j->user, cfg->helper, &p);
+	int r = anchors_known(cfg, &p.anchors, &p.nanchors) < 0 ? RUAS_ERR_NOMEM
+		: j->pam ? session_argv_build(&sc, cfg, j->first, &p, SESSION_CHECK)
+			 : sudo_call_build_via(&call, cfg->sudo, j->via, j->user, cfg->helper, &p);
+	for (size_t i = 0; i < p.nanchors; i++)
+		free(p.anchors[i]);
+	free(p.anchors);
 	if (r < 0) {
 		j->outcome = OUT_INTERNAL;
 		j->internal = r == RUAS_ERR_TOOLONG
@@ -508,6 +514,8 @@ static int report_job(const struct ruas_config *cfg, const struct job *j,
 		if (j->root_groups)
 			r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "groups",
 					msg_root_groups(p->name, j->user, j->root_groups));
+		r |= report_anchors(rep, pi, j->user, cfg->supervisor_name,
+				    j->outcome == OUT_OK ? &j->hr : NULL);
 	}
 	return r;
 }
@@ -607,6 +615,8 @@ static int report_target(const struct ruas_config *cfg, const struct job *j,
 	if (j->root_groups)
 		r |= report_add(rep, idx, RUAS_SEVERITY_WARNING, "groups",
 				msg_root_groups(NULL, j->user, j->root_groups));
+	r |= report_anchors(rep, idx, j->user, cfg->supervisor_name,
+			    j->outcome == OUT_OK ? &j->hr : NULL);
 	return r;
 }
 
