@@ -6,7 +6,6 @@
 #include <glob.h>
 #include <grp.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "scan.h"
 #include "strv.h"
 #include "wire.h"
 
@@ -157,20 +157,25 @@ static char *resolve_dir(const char *path)
 	char *dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
 	if (!dir)
 		return NULL;
-	char *rdir = realpath(dir, NULL);
-	if (!rdir && errno == ENOENT && strcmp(dir, "/") != 0)
-		rdir = resolve_dir(dir);
+	/* The longest prefix that exists, resolved; the rest as written. */
+	char *rdir;
+	while (!(rdir = realpath(dir, NULL)) && errno == ENOENT && strcmp(dir, "/") != 0) {
+		char *s = strrchr(dir, '/');
+		s[s == dir ? 1 : 0] = '\0';
+	}
+	const char *rest = strcmp(dir, "/") == 0 ? path : path + strlen(dir);
 	free(dir);
 	if (!rdir)
 		return NULL;
 	struct buf b = BUF_INIT;
-	buf_printf(&b, "%s/%s", strcmp(rdir, "/") == 0 ? "" : rdir, base);
+	buf_printf(&b, "%s%s", strcmp(rdir, "/") == 0 ? "" : rdir, rest);
 	free(rdir);
 	return b.oom ? (buf_free(&b), NULL) : buf_detach(&b);
 }
 
+/* walk() and judge_entry() recurse at most a tree's depth (the table's, 2 at most). */
 static void judge_entry(struct judge *j, const char *path, unsigned int depth,
-			const struct anchor_def *d, const char *anchor);
+			const struct anchor_def *d, const char *anchor); /* NOLINT(misc-no-recursion) */
 
 static int by_name(const struct dirent **a, const struct dirent **b)
 {
@@ -178,7 +183,7 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 }
 
 /* The entries of an ANCHOR_TREE directory, `depth` levels down, in name order. */
-static void walk(struct judge *j, const char *dirpath, unsigned int depth,
+static void walk(struct judge *j, const char *dirpath, unsigned int depth, /* NOLINT(misc-no-recursion) */
 		 const struct anchor_def *d, const char *anchor)
 {
 	struct dirent **names = NULL;
@@ -204,7 +209,7 @@ static void walk(struct judge *j, const char *dirpath, unsigned int depth,
 }
 
 /* An entry inside a tree: itself, where it leads when a symlink, and below. */
-static void judge_entry(struct judge *j, const char *path, unsigned int depth,
+static void judge_entry(struct judge *j, const char *path, unsigned int depth, /* NOLINT(misc-no-recursion) */
 			const struct anchor_def *d, const char *anchor)
 {
 	struct stat st;
@@ -409,18 +414,6 @@ static char *name_of_gid(gid_t gid)
 	return b.oom ? (buf_free(&b), NULL) : buf_detach(&b);
 }
 
-static char *name_of_uid(uid_t uid)
-{
-	struct buf b = BUF_INIT;
-	char mem[4096];
-	struct passwd pw, *res = NULL;
-	if (getpwuid_r(uid, &pw, mem, sizeof mem, &res) == 0 && res)
-		buf_adds(&b, res->pw_name);
-	else
-		buf_printf(&b, "%u", (unsigned int)uid);
-	return b.oom ? (buf_free(&b), NULL) : buf_detach(&b);
-}
-
 static const char *const rel_words[] = {"?", "self", "parent", "inside", "link"};
 
 static void print_finding(void *ctx, const struct anchor_finding *f)
@@ -429,7 +422,7 @@ static void print_finding(void *ctx, const struct anchor_finding *f)
 	if (pr->printed >= ANCHOR_REPORT_CAP)
 		return;
 	pr->printed++;
-	char *owner = name_of_uid(f->uid), *group = name_of_gid(f->gid);
+	char *owner = scan_owner_name(f->uid), *group = name_of_gid(f->gid);
 	fputs("anchor ", stdout);
 	print_hex(f->path);
 	printf(" %c %s %s %o ", f->how, rel_words[f->rel], f->id, f->mode);
@@ -471,7 +464,7 @@ void check_anchors(const struct payload *p, const char *sudo_listing)
 		if (d && !d->path)
 			add(&l, sp2 + 1, d);
 	}
-	char *me = name_of_uid(getuid());
+	char *me = scan_owner_name(getuid());
 	struct printer pr = {0};
 	size_t total = anchors_probe(l.items, l.n, me, print_finding, &pr);
 	/*

@@ -65,12 +65,14 @@ int anchors_known(const struct ruas_config *cfg, char ***v, size_t *n)
 	int r = 0;
 	char *conf = cfg->path ? realpath(cfg->path, NULL) : NULL;
 	if (conf) {
-		r |= push(v, n, "config", conf);
+		/* The directory first, so that it is judged as itself, not as a parent. */
 		char *slash = strrchr(conf, '/');
 		if (slash && slash != conf) {
 			*slash = '\0';
 			r |= push(v, n, "config-dir", conf);
+			*slash = '/';
 		}
+		r |= push(v, n, "config", conf);
 		free(conf);
 	}
 	r |= push(v, n, "helper", cfg->helper);
