@@ -34,11 +34,13 @@ build fuzz_payload "$here/fuzz_payload.c" $(src buf.c payload.c)
 build fuzz_sudoers "$here/fuzz_sudoers.c" $(src sudoers.c account.c buf.c error.c names.c quote.c)
 # shellcheck disable=SC2046
 build fuzz_contain "$here/fuzz_contain.c" $(src contain.c)
+# shellcheck disable=SC2046
+build fuzz_wire "$here/fuzz_wire.c" $(src wire_parse.c payload.c buf.c)
 
 samples="$out/sudoers-samples"
 mkdir -p "$samples"
 rc=0
-for t in fuzz_config fuzz_payload fuzz_sudoers fuzz_contain; do
+for t in fuzz_config fuzz_payload fuzz_sudoers fuzz_contain fuzz_wire; do
 	corpus="$out/corpus-$t"
 	mkdir -p "$corpus" "$here/corpus/${t#fuzz_}"
 	echo "== running $t for ${secs}s"
