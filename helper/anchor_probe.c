@@ -93,6 +93,13 @@ static char verdict(const struct judge *j, const char *path, const struct stat *
 		return 0; /* not a daemon's socket: nobody listens there */
 	if (d->kind == ANCHOR_DEVICE && !S_ISBLK(st->st_mode) && !S_ISCHR(st->st_mode))
 		return 0;
+	/*
+	 * Elsewhere only files and directories hold what root runs: a unit
+	 * masked by a symlink to /dev/null leads to a device anyone may write.
+	 */
+	if (d->kind != ANCHOR_SOCKET && d->kind != ANCHOR_DEVICE && !S_ISREG(st->st_mode) &&
+	    !S_ISDIR(st->st_mode))
+		return 0;
 	if (st->st_uid == j->uid && !S_ISLNK(st->st_mode) && !read_only_fs(path))
 		return 'o';
 	if (access(path, W_OK) == 0)
@@ -216,12 +223,13 @@ static void judge_entry(struct judge *j, const char *path, unsigned int depth, /
 	if (lstat(path, &st) < 0)
 		return;
 	if (S_ISLNK(st.st_mode)) {
+		/* Named by the symlink itself: that is what root reads. */
 		char *to = realpath(path, NULL);
 		if (to && !seen(j, 'j', to) && stat(to, &st) == 0) {
-			judge_parents(j, to, AREL_LINK, d, anchor);
+			judge_parents(j, to, AREL_LINK, d, path);
 			char how = verdict(j, to, &st, d);
 			if (how)
-				report(j, to, &st, how, AREL_LINK, d, anchor);
+				report(j, to, &st, how, AREL_LINK, d, path);
 		}
 		free(to);
 		return;

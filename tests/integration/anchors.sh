@@ -63,7 +63,23 @@ fails() {
 	expect "$name: ruas-setup check names it" has "$ERR" "$1"
 }
 
+# A masked systemd unit (a symlink to /dev/null, which anyone may write) is fine.
+mkdir -p /etc/systemd/system
+ln -s /dev/null /etc/systemd/system/ruas-test-masked.service
 passes "a correctly provisioned target"
+
+# A symlink in /etc/cron.d is judged by where it leads.
+mkdir -p /etc/cron.d "$SB/jobs"
+chmod 755 "$SB/jobs"
+printf '* * * * * root true\n' >"$SB/jobs/job"
+chown t1 "$SB/jobs/job"
+ln -s "$SB/jobs/job" /etc/cron.d/zz-ruas-test
+fails "a cron.d symlink to a file the target owns" \
+	"ERROR: target user \"t1\" owns (so it can change the mode of) \"$SB/jobs/job\", where the symlink \"/etc/cron.d/zz-ruas-test\" leads" \
+	"Fix: chown root $SB/jobs/job."
+chown root "$SB/jobs/job"
+passes "the cron.d symlink's target given back to root"
+rm -f /etc/cron.d/zz-ruas-test
 
 # ------------------------------------------------------------------ /etc
 setfacl -m u:t1:rw /etc/passwd

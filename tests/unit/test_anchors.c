@@ -283,6 +283,9 @@ static void test_probe_verdicts(void **state)
 	mk(f, "tree/sub/deep", 0666); /* below the tree's depth of 1 */
 	mk(f, "tree/nobody", 0644);   /* the target's own (ANCHOR_SKIP_SELF) */
 	give_to_nobody(f, "tree/nobody");
+	char *masked = at(f, "tree/masked"); /* a systemd unit masked: fine */
+	assert_int_equal(symlink("/dev/null", masked), 0);
+	free(masked);
 	mk(f, "elsewhere", 0666);
 	char *target = at(f, "elsewhere");
 	char *link = at(f, "link");
