@@ -506,6 +506,8 @@ static int report_job(const struct ruas_config *cfg, const struct job *j,
 								    cfg->scan_time_limit,
 								    cfg->path));
 		}
+		r |= report_anchors(rep, pi, j->user, cfg->supervisor_name,
+				    j->outcome == OUT_OK ? &j->hr : NULL);
 		if (j->outcome == OUT_OK && p->person && cfg->people->enforce_bwrap &&
 		    (!j->hr.bwrap_seen || j->hr.bwrap_rc != 0))
 			r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "bwrap",
@@ -514,8 +516,6 @@ static int report_job(const struct ruas_config *cfg, const struct job *j,
 		if (j->root_groups)
 			r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "groups",
 					msg_root_groups(p->name, j->user, j->root_groups));
-		r |= report_anchors(rep, pi, j->user, cfg->supervisor_name,
-				    j->outcome == OUT_OK ? &j->hr : NULL);
 	}
 	return r;
 }
@@ -602,7 +602,8 @@ int ruas_preflight(ruas_report **out, const ruas_config *cfg,
 static int report_target(const struct ruas_config *cfg, const struct job *j,
 			 size_t idx, ruas_report *rep)
 {
-	int r = 0;
+	int r = report_anchors(rep, idx, j->user, cfg->supervisor_name,
+			       j->outcome == OUT_OK ? &j->hr : NULL);
 	if (j->outcome != OUT_OK)
 		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "sudo",
 				failure_text(cfg, j, NULL));
@@ -615,8 +616,6 @@ static int report_target(const struct ruas_config *cfg, const struct job *j,
 	if (j->root_groups)
 		r |= report_add(rep, idx, RUAS_SEVERITY_WARNING, "groups",
 				msg_root_groups(NULL, j->user, j->root_groups));
-	r |= report_anchors(rep, idx, j->user, cfg->supervisor_name,
-			    j->outcome == OUT_OK ? &j->hr : NULL);
 	return r;
 }
 
