@@ -103,7 +103,11 @@ static char verdict(const struct judge *j, const char *path, const struct stat *
 	if (st->st_uid == j->uid && !S_ISLNK(st->st_mode) && !read_only_fs(path))
 		return 'o';
 	if (access(path, W_OK) == 0)
-		return 'w';
+		/* Nothing but the configuration is read from its directory. */
+		return (d->flags & ANCHOR_STICKY_OK) && S_ISDIR(st->st_mode) &&
+				       (st->st_mode & S_ISVTX)
+			       ? 0
+			       : 'w';
 	if (d->kind == ANCHOR_DEVICE && access(path, R_OK) == 0)
 		return 'r';
 	return 0;
@@ -247,7 +251,9 @@ static void judge_object(struct judge *j, const char *path, int rel,
 	struct stat st;
 	if (lstat(path, &st) < 0)
 		return;
-	if (!seen(j, 'j', path)) {
+	/* A lenient judgment (ANCHOR_STICKY_OK) must not stand in for a strict one. */
+	int judged = (d->flags & ANCHOR_STICKY_OK) ? has_seen(j, 'j', path) : seen(j, 'j', path);
+	if (!judged) {
 		char how = verdict(j, path, &st, d);
 		if (how)
 			report(j, path, &st, how, rel, d, anchor);

@@ -30,6 +30,7 @@ enum anchor_kind {
 enum {
 	ANCHOR_SUPERVISOR = 1, /* the supervisor's, not root's: the fix chowns to it */
 	ANCHOR_SKIP_SELF = 2,  /* entries named after the target (its own crontab) are its own */
+	ANCHOR_STICKY_OK = 4,  /* a directory only as a parent: sticky (like /tmp) and writable is fine */
 };
 
 #define ANCHOR_ID_MAX 32

@@ -83,7 +83,7 @@ const struct anchor_def anchor_table[] = {
 	{NULL, ANCHOR_FILE, 0, ANCHOR_SUPERVISOR, "config",
 	 "the ruas configuration: it names the users, commands and sudo that the "
 	 "supervisor runs", NULL},
-	{NULL, ANCHOR_DIR, 0, ANCHOR_SUPERVISOR, "config-dir",
+	{NULL, ANCHOR_DIR, 0, ANCHOR_SUPERVISOR | ANCHOR_STICKY_OK, "config-dir",
 	 "the directory of the ruas configuration: whoever writes it can put "
 	 "another configuration in place", NULL},
 	{NULL, ANCHOR_DIR, 0, ANCHOR_SUPERVISOR, "supervisor-home",

@@ -194,6 +194,12 @@ SETUP_TOO=1
 setfacl -b "$SB/conf"
 passes "the configuration's directory restored"
 
+# A configuration in the sticky /tmp: the target cannot rename it there.
+cp -p "$CONF" /tmp/ruas-anchors.conf
+run_sup check -c /tmp/ruas-anchors.conf
+expect "a configuration in /tmp (sticky): ruas check passes" test "$RC" = 0
+rm -f /tmp/ruas-anchors.conf
+
 setfacl -m u:t1:rw /home/sup/.bashrc
 run_sup check -c "$CONF"
 expect "the supervisor's ~/.bashrc writable by the target: exit 1" test "$RC" = 1

@@ -355,6 +355,32 @@ static void test_probe_missing_but_creatable(void **state)
 	free(q);
 }
 
+/* The configuration's directory may be sticky (/tmp): only the file is read from it. */
+static void test_probe_sticky_config_dir(void **state)
+{
+	struct fix *f = *state;
+	if (!f->as_root) {
+		print_message("SKIP: needs root to make root-owned fixtures\n");
+		skip();
+	}
+	mkd(f, "tmp", 01777);
+	mkd(f, "open", 0777);
+	const struct anchor_def *cd = anchor_by_id("config-dir");
+	assert_non_null(cd);
+	char *p = at(f, "tmp"), *q = at(f, "open");
+	/*
+	 * As a PATH directory the sticky one is not fine: new names can be
+	 * created there. The lenient verdict does not hide the strict one.
+	 */
+	struct anchor_item items[] = {{p, cd}, {q, cd}, {p, &DIR_DEF}};
+	char *got = probe_as_target(f, items, 3, NULL);
+	assert_lines(got, "w self config-dir R/open -> R/open\n"
+			  "w self root-path R/tmp -> R/tmp\nfailed 2\n");
+	free(got);
+	free(p);
+	free(q);
+}
+
 /* As anyone: its own files are owned (o); root's own files and missing paths are fine. */
 static void test_probe_owned_and_system(void **state)
 {
@@ -654,6 +680,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_probe_missing_but_creatable, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_probe_owned_and_system, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_probe_sticky_config_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_probe_table_clean_here, setup, teardown),
 		cmocka_unit_test(test_secure_path),
 		cmocka_unit_test(test_wire_well_formed),
