@@ -9,8 +9,9 @@
  *   exec mode:  chdir(work_dir), allowlisted variables over the login
  *               environment, close stray descriptors, then run argv under
  *               the reaper (reaper.h), which ends the agent's whole tree.
- *   check mode: the startup probes (escalation, work_dir access, scan),
- *               reported on stdout between nonce-marked lines.
+ *   check mode: the startup probes (escalation, trust anchors, work_dir
+ *               access, scan), reported on stdout between nonce-marked
+ *               lines.
  *
  * Exit codes follow env(1): 125 the helper failed, 126 the command could
  * not be run, 127 it was not found.
