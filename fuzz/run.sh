@@ -36,11 +36,12 @@ build fuzz_sudoers "$here/fuzz_sudoers.c" $(src sudoers.c account.c group_risk.c
 build fuzz_contain "$here/fuzz_contain.c" $(src contain.c)
 # shellcheck disable=SC2046
 build fuzz_sudo_list "$here/fuzz_sudo_list.c" $(src sudo_list.c escalation.c report.c messages.c buf.c quote.c error.c)
+build fuzz_wire "$here/fuzz_wire.c" $(src wire_parse.c payload.c buf.c)
 
 samples="$out/sudoers-samples"
 mkdir -p "$samples"
 rc=0
-for t in fuzz_config fuzz_payload fuzz_sudoers fuzz_contain fuzz_sudo_list; do
+for t in fuzz_config fuzz_payload fuzz_sudoers fuzz_contain fuzz_sudo_list fuzz_wire; do
 	corpus="$out/corpus-$t"
 	mkdir -p "$corpus" "$here/corpus/${t#fuzz_}"
 	echo "== running $t for ${secs}s"

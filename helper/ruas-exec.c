@@ -9,8 +9,9 @@
  *   exec mode:  chdir(work_dir), allowlisted variables over the login
  *               environment, close stray descriptors, then run argv under
  *               the reaper (reaper.h), which ends the agent's whole tree.
- *   check mode: the startup probes (escalation, work_dir access, scan),
- *               reported on stdout between nonce-marked lines.
+ *   check mode: the startup probes (escalation, trust anchors, work_dir
+ *               access, scan), reported on stdout between nonce-marked
+ *               lines.
  *
  * Exit codes follow env(1): 125 the helper failed, 126 the command could
  * not be run, 127 it was not found.
@@ -25,6 +26,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "anchor_probe.h"
 #include "buf.h"
 #include "contain.h"
 #include "names.h"
@@ -247,6 +249,8 @@ static int check_mode(struct payload *p)
 	printf("\nesctty %d %d ", tty.true_rc, tty.list_rc);
 	emit_hex(tty.list.data ? tty.list.data : "");
 	putchar('\n');
+	/* The trust anchors; sudo's listing gives its secure_path. */
+	check_anchors(p, plain.list.data);
 	buf_free(&plain.list);
 	buf_free(&tty.list);
 

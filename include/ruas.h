@@ -169,7 +169,7 @@ RUAS_EXTERN size_t ruas_report_item_count(const ruas_report *report,
 					  size_t project);
 RUAS_EXTERN ruas_severity ruas_report_item_severity(const ruas_report *report,
 						    size_t project, size_t item);
-/* A stable identifier: "sudo", "escalation", "work_dir", "scan", "groups". */
+/* A stable identifier: "sudo", "escalation", "work_dir", "scan", "groups", "anchors". */
 RUAS_EXTERN const char *ruas_report_item_check(const ruas_report *report,
 					       size_t project, size_t item);
 /* The full text, starting "ERROR: " or "WARNING: ", ending in a newline. */

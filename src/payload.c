@@ -113,6 +113,10 @@ static int encode_check(const struct payload *p, struct buf *b)
 	for (size_t i = 0; i < p->nprobes; i++)
 		if (put_str(b, p->probes[i]) < 0)
 			return -1;
+	put_u32(b, (uint32_t)p->nanchors);
+	for (size_t i = 0; i < p->nanchors; i++)
+		if (put_str(b, p->anchors[i]) < 0)
+			return -1;
 	return 0;
 }
 
@@ -281,7 +285,8 @@ static int decode_check(struct reader *r, struct payload *p)
 	}
 	uint32_t flags;
 	if (get_u32(r, &flags) < 0 || get_count(r, 4, &p->nprobes) < 0 ||
-	    get_strv(r, p->nprobes, &p->probes) < 0)
+	    get_strv(r, p->nprobes, &p->probes) < 0 || get_count(r, 4, &p->nanchors) < 0 ||
+	    get_strv(r, p->nanchors, &p->anchors) < 0)
 		return -1;
 	p->check_flags = flags;
 	return 0;
@@ -369,6 +374,7 @@ void payload_free(struct payload *p)
 	free(p->person);
 	free_strv(p->deny, p->ndeny);
 	free_strv(p->probes, p->nprobes);
+	free_strv(p->anchors, p->nanchors);
 	if (p->dirs) {
 		for (size_t i = 0; i < p->ndirs; i++) {
 			free(p->dirs[i].work_dir);

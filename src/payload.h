@@ -14,7 +14,7 @@
 
 #include "buf.h"
 
-#define PAYLOAD_VERSION 4
+#define PAYLOAD_VERSION 5
 /*
  * Linux limits one argv string to 32 pages (MAX_ARG_STRLEN, 131072 bytes,
  * with the NUL). sudo -i joins the helper path (each '/' escaped, so up to
@@ -68,6 +68,8 @@ struct payload {
 	unsigned int check_flags;
 	char **probes; /* NULL-terminated: paths to try to open as the target (audit) */
 	size_t nprobes;
+	char **anchors; /* NULL-terminated "ID PATH": trust anchors the library knows (anchors.h) */
+	size_t nanchors;
 	/* PAYLOAD_SESSION: for ruas-session, the pam backend's root side */
 	char *user;
 	char *service;

@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #include "account.h"
+#include "anchors.h"
+#include "anchors_report.h"
 #include "config_int.h"
 #include "error.h"
 #include "deny.h"
@@ -257,8 +259,12 @@ static void run_job(const struct ruas_config *cfg, const struct runner *runner,
 
 	struct sudo_call call;
 	struct session_call sc;
-	int r = j->pam ? session_argv_build(&sc, cfg, j->first, &p, SESSION_CHECK)
-		       : sudo_call_build_via(&call, cfg->sudo, j->via, j->user, cfg->helper, &p);
+	int r = anchors_known(cfg, &p.anchors, &p.nanchors) < 0 ? RUAS_ERR_NOMEM
+		: j->pam ? session_argv_build(&sc, cfg, j->first, &p, SESSION_CHECK)
+			 : sudo_call_build_via(&call, cfg->sudo, j->via, j->user, cfg->helper, &p);
+	for (size_t i = 0; i < p.nanchors; i++)
+		free(p.anchors[i]);
+	free(p.anchors);
 	if (r < 0) {
 		j->outcome = OUT_INTERNAL;
 		j->internal = r == RUAS_ERR_TOOLONG
@@ -546,6 +552,8 @@ static int report_job(const struct ruas_config *cfg, const struct job *j,
 								    cfg->scan_time_limit,
 								    cfg->path));
 		}
+		r |= report_anchors(rep, pi, j->user, cfg->supervisor_name,
+				    j->outcome == OUT_OK ? &j->hr : NULL);
 		if (j->outcome == OUT_OK && p->person && cfg->people->enforce_bwrap &&
 		    (!j->hr.bwrap_seen || j->hr.bwrap_rc != 0))
 			r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "bwrap",
@@ -638,7 +646,8 @@ int ruas_preflight(ruas_report **out, const ruas_config *cfg,
 static int report_target(const struct ruas_config *cfg, const struct job *j,
 			 size_t idx, ruas_report *rep)
 {
-	int r = 0;
+	int r = report_anchors(rep, idx, j->user, cfg->supervisor_name,
+			       j->outcome == OUT_OK ? &j->hr : NULL);
 	if (j->outcome != OUT_OK)
 		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "sudo",
 				failure_text(cfg, j, NULL));

@@ -16,7 +16,16 @@
  *   scan I TOTAL ENTRIES INCOMPLETE(0|1)
  *   bwrap RC HEX(output)              (when asked: can bubblewrap run?)
  *   probe K readable|denied|missing   (audit: can the target open path K?)
+ *   anchor HEX(path) HOW REL ID MODE(octal) HEX(owner) HEX(group) ACL(0|1) HEX(anchor)
+ *   anchors TOTAL
  *   ruas-report-end NONCE
+ *
+ * `anchor` names a trust anchor (src/anchors.h) that the target can write,
+ * one record per failing path, at most ANCHOR_REPORT_CAP of them; `anchors`
+ * (required) gives the count of all failing paths, so that a truncated list
+ * shows. HOW is o (the target owns it), w (it may write it) or r (it may
+ * read a device); REL is self, parent, inside or link (helper/anchor_probe.h);
+ * ID an entry of the table.
  *
  * I indexes the payload's dirs. RCs are exit codes, 128+signal, or
  * -errno when the command could not be started.
@@ -66,6 +75,22 @@ struct dir_result {
 	int scanned;
 };
 
+#define ANCHOR_REPORT_CAP 64u
+
+enum anchor_rel_wire { AREL_SELF = 1, AREL_PARENT, AREL_INSIDE, AREL_LINK };
+
+struct anchor_hit {
+	char *path;
+	char how;    /* 'o', 'w' or 'r' */
+	int rel;     /* enum anchor_rel_wire */
+	char id[33]; /* [a-z0-9-], as the table's */
+	unsigned int mode;
+	char *owner;
+	char *group;
+	int acl;
+	char *anchor;
+};
+
 enum probe_verdict { PROBE_UNKNOWN = 0, PROBE_READABLE, PROBE_DENIED, PROBE_MISSING };
 
 struct helper_report {
@@ -81,6 +106,10 @@ struct helper_report {
 	char *tty_list_out;
 	struct dir_result *dirs;
 	size_t ndirs;
+	int anchors_seen;
+	unsigned long long anchors_total;
+	struct anchor_hit *anchors; /* nanchors <= ANCHOR_REPORT_CAP */
+	size_t nanchors;
 };
 
 /* 0 when a complete, well-formed report for this nonce was found; else -1. */

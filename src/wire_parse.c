@@ -8,7 +8,7 @@
 #include "payload.h"
 #include "wire.h"
 
-#define MAX_FIELDS 8
+#define MAX_FIELDS 12
 
 void scan_items_free(struct scan_item *items, size_t n)
 {
@@ -30,6 +30,13 @@ void helper_report_free(struct helper_report *r)
 		scan_items_free(r->dirs[i].items, r->dirs[i].nitems);
 	}
 	free(r->dirs);
+	for (size_t i = 0; r->anchors && i < r->nanchors; i++) {
+		free(r->anchors[i].path);
+		free(r->anchors[i].owner);
+		free(r->anchors[i].group);
+		free(r->anchors[i].anchor);
+	}
+	free(r->anchors);
 	memset(r, 0, sizeof *r);
 }
 
@@ -73,6 +80,44 @@ static struct dir_result *dir_at(struct helper_report *r, const char *s)
 	return &r->dirs[i];
 }
 
+static int anchor_id_ok(const char *s)
+{
+	size_t n = strlen(s);
+	return n > 0 && n < sizeof ((struct anchor_hit *)0)->id &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789-") == n;
+}
+
+/* anchor HEX(path) HOW REL ID MODE HEX(owner) HEX(group) ACL HEX(anchor) */
+static int anchor_record(struct helper_report *r, char **f)
+{
+	static const char *const rels[] = {"self", "parent", "inside", "link"};
+	long long acl;
+	if (r->anchors_seen || r->nanchors >= ANCHOR_REPORT_CAP)
+		return -1;
+	struct anchor_hit *a = realloc(r->anchors, (r->nanchors + 1) * sizeof *a);
+	if (!a)
+		return -1;
+	r->anchors = a;
+	a = &a[r->nanchors++];
+	memset(a, 0, sizeof *a);
+	if (strlen(f[2]) != 1 || !strchr("owr", f[2][0]) || !anchor_id_ok(f[4]) ||
+	    parse_octal(f[5], &a->mode) < 0 || parse_ll(f[8], 0, 1, &acl) < 0)
+		return -1;
+	a->how = f[2][0];
+	for (int i = 0; i < 4; i++)
+		if (strcmp(f[3], rels[i]) == 0)
+			a->rel = AREL_SELF + i;
+	if (!a->rel)
+		return -1;
+	snprintf(a->id, sizeof a->id, "%s", f[4]);
+	a->acl = (int)acl;
+	return (a->path = unhex(f[1])) && (a->owner = unhex(f[6])) &&
+			       (a->group = unhex(f[7])) && (a->anchor = unhex(f[9])) &&
+			       a->path[0] == '/' && a->anchor[0] == '/'
+		       ? 0
+		       : -1;
+}
+
 static int record(struct helper_report *r, char **f, int n)
 {
 	long long a, b, c;
@@ -105,6 +150,18 @@ static int record(struct helper_report *r, char **f, int n)
 			       : strcmp(f[2], "missing") == 0 ? PROBE_MISSING
 								: PROBE_UNKNOWN;
 		return r->probes[a] == PROBE_UNKNOWN ? -1 : 0;
+	}
+	if (strcmp(f[0], "anchor") == 0 && n == 10)
+		return anchor_record(r, f);
+	if (strcmp(f[0], "anchors") == 0 && n == 2) {
+		/* Once, after the records; more failing than listed only past the cap. */
+		if (r->anchors_seen || parse_ll(f[1], 0, LLONG_MAX, &a) < 0 ||
+		    (unsigned long long)a < r->nanchors ||
+		    ((unsigned long long)a > r->nanchors && r->nanchors != ANCHOR_REPORT_CAP))
+			return -1;
+		r->anchors_seen = 1;
+		r->anchors_total = (unsigned long long)a;
+		return 0;
 	}
 	if (n < 3 || !(d = dir_at(r, f[1])))
 		return -1;
@@ -209,7 +266,7 @@ int helper_report_parse(const char *out, size_t len, const char *nonce,
 		if (strncmp(line, WIRE_END " ", sizeof WIRE_END) == 0 &&
 		    strcmp(line + sizeof WIRE_END, nonce) == 0) {
 			r->complete = 1;
-			rc = r->esc_seen && r->esctty_seen ? 0 : -1;
+			rc = r->esc_seen && r->esctty_seen && r->anchors_seen ? 0 : -1;
 			break;
 		}
 		int n = split(line, f);

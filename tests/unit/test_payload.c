@@ -108,6 +108,8 @@ static void build_random_check(struct payload *p, size_t maxlen)
 	p->check_flags = (unsigned int)rng();
 	p->nprobes = rng_below(5);
 	p->probes = rand_strv(p->nprobes, maxlen);
+	p->nanchors = rng_below(5);
+	p->anchors = rand_strv(p->nanchors, maxlen);
 }
 
 static void assert_only_lower_hex(const struct buf *b)
@@ -171,6 +173,9 @@ static void assert_payload_equal(const struct payload *want, const struct payloa
 		assert_int_equal(got->check_flags, want->check_flags);
 		assert_int_equal(got->nprobes, want->nprobes);
 		assert_strv_equal(got->probes, want->probes, want->nprobes);
+		assert_int_equal(got->nanchors, want->nanchors);
+		assert_strv_equal(got->anchors, want->anchors, want->nanchors);
+		assert_null(got->anchors[got->nanchors]);
 		assert_null(got->work_dir);
 		assert_null(got->argv);
 	}
@@ -495,6 +500,9 @@ static void test_crafted_valid_is_accepted(void **state)
 	raw_u32(&raw, CHECK_BWRAP);
 	raw_u32(&raw, 1);       /* probes */
 	raw_str(&raw, "/secret");
+	raw_u32(&raw, 2);       /* anchors */
+	raw_str(&raw, "config /etc/ruas/ruas.conf");
+	raw_str(&raw, "supervisor-dot /home/sup/.bashrc");
 	hex = (struct buf)BUF_INIT;
 	assert_int_equal(hex_encode(&hex, raw.data, raw.len), 0);
 	assert_int_equal(payload_decode(hex.data, &p, &why), 0);
@@ -508,6 +516,10 @@ static void test_crafted_valid_is_accepted(void **state)
 	assert_int_equal(p.check_flags, CHECK_BWRAP);
 	assert_int_equal(p.nprobes, 1);
 	assert_string_equal(p.probes[0], "/secret");
+	assert_int_equal(p.nanchors, 2);
+	assert_string_equal(p.anchors[0], "config /etc/ruas/ruas.conf");
+	assert_string_equal(p.anchors[1], "supervisor-dot /home/sup/.bashrc");
+	assert_null(p.anchors[2]);
 	payload_free(&p);
 	buf_free(&raw);
 	buf_free(&hex);
@@ -693,6 +705,58 @@ static void test_string_with_nul_refused(void **state)
 	buf_free(&raw);
 }
 
+/* A CHECK payload up to its anchors: no dirs, no probes. */
+static void raw_check_until_anchors(struct buf *raw)
+{
+	raw_header(raw, PAYLOAD_VERSION, PAYLOAD_CHECK);
+	raw_str(raw, "n");
+	raw_str(raw, "/s");
+	raw_u32(raw, 1);
+	raw_u32(raw, 1);
+	raw_u32(raw, 0); /* dirs */
+	raw_u32(raw, 0); /* flags */
+	raw_u32(raw, 0); /* probes */
+}
+
+static void test_anchors_refused_when_malformed(void **state)
+{
+	(void)state;
+	struct buf raw = BUF_INIT;
+	raw_check_until_anchors(&raw);
+	raw_u32(&raw, 0x7fffffffu);
+	raw_str(&raw, "config /c");
+	assert_raw_refused(&raw, "count");
+	buf_free(&raw);
+
+	raw = (struct buf)BUF_INIT;
+	raw_check_until_anchors(&raw);
+	raw_u32(&raw, 1);
+	raw_bytes(&raw, "config /c\0/etc", 14);
+	assert_raw_refused(&raw, "NUL");
+	buf_free(&raw);
+
+	/* Without the anchors count (a version 4 layout under version 5). */
+	raw = (struct buf)BUF_INIT;
+	raw_check_until_anchors(&raw);
+	assert_raw_refused(&raw, "truncated");
+	buf_free(&raw);
+
+	raw = (struct buf)BUF_INIT;
+	raw_check_until_anchors(&raw);
+	raw_u32(&raw, 0);
+	struct buf hex = BUF_INIT;
+	struct payload p;
+	const char *why = NULL;
+	assert_int_equal(hex_encode(&hex, raw.data, raw.len), 0);
+	assert_int_equal(payload_decode(hex.data, &p, &why), 0);
+	assert_int_equal(p.nanchors, 0);
+	assert_non_null(p.anchors);
+	assert_null(p.anchors[0]);
+	payload_free(&p);
+	buf_free(&hex);
+	buf_free(&raw);
+}
+
 static void test_empty_command_refused(void **state)
 {
 	(void)state;
@@ -778,6 +842,7 @@ int main(void)
 		cmocka_unit_test(test_counts_exceeding_data_refused),
 		cmocka_unit_test(test_string_with_nul_refused),
 		cmocka_unit_test(test_empty_command_refused),
+		cmocka_unit_test(test_anchors_refused_when_malformed),
 		cmocka_unit_test(test_non_hex_payload_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

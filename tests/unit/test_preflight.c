@@ -118,6 +118,19 @@ struct script {
 	int esc_set;        /* true_rc/list_rc given */
 };
 
+/*
+ * What the fake reports on trust anchors, per user (NULL: none failing):
+ * `anchor` records verbatim, and the `anchors` count (0: as many as there
+ * are records; -1: no summary at all). Set by a test, cleared after it.
+ */
+struct anchor_script {
+	const char *user;
+	const char *lines;
+	long total;
+};
+static const struct anchor_script *anchor_scripts;
+static size_t nanchor_scripts;
+
 struct call {
 	char *path;
 	char **argv;
@@ -223,6 +236,17 @@ static void emit_report(struct buf *o, const struct script *s, const char *nonce
 	}
 	if (!s->omit_dirs)
 		emit_dirs(o, p);
+	const struct anchor_script *as = NULL;
+	for (size_t i = 0; s->user && i < nanchor_scripts; i++)
+		if (strcmp(anchor_scripts[i].user, s->user) == 0)
+			as = &anchor_scripts[i];
+	long lines = 0;
+	for (const char *c = as ? as->lines : NULL; c && *c; c++)
+		lines += *c == '\n';
+	if (as && as->lines)
+		buf_adds(o, as->lines);
+	if (!as || as->total >= 0)
+		buf_printf(o, "anchors %ld\n", as && as->total ? as->total : lines);
 	buf_printf(o, "%s %s\n", WIRE_END, nonce);
 }
 
@@ -1294,6 +1318,142 @@ static void test_items_in_order(void **state)
 	done(rep, cfg, &fk);
 }
 
+/* `anchor HEX(path) w self ID 666 HEX(root) HEX(root) 0 HEX(path)` */
+static void anchor_record(struct buf *b, const char *path, const char *id)
+{
+	buf_adds(b, "anchor ");
+	add_hex(b, path);
+	buf_printf(b, " w self %s 666 ", id);
+	add_hex(b, "root");
+	buf_addc(b, ' ');
+	add_hex(b, "root");
+	buf_adds(b, " 0 ");
+	add_hex(b, path);
+	buf_addc(b, '\n');
+}
+
+static void test_anchors_fatal_per_project(void **state)
+{
+	(void)state;
+	struct buf lines = BUF_INIT;
+	anchor_record(&lines, "/etc/passwd", "users");
+	anchor_record(&lines, "/etc/cron.d", "cron");
+	const struct anchor_script as[] = {{"t1", lines.data, 0}};
+	anchor_scripts = as;
+	nanchor_scripts = 1;
+	const struct script s[] = {{"t1", B_REPORT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1}};
+	const struct proj ps[] = {{"a", "t1", "/srv/a", NULL}, {"b", "t1", "/srv/b", NULL},
+				  {"c", "t2", "/srv/c", NULL}};
+	ruas_config *cfg = load(ps, 3, NULL);
+	struct fake fk;
+	fake_init(&fk, s, 1);
+	ruas_report *rep = run(cfg, &fk, 0);
+	anchor_scripts = NULL;
+	nanchor_scripts = 0;
+	assert_int_equal(fk.ncalls, 2);
+	for (size_t p = 0; p < 2; p++) {
+		assert_count(rep, p, 2);
+		assert_item(rep, p, 0, RUAS_SEVERITY_FATAL, "anchors",
+			    "ERROR: target user \"t1\" can write \"/etc/passwd\", which root runs "
+			    "or trusts: the user and group database");
+		assert_item(rep, p, 0, RUAS_SEVERITY_FATAL, "anchors",
+			    "\nFix: chmod go-w /etc/passwd. Then restart ruas.\n");
+		assert_item(rep, p, 1, RUAS_SEVERITY_FATAL, "anchors",
+			    "can write \"/etc/cron.d\", which root runs or trusts: cron runs");
+	}
+	assert_count(rep, 2, 0);
+	assert_true(ruas_report_has_fatal(rep));
+	done(rep, cfg, &fk);
+	buf_free(&lines);
+}
+
+static void test_anchors_truncated_and_missing(void **state)
+{
+	(void)state;
+	struct buf lines = BUF_INIT;
+	for (unsigned int i = 0; i < ANCHOR_REPORT_CAP; i++)
+		anchor_record(&lines, "/etc/passwd", "users");
+	const struct anchor_script as[] = {{"t1", lines.data, 70}, {"t2", NULL, -1}};
+	anchor_scripts = as;
+	nanchor_scripts = 2;
+	const struct script s[] = {{"t1", B_REPORT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1},
+				   {"t2", B_REPORT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1}};
+	const struct proj ps[] = {{"a", "t1", "/srv/a", NULL}, {"b", "t2", "/srv/b", NULL}};
+	ruas_config *cfg = load(ps, 2, NULL);
+	struct fake fk;
+	fake_init(&fk, s, 2);
+	ruas_report *rep = run(cfg, &fk, 0);
+	anchor_scripts = NULL;
+	nanchor_scripts = 0;
+	/* 64 listed, then the count of the rest. */
+	assert_count(rep, 0, ANCHOR_REPORT_CAP + 1);
+	assert_item(rep, 0, ANCHOR_REPORT_CAP, RUAS_SEVERITY_FATAL, "anchors",
+		    "ERROR: target user \"t1\" can write 6 more paths");
+	/* No summary: the report is malformed, which is fatal. */
+	assert_count(rep, 1, 1);
+	assert_item(rep, 1, 0, RUAS_SEVERITY_FATAL, "sudo", "malformed report");
+	done(rep, cfg, &fk);
+	buf_free(&lines);
+}
+
+/* The library sends what only it knows: here, the supervisor's home. */
+static void test_anchors_known_in_payload(void **state)
+{
+	(void)state;
+	struct fake fk;
+	ruas_config *cfg;
+	ruas_report *rep = run_one("t1", "/srv/a", NULL, &fk, &cfg);
+	assert_count(rep, 0, 0);
+	const struct call *c = call_for(&fk, "t1");
+	assert_non_null(c);
+	struct payload p;
+	const char *why = NULL;
+	assert_int_equal(payload_decode(c->argv[HEX_ARG], &p, &why), 0);
+	int home = 0, helper = 0;
+	for (size_t i = 0; i < p.nanchors; i++) {
+		home |= strcmp(p.anchors[i], "supervisor-home /home/sup") == 0;
+		helper |= strcmp(p.anchors[i], "helper " HELPER) == 0;
+	}
+	if (!home || !helper)
+		fail_msg("payload anchors lack the supervisor's home or the helper (%zu sent)",
+			 p.nanchors);
+	payload_free(&p);
+	done(rep, cfg, &fk);
+}
+
+/* ruas-setup check and install: a target alone gets the same finding. */
+static void test_anchors_for_targets(void **state)
+{
+	(void)state;
+	struct buf lines = BUF_INIT;
+	anchor_record(&lines, "/etc/sudoers.d", "sudoers");
+	const struct anchor_script as[] = {{"t1", lines.data, 0}};
+	anchor_scripts = as;
+	nanchor_scripts = 1;
+	const struct script s[] = {{"t1", B_REPORT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1}};
+	struct fake fk;
+	fake_init(&fk, s, 1);
+	struct runner rn = {fake_run, &fk, 0};
+	const char *const targets[] = {"t1", "t2", NULL};
+	ruas_target_options o = RUAS_TARGET_OPTIONS_INIT;
+	o.sudo = SUDO;
+	o.helper = HELPER;
+	ruas_report *rep = NULL;
+	ruas_error *err = NULL;
+	if (targets_run(&rep, targets, &o, &rn, &err) != 0)
+		fail_msg("targets_run failed: %s", ruas_error_message(err));
+	anchor_scripts = NULL;
+	nanchor_scripts = 0;
+	assert_count(rep, 0, 1);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "anchors",
+		    "ERROR: target user \"t1\" can write \"/etc/sudoers.d\", which root runs "
+		    "or trusts: sudo's rules");
+	assert_count(rep, 1, 0);
+	ruas_report_free(rep);
+	fake_free(&fk);
+	buf_free(&lines);
+}
+
 static void run_parallel(unsigned int max_parallel, unsigned int sleep_ms,
 			 long long *elapsed, int *peak)
 {
@@ -1386,6 +1546,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_root_group_fatal),
 		cmocka_unit_test(test_items_in_order),
 		cmocka_unit_test(test_concurrency),
+		cmocka_unit_test(test_anchors_fatal_per_project),
+		cmocka_unit_test(test_anchors_truncated_and_missing),
+		cmocka_unit_test(test_anchors_known_in_payload),
+		cmocka_unit_test(test_anchors_for_targets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

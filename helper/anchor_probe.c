@@ -1,0 +1,495 @@
+/* anchor_probe.c - see anchor_probe.h; the list is src/anchors_table.c. */
+#include "anchor_probe.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <glob.h>
+#include <grp.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "scan.h"
+#include "strv.h"
+#include "wire.h"
+
+/* Entries judged inside trees, in all: bounds the time a huge /root could take. */
+#define TREE_ENTRIES_MAX 20000u
+
+struct judge {
+	uid_t uid;
+	const char *self;
+	anchor_emit_fn emit;
+	void *ctx;
+	size_t failed;
+	size_t tree_entries;
+	char **seen; /* judged paths, each prefixed 'j' (judged) or 'w' (walked as a tree) */
+	size_t nseen;
+};
+
+static int has_seen(const struct judge *j, char tag, const char *path)
+{
+	for (size_t i = 0; i < j->nseen; i++)
+		if (j->seen[i][0] == tag && strcmp(j->seen[i] + 1, path) == 0)
+			return 1;
+	return 0;
+}
+
+static void remember(struct judge *j, char tag, const char *path)
+{
+	struct buf b = BUF_INIT;
+	buf_addc(&b, tag);
+	buf_adds(&b, path);
+	/* Out of memory: it is judged again later, rather than not at all. */
+	if (!b.oom)
+		(void)strv_push(&j->seen, &j->nseen, buf_detach(&b));
+	buf_free(&b);
+}
+
+/* Has `path` been judged ('j') or walked ('w')? If not, remembers it. */
+static int seen(struct judge *j, char tag, const char *path)
+{
+	if (has_seen(j, tag, path))
+		return 1;
+	remember(j, tag, path);
+	return 0;
+}
+
+static int read_only_fs(const char *path)
+{
+	struct statvfs sv;
+	return statvfs(path, &sv) == 0 && (sv.f_flag & ST_RDONLY);
+}
+
+static int has_acl(const char *path)
+{
+	/* An access ACL beyond the mode bits is stored as this attribute. */
+	return lgetxattr(path, "system.posix_acl_access", NULL, 0) > 0;
+}
+
+static void report(struct judge *j, const char *path, const struct stat *st, char how,
+		   int rel, const struct anchor_def *d, const char *anchor)
+{
+	struct anchor_finding f = {path, how, rel, d->id, (unsigned int)(st->st_mode & 07777),
+				   st->st_uid, st->st_gid, has_acl(path), anchor};
+	j->failed++;
+	j->emit(j->ctx, &f);
+}
+
+/*
+ * The verdict on an object: 'o' when the target owns it (it can chmod it),
+ * 'w' when it may write it, 'r' when it may read a device; 0 when fine.
+ */
+static char verdict(const struct judge *j, const char *path, const struct stat *st,
+		    const struct anchor_def *d)
+{
+	if (d->kind == ANCHOR_SOCKET && !S_ISSOCK(st->st_mode))
+		return 0; /* not a daemon's socket: nobody listens there */
+	if (d->kind == ANCHOR_DEVICE && !S_ISBLK(st->st_mode) && !S_ISCHR(st->st_mode))
+		return 0;
+	/*
+	 * Elsewhere only files and directories hold what root runs: a unit
+	 * masked by a symlink to /dev/null leads to a device anyone may write.
+	 */
+	if (d->kind != ANCHOR_SOCKET && d->kind != ANCHOR_DEVICE && !S_ISREG(st->st_mode) &&
+	    !S_ISDIR(st->st_mode))
+		return 0;
+	if (st->st_uid == j->uid && !S_ISLNK(st->st_mode) && !read_only_fs(path))
+		return 'o';
+	if (access(path, W_OK) == 0)
+		/* Nothing but the configuration is read from its directory. */
+		return (d->flags & ANCHOR_STICKY_OK) && S_ISDIR(st->st_mode) &&
+				       (st->st_mode & S_ISVTX)
+			       ? 0
+			       : 'w';
+	if (d->kind == ANCHOR_DEVICE && access(path, R_OK) == 0)
+		return 'r';
+	return 0;
+}
+
+/*
+ * Every directory above `path` (an absolute path whose directories are
+ * already resolved): one the target owns, or may write unless it is sticky.
+ */
+static void judge_parents(struct judge *j, const char *path, int rel,
+			  const struct anchor_def *d, const char *anchor)
+{
+	char dir[PATH_MAX];
+	size_t len = strlen(path);
+	if (len >= sizeof dir)
+		return;
+	for (size_t i = 0; i < len; i++) {
+		if (path[i] != '/')
+			continue;
+		size_t n = i ? i : 1; /* "/" for the root */
+		memcpy(dir, path, n);
+		dir[n] = '\0';
+		if (n == len)
+			break;
+		struct stat st;
+		if (lstat(dir, &st) < 0)
+			return; /* missing: nothing further down exists either */
+		if (has_seen(j, 'j', dir))
+			continue;
+		char how = 0;
+		if (st.st_uid == j->uid && !read_only_fs(dir))
+			how = 'o';
+		else if (access(dir, W_OK) == 0 && !(st.st_mode & S_ISVTX))
+			how = 'w';
+		if (how)
+			report(j, dir, &st, how, rel, d, anchor);
+		/* A sticky one is fine for this child only: judge it again for the next. */
+		if (how || !(st.st_mode & S_ISVTX))
+			remember(j, 'j', dir);
+	}
+}
+
+/*
+ * realpath() of the directory part, then the last component as it is, so
+ * that a symlink anchor stays visible as one. A missing directory is
+ * resolved as far as it exists: whoever may write what exists above could
+ * create the rest. NULL when it cannot be resolved (the target cannot reach
+ * it, so it cannot write it) or on OOM.
+ */
+static char *resolve_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash || path[0] != '/')
+		return NULL;
+	const char *base = slash + 1;
+	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+		return realpath(path, NULL);
+	char *dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+	if (!dir)
+		return NULL;
+	/* The longest prefix that exists, resolved; the rest as written. */
+	char *rdir;
+	while (!(rdir = realpath(dir, NULL)) && errno == ENOENT && strcmp(dir, "/") != 0) {
+		char *s = strrchr(dir, '/');
+		s[s == dir ? 1 : 0] = '\0';
+	}
+	const char *rest = strcmp(dir, "/") == 0 ? path : path + strlen(dir);
+	free(dir);
+	if (!rdir)
+		return NULL;
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "%s%s", strcmp(rdir, "/") == 0 ? "" : rdir, rest);
+	free(rdir);
+	return b.oom ? (buf_free(&b), NULL) : buf_detach(&b);
+}
+
+/* walk() and judge_entry() recurse at most a tree's depth (the table's, 2 at most). */
+static void judge_entry(struct judge *j, const char *path, unsigned int depth,
+			const struct anchor_def *d, const char *anchor); /* NOLINT(misc-no-recursion) */
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* The entries of an ANCHOR_TREE directory, `depth` levels down, in name order. */
+static void walk(struct judge *j, const char *dirpath, unsigned int depth, /* NOLINT(misc-no-recursion) */
+		 const struct anchor_def *d, const char *anchor)
+{
+	struct dirent **names = NULL;
+	int n = scandir(dirpath, &names, NULL, by_name);
+	if (n < 0)
+		return; /* cannot list it: nor can it see what to write */
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		int skip = strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+			   j->tree_entries >= TREE_ENTRIES_MAX ||
+			   ((d->flags & ANCHOR_SKIP_SELF) && j->self && strcmp(name, j->self) == 0);
+		if (!skip) {
+			struct buf b = BUF_INIT;
+			buf_printf(&b, "%s/%s", strcmp(dirpath, "/") == 0 ? "" : dirpath, name);
+			j->tree_entries++;
+			if (!b.oom)
+				judge_entry(j, b.data, depth - 1, d, anchor);
+			buf_free(&b);
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* An entry inside a tree: itself, where it leads when a symlink, and below. */
+static void judge_entry(struct judge *j, const char *path, unsigned int depth, /* NOLINT(misc-no-recursion) */
+			const struct anchor_def *d, const char *anchor)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return;
+	if (S_ISLNK(st.st_mode)) {
+		/* Named by the symlink itself: that is what root reads. */
+		char *to = realpath(path, NULL);
+		if (to && !seen(j, 'j', to) && stat(to, &st) == 0) {
+			judge_parents(j, to, AREL_LINK, d, path);
+			char how = verdict(j, to, &st, d);
+			if (how)
+				report(j, to, &st, how, AREL_LINK, d, path);
+		}
+		free(to);
+		return;
+	}
+	char how = verdict(j, path, &st, d);
+	if (how)
+		report(j, path, &st, how, AREL_INSIDE, d, anchor);
+	if (S_ISDIR(st.st_mode) && depth > 0)
+		walk(j, path, depth, d, anchor);
+}
+
+static void judge_object(struct judge *j, const char *path, int rel,
+			 const struct anchor_def *d, const char *anchor)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return;
+	/* A lenient judgment (ANCHOR_STICKY_OK) must not stand in for a strict one. */
+	int judged = (d->flags & ANCHOR_STICKY_OK) ? has_seen(j, 'j', path) : seen(j, 'j', path);
+	if (!judged) {
+		char how = verdict(j, path, &st, d);
+		if (how)
+			report(j, path, &st, how, rel, d, anchor);
+	}
+	if (d->kind == ANCHOR_TREE && S_ISDIR(st.st_mode) && d->depth > 0 &&
+	    !seen(j, 'w', path))
+		walk(j, path, d->depth, d, anchor);
+}
+
+/* One anchor path: the directories above it, itself, where it leads, what it holds. */
+static void judge_path(struct judge *j, const char *path, const struct anchor_def *d)
+{
+	char *canon = resolve_dir(path);
+	if (!canon)
+		return;
+	judge_parents(j, canon, AREL_PARENT, d, canon);
+	struct stat st;
+	if (lstat(canon, &st) == 0 && S_ISLNK(st.st_mode)) {
+		char *to = realpath(canon, NULL);
+		if (to) {
+			judge_parents(j, to, AREL_LINK, d, canon);
+			judge_object(j, to, AREL_LINK, d, canon);
+		}
+		free(to);
+	} else {
+		judge_object(j, canon, AREL_SELF, d, canon);
+	}
+	free(canon);
+}
+
+static int is_pattern(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+size_t anchors_probe(const struct anchor_item *items, size_t n, const char *self,
+		     anchor_emit_fn emit, void *ctx)
+{
+	struct judge j = {getuid(), self, emit, ctx, 0, 0, NULL, 0};
+	for (size_t i = 0; i < n; i++) {
+		if (!items[i].path || items[i].path[0] != '/')
+			continue;
+		if (!is_pattern(items[i].path)) {
+			judge_path(&j, items[i].path, items[i].def);
+			continue;
+		}
+		glob_t g;
+		if (glob(items[i].path, 0, NULL, &g) == 0)
+			for (size_t k = 0; k < g.gl_pathc; k++)
+				judge_path(&j, g.gl_pathv[k], items[i].def);
+		globfree(&g);
+	}
+	for (size_t i = 0; i < j.nseen; i++)
+		free(j.seen[i]);
+	free(j.seen);
+	return j.failed;
+}
+
+/* ------------------------------------------------------------ check mode */
+
+struct list {
+	struct anchor_item *items;
+	size_t n;
+	char **owned;
+	size_t nowned;
+	int oom;
+};
+
+static void add(struct list *l, const char *path, const struct anchor_def *d)
+{
+	struct anchor_item *it = realloc(l->items, (l->n + 1) * sizeof *it);
+	if (!it || !d) {
+		l->oom |= !it;
+		if (it)
+			l->items = it;
+		return;
+	}
+	l->items = it;
+	l->items[l->n++] = (struct anchor_item){path, d};
+}
+
+/* Adds a copy of path (the list keeps it). */
+static void add_copy(struct list *l, const char *path, size_t len, const struct anchor_def *d)
+{
+	char *s = strndup(path, len);
+	if (!s || strv_push(&l->owned, &l->nowned, s) < 0) {
+		l->oom = 1;
+		return;
+	}
+	add(l, s, d);
+}
+
+static void add_path_list(struct list *l, const char *list)
+{
+	const struct anchor_def *d = anchor_by_id("root-path");
+	for (const char *p = list; p && *p;) {
+		size_t n = strcspn(p, ":");
+		if (n && p[0] == '/' && n < PATH_MAX)
+			add_copy(l, p, n, d);
+		p += n + (p[n] == ':');
+	}
+}
+
+char *anchors_secure_path(const char *listing)
+{
+	const char *p = listing ? strstr(listing, "secure_path=") : NULL;
+	if (!p)
+		return NULL;
+	p += strlen("secure_path=");
+	struct buf b = BUF_INIT;
+	if (*p == '"')
+		p++;
+	for (; *p && *p != ',' && *p != '\n' && *p != '\r' && *p != '"'; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		buf_addc(&b, *p);
+	}
+	if (b.oom || !b.len) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+/* ENV_SUPATH and ENV_PATH of /etc/login.defs: root's PATH at login. */
+static void add_login_defs(struct list *l)
+{
+	FILE *f = fopen("/etc/login.defs", "re");
+	char line[4096];
+	if (!f)
+		return;
+	while (fgets(line, sizeof line, f)) {
+		char *s = line;
+		if (strncmp(s, "ENV_SUPATH", 10) == 0)
+			s += 10;
+		else if (strncmp(s, "ENV_PATH", 8) == 0)
+			s += 8;
+		else
+			continue;
+		if (*s != ' ' && *s != '\t')
+			continue;
+		s += strspn(s, " \t");
+		if (strncmp(s, "PATH=", 5) == 0)
+			s += 5;
+		s[strcspn(s, " \t\r\n")] = '\0';
+		add_path_list(l, s);
+	}
+	fclose(f);
+}
+
+struct printer {
+	size_t printed;
+};
+
+static void print_hex(const char *s)
+{
+	struct buf b = BUF_INIT;
+	hex_encode(&b, s, strlen(s));
+	fputs(b.data ? b.data : "", stdout);
+	buf_free(&b);
+}
+
+static char *name_of_gid(gid_t gid)
+{
+	struct buf b = BUF_INIT;
+	char mem[4096];
+	struct group gr, *res = NULL;
+	if (getgrgid_r(gid, &gr, mem, sizeof mem, &res) == 0 && res)
+		buf_adds(&b, res->gr_name);
+	else
+		buf_printf(&b, "%u", (unsigned int)gid);
+	return b.oom ? (buf_free(&b), NULL) : buf_detach(&b);
+}
+
+static const char *const rel_words[] = {"?", "self", "parent", "inside", "link"};
+
+static void print_finding(void *ctx, const struct anchor_finding *f)
+{
+	struct printer *pr = ctx;
+	if (pr->printed >= ANCHOR_REPORT_CAP)
+		return;
+	pr->printed++;
+	char *owner = scan_owner_name(f->uid), *group = name_of_gid(f->gid);
+	fputs("anchor ", stdout);
+	print_hex(f->path);
+	printf(" %c %s %s %o ", f->how, rel_words[f->rel], f->id, f->mode);
+	print_hex(owner ? owner : "?");
+	putchar(' ');
+	print_hex(group ? group : "?");
+	printf(" %d ", f->acl);
+	print_hex(f->anchor);
+	putchar('\n');
+	free(owner);
+	free(group);
+}
+
+void check_anchors(const struct payload *p, const char *sudo_listing)
+{
+	struct list l = {NULL, 0, NULL, 0, 0};
+	for (size_t i = 0; i < anchor_table_len; i++)
+		if (anchor_table[i].path)
+			add(&l, anchor_table[i].path, &anchor_table[i]);
+	add_login_defs(&l);
+	char *sp = anchors_secure_path(sudo_listing);
+	add_path_list(&l, sp);
+	free(sp);
+	if (p->sudo_path && *p->sudo_path)
+		add(&l, p->sudo_path, anchor_by_id("sudo"));
+	char *self = realpath("/proc/self/exe", NULL);
+	if (self && strv_push(&l.owned, &l.nowned, self) == 0)
+		add(&l, self, anchor_by_id("helper"));
+	for (size_t i = 0; i < p->nanchors; i++) {
+		/* "ID PATH", from the library: ids name entries whose path is NULL. */
+		const char *sp2 = strchr(p->anchors[i], ' ');
+		char id[ANCHOR_ID_MAX + 1];
+		size_t n = sp2 ? (size_t)(sp2 - p->anchors[i]) : 0;
+		if (!n || n > ANCHOR_ID_MAX)
+			continue;
+		memcpy(id, p->anchors[i], n);
+		id[n] = '\0';
+		const struct anchor_def *d = anchor_by_id(id);
+		if (d && !d->path)
+			add(&l, sp2 + 1, d);
+	}
+	char *me = scan_owner_name(getuid());
+	struct printer pr = {0};
+	size_t total = anchors_probe(l.items, l.n, me, print_finding, &pr);
+	/*
+	 * Out of memory, some were not judged: no summary then, and the library
+	 * refuses a report without one.
+	 */
+	if (!l.oom)
+		printf("anchors %zu\n", total);
+	free(me);
+	free(l.items);
+	for (size_t i = 0; i < l.nowned; i++)
+		free(l.owned[i]);
+	free(l.owned);
+}

@@ -1,0 +1,85 @@
+/*
+ * anchors_known.c - the trust anchors only the library knows, for the
+ * payload (see anchors.h): the target may not be able to list the
+ * supervisor's home, but whatever it can reach there it must not write.
+ */
+#include "anchors.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "account.h"
+#include "buf.h"
+#include "config_int.h"
+#include "strv.h"
+
+/* Dot entries of the supervisor's home sent at most: keeps the payload small. */
+#define DOT_ENTRIES_MAX 128
+
+static int push(char ***v, size_t *n, const char *id, const char *path)
+{
+	struct buf b = BUF_INIT;
+	if (!path || path[0] != '/')
+		return 0;
+	buf_printf(&b, "%s %s", id, path);
+	if (b.oom) {
+		buf_free(&b);
+		return -1;
+	}
+	return strv_push(v, n, buf_detach(&b));
+}
+
+static int supervisor_home(const struct ruas_config *cfg, char ***v, size_t *n)
+{
+	struct account a;
+	const char *name = cfg->supervisor_name;
+	int lr = name && name[0] != '#' ? account_lookup(name, &a)
+					: account_lookup_uid(cfg->supervisor_uid, &a);
+	if (lr != ACCOUNT_FOUND)
+		return 0;
+	int r = push(v, n, "supervisor-home", a.home);
+	DIR *d = r == 0 && a.home[0] == '/' ? opendir(a.home) : NULL;
+	struct dirent *de;
+	size_t count = 0;
+	while (d && r == 0 && count < DOT_ENTRIES_MAX && (de = readdir(d))) {
+		if (de->d_name[0] != '.' || strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		struct buf b = BUF_INIT;
+		buf_printf(&b, "%s/%s", strcmp(a.home, "/") == 0 ? "" : a.home, de->d_name);
+		r = b.oom ? -1 : push(v, n, "supervisor-dot", b.data);
+		buf_free(&b);
+		count++;
+	}
+	if (d)
+		closedir(d);
+	account_clear(&a);
+	return r;
+}
+
+int anchors_known(const struct ruas_config *cfg, char ***v, size_t *n)
+{
+	int r = 0;
+	char *conf = cfg->path ? realpath(cfg->path, NULL) : NULL;
+	if (conf) {
+		/* The directory first, so that it is judged as itself, not as a parent. */
+		char *slash = strrchr(conf, '/');
+		if (slash && slash != conf) {
+			*slash = '\0';
+			r |= push(v, n, "config-dir", conf);
+			*slash = '/';
+		}
+		r |= push(v, n, "config", conf);
+		free(conf);
+	}
+	r |= push(v, n, "helper", cfg->helper);
+	r |= push(v, n, "helper", cfg->session_helper);
+	char *exe = realpath("/proc/self/exe", NULL);
+	r |= push(v, n, "supervisor-program", exe);
+	free(exe);
+	r |= supervisor_home(cfg, v, n);
+	return r < 0 ? -1 : 0;
+}

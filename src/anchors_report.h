@@ -1,0 +1,22 @@
+/* anchors_report.h - the trust-anchor findings (see anchors.h). */
+#ifndef RUAS_ANCHORS_REPORT_H
+#define RUAS_ANCHORS_REPORT_H
+
+#include <stddef.h>
+
+#include "ruas.h"
+#include "wire.h"
+
+/*
+ * One fatal "anchors" finding per path of hr that the target can write
+ * (read, own), and one more when the helper found more than it could list.
+ * Nothing when hr is NULL (the checks did not run). 0, or -1 on OOM.
+ */
+int report_anchors(ruas_report *rep, size_t idx, const char *user,
+		   const char *supervisor, const struct helper_report *hr);
+
+/* The text of one finding; malloc'd, ending in '\n', NULL on OOM. */
+char *msg_anchor(const char *user, const char *supervisor, const struct anchor_hit *a);
+char *msg_anchors_more(const char *user, unsigned long long more);
+
+#endif

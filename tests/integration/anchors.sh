@@ -1,0 +1,213 @@
+#!/bin/bash
+# Integration tests for the trust-anchor check (docs/security.md, "Trust
+# anchors"): for each of several representative anchors, make it writable by
+# the target, assert that `ruas check` (and `ruas-setup check`) fails naming
+# the path and the fix, restore it, and assert that the check passes again.
+# Real sudo and users, inside the private-namespace sandbox; needs root.
+. "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
+sandbox_need_root "tests/integration/anchors.sh"
+sandbox_enter "$0" "$@"
+SANDBOX_ID_BASE=28000
+sandbox_setup
+sandbox_guard
+set -u
+EXTRA_ENV=()
+SETUP="$SB/dest$RUAS_SBINDIR/ruas-setup"
+
+. "$abs_top_srcdir/tests/integration/tap.sh"
+# setup ARGS...: ruas-setup as root; sets RC, OUT, ERR.
+setup() {
+	LD_LIBRARY_PATH="$LIBDIR" "$SETUP" "$@" >"$SB/out" 2>"$SB/err" </dev/null
+	RC=$?
+	OUT=$(cat "$SB/out")
+	ERR=$(cat "$SB/err")
+}
+
+sandbox_guard
+sandbox_user sup
+sandbox_user t1
+sandbox_group staff2
+sandbox_sudoers ruas-sup 'sup ALL=(t1) NOPASSWD: ALL'
+mkdir -p "$SB/w1" "$SB/conf"
+chown t1:t1 "$SB/w1"
+CONF="$SB/conf/anchors.conf"
+cat >"$CONF" <<EOC
+helper = $(cfgstr "$HELPER");
+projects = ( { name = "p"; run_as_user = "t1"; work_dir = "$SB/w1"; command = ["true"]; } );
+EOC
+chmod 644 "$CONF"
+
+# passes NAME: ruas check as sup, and ruas-setup check as root, both exit 0.
+passes() {
+	run_sup check -c "$CONF"
+	expect "$1: ruas check passes" test "$RC" = 0
+	expect "$1: ... with no anchors finding" hasnt "$ERR" "which root runs or trusts"
+	setup check --target t1 --supervisor sup --helper "$HELPER"
+	expect "$1: ruas-setup check passes" test "$RC" = 0
+}
+# fails NAME TEXT...: ruas check exits 1 with every TEXT; ruas-setup check
+# too, naming the first, unless SETUP_TOO=0 (it does not know the configuration).
+SETUP_TOO=1
+fails() {
+	local name=$1
+	shift
+	run_sup check -c "$CONF"
+	expect "$name: ruas check exits 1" test "$RC" = 1
+	local t
+	for t in "$@"; do
+		expect "$name: says $t" has "$ERR" "$t"
+	done
+	[ "$SETUP_TOO" = 1 ] || return 0
+	setup check --target t1 --supervisor sup --helper "$HELPER"
+	expect "$name: ruas-setup check exits 1" test "$RC" = 1
+	expect "$name: ruas-setup check names it" has "$ERR" "$1"
+}
+
+# A masked systemd unit (a symlink to /dev/null, which anyone may write) is fine.
+mkdir -p /etc/systemd/system
+ln -s /dev/null /etc/systemd/system/ruas-test-masked.service
+passes "a correctly provisioned target"
+
+# A symlink in /etc/cron.d is judged by where it leads.
+mkdir -p /etc/cron.d "$SB/jobs"
+chmod 755 "$SB/jobs"
+printf '* * * * * root true\n' >"$SB/jobs/job"
+chown t1 "$SB/jobs/job"
+ln -s "$SB/jobs/job" /etc/cron.d/zz-ruas-test
+fails "a cron.d symlink to a file the target owns" \
+	"ERROR: target user \"t1\" owns (so it can change the mode of) \"$SB/jobs/job\", where the symlink \"/etc/cron.d/zz-ruas-test\" leads" \
+	"Fix: chown root $SB/jobs/job."
+chown root "$SB/jobs/job"
+passes "the cron.d symlink's target given back to root"
+rm -f /etc/cron.d/zz-ruas-test
+
+# ------------------------------------------------------------------ /etc
+setfacl -m u:t1:rw /etc/passwd
+fails "ACL on /etc/passwd" \
+	'ERROR: target user "t1" can write "/etc/passwd", which root runs or trusts: the user and group database' \
+	'and an ACL.' 'Fix: remove the ACL entry that grants it: setfacl -x u:t1 /etc/passwd'
+setfacl -b /etc/passwd
+passes "ACL removed from /etc/passwd"
+
+# (A world-writable /etc/sudoers.d, sudo refuses to use at all; an ACL, it does not see.)
+setfacl -m u:t1:rwx /etc/sudoers.d
+fails "an ACL on /etc/sudoers.d" \
+	'ERROR: target user "t1" can write "/etc/sudoers.d", which root runs or trusts: sudo'"'"'s rules' \
+	'Fix: remove the ACL entry that grants it: setfacl -x u:t1 /etc/sudoers.d'
+setfacl -b /etc/sudoers.d
+chmod 755 /etc/sudoers.d
+passes "/etc/sudoers.d restored"
+
+# A file in /etc/sudoers.d that others may write (sudo skips it, but warns).
+printf '# test\n' >/etc/sudoers.d/zz-ruas-test
+chmod 0446 /etc/sudoers.d/zz-ruas-test
+fails "a world-writable file in /etc/sudoers.d" \
+	'ERROR: target user "t1" can write "/etc/sudoers.d/zz-ruas-test", inside "/etc/sudoers.d"' \
+	'Fix: chmod go-w /etc/sudoers.d/zz-ruas-test.'
+rm -f /etc/sudoers.d/zz-ruas-test
+passes "the file gone from /etc/sudoers.d"
+
+mkdir -p /etc/profile.d
+printf '# test\n' >/etc/profile.d/zz-ruas-test.sh
+chown t1 /etc/profile.d/zz-ruas-test.sh
+fails "a file in /etc/profile.d owned by the target" \
+	'ERROR: target user "t1" owns (so it can change the mode of) "/etc/profile.d/zz-ruas-test.sh", inside "/etc/profile.d"' \
+	'Fix: chown root /etc/profile.d/zz-ruas-test.sh.'
+chown root /etc/profile.d/zz-ruas-test.sh
+passes "the /etc/profile.d file given back to root"
+rm -f /etc/profile.d/zz-ruas-test.sh
+
+# ------------------------------------------------------------------ root's PATH
+# A private copy of /usr/local/bin: the host's is never touched.
+mkdir -p "$SB/ulb"
+chmod 755 "$SB/ulb"
+mount --bind "$SB/ulb" /usr/local/bin
+usermod -aG staff2 t1
+chgrp staff2 /usr/local/bin
+chmod 2775 /usr/local/bin
+fails "a group-writable /usr/local/bin, the target in the group" \
+	'ERROR: target user "t1" can write "/usr/local/bin", which root runs or trusts: a directory in root'"'"'s PATH' \
+	'Fix: take "t1" out of group "staff2" (gpasswd -d t1 staff2) or chmod g-w /usr/local/bin.'
+gpasswd -d t1 staff2 >/dev/null
+passes "the target out of the group"
+chmod 755 /usr/local/bin
+chgrp root /usr/local/bin
+
+umount /usr/local/bin
+
+# A directory above one of root's PATH (here from login.defs' ENV_SUPATH):
+# whoever writes it can rename the PATH directory away.
+mkdir -p "$SB/opt/bin"
+chmod 755 "$SB/opt" "$SB/opt/bin"
+cp -p /etc/login.defs "$SB/login.defs.orig"
+sed -i 's|^ENV_SUPATH.*|ENV_SUPATH	PATH='"$SB"'/opt/bin:/usr/sbin:/usr/bin|' /etc/login.defs
+chmod 757 "$SB/opt"
+fails "a world-writable directory above a login.defs ENV_SUPATH entry" \
+	"ERROR: target user \"t1\" can write \"$SB/opt\", a directory above \"$SB/opt/bin\""
+chmod 755 "$SB/opt"
+passes "the directory above restored"
+cat "$SB/login.defs.orig" >/etc/login.defs
+
+# ------------------------------------------------------------------ sockets
+# A fake Docker socket, on a private /run of a nested namespace.
+docker_sock() { # MODE: ruas check with a socket of that mode at /run/docker.sock
+	unshare --mount --propagation private bash -c '
+		mount -t tmpfs -o mode=755 tmpfs /run &&
+		mkdir -p /run/sudo && mount -t tmpfs -o mode=0711 tmpfs /run/sudo &&
+		perl -MIO::Socket::UNIX -e "IO::Socket::UNIX->new(Local => q{/run/docker.sock}, Listen => 1) or die \$!" &&
+		chmod "$1" /run/docker.sock &&
+		env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/home/sup USER=sup LOGNAME=sup LANG=C.UTF-8 \
+			LD_LIBRARY_PATH="$LIBDIR" setpriv --reuid=sup --regid=sup --init-groups -- \
+			"$2" check -c "$3"' _ "$1" "$RUAS" "$CONF" >"$SB/out" 2>"$SB/err" </dev/null
+	RC=$?
+	OUT=$(cat "$SB/out")
+	ERR=$(cat "$SB/err")
+}
+docker_sock 666
+expect "a connectable /run/docker.sock: exit 1" test "$RC" = 1
+expect "... named, as a connection" has "$ERR" 'ERROR: target user "t1" can connect to "/run/docker.sock", which root runs or trusts: the Docker daemon'"'"'s socket'
+expect "... with the fix" has "$ERR" 'Fix: chmod go-w /run/docker.sock.'
+docker_sock 600
+expect "a root-only /run/docker.sock: exit 0" test "$RC" = 0
+
+# ------------------------------------------------------------------ devices
+# A node that reads like a disk, bound over /dev/loop7 in this namespace only.
+if [ -e /dev/loop7 ]; then
+	mknod "$SB/fakeloop" c 1 3
+	chmod 644 "$SB/fakeloop"
+	mount --bind "$SB/fakeloop" /dev/loop7
+	fails "a readable disk device" \
+		'ERROR: target user "t1" can read "/dev/loop7", which root runs or trusts: a raw disk' \
+		'Fix: chmod go-rw /dev/loop7.'
+	umount /dev/loop7
+	passes "the disk device unreadable again"
+else
+	ok "# SKIP no /dev/loop7 here"
+fi
+
+# ------------------------------------------------------------------ the library's own
+setfacl -m u:t1:rwx "$SB/conf"
+SETUP_TOO=0
+fails "the configuration's directory writable by the target" \
+	"ERROR: target user \"t1\" can write \"$SB/conf\", which the supervisor \"sup\" runs or trusts: the directory of the ruas configuration"
+SETUP_TOO=1
+setfacl -b "$SB/conf"
+passes "the configuration's directory restored"
+
+# A configuration in the sticky /tmp: the target cannot rename it there.
+cp -p "$CONF" /tmp/ruas-anchors.conf
+run_sup check -c /tmp/ruas-anchors.conf
+expect "a configuration in /tmp (sticky): ruas check passes" test "$RC" = 0
+rm -f /tmp/ruas-anchors.conf
+
+setfacl -m u:t1:rw /home/sup/.bashrc
+run_sup check -c "$CONF"
+expect "the supervisor's ~/.bashrc writable by the target: exit 1" test "$RC" = 1
+expect "... named, as the supervisor's" has "$ERR" 'ERROR: target user "t1" can write "/home/sup/.bashrc", which the supervisor "sup" runs or trusts: the supervisor'"'"'s startup files'
+expect "... with the fix" has "$ERR" 'setfacl -x u:t1 /home/sup/.bashrc'
+setup check --target t1 --supervisor sup --helper "$HELPER"
+expect "... ruas-setup check --supervisor sup sees it too" has "$ERR" '"/home/sup/.bashrc"'
+setfacl -b /home/sup/.bashrc
+passes "the supervisor's ~/.bashrc restored"
+
+tap_finish
