@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *names[] = {"p", NULL};
 	ruas_report *rep = report_new(names, 1);
 	if (rep) {
-		struct esc_evidence ev = {1, 1, 0, 1, text, "", 0, 0, NULL};
+		struct esc_evidence ev = {1, 1, 0, 1, text, "", 0, 0, NULL, 0, 0, 0};
 		if (escalation_report(rep, 0, "t", &ev, NULL) == 0 && passwordless_other &&
 		    !ruas_report_has_fatal(rep))
 			__builtin_trap();

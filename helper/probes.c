@@ -31,9 +31,10 @@ struct probe {
 	int slave; /* pty probes: the slave, held until the child is reaped */
 	int rc;
 	struct buf *out;
+	int truncated; /* more output came than out keeps */
 };
 
-#define PROBE_INIT(out) {-1, -1, -1, 0, out}
+#define PROBE_INIT(out) {-1, -1, -1, 0, out, 0}
 
 static void probe_start(struct probe *pr, const char *sudo, char *const argv[],
 			char *const envp[])
@@ -122,8 +123,13 @@ static void probe_read(struct probe *pr)
 			pr->fd = -1;
 			return;
 		}
-		if (pr->out && pr->out->len < PROBE_OUTPUT_MAX)
-			buf_add(pr->out, tmp, (size_t)r);
+		if (!pr->out)
+			continue;
+		size_t keep = pr->out->len < PROBE_OUTPUT_MAX ? PROBE_OUTPUT_MAX - pr->out->len : 0;
+		if (keep < (size_t)r)
+			pr->truncated = 1;
+		if (keep)
+			buf_add(pr->out, tmp, keep < (size_t)r ? keep : (size_t)r);
 	}
 }
 
@@ -220,8 +226,10 @@ void probe_escalation(const char *sudo, struct esc_probe *plain, struct esc_prob
 	free(env);
 	plain->true_rc = pr[0].rc;
 	plain->list_rc = pr[1].rc;
+	plain->truncated = pr[1].truncated;
 	tty->true_rc = pr[2].rc;
 	tty->list_rc = pr[3].rc;
+	tty->truncated = pr[3].truncated;
 }
 
 static void deny(struct dir_result *d, const char *path, const struct stat *st,

@@ -9,6 +9,7 @@
 struct esc_probe {
 	int true_rc, list_rc; /* exit codes, 128+signal, or -errno: sudo did not start */
 	struct buf list;      /* what the listing printed, stdout and stderr */
+	int truncated;        /* it printed more than was kept */
 };
 
 /*

@@ -242,13 +242,13 @@ static int check_mode(struct payload *p)
 	printf("\n%s %s\n", WIRE_BEGIN, p->nonce);
 	fflush(stdout);
 
-	struct esc_probe plain = {0, 0, BUF_INIT}, tty = {0, 0, BUF_INIT};
+	struct esc_probe plain = {0, 0, BUF_INIT, 0}, tty = {0, 0, BUF_INIT, 0};
 	probe_escalation(p->sudo_path, &plain, &tty);
 	printf("esc %d %d ", plain.true_rc, plain.list_rc);
 	emit_hex(plain.list.data ? plain.list.data : "");
-	printf("\nesctty %d %d ", tty.true_rc, tty.list_rc);
+	printf(" %d\nesctty %d %d ", plain.truncated, tty.true_rc, tty.list_rc);
 	emit_hex(tty.list.data ? tty.list.data : "");
-	putchar('\n');
+	printf(" %d\n", tty.truncated);
 	/* The trust anchors; sudo's listing gives its secure_path. */
 	check_anchors(p, plain.list.data);
 	buf_free(&plain.list);

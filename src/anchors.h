@@ -59,4 +59,11 @@ const struct anchor_def *anchor_by_id(const char *id);
  */
 int anchors_known(const struct ruas_config *cfg, char ***v, size_t *n);
 
+/*
+ * "sudo-allowed PATH" for the program of each target_sudo_allowed command:
+ * a target that can write the program (or a directory above it) runs what
+ * it likes through its passwordless rule. 0, or -1 when out of memory.
+ */
+int anchors_sudo_allowed(char *const *allowed, char ***v, size_t *n);
+
 #endif

@@ -15,6 +15,7 @@
 #include "buf.h"
 #include "config_int.h"
 #include "strv.h"
+#include "sudo_allowed.h"
 
 /* Dot entries of the supervisor's home sent at most: keeps the payload small. */
 #define DOT_ENTRIES_MAX 128
@@ -82,4 +83,17 @@ int anchors_known(const struct ruas_config *cfg, char ***v, size_t *n)
 	free(exe);
 	r |= supervisor_home(cfg, v, n);
 	return r < 0 ? -1 : 0;
+}
+
+int anchors_sudo_allowed(char *const *allowed, char ***v, size_t *n)
+{
+	int r = 0;
+	for (; allowed && *allowed && r == 0; allowed++) {
+		char *prog = sudo_allowed_program(*allowed);
+		if (!prog)
+			return -1;
+		r = push(v, n, "sudo-allowed", prog);
+		free(prog);
+	}
+	return r;
 }

@@ -18,6 +18,8 @@ struct esc_evidence {
 	int root_ran;
 	int root_rc;
 	const char *root_list;
+	/* A listing longer than what was kept of it. */
+	int list_truncated, tty_list_truncated, root_truncated;
 };
 
 /*

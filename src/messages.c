@@ -564,7 +564,8 @@ static const char no_isolation[] =
 	"The user-spawn sandbox provides no isolation if the spawned agent "
 	"can escalate non-interactively.\n";
 
-char *msg_sudo_rule(const char *user, const char *rule, const char *auth_line)
+char *msg_sudo_rule(const char *user, const char *rule, const char *auth_line,
+		    const char *allowed_but)
 {
 	struct buf b = BUF_INIT;
 	buf_adds(&b, "ERROR: target user ");
@@ -575,6 +576,8 @@ char *msg_sudo_rule(const char *user, const char *rule, const char *auth_line)
 		buf_adds(&b, "sudo asks it for no password at all, because of this Defaults entry:\n");
 		indent(&b, auth_line);
 	}
+	if (allowed_but)
+		buf_printf(&b, "target_sudo_allowed names its command, but %s.\n", allowed_but);
 	buf_adds(&b, no_isolation);
 	buf_adds(&b, "Remove NOPASSWD (and !authenticate) from this rule for ");
 	q(&b, user);
@@ -606,7 +609,9 @@ char *msg_sudo_unlisted(const char *user)
 	buf_adds(&b, " could not be listed without a password (sudo -n -l: a password "
 		     "is required).\n"
 		     "Under sudo's default (listpw=any) that means none of them has NOPASSWD, "
-		     "but listpw=always or listpw=all would hide one.\n"
+		     "but listpw=always or listpw=all would hide one, and so would a "
+		     "!authenticate bound to a runas user or a command (Defaults>USER, "
+		     "Defaults!CMD).\n"
 		     "To be sure, check as root, which reads every rule: ruas-setup check "
 		     "--target ");
 	quote_display(&b, user, 0);

@@ -26,7 +26,8 @@ char *msg_sudo_failed(const char *project, const char *user, int status,
 		      int timed_out, unsigned int timeout_s, const char *said);
 char *msg_escalation(const char *user, const char *list);
 /* A rule that runs something as another user without a password (fatal). */
-char *msg_sudo_rule(const char *user, const char *rule, const char *auth_line);
+char *msg_sudo_rule(const char *user, const char *rule, const char *auth_line,
+		    const char *allowed_but);
 /* ... one whose command target_sudo_allowed names (a warning). */
 char *msg_sudo_rule_allowed(const char *user, const char *rule, const char *cmd);
 /* The target's rules cannot be listed without a password (a warning). */

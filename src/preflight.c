@@ -79,7 +79,7 @@ struct job {
 	struct helper_report hr;
 	/* root only: sudo -n -l -U USER */
 	int want_rules; /* check 2 is wanted (not for the audit) */
-	int root_ran, root_rc;
+	int root_ran, root_rc, root_cut;
 	char *root_list;
 };
 
@@ -199,11 +199,22 @@ static void list_as_root(const char *sudo, const struct runner *runner, struct j
 		j->root_list = buf_detach(&all);
 		buf_free(&all);
 		j->root_rc = rr.spawn_errno ? -rr.spawn_errno : exit_code(rr.wait_status);
+		j->root_cut = rr.out.len >= SUDO_OUTPUT_MAX || rr.err.len >= SUDO_OUTPUT_MAX;
 		run_result_free(&rr);
 		if (j->root_rc == 0 || !j->root_list || !strstr(j->root_list, "tty"))
 			break;
 	}
 	j->root_ran = 1;
+}
+
+/* The programs of the job's target_sudo_allowed commands are anchors too. */
+static int allowed_programs(const struct ruas_config *cfg, const struct job *j, char ***v,
+			    size_t *n)
+{
+	int r = anchors_sudo_allowed(cfg->target_sudo_allowed, v, n);
+	for (size_t k = 0; r == 0 && k < j->nprojects; k++)
+		r = anchors_sudo_allowed(cfg->projects[j->projects[k]].target_sudo_allowed, v, n);
+	return r;
 }
 
 static void run_job(const struct ruas_config *cfg, const struct runner *runner,
@@ -259,7 +270,9 @@ static void run_job(const struct ruas_config *cfg, const struct runner *runner,
 
 	struct sudo_call call;
 	struct session_call sc;
-	int r = anchors_known(cfg, &p.anchors, &p.nanchors) < 0 ? RUAS_ERR_NOMEM
+	int r = anchors_known(cfg, &p.anchors, &p.nanchors) < 0 ||
+			allowed_programs(cfg, j, &p.anchors, &p.nanchors) < 0
+		? RUAS_ERR_NOMEM
 		: j->pam ? session_argv_build(&sc, cfg, j->first, &p, SESSION_CHECK)
 			 : sudo_call_build_via(&call, cfg->sudo, j->via, j->user, cfg->helper, &p);
 	for (size_t i = 0; i < p.nanchors; i++)
@@ -502,9 +515,10 @@ static int report_escalation(const struct job *j, size_t idx, ruas_report *rep,
 			     char *const *allowed)
 {
 	const struct helper_report *hr = &j->hr;
-	struct esc_evidence ev = {hr->true_rc,	  hr->tty_true_rc, hr->list_rc,
-				  hr->tty_list_rc, hr->list_out,   hr->tty_list_out,
-				  j->root_ran,	  j->root_rc,	   j->root_list};
+	struct esc_evidence ev = {hr->true_rc,     hr->tty_true_rc, hr->list_rc,
+				  hr->tty_list_rc, hr->list_out,    hr->tty_list_out,
+				  j->root_ran,     j->root_rc,      j->root_list,
+				  hr->list_cut,    hr->tty_list_cut, j->root_cut};
 	return escalation_report(rep, idx, j->user, &ev, allowed);
 }
 

@@ -19,6 +19,7 @@ static const char shell[] = "is a shell, which runs any command";
 static const char interp[] = "is an interpreter, which runs any code it is given";
 static const char editor[] = "is an editor or pager, which can write any file or start a shell";
 static const char runner[] = "runs other commands (as env does)";
+static const char writer[] = "writes files, accounts or packages that root trusts";
 
 static const struct refused refused[] = {
 	{"sh", 0, shell}, {"bash", 0, shell}, {"dash", 0, shell}, {"ash", 0, shell},
@@ -46,6 +47,17 @@ static const struct refused refused[] = {
 	{"taskset", 0, runner}, {"ionice", 0, runner}, {"strace", 0, runner},
 	{"ltrace", 0, runner}, {"flock", 0, runner}, {"watch", 0, runner},
 	{"systemd-run", 0, runner}, {"run-parts", 0, runner}, {"start-stop-daemon", 0, runner},
+	{"setsid", 0, runner}, {"chrt", 0, runner}, {"prlimit", 0, runner},
+	{"capsh", 0, runner}, {"bwrap", 0, runner}, {"perf", 0, runner},
+	{"docker", 0, runner}, {"podman", 0, runner}, {"crontab", 0, runner},
+	{"journalctl", 0, editor}, {"git", 0, runner}, {"ssh", 0, runner},
+	{"apt", 0, writer}, {"apt-get", 0, writer}, {"dpkg", 0, writer}, {"pip", 1, writer},
+	{"npm", 0, writer}, {"cp", 0, writer}, {"mv", 0, writer}, {"tee", 0, writer},
+	{"dd", 0, writer}, {"install", 0, writer}, {"tar", 0, writer}, {"rsync", 0, writer},
+	{"chmod", 0, writer}, {"chown", 0, writer}, {"chgrp", 0, writer}, {"ln", 0, writer},
+	{"mount", 0, writer}, {"umount", 0, writer}, {"visudo", 0, editor},
+	{"passwd", 0, writer}, {"chpasswd", 0, writer}, {"useradd", 0, writer},
+	{"usermod", 0, writer}, {"gpasswd", 0, writer}, {"setfacl", 0, writer},
 	{NULL, 0, NULL},
 };
 
@@ -66,6 +78,21 @@ static const char *program_problem(const char *path, size_t len)
 	return NULL;
 }
 
+/* Past a digest ("sha256:HEX /path"), where the program's path starts. */
+static const char *program_of(const char *cmd)
+{
+	if (strncmp(cmd, "sha", 3) == 0 && strchr(cmd, ':') && strchr(cmd, ' ') &&
+	    strchr(cmd, ':') < strchr(cmd, ' '))
+		return strchr(cmd, ' ') + 1;
+	return cmd;
+}
+
+char *sudo_allowed_program(const char *cmd)
+{
+	const char *path = program_of(cmd);
+	return strndup(path, strcspn(path, " "));
+}
+
 const char *sudo_allowed_problem(const char *cmd)
 {
 	if (!*cmd)
@@ -78,10 +105,7 @@ const char *sudo_allowed_problem(const char *cmd)
 	if (cmd[0] == '!')
 		return "is a negation, which grants nothing";
 	/* A digest ("sha256:HEX /path") pins the binary; the path follows it. */
-	const char *path = cmd;
-	if (strncmp(path, "sha", 3) == 0 && strchr(path, ':') && strchr(path, ' ') &&
-	    strchr(path, ':') < strchr(path, ' '))
-		path = strchr(path, ' ') + 1;
+	const char *path = program_of(cmd);
 	size_t plen = strcspn(path, " ");
 	for (const char *w = cmd; *w;) {
 		size_t n = strcspn(w, " ");
@@ -93,5 +117,9 @@ const char *sudo_allowed_problem(const char *cmd)
 	}
 	if (path[0] != '/')
 		return "must be an absolute command path as sudo -l prints it";
-	return program_problem(path, plen);
+	const char *why = program_problem(path, plen);
+	/* sudo lets a command listed without arguments run with any arguments. */
+	if (!why && !path[plen])
+		why = "has no arguments, and sudo then allows any arguments (give them, or \"\" for none)";
+	return why;
 }

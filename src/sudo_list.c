@@ -68,13 +68,21 @@ void sudo_listing_free(struct sudo_listing *l)
 	memset(l, 0, sizeof *l);
 }
 
-/* The runas list names only `user`, and no group. */
+/* The runas list names only `user`, and no group but its own name's. */
 static int runas_self_only(const char *runas, const char *user)
 {
-	return strcmp(runas, user) == 0;
+	size_t n = strlen(user);
+	/* "(T)", and "(T : T)", which sudo prints for (:T) too: its own group. */
+	return strcmp(runas, user) == 0 ||
+	       (strncmp(runas, user, n) == 0 && strncmp(runas + n, " : ", 3) == 0 &&
+		strcmp(runas + n + 3, user) == 0);
 }
 
-static int add_cmd(struct sudo_rule *r, const char *s, size_t n, int nopasswd)
+struct tag_state {
+	int nopasswd, setenv;
+};
+
+static int add_cmd(struct sudo_rule *r, const char *s, size_t n, const struct tag_state *t)
 {
 	struct sudo_cmd *c = realloc(r->cmds, (r->ncmds + 1) * sizeof *c);
 	if (!c)
@@ -84,15 +92,87 @@ static int add_cmd(struct sudo_rule *r, const char *s, size_t n, int nopasswd)
 	if (!text)
 		return -1;
 	c[r->ncmds].text = text;
-	c[r->ncmds].nopasswd = nopasswd;
+	c[r->ncmds].nopasswd = t->nopasswd;
+	c[r->ncmds].setenv = t->setenv;
 	c[r->ncmds].negated = text[0] == '!';
 	r->ncmds++;
 	return 0;
 }
 
+/* What a command of sudo -l starts with: a path, ALL, sudoedit, a negation, a regex, a digest. */
+static int command_start_ok(const char *c)
+{
+	static const char *const digests[] = {"sha224:", "sha256:", "sha384:", "sha512:", NULL};
+	if (c[0] == '/' || c[0] == '!' || c[0] == '^' || strcmp(c, "ALL") == 0 ||
+	    strncmp(c, "sudoedit ", 9) == 0 || strcmp(c, "sudoedit") == 0)
+		return 1;
+	for (const char *const *d = digests; *d; d++)
+		if (strncmp(c, *d, strlen(*d)) == 0)
+			return 1;
+	return 0;
+}
+
 /*
- * One privilege: "(RUNAS) [OPT=v ...] [TAG: ...]CMD[, [TAG: ...]CMD]...".
- * A comma escaped with a backslash belongs to the command's arguments.
+ * One command of a privilege, between commas: "[OPT=v ...] [TAG: ...]CMD".
+ * An option's value may hold spaces that sudo prints bare (CWD=/tmp/a b), so
+ * tags are looked for in every word, and the command starts after the last
+ * tag or option seen; a command that does not then start the way commands
+ * do is not understood (fail closed rather than miss a NOPASSWD).
+ */
+static int parse_item(struct sudo_rule *r, const char *p, size_t n, struct tag_state *t,
+		      const char **why)
+{
+	const char *end = p + n, *cmd = p;
+	int leading = 1; /* options come first, before any tag or command word */
+	for (const char *w = p; w < end;) {
+		while (w < end && *w == ' ')
+			w++;
+		const char *we = w;
+		while (we < end && *we != ' ')
+			we++;
+		size_t len = (size_t)(we - w);
+		char word[32] = "";
+		if (len > 0 && len < sizeof word)
+			memcpy(word, w, len);
+		if (len > 1 && word[len - 1] == ':' && keyword(word, tags, ':') == len) {
+			if (strcmp(word, "NOPASSWD:") == 0 || strcmp(word, "PASSWD:") == 0)
+				t->nopasswd = word[0] == 'N';
+			else if (strcmp(word, "SETENV:") == 0 || strcmp(word, "NOSETENV:") == 0)
+				t->setenv = word[0] == 'S';
+			cmd = we;
+			leading = 0;
+		} else if (leading && len > 0 && keyword(w, options, '=') != 0) {
+			/* CHROOT= and a wildcard CWD= let the caller move what runs. */
+			if (strncmp(w, "CHROOT=", 7) == 0 || strncmp(w, "CWD=*", 5) == 0)
+				r->risky_options = 1;
+			cmd = we;
+		} else if (len > 0) {
+			leading = 0;
+		}
+		w = we;
+	}
+	if (add_cmd(r, cmd, (size_t)(end - cmd), t) < 0)
+		return -1;
+	const char *text = r->cmds[r->ncmds - 1].text;
+	if (!text[0]) {
+		*why = "a privilege with an empty command";
+		return -1;
+	}
+	if (text[0] == '(') {
+		*why = "a second (RUNAS) inside one privilege line";
+		return -1;
+	}
+	if (!command_start_ok(text)) {
+		*why = "a command that does not start with a path, ALL, sudoedit or a digest";
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One privilege: "(RUNAS) ITEM[, ITEM]...". A comma escaped with a
+ * backslash belongs to the command's arguments. Tags stay in force from one
+ * item to the next, as sudo prints them.
  */
 static int parse_rule(struct sudo_rule *r, const char *user, const char **why)
 {
@@ -106,43 +186,16 @@ static int parse_rule(struct sudo_rule *r, const char *user, const char **why)
 		return -1;
 	r->self_only = runas_self_only(r->runas, user);
 	const char *p = close + 1;
-	int nopasswd = 0;
+	struct tag_state t = {0, 0};
 	for (;;) {
-		size_t k;
-		while (*p == ' ')
-			p++;
-		while (keyword(p, options, '=') != 0) {
-			p += strcspn(p, " ");
-			while (*p == ' ')
-				p++;
-		}
-		while ((k = keyword(p, tags, ':')) != 0) {
-			if (strncmp(p, "NOPASSWD:", 9) == 0)
-				nopasswd = 1;
-			else if (strncmp(p, "PASSWD:", 7) == 0)
-				nopasswd = 0;
-			p += k;
-			while (*p == ' ')
-				p++;
-		}
-		if (*p == '(') {
-			*why = "a second (RUNAS) inside one privilege line";
-			return -1;
-		}
 		const char *end = p;
 		while (*end && *end != ',') {
 			if (*end == '\\' && end[1])
 				end++;
 			end++;
 		}
-		if (end == p || add_cmd(r, p, (size_t)(end - p), nopasswd) < 0) {
-			*why = end == p ? "a privilege with an empty command" : NULL;
+		if (parse_item(r, p, (size_t)(end - p), &t, why) < 0)
 			return -1;
-		}
-		if (!r->cmds[r->ncmds - 1].text[0]) {
-			*why = "a privilege with an empty command";
-			return -1;
-		}
 		if (!*end)
 			return 0;
 		p = end + 1;
@@ -200,9 +253,35 @@ static int end_rule(struct parser *ps, const char **why)
 	return parse_rule(r, ps->user, why);
 }
 
+/* Is the last setting "setenv" or "!setenv" in a Defaults list? -1 when neither. */
+static int says_setenv(const char *text)
+{
+	int v = -1;
+	const char *p = text;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		char *item = trimmed(p, n);
+		if (item && strcmp(item, "setenv") == 0)
+			v = 1;
+		else if (item && strcmp(item, "!setenv") == 0)
+			v = 0;
+		free(item);
+		p += n + (p[n] ? 1 : 0);
+	}
+	return v;
+}
+
+/* "Defaults>USER ..." bound to the runas user `user` itself: it changes nothing above it. */
+static int bound_to_self(const char *text, const char *user)
+{
+	size_t n = strlen(user);
+	return strncmp(text, "Defaults>", 9) == 0 && strncmp(text + 9, user, n) == 0 &&
+	       text[9 + n] == ' ';
+}
+
 static int note_authenticate(struct parser *ps, const char *text)
 {
-	if (!says_no_authenticate(text))
+	if (!says_no_authenticate(text) || bound_to_self(text, ps->user))
 		return 0;
 	ps->l->authenticate_off = 1;
 	if (ps->l->authenticate_line)
@@ -214,8 +293,12 @@ static int note_authenticate(struct parser *ps, const char *text)
 static int end_section(struct parser *ps, const char **why)
 {
 	int r = 0;
-	if (ps->sec == SEC_DEFAULTS && ps->block.data)
+	if (ps->sec == SEC_DEFAULTS && ps->block.data) {
 		r = note_authenticate(ps, ps->block.data);
+		int se = says_setenv(ps->block.data);
+		if (se >= 0)
+			ps->l->setenv_default = se;
+	}
 	else if (ps->sec == SEC_RULES)
 		r = end_rule(ps, why);
 	buf_free(&ps->block);
@@ -299,6 +382,13 @@ int sudo_listing_parse(const char *text, const char *user, struct sudo_listing *
 			rc = end_section(&ps, why);
 		} else if (line[0] == ' ' || line[0] == '\t') {
 			rc = indented(&ps, line, why);
+		} else if (strncmp(line, "sudo: ", 6) == 0) {
+			/*
+			 * sudo's own diagnostics on stderr ("unable to resolve host",
+			 * "setrlimit", an insecure sudoers.d file) say nothing about
+			 * the rules; a listing without rules still has to parse.
+			 */
+			continue;
 		} else if ((rc = end_section(&ps, why)) == 0 && heading(&ps, line) < 0) {
 			*why = "a line that is not part of a sudo -l listing";
 			rc = -1;

@@ -20,13 +20,15 @@
 struct sudo_cmd {
 	char *text;   /* as printed, tags and options removed: "/usr/bin/id -u", "ALL" */
 	int nopasswd; /* NOPASSWD: in force for it */
+	int setenv;   /* SETENV: in force: the caller may set any variable for it */
 	int negated;  /* "!CMD": a denial, which grants nothing */
 };
 
 struct sudo_rule {
 	char *line;    /* the privilege as sudo -l prints it, wrapped lines joined */
 	char *runas;   /* between the parentheses: "root", "ALL : ALL", "t1 : grp" */
-	int self_only; /* runs only as the listed user itself, with no group */
+	int self_only; /* runs only as the listed user itself, with no other group */
+	int risky_options; /* CHROOT=, or a wildcard CWD=: the caller moves what runs */
 	struct sudo_cmd *cmds;
 	size_t ncmds;
 };
@@ -35,6 +37,7 @@ struct sudo_listing {
 	int not_allowed;        /* "User U is not allowed to run sudo" and the like */
 	int authenticate_off;   /* a Defaults entry for U says !authenticate */
 	char *authenticate_line; /* that entry, as printed */
+	int setenv_default;      /* Defaults setenv for U: every command takes variables */
 	struct sudo_rule *rules;
 	size_t nrules;
 };

@@ -6,8 +6,8 @@
  * two marker lines carrying a nonce that only this call knows:
  *
  *   ruas-report-begin NONCE
- *   esc TRUE_RC LIST_RC HEX(sudo -n -l output)      (no terminal)
- *   esctty TRUE_RC LIST_RC HEX(sudo -n -l output)   (on a pty of its own)
+ *   esc TRUE_RC LIST_RC HEX(sudo -n -l output) CUT(0|1)      (no terminal)
+ *   esctty TRUE_RC LIST_RC HEX(sudo -n -l output) CUT(0|1)   (on a pty of its own)
  *   dir I ok
  *   dir I denied HEX(path) MISSING(r|x|rx) MODE(octal) HEX(owner)
  *   dir I missing HEX(path) ERRNO
@@ -104,6 +104,7 @@ struct helper_report {
 	int esctty_seen;
 	int tty_true_rc, tty_list_rc; /* the same on a pty */
 	char *tty_list_out;
+	int list_cut, tty_list_cut; /* the listing was longer than the helper keeps */
 	struct dir_result *dirs;
 	size_t ndirs;
 	int anchors_seen;

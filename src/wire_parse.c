@@ -123,15 +123,17 @@ static int record(struct helper_report *r, char **f, int n)
 	long long a, b, c;
 	struct dir_result *d;
 
-	if ((strcmp(f[0], "esc") == 0 || strcmp(f[0], "esctty") == 0) && n == 4) {
+	if ((strcmp(f[0], "esc") == 0 || strcmp(f[0], "esctty") == 0) && n == 5) {
 		int tty = f[0][3] == 't';
 		int *seen = tty ? &r->esctty_seen : &r->esc_seen;
 		if (parse_ll(f[1], INT_MIN, INT_MAX, &a) < 0 ||
-		    parse_ll(f[2], INT_MIN, INT_MAX, &b) < 0 || *seen)
+		    parse_ll(f[2], INT_MIN, INT_MAX, &b) < 0 || parse_ll(f[4], 0, 1, &c) < 0 ||
+		    *seen)
 			return -1;
 		*seen = 1;
 		*(tty ? &r->tty_true_rc : &r->true_rc) = (int)a;
 		*(tty ? &r->tty_list_rc : &r->list_rc) = (int)b;
+		*(tty ? &r->tty_list_cut : &r->list_cut) = (int)c;
 		char **out = tty ? &r->tty_list_out : &r->list_out;
 		return (*out = unhex(f[3])) ? 0 : -1;
 	}

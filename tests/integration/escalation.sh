@@ -38,7 +38,7 @@ conf() {
 sandbox_user sup
 sandbox_user other
 rule_line=()
-targets="req1 req2 sh1 env1 neg1 lpw1 chain1 allow1 human1 noauth1 self1 prov1"
+targets="req1 req2 sh1 env1 neg1 lpw1 chain1 allow1 human1 noauth1 self1 prov1 cwd1 allow2 allow3 rd1 big1"
 for t in $targets; do
 	sandbox_user "$t"
 	rule_line+=("sup ALL=($t) NOPASSWD: ALL")
@@ -154,6 +154,73 @@ conf allow1 "target_sudo_allowed = [$(cfgstr $'/usr/bin/id\n/bin/sh')];"
 run_sup check -c "$CONF"
 expect "target_sudo_allowed with a newline: exit 2" test "$RC" = 2
 
+# ------------------------------------------------------------------ found by a hostile review
+# An option whose value has a space, printed bare by sudo, once hid the tag.
+mkdir -p '/tmp/a b'
+sandbox_sudoers cwd1 'Defaults:cwd1 listpw=never' 'cwd1 ALL=(other) CWD=/tmp/a\ b NOPASSWD: /bin/sh'
+as_user cwd1 sudo -n -u other /bin/sh -c 'id -un' >"$SB/out" 2>&1
+RC=$? OUT=$(cat "$SB/out") ERR=""
+expect "CWD= with a space: the attack works" test "$OUT" = other
+fatal_all cwd1 'CWD=/tmp/a b NOPASSWD: /bin/sh' "CWD= with a space in front of NOPASSWD"
+
+# An allowed command with SETENV takes LD_PRELOAD from the agent.
+sandbox_sudoers allow2 'Defaults:allow2 listpw=never' 'allow2 ALL=(root) NOPASSWD:SETENV: /usr/bin/systemctl restart app'
+conf allow2 'target_sudo_allowed = ["/usr/bin/systemctl restart app"];'
+run_sup check -c "$CONF"
+expect "target_sudo_allowed with SETENV on the rule: still fatal" test "$RC" = 1
+expect "... saying why the allowance does not hold" has "$ERR" "target_sudo_allowed names its command, but SETENV"
+# An allowed program the target can write is a way up through the anchors check.
+mkdir -p /opt/allow3
+printf '#!/bin/sh\necho deployed\n' >/opt/allow3/deploy
+chmod 755 /opt/allow3/deploy
+chown allow3 /opt/allow3/deploy
+sandbox_sudoers allow3 'Defaults:allow3 listpw=never' 'allow3 ALL=(root) NOPASSWD: /opt/allow3/deploy --now'
+conf allow3 'target_sudo_allowed = ["/opt/allow3/deploy --now"];'
+run_sup check -c "$CONF"
+expect "target_sudo_allowed naming a program the target owns: fatal" test "$RC" = 1
+expect "... through the trust anchors, naming it" has "$ERR" '"/opt/allow3/deploy"'
+chown root:root /opt/allow3/deploy
+run_sup check -c "$CONF"
+expect "... and once root owns it: exit 0, a warning" test "$RC" = 0
+expect "... that says it is allowed" has "$ERR" "which target_sudo_allowed permits"
+mkdir -p /home/allow3/bin
+cp /opt/allow3/deploy /home/allow3/bin/deploy
+sandbox_sudoers allow3 'Defaults:allow3 listpw=never' 'allow3 ALL=(root) NOPASSWD: /home/allow3/bin/deploy --now'
+conf allow3 'target_sudo_allowed = ["/home/allow3/bin/deploy --now"];'
+run_sup check -c "$CONF"
+expect "... a root-owned program in a directory the target owns: fatal" test "$RC" = 1
+expect "... naming that directory" has "$ERR" 'owns (so it can change the mode of) "/home/allow3"'
+conf allow3 'target_sudo_allowed = ["/opt/allow3/deploy"];'
+run_sup check -c "$CONF"
+expect "target_sudo_allowed without arguments (sudo would allow any): exit 2" test "$RC" = 2
+expect "... saying why" has "$ERR" "has no arguments"
+
+# Root's own Defaults change what sudo -l -U shows; the target's own listing counts too.
+sandbox_sudoers rd1 'Defaults:root runas_default=rd1' 'rd1 ALL = NOPASSWD: /usr/bin/id'
+as_user rd1 sudo -n /usr/bin/id -u >"$SB/out" 2>&1
+RC=$? OUT=$(cat "$SB/out") ERR=""
+expect "runas_default for root: the target still gets root" test "$OUT" = 0
+setup check --target rd1
+expect "... ruas-setup check (root) exits 1 all the same" test "$RC" = 1
+expect "... naming the target's own view of the rule" has "$ERR" "(root) NOPASSWD: /usr/bin/id"
+rm -f /etc/sudoers.d/rd1
+
+# A listing longer than the helper keeps is not evidence.
+{
+	printf 'Cmnd_Alias BIG = '
+	for i in $(seq 1 6000); do printf '/usr/bin/nonexistent-command-%05d, ' "$i"; done
+	printf '/usr/bin/nonexistent-last\n'
+	printf 'big1 ALL=(root) BIG\nbig1 ALL=(root) NOPASSWD: /usr/bin/id\n'
+} >"$SB/big.sudoers"
+sandbox_sudoers big1 "$(cat "$SB/big.sudoers")"
+conf big1
+run_sup check -c "$CONF"
+expect "a listing over 64 KiB: fatal for the supervisor" test "$RC" = 1
+expect "... too long to read whole, or the rule itself" bash -c 'grep -q "too long to read whole\|(root) NOPASSWD: /usr/bin/id" <<<"$1"' _ "$ERR"
+setup check --target big1
+expect "... and as root, the rule itself" has "$ERR" "(root) NOPASSWD: /usr/bin/id"
+rm -f /etc/sudoers.d/big1
+
 # ------------------------------------------------------------------ the human with a password
 usermod -aG sudo human1
 echo 'human1:correct-horse-battery' | chpasswd
@@ -183,5 +250,14 @@ sandbox_sudoers prov1-extra 'prov1 ALL=(root) NOPASSWD: /usr/bin/id'
 run_sup check -c "$CONF"
 expect "provisioned target given a rule elsewhere: the supervisor sees it (exit 1)" test "$RC" = 1
 expect "... naming it" has "$ERR" "(root) NOPASSWD: /usr/bin/id"
+
+# sudo's own warnings (a host name /etc/hosts does not know) must not fail a clean target.
+cp /etc/hosts "$SB/hosts.saved"
+grep -v "$(hostname)" "$SB/hosts.saved" >/etc/hosts || :
+hostname_warns=$(as_user prov1 sudo -n -l 2>&1 | grep -c 'unable to resolve host' || :)
+rm -f /etc/sudoers.d/prov1-extra
+run_sup check -c "$CONF"
+expect "a clean target while sudo warns about the host name ($hostname_warns warning lines): exit 0" test "$RC" = 0
+cp "$SB/hosts.saved" /etc/hosts
 
 tap_finish

@@ -182,7 +182,7 @@ static void test_escalation(void **state)
 	free(m);
 
 	/* A rule as another user: the rule indented, escapes neutralised. */
-	m = msg_sudo_rule("partseeker-coder", "(root) NOPASSWD: /usr/bin/apt \x1b[2J", NULL);
+	m = msg_sudo_rule("partseeker-coder", "(root) NOPASSWD: /usr/bin/apt \x1b[2J", NULL, NULL);
 	assert_starts(m, "ERROR: target user \"partseeker-coder\" can run commands as another "
 			 "user without a password:\n  (root) NOPASSWD: /usr/bin/apt \\x1b[2J\n");
 	assert_no_raw_controls(m);

@@ -232,7 +232,7 @@ static void emit_report(struct buf *o, const struct script *s, const char *nonce
 		buf_printf(o, "%s %d %d ", tty ? "esctty" : "esc", s->esc_set ? s->true_rc : 1,
 			   list_rc);
 		add_hex(o, list);
-		buf_addc(o, '\n');
+		buf_adds(o, " 0\n");
 	}
 	if (!s->omit_dirs)
 		emit_dirs(o, p);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,7 +237,7 @@ static ruas_report *judge(const char *user, const char *list, char *const *allow
 	const char *names[] = {"p", NULL};
 	ruas_report *rep = report_new(names, 1);
 	assert_non_null(rep);
-	struct esc_evidence ev = {1, 1, 0, 1, list, "sudo: a password is required\n", 0, 0, NULL};
+	struct esc_evidence ev = {1, 1, 0, 1, list, "sudo: a password is required\n", 0, 0, NULL, 0, 0, 0};
 	assert_int_equal(escalation_report(rep, 0, user, &ev, allowed), 0);
 	return rep;
 }
@@ -294,7 +295,7 @@ static void test_tty_only_true(void **state)
 	ruas_report *rep = report_new(names, 1);
 	struct esc_evidence ev = {1, 0, 1, 0, "sudo: sorry, you must have a tty to run sudo\n",
 				  "User t may run the following commands on h:\r\n    (ALL) NOPASSWD: ALL\r\n",
-				  0, 0, NULL};
+				  0, 0, NULL, 0, 0, 0};
 	assert_int_equal(escalation_report(rep, 0, "t", &ev, NULL), 0);
 	assert_int_equal(ruas_report_item_count(rep, 0), 1);
 	assert_int_equal(ruas_report_item_severity(rep, 0, 0), RUAS_SEVERITY_FATAL);
@@ -306,7 +307,7 @@ static void test_tty_only_true(void **state)
 	rep = report_new(names, 1);
 	struct esc_evidence ev2 = {1, 1, 1, 0, "sudo: sorry, you must have a tty to run sudo\n",
 				   "User t may run the following commands on h:\r\n    (root) NOPASSWD: /bin/sh\r\n",
-				   0, 0, NULL};
+				   0, 0, NULL, 0, 0, 0};
 	assert_int_equal(escalation_report(rep, 0, "t", &ev2, NULL), 0);
 	assert_int_equal(ruas_report_item_count(rep, 0), 1);
 	assert_true(strstr(ruas_report_item_text(rep, 0, 0), "  (root) NOPASSWD: /bin/sh\n"));
@@ -314,7 +315,7 @@ static void test_tty_only_true(void **state)
 
 	/* The target cannot start sudo at all: nothing to find. */
 	rep = report_new(names, 1);
-	struct esc_evidence ev3 = {-13, -13, -13, -13, "", "", 0, 0, NULL};
+	struct esc_evidence ev3 = {-13, -13, -13, -13, "", "", 0, 0, NULL, 0, 0, 0};
 	assert_int_equal(escalation_report(rep, 0, "t", &ev3, NULL), 0);
 	assert_int_equal(ruas_report_item_count(rep, 0), 0);
 	ruas_report_free(rep);
@@ -322,7 +323,7 @@ static void test_tty_only_true(void **state)
 	/* The list probe was killed (by another process of the target) and the pty says "password": fatal. */
 	rep = report_new(names, 1);
 	struct esc_evidence ev5 = {1, 1, 1, 137, "sudo: sorry, you must have a tty to run sudo\n",
-				   "sudo: a password is required\n", 0, 0, NULL};
+				   "sudo: a password is required\n", 0, 0, NULL, 0, 0, 0};
 	assert_int_equal(escalation_report(rep, 0, "t", &ev5, NULL), 0);
 	assert_int_equal(ruas_report_item_count(rep, 0), 1);
 	assert_int_equal(ruas_report_item_severity(rep, 0, 0), RUAS_SEVERITY_FATAL);
@@ -331,9 +332,111 @@ static void test_tty_only_true(void **state)
 
 	/* Root's listing failed: fatal, never silent. */
 	rep = report_new(names, 1);
-	struct esc_evidence ev4 = {1, 1, 1, 1, "", "", 1, 1, "sudo: something\n"};
+	struct esc_evidence ev4 = {1, 1, 1, 1, "", "", 1, 1, "sudo: something\n", 0, 0, 0};
 	assert_int_equal(escalation_report(rep, 0, "t", &ev4, NULL), 0);
 	assert_int_equal(ruas_report_item_severity(rep, 0, 0), RUAS_SEVERITY_FATAL);
+	ruas_report_free(rep);
+}
+
+/* Found by a hostile review: each once judged harmless. */
+static ruas_report *judge_ev(const struct esc_evidence *ev, const char *user, char *const *allowed)
+{
+	const char *names[] = {"p", NULL};
+	ruas_report *rep = report_new(names, 1);
+	assert_non_null(rep);
+	assert_int_equal(escalation_report(rep, 0, user, ev, allowed), 0);
+	return rep;
+}
+
+static void assert_fatal_with(ruas_report *rep, const char *part)
+{
+	int found = 0;
+	for (size_t i = 0; i < ruas_report_item_count(rep, 0); i++)
+		found |= ruas_report_item_severity(rep, 0, i) == RUAS_SEVERITY_FATAL &&
+			 strstr(ruas_report_item_text(rep, 0, i), part) != NULL;
+	if (!found) {
+		for (size_t i = 0; i < ruas_report_item_count(rep, 0); i++)
+			print_message("%s", ruas_report_item_text(rep, 0, i));
+		fail_msg("no fatal finding with \"%s\"", part);
+	}
+	ruas_report_free(rep);
+}
+
+#define LISTING(rules) "User t may run the following commands on h:\n" rules
+
+static void test_review_findings(void **state)
+{
+	(void)state;
+	/* 1. An option value with a bare space used to swallow the NOPASSWD tag. */
+	struct esc_evidence ev = {1, 1, 0, 1, LISTING("    (other) CWD=/tmp/a b NOPASSWD: /bin/sh\n"),
+				  "", 0, 0, NULL, 0, 0, 0};
+	assert_fatal_with(judge_ev(&ev, "t", NULL), "(other) CWD=/tmp/a b NOPASSWD: /bin/sh");
+	ev.list = LISTING("    (other) CWD=/tmp/a b /bin/sh\n");
+	assert_fatal_with(judge_ev(&ev, "t", NULL), "could not be understood");
+
+	/* 2. A listing cut short is no evidence. */
+	ev.list = LISTING("    (root) /usr/bin/id\n");
+	ev.list_truncated = 1;
+	assert_fatal_with(judge_ev(&ev, "t", NULL), "too long to read whole");
+	ev.list_truncated = 0;
+	struct esc_evidence root = {1, 1, 1, 1, "", "", 1, 0, LISTING("    (root) /usr/bin/id\n"), 0, 0, 1};
+	assert_fatal_with(judge_ev(&root, "t", NULL), "too long to read whole");
+
+	/* 3. sudo that could not start (EAGAIN at the process limit) is not "no sudo". */
+	struct esc_evidence eagain = {-EAGAIN, -EAGAIN, -EAGAIN, -EAGAIN, "", "", 0, 0, NULL, 0, 0, 0};
+	assert_fatal_with(judge_ev(&eagain, "t", NULL), "could not be understood");
+	struct esc_evidence enoent = {-ENOENT, -ENOENT, -ENOENT, -ENOENT, "", "", 0, 0, NULL, 0, 0, 0};
+	ruas_report *rep = judge_ev(&enoent, "t", NULL);
+	assert_int_equal(ruas_report_item_count(rep, 0), 0);
+	ruas_report_free(rep);
+
+	/* 6. An allowed command that takes the caller's variables, or a chroot of its choosing. */
+	char *allowed[] = {"/usr/bin/systemctl restart app", NULL};
+	ev.list = LISTING("    (root) NOPASSWD: SETENV: /usr/bin/systemctl restart app\n");
+	assert_fatal_with(judge_ev(&ev, "t", allowed), "target_sudo_allowed names its command, but SETENV");
+	ev.list = "Matching Defaults entries for t on h:\n    env_reset, setenv\n\n"
+		  LISTING("    (root) NOPASSWD: /usr/bin/systemctl restart app\n");
+	assert_fatal_with(judge_ev(&ev, "t", allowed), "SETENV");
+	ev.list = LISTING("    (root) CHROOT=/home/t NOPASSWD: /usr/bin/systemctl restart app\n");
+	assert_fatal_with(judge_ev(&ev, "t", allowed), "CHROOT=");
+	ev.list = LISTING("    (root) CWD=* NOPASSWD: /usr/bin/systemctl restart app\n");
+	assert_fatal_with(judge_ev(&ev, "t", allowed), "CWD=");
+
+	/* 7. Root's Defaults (runas_default) can make root's listing say (t): the target's own view counts too. */
+	struct esc_evidence both = {1, 1, 0, 1, LISTING("    (root) NOPASSWD: /usr/bin/id\n"), "", 1, 0,
+				    LISTING("    (t) NOPASSWD: /usr/bin/id\n"), 0, 0, 0};
+	assert_fatal_with(judge_ev(&both, "t", NULL), "(root) NOPASSWD: /usr/bin/id");
+	/* ... and a rule both listings show is reported once. */
+	both.root_list = LISTING("    (root) NOPASSWD: /usr/bin/id\n");
+	rep = judge_ev(&both, "t", NULL);
+	assert_int_equal(ruas_report_item_count(rep, 0), 1);
+	ruas_report_free(rep);
+}
+
+/* And the false positives it found: harmless setups that were fatal. */
+static void test_review_false_positives(void **state)
+{
+	(void)state;
+	/* (t : t), which sudo also prints for (:t): itself, with its own group. */
+	struct esc_evidence ev = {1, 1, 0, 1, LISTING("    (t : t) NOPASSWD: ALL\n"), "", 0, 0, NULL, 0, 0, 0};
+	ruas_report *rep = judge_ev(&ev, "t", NULL);
+	assert_int_equal(ruas_report_item_count(rep, 0), 0);
+	ruas_report_free(rep);
+	/* Defaults>t !authenticate only drops the password for running as itself. */
+	ev.list = "Runas and Command-specific defaults for t:\n    Defaults>t !authenticate\n\n"
+		  LISTING("    (root) /usr/bin/id\n");
+	rep = judge_ev(&ev, "t", NULL);
+	assert_int_equal(ruas_report_item_count(rep, 0), 0);
+	ruas_report_free(rep);
+	/* ... but Defaults>root does. */
+	ev.list = "Runas and Command-specific defaults for t:\n    Defaults>root !authenticate\n\n"
+		  LISTING("    (root) /usr/bin/id\n");
+	assert_fatal_with(judge_ev(&ev, "t", NULL), "Defaults>root !authenticate");
+	/* sudo's own warnings on stderr say nothing about the rules. */
+	ev.list = "sudo: unable to resolve host vm: Name or service not known\n"
+		  LISTING("    (ALL : ALL) ALL\n");
+	rep = judge_ev(&ev, "t", NULL);
+	assert_int_equal(ruas_report_item_count(rep, 0), 0);
 	ruas_report_free(rep);
 }
 
@@ -344,7 +447,8 @@ static void test_allowed_refusals(void **state)
 	(void)state;
 	static const char *const ok[] = {
 		"/usr/bin/systemctl restart app", "/usr/sbin/service nginx reload",
-		"sha256:00ff /usr/bin/backup --daily", "/usr/bin/shasum", "/opt/app/bin/deploy", NULL};
+		"sha256:00ff /usr/bin/backup --daily", "/usr/bin/shasum -a 256 /srv/x",
+		"/opt/app/bin/deploy \"\"", NULL};
 	for (const char *const *c = ok; *c; c++)
 		if (sudo_allowed_problem(*c))
 			fail_msg("refused %s: %s", *c, sudo_allowed_problem(*c));
@@ -372,6 +476,12 @@ static void test_allowed_refusals(void **state)
 		{"!/usr/bin/id", "negation"},
 		{"", "empty"},
 		{"/usr/bin/id\n/bin/sh", "control"},
+		{"/opt/app/bin/deploy", "no arguments"},
+		{"/usr/bin/tee /etc/motd", "writes"},
+		{"/bin/cp /srv/a /etc/a", "writes"},
+		{"/usr/bin/journalctl -u app", "pager"},
+		{"/usr/bin/apt-get install x", "writes"},
+		{"/usr/bin/git pull", "runs other commands"},
 		{NULL, NULL},
 	};
 	for (size_t i = 0; bad[i].cmd; i++) {
@@ -397,6 +507,8 @@ int main(void)
 		cmocka_unit_test(test_judgement),
 		cmocka_unit_test(test_tty_only_true),
 		cmocka_unit_test(test_allowed_refusals),
+		cmocka_unit_test(test_review_findings),
+		cmocka_unit_test(test_review_false_positives),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
