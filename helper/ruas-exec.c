@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -233,6 +234,15 @@ static void check_dir(size_t idx, const struct payload_dir *pd,
 static int check_mode(struct payload *p)
 {
 	struct rlimit rl;
+	/*
+	 * Other processes of the target's uid (an agent still running) may not
+	 * ptrace this one or open its descriptors through /proc, to change
+	 * what the probes see or what the report says.
+	 */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
+		complain("cannot make the check private (PR_SET_DUMPABLE)", NULL, strerror(errno));
+		return EXIT_HELPER;
+	}
 	/* The scan holds one descriptor per directory level. */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
