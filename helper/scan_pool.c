@@ -187,8 +187,8 @@ static int merge(struct scan_walk *ws, unsigned int nw, size_t cap, struct scan_
 	return 0;
 }
 
-/* Starts nw - 1 threads, works as the last worker itself, joins them. */
-static void run_workers(struct scan_walk *ws, unsigned int nw)
+/* Starts nw - 1 threads, works as the last worker itself, joins them; the workers that ran. */
+static unsigned int run_workers(struct scan_walk *ws, unsigned int nw)
 {
 	pthread_t *tids = nw > 1 ? calloc(nw - 1, sizeof *tids) : NULL;
 	unsigned int started = 0;
@@ -199,6 +199,7 @@ static void run_workers(struct scan_walk *ws, unsigned int nw)
 	for (unsigned int i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
 	free(tids);
+	return started + 1;
 }
 
 int scan_tree(const char *root, const struct scan_options *opts,
@@ -234,13 +235,14 @@ int scan_tree(const char *root, const struct scan_options *opts,
 	pool.q[0] = (struct handoff){fd, 0, rootcopy};
 	pool.n = 1;
 	rootcopy = NULL;
-	run_workers(ws, nw);
-	out->threads = nw;
+	unsigned int ran = run_workers(ws, nw);
 	int nomem = 0;
 	for (unsigned int i = 0; i < nw; i++)
 		nomem |= ws[i].nomem;
-	if (!nomem && merge(ws, nw, opts->cap, out) == 0)
+	if (!nomem && merge(ws, nw, opts->cap, out) == 0) {
+		out->threads = ran;
 		rc = 0;
+	}
 done:
 	/* Left in the queue when a worker stopped the walk early. */
 	for (; pool.n; pool.n--, pool.head = (pool.head + 1) % pool.qcap) {
