@@ -1235,6 +1235,7 @@ static void test_race_symlink_swap(void **state)
 	struct timespec t0, now;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int rounds = 0;
+	unsigned long long handoffs = 0;
 	const char *bad = NULL;
 	char badpath[512] = "";
 	for (;; rounds++) {
@@ -1254,6 +1255,7 @@ static void test_race_symlink_swap(void **state)
 				bad = "reported a path outside the tree";
 				snprintf(badpath, sizeof badpath, "%s", r.items[i].path);
 			}
+		handoffs += r.handoffs;
 		scan_result_free(&r);
 		if (bad || atomic_load(&rc->leak))
 			break;
@@ -1263,7 +1265,8 @@ static void test_race_symlink_swap(void **state)
 	for (int k = 0; k < RACE_PAIRS; k++)
 		close(rc->innerfd[k]);
 	close(rc->rootfd);
-	print_message("race: %d rounds, %lu swaps\n", rounds, (unsigned long)atomic_load(&rc->swaps));
+	print_message("race: %d rounds, %lu swaps, %llu handoffs\n", rounds,
+		      (unsigned long)atomic_load(&rc->swaps), handoffs);
 	int leak = atomic_load(&rc->leak);
 	char leaked[256];
 	snprintf(leaked, sizeof leaked, "%s", rc->leaked);
@@ -1273,6 +1276,7 @@ static void test_race_symlink_swap(void **state)
 		fail_msg("%s %s", bad, badpath);
 	if (leak)
 		fail_msg("probed \"%s\" outside the tree through a swapped symlink", leaked);
+	assert_true(handoffs > 0); /* the rounds on 4 workers did share directories */
 }
 
 int main(void)
