@@ -5,8 +5,12 @@
  * mean the same as root and as an ordinary user:
  *   a name containing "noread" fails R_OK, "nowrite" fails W_OK, "nox"
  *   fails X_OK.
- * One test uses the real faccessat(), as an unprivileged user (as root it
- * forks a child that becomes nobody).
+ * Two tests use the real faccessat(), as an unprivileged user (as root
+ * they fork a child that becomes nobody).
+ * The parallel walk is held to the single-threaded one: the same result
+ * from 1, 2, 3 and 8 workers on generated trees, and a race against a
+ * thread that swaps directories for symlinks out of the tree. make
+ * check-tsan runs these under ThreadSanitizer.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -1155,8 +1159,6 @@ static void *swapper(void *arg)
 	return NULL;
 }
 
-static struct race *race_ctx;
-
 /* Any probe in the outside directory, or of a name from there, is a leak. */
 static int race_access(int dirfd, const char *name, int amode, void *ctx)
 {
@@ -1182,7 +1184,6 @@ static void test_race_symlink_swap(void **state)
 	struct fix *f = *state;
 	struct race *rc = calloc(1, sizeof *rc);
 	assert_non_null(rc);
-	race_ctx = rc;
 	mk_file(f->outside, "noread-secret", 0600);
 	mk_dir(f->outside, "sub", 0755);
 	mk_file(f->outside, "sub/noread-secret-deep", 0600);
@@ -1271,7 +1272,6 @@ static void test_race_symlink_swap(void **state)
 	char leaked[256];
 	snprintf(leaked, sizeof leaked, "%s", rc->leaked);
 	free(rc);
-	race_ctx = NULL;
 	if (bad)
 		fail_msg("%s %s", bad, badpath);
 	if (leak)
