@@ -42,7 +42,9 @@
  * allows: a target user can build a tree of any depth in its own work_dir.
  * Deeper directories are not entered (their siblings still are) and the scan
  * is marked incomplete. 256 stays well below the usual soft RLIMIT_NOFILE of
- * 1024, whose EMFILE would end the whole walk instead.
+ * 1024, whose EMFILE would end the whole walk instead. The scan's parallel
+ * workers each hold up to that many, so it runs fewer workers when the
+ * limit cannot hold them all (helper/scan.h, SCAN_FDS_PER_WORKER).
  */
 #define SCAN_MAX_DEPTH 256u
 

@@ -1,5 +1,8 @@
-/* scan.c - the descendant scan; see scan.h. */
-#include "scan.h"
+/*
+ * scan_walk.c - one worker's depth-first walk; see scan.h. scan_pool.c runs
+ * one of these per thread and merges what they kept.
+ */
+#include "scan_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -9,20 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
-
-#include "buf.h"
-
-struct walk {
-	const struct scan_options *o;
-	struct scan_result *r;
-	struct buf path;
-	struct timespec deadline;
-	unsigned int depth, max_depth;
-	int stop;
-	int nomem;
-};
 
 static int default_access(int dirfd, const char *name, int amode, void *ctx)
 {
@@ -30,7 +20,7 @@ static int default_access(int dirfd, const char *name, int amode, void *ctx)
 	return faccessat(dirfd, name, amode, AT_SYMLINK_NOFOLLOW);
 }
 
-static int probe(struct walk *w, int dirfd, const char *name, int amode)
+static int probe(struct scan_walk *w, int dirfd, const char *name, int amode)
 {
 	scan_access_fn fn = w->o->access ? w->o->access : default_access;
 	return fn(dirfd, name, amode, w->o->ctx) == 0;
@@ -78,14 +68,13 @@ static void heap_up(struct scan_item *h, size_t i)
 	}
 }
 
-static void flag(struct walk *w, int dirfd, const char *name, unsigned flags)
+static void flag(struct scan_walk *w, int dirfd, const char *name, unsigned flags)
 {
-	struct scan_result *r = w->r;
 	struct stat st;
-	r->total++;
+	w->total++;
 	if (w->o->cap == 0)
 		return;
-	if (r->nitems == w->o->cap && strcmp(w->path.data, r->items[0].path) >= 0)
+	if (w->nitems == w->o->cap && strcmp(w->path.data, w->items[0].path) >= 0)
 		return;
 	struct scan_item it = {strdup(w->path.data), flags, 0, NULL};
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
@@ -98,20 +87,21 @@ static void flag(struct walk *w, int dirfd, const char *name, unsigned flags)
 		free(it.path);
 		free(it.owner);
 		w->nomem = 1;
+		atomic_store_explicit(w->stop, 1, memory_order_relaxed);
 		return;
 	}
-	if (r->nitems == w->o->cap) {
-		free(r->items[0].path);
-		free(r->items[0].owner);
-		r->items[0] = it;
-		heap_down(r->items, r->nitems, 0);
+	if (w->nitems == w->o->cap) {
+		free(w->items[0].path);
+		free(w->items[0].owner);
+		w->items[0] = it;
+		heap_down(w->items, w->nitems, 0);
 	} else {
-		r->items[r->nitems] = it;
-		heap_up(r->items, r->nitems++);
+		w->items[w->nitems] = it;
+		heap_up(w->items, w->nitems++);
 	}
 }
 
-static int pruned(const struct walk *w, const char *name)
+static int pruned(const struct scan_walk *w, const char *name)
 {
 	for (const char *const *p = w->o->prune; p && *p; p++)
 		if (strcmp(*p, name) == 0)
@@ -119,7 +109,7 @@ static int pruned(const struct walk *w, const char *name)
 	return 0;
 }
 
-static int out_of_time(struct walk *w)
+static int out_of_time(const struct scan_walk *w)
 {
 	struct timespec now;
 	if (!w->o->seconds)
@@ -129,14 +119,24 @@ static int out_of_time(struct walk *w)
 	       (now.tv_sec == w->deadline.tv_sec && now.tv_nsec >= w->deadline.tv_nsec);
 }
 
-static void walk_dir(struct walk *w, int dfd);
+static int stopped(const struct scan_walk *w)
+{
+	return atomic_load_explicit(w->stop, memory_order_relaxed);
+}
+
+/* Ends every worker's walk: the result is incomplete. */
+static void stop_all(struct scan_walk *w)
+{
+	w->incomplete = 1;
+	atomic_store_explicit(w->stop, 1, memory_order_relaxed);
+}
 
 /*
- * visit() and walk_dir() recurse once per directory level, at most max_depth
- * levels (see SCAN_MAX_DEPTH): the stack and the open directories stay
- * bounded whatever RLIMIT_NOFILE allows.
+ * visit() and scan_walk_dir() recurse once per directory level, at most
+ * max_depth levels (see SCAN_MAX_DEPTH): the stack and the open directories
+ * stay bounded whatever RLIMIT_NOFILE allows.
  */
-static void visit(struct walk *w, int dfd, const char *name, /* NOLINT(misc-no-recursion) */
+static void visit(struct scan_walk *w, int dfd, const char *name, /* NOLINT(misc-no-recursion) */
 		  unsigned char type)
 {
 	if (type == DT_UNKNOWN) {
@@ -164,22 +164,31 @@ static void visit(struct walk *w, int dfd, const char *name, /* NOLINT(misc-no-r
 	if (type != DT_DIR || flags)
 		return;
 	if (w->depth >= w->max_depth) {
-		w->r->incomplete = 1; /* not entered; its siblings still are */
+		w->incomplete = 1; /* not entered; its siblings still are */
 		return;
 	}
+	/*
+	 * O_NOFOLLOW|O_DIRECTORY: an entry swapped for a symlink since readdir
+	 * is not entered. The directory is opened here, by the worker that
+	 * judged it, whoever walks it: a worker that takes it over gets this
+	 * descriptor, never a path to resolve again.
+	 */
 	int cfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (cfd < 0) {
 		if (errno == EMFILE || errno == ENFILE)
-			w->stop = w->r->incomplete = 1;
+			stop_all(w);
+		return;
+	}
+	if (w->pool && scan_pool_offer(w->pool, cfd, w->path.data, w->depth + 1)) {
+		w->handoffs++;
 		return;
 	}
 	w->depth++;
-	walk_dir(w, cfd);
+	scan_walk_dir(w, cfd);
 	w->depth--;
 }
 
-/* Takes ownership of dfd. */
-static void walk_dir(struct walk *w, int dfd) /* NOLINT(misc-no-recursion): see visit() */
+void scan_walk_dir(struct scan_walk *w, int dfd) /* NOLINT(misc-no-recursion): see visit() */
 {
 	DIR *d = fdopendir(dfd);
 	if (!d) {
@@ -188,23 +197,21 @@ static void walk_dir(struct walk *w, int dfd) /* NOLINT(misc-no-recursion): see 
 	}
 	size_t base = w->path.len;
 	struct dirent *e;
-	while (!w->stop && !w->nomem && (e = readdir(d))) {
+	while (!stopped(w) && (e = readdir(d))) {
 		const char *n = e->d_name;
 		if (n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0')))
 			continue;
 		if (pruned(w, n))
 			continue;
-		if ((++w->r->entries & 1023) == 0 && out_of_time(w)) {
-			w->stop = w->r->incomplete = 1;
+		if ((++w->entries & 1023) == 0 && out_of_time(w)) {
+			stop_all(w);
 			break;
 		}
 		w->path.len = base;
-		if ((base == 0 || w->path.data[base - 1] != '/') && buf_addc(&w->path, '/') < 0) {
+		if (((base == 0 || w->path.data[base - 1] != '/') && buf_addc(&w->path, '/') < 0) ||
+		    buf_adds(&w->path, n) < 0) {
 			w->nomem = 1;
-			break;
-		}
-		if (buf_adds(&w->path, n) < 0) {
-			w->nomem = 1;
+			atomic_store_explicit(w->stop, 1, memory_order_relaxed);
 			break;
 		}
 		visit(w, dirfd(d), n, e->d_type);
@@ -213,51 +220,4 @@ static void walk_dir(struct walk *w, int dfd) /* NOLINT(misc-no-recursion): see 
 	if (w->path.data)
 		w->path.data[base] = '\0';
 	closedir(d);
-}
-
-static int cmp_items(const void *a, const void *b)
-{
-	return strcmp(((const struct scan_item *)a)->path,
-		      ((const struct scan_item *)b)->path);
-}
-
-int scan_tree(const char *root, const struct scan_options *opts,
-	      struct scan_result *out)
-{
-	memset(out, 0, sizeof *out);
-	struct walk w = {opts, out, BUF_INIT, {0, 0}, 0,
-			 opts->max_depth ? opts->max_depth : SCAN_MAX_DEPTH, 0, 0};
-	if (opts->cap && !(out->items = calloc(opts->cap, sizeof *out->items)))
-		return -1;
-	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		scan_result_free(out);
-		errno = e;
-		return -1;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &w.deadline);
-	w.deadline.tv_sec += opts->seconds;
-	if (buf_adds(&w.path, root) < 0) {
-		close(fd);
-		scan_result_free(out);
-		errno = ENOMEM;
-		return -1;
-	}
-	walk_dir(&w, fd);
-	buf_free(&w.path);
-	if (w.nomem) {
-		scan_result_free(out);
-		errno = ENOMEM;
-		return -1;
-	}
-	if (out->nitems)
-		qsort(out->items, out->nitems, sizeof *out->items, cmp_items);
-	return 0;
-}
-
-void scan_result_free(struct scan_result *r)
-{
-	scan_items_free(r->items, r->nitems);
-	memset(r, 0, sizeof *r);
 }
