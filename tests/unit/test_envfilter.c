@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -139,13 +140,48 @@ static void test_malformed_and_empty_inputs(void **state)
  * refuses root), with one variable name=value and the command /bin/true.
  * Returns its exit status (or -1); its stderr goes to err.
  */
-static int run_helper(const char *name, struct buf *err)
+/*
+ * A copy of the built ruas-exec that nobody can execute: the build tree may
+ * sit in a 0700 directory (root's home), which nobody cannot enter.
+ */
+static char helper_dir[64];
+static char helper[4096];
+
+static void helper_copy(void)
 {
 	const char *top = getenv("abs_top_builddir");
 	if (!top)
 		fail_msg("abs_top_builddir unset: run through make check");
-	char helper[4096];
-	snprintf(helper, sizeof helper, "%s/ruas-exec", top);
+	char built[4096];
+	snprintf(built, sizeof built, "%s/ruas-exec", top);
+	snprintf(helper_dir, sizeof helper_dir, "/tmp/ruas-envfilter.XXXXXX");
+	assert_non_null(mkdtemp(helper_dir));
+	assert_int_equal(chmod(helper_dir, 0755), 0);
+	snprintf(helper, sizeof helper, "%s/ruas-exec", helper_dir);
+	int in = open(built, O_RDONLY | O_CLOEXEC);
+	int out = open(helper, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+	assert_true(in >= 0 && out >= 0);
+	char chunk[65536];
+	ssize_t n;
+	while ((n = read(in, chunk, sizeof chunk)) > 0)
+		assert_int_equal(write(out, chunk, (size_t)n), n);
+	assert_int_equal(n, 0);
+	close(in);
+	assert_int_equal(close(out), 0);
+}
+
+static int helper_remove(void **state)
+{
+	(void)state;
+	if (helper_dir[0]) {
+		unlink(helper);
+		rmdir(helper_dir);
+	}
+	return 0;
+}
+
+static int run_helper(const char *name, struct buf *err)
+{
 	char *names[] = {(char *)name, NULL}, *values[] = {(char *)"x", NULL};
 	char *argv[] = {(char *)"/bin/true", NULL};
 	char *deny[] = {NULL};
@@ -191,6 +227,7 @@ static void test_helper_refuses_table(void **state)
 {
 	(void)state;
 	struct buf err = BUF_INIT;
+	helper_copy();
 	/* The control: an allowed name runs the command. */
 	int rc = run_helper("GIT_AUTHOR_NAME", &err);
 	char said[1024];
@@ -224,7 +261,7 @@ int main(void)
 		cmocka_unit_test(test_prefix_names_not_confused),
 		cmocka_unit_test(test_first_definition_wins),
 		cmocka_unit_test(test_malformed_and_empty_inputs),
-		cmocka_unit_test(test_helper_refuses_table),
+		cmocka_unit_test_teardown(test_helper_refuses_table, helper_remove),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
