@@ -49,24 +49,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (char *line = strtok_r(frag, "\n", &lsave); line; line = strtok_r(NULL, "\n", &lsave)) {
 			if (line[0] == '#')
 				continue;
-			int ok = 0;
-			for (size_t i = 1; i < n && !ok; i++) {
-				char want[128];
-				if (prev_target) {
-					snprintf(want, sizeof want, "Defaults:%s listpw=never", prev_target);
-					ok = strcmp(line, want) == 0;
-					break;
-				}
+			char want[128];
+			if (prev_target) {
+				/* The line after a rule lets its target list its own rules. */
+				snprintf(want, sizeof want, "Defaults:%s listpw=never", prev_target);
+				if (strcmp(line, want) != 0)
+					__builtin_trap();
+				prev_target = NULL;
+				continue;
+			}
+			for (size_t i = 1; i < n && !prev_target; i++) {
 				snprintf(want, sizeof want, "%s ALL=(%s) NOPASSWD: ALL", names[0], names[i]);
-				if ((ok = strcmp(line, want) == 0))
+				if (strcmp(line, want) == 0)
 					prev_target = names[i];
 			}
-			if (!ok)
+			if (!prev_target)
 				__builtin_trap();
-			if (strncmp(line, "Defaults:", 9) == 0)
-				prev_target = NULL;
-			else
-				rules++;
+			rules++;
 		}
 		if (prev_target)
 			__builtin_trap();

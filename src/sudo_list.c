@@ -131,10 +131,12 @@ static int parse_item(struct sudo_rule *r, const char *p, size_t n, struct tag_s
 		while (we < end && *we != ' ')
 			we++;
 		size_t len = (size_t)(we - w);
+		/* Tags are short words; longer ones are never tags. */
 		char word[32] = "";
-		if (len > 0 && len < sizeof word)
+		int short_word = len > 1 && len < sizeof word;
+		if (short_word)
 			memcpy(word, w, len);
-		if (len > 1 && word[len - 1] == ':' && keyword(word, tags, ':') == len) {
+		if (short_word && word[len - 1] == ':' && keyword(word, tags, ':') == len) {
 			if (strcmp(word, "NOPASSWD:") == 0 || strcmp(word, "PASSWD:") == 0)
 				t->nopasswd = word[0] == 'N';
 			else if (strcmp(word, "SETENV:") == 0 || strcmp(word, "NOSETENV:") == 0)
