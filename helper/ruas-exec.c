@@ -294,7 +294,21 @@ int main(int argc, char **argv)
 		complain("bad payload", NULL, why);
 		return EXIT_HELPER;
 	}
-	int rc = p.kind == PAYLOAD_EXEC ? exec_mode(&p) : check_mode(&p);
+	int rc;
+	switch (p.kind) {
+	case PAYLOAD_EXEC:
+		rc = exec_mode(&p);
+		break;
+	case PAYLOAD_CHECK:
+		rc = check_mode(&p);
+		break;
+	default:
+		/* A session payload is ruas-session's; anything else is nobody's. */
+		complain("refusing a payload that is not for ruas-exec",
+			 p.kind == PAYLOAD_SESSION ? "session" : "unknown", NULL);
+		rc = EXIT_HELPER;
+		break;
+	}
 	payload_free(&p);
 	return rc;
 }

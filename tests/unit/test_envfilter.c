@@ -180,6 +180,8 @@ static int helper_remove(void **state)
 	return 0;
 }
 
+static int run_payload(const struct payload *p, struct buf *err);
+
 static int run_helper(const char *name, struct buf *err)
 {
 	char *names[] = {(char *)name, NULL}, *values[] = {(char *)"x", NULL};
@@ -188,8 +190,14 @@ static int run_helper(const char *name, struct buf *err)
 	struct payload p = {.kind = PAYLOAD_EXEC, .work_dir = (char *)"/", .scope = (char *)"",
 			    .env_names = names, .env_values = values, .nenv = 1,
 			    .argv = argv, .argc = 1, .person = (char *)"", .deny = deny};
+	return run_payload(&p, err);
+}
+
+/* Runs the copy of ruas-exec on p, as nobody when root; its exit status, stderr in err. */
+static int run_payload(const struct payload *p, struct buf *err)
+{
 	struct buf hex = BUF_INIT;
-	assert_int_equal(payload_encode(&p, &hex), 0);
+	assert_int_equal(payload_encode(p, &hex), 0);
 	int fds[2];
 	assert_int_equal(pipe2(fds, O_CLOEXEC), 0);
 	fflush(stdout);
@@ -253,6 +261,28 @@ static void test_helper_refuses_table(void **state)
 	}
 }
 
+/* Every program here refuses what it does not expect: a session payload is ruas-session's. */
+static void test_helper_refuses_session_payload(void **state)
+{
+	(void)state;
+	helper_copy();
+	char *argv[] = {(char *)"/bin/true", NULL};
+	char *empty[] = {NULL};
+	struct payload p = {.kind = PAYLOAD_SESSION, .user = (char *)"nobody",
+			    .service = (char *)"ruas", .ruser = (char *)"root", .mode = SESSION_CHECK,
+			    .helper = (char *)"/usr/libexec/ruas/ruas-exec", .inner = (char *)"00",
+			    .argv = argv, .argc = 1, .env_names = empty, .env_values = empty,
+			    .deny = empty, .work_dir = (char *)"/", .scope = (char *)"",
+			    .person = (char *)""};
+	struct buf err = BUF_INIT;
+	int rc = run_payload(&p, &err);
+	char said[1024];
+	snprintf(said, sizeof said, "%s", err.data ? err.data : "");
+	buf_free(&err);
+	if (rc != 125 || !strstr(said, "refusing a payload that is not for ruas-exec"))
+		fail_msg("ruas-exec on a session payload: exit %d, stderr: %s", rc, said);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_first_definition_wins),
 		cmocka_unit_test(test_malformed_and_empty_inputs),
 		cmocka_unit_test_teardown(test_helper_refuses_table, helper_remove),
+		cmocka_unit_test_teardown(test_helper_refuses_session_payload, helper_remove),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
