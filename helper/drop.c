@@ -14,8 +14,8 @@ int drop_to(const struct passwd *pw)
 {
 	uid_t r, e, s;
 	gid_t rg, eg, sg;
-	if (initgroups(pw->pw_name, pw->pw_gid) < 0 ||
-	    setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) < 0 ||
+	/* The supplementary groups are the caller's: initgroups, then PAM's. */
+	if (setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) < 0 ||
 	    setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) < 0) {
 		perror("ruas-session: dropping to the target user");
 		return -1;

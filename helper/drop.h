@@ -5,9 +5,12 @@
 #include <pwd.h>
 
 /*
- * initgroups, setresgid, setresuid, then verifies with getresuid and
- * getresgid that every id is the target's and that root cannot be regained.
- * 0, or -1 after printing why: the caller must then exit, never continue.
+ * setresgid, setresuid, then verifies with getresuid and getresgid that
+ * every id is the target's and that root cannot be regained. The
+ * supplementary groups are kept: the caller set them with initgroups before
+ * pam_setcred, as util-linux su does, so that groups a PAM module grants
+ * (pam_group) survive. 0, or -1 after printing why: the caller must then
+ * exit, never continue.
  */
 int drop_to(const struct passwd *pw);
 

@@ -2,9 +2,11 @@
  * ruas-session - the pam backend's root side, for a supervisor that runs as
  * root. Like runuser -l, in order:
  *
+ *   initgroups (in the parent, before PAM: groups that pam_group grants in
+ *   pam_setcred are added to these and survive, as in util-linux su);
  *   pam_start, pam_acct_mgmt (refuse expired accounts with PAM's reason),
  *   pam_setcred(ESTABLISH), pam_open_session, fork;
- *   child:  setsid, initgroups + setresgid + setresuid, verified; the login
+ *   child:  setsid, setresgid + setresuid, verified; the login
  *           environment, then PAM's; exec the target's login shell with
  *           "exec ruas-exec HEX", the same helper the sudo backend runs, so
  *           both backends give the same agent;
@@ -16,6 +18,7 @@
  * verdict, then runs ruas-exec's checks in a child that has fully dropped.
  */
 #include <errno.h>
+#include <grp.h>
 #include <limits.h>
 #include <pwd.h>
 #include <signal.h>
@@ -151,6 +154,12 @@ int main(int argc, char **argv)
 		return EXIT_HELPER;
 	}
 
+	if (initgroups(pw->pw_name, pw->pw_gid) < 0) {
+		perror("ruas-session: initgroups for the target user");
+		free(pwmem);
+		payload_free(&p);
+		return EXIT_HELPER;
+	}
 	int check = p.mode == SESSION_CHECK;
 	char ttybuf[PATH_MAX] = "";
 	const char *tty = isatty(0) && ttyname_r(0, ttybuf, sizeof ttybuf) == 0 ? ttybuf : NULL;

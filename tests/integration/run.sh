@@ -252,6 +252,29 @@ fidelity sudo sup
 install -m 644 "$SB/dest$RUAS_SYSCONFDIR/pam.d/ruas" /etc/pam.d/ruas
 fidelity pam root
 
+# ------------------------------------------------------------------ pam groups
+# util-linux su's order: initgroups, then pam_setcred, so that the groups
+# pam_group grants survive (a setcred before initgroups lost them).
+sandbox_group pamgrant
+sandbox_group filegrp
+usermod -aG filegrp t1
+cp /etc/pam.d/ruas "$SB/pam-ruas.saved"
+{ echo 'auth optional pam_group.so'; cat "$SB/pam-ruas.saved"; } >/etc/pam.d/ruas
+cp /etc/security/group.conf "$SB/group.conf.saved"
+echo 'ruas;*;t1;Al0000-2400;pamgrant' >>/etc/security/group.conf
+conf pamgroups <<EOC
+backend = "pam";
+session_helper = $(cfgstr "$SESSION");
+projects = ( { name = "g"; run_as_user = "t1"; work_dir = "$SB/w1"; command = ["id", "-Gn"]; } );
+EOC
+run_as root run -c "$CONF" g
+expect "pam backend: a group that pam_group grants in pam_setcred reaches the agent" has " $OUT " " pamgrant "
+expect "... and so do its groups from /etc/group" has " $OUT " " filegrp "
+expect "... and nothing of root's" hasnt " $OUT " " root "
+cp "$SB/pam-ruas.saved" /etc/pam.d/ruas
+cp "$SB/group.conf.saved" /etc/security/group.conf
+gpasswd -d t1 filegrp >/dev/null
+
 # ------------------------------------------------------------------ exit statuses
 conf status <<EOC
 projects = ( { name = "seven"; run_as_user = "t1"; work_dir = "$SB/w1"; command = ["sh", "-c", "exit 7"]; },
