@@ -36,7 +36,11 @@
 
 #define EXIT_HELPER 125
 
-/* sudo -i's escaping: a backslash before every byte but [A-Za-z0-9_-]. */
+/*
+ * A backslash before every byte but [A-Za-z0-9_-]. That is sudo -i's
+ * escaping but stricter: sudo leaves `$` live (see payload.h), this does
+ * not. What it escapes is the helper's path and a hex payload.
+ */
 static void shell_escape(struct buf *b, const char *s)
 {
 	for (; *s; s++) {

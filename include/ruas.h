@@ -169,7 +169,23 @@ RUAS_EXTERN size_t ruas_report_item_count(const ruas_report *report,
 					  size_t project);
 RUAS_EXTERN ruas_severity ruas_report_item_severity(const ruas_report *report,
 						    size_t project, size_t item);
-/* A stable identifier: "sudo", "escalation", "work_dir", "scan", "groups", "anchors". */
+/*
+ * A stable identifier of the check that made the item; scripts may match on
+ * it. Every one the library emits:
+ *   "sudo"        check 1: sudo to the target does not work (sudo backend)
+ *   "pam"         the pam backend's session helper failed
+ *   "account"     the pam backend: PAM's account stack refused the target
+ *   "escalation"  check 2: the target can run something as another user
+ *                 without a password, or its rules could not be read
+ *   "groups"      the target is in a root-equivalent (or secret-reading) group
+ *   "anchors"     the target can write what root or the supervisor trusts
+ *   "work_dir"    check 3: the target cannot enter its work_dir
+ *   "containment" a person's work_dir resolves outside the person's scope
+ *   "scan"        check 4: paths in work_dir the target cannot use (warning)
+ *   "bwrap"       people.enforce = "bwrap", but bubblewrap cannot run
+ *   "people"      people who share one run_as_user (warning)
+ *   "audit"       ruas_audit(): a path a person's user must not read
+ */
 RUAS_EXTERN const char *ruas_report_item_check(const ruas_report *report,
 					       size_t project, size_t item);
 /* The full text, starting "ERROR: " or "WARNING: ", ending in a newline. */

@@ -1,6 +1,7 @@
 /*
- * messages.h - every finding's text. The seed texts of the issues are a
- * contract with operators' scripts: change them only by adding lines.
+ * messages.h - every finding's text. Operators' scripts match these texts
+ * (the first line of each, and the lines that name what to fix), so they are
+ * a contract: change them only by adding lines.
  * Each returns a malloc'd block ending in '\n', or NULL on OOM.
  */
 #ifndef RUAS_MESSAGES_H

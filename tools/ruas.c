@@ -78,7 +78,7 @@ static void summary(const ruas_config *cfg, const ruas_report *r)
 		ruas_config_project_count(cfg), ruas_config_path(cfg), errors, warnings);
 }
 
-/* 0 when nothing fatal; EXIT_FATAL; or EXIT_USAGE on a library failure. */
+/* 0 when nothing fatal; EXIT_FATAL on a fatal finding or a library failure. */
 static int preflight(const ruas_config *cfg, int json)
 {
 	ruas_report *r = NULL;
