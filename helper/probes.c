@@ -29,12 +29,13 @@ struct probe {
 	pid_t pid;
 	int fd;    /* the pipe's or the pty master's read end */
 	int slave; /* pty probes: the slave, held until the child is reaped */
+	int pidfd; /* pty probes: readable when the child exits, or -1 */
 	int rc;
 	struct buf *out;
 	int truncated; /* more output came than out keeps */
 };
 
-#define PROBE_INIT(out) {-1, -1, -1, 0, out, 0}
+#define PROBE_INIT(out) {-1, -1, -1, -1, 0, out, 0}
 
 static void probe_start(struct probe *pr, const char *sudo, char *const argv[],
 			char *const envp[])
@@ -86,6 +87,7 @@ static void probe_start_pty(struct probe *pr, const char *sudo, char *const argv
 	pr->pid = c.pid;
 	pr->fd = c.master;
 	pr->slave = c.slave;
+	pr->pidfd = c.pidfd;
 	if (e)
 		pr->rc = -e;
 }
@@ -103,9 +105,9 @@ static void reap_pty(struct probe *pr)
 		return;
 	pr->rc = exit_rc(st);
 	pr->pid = -1;
-	struct pty_child c = {-1, pr->fd, pr->slave};
+	struct pty_child c = {-1, pr->fd, pr->slave, pr->pidfd};
 	pty_child_reaped(&c);
-	pr->slave = -1;
+	pr->slave = pr->pidfd = -1;
 }
 
 static void probe_read(struct probe *pr)
@@ -137,15 +139,16 @@ static void probe_collect(struct probe *pr, size_t n)
 {
 	long long deadline = monotonic_ms() + PROBE_TIMEOUT_MS;
 	for (;;) {
-		struct pollfd pf[PROBE_MAX];
-		int live = 0, ptys = 0;
+		struct pollfd pf[2 * PROBE_MAX];
+		int live = 0, blind = 0;
 		for (size_t i = 0; i < n; i++) {
 			reap_pty(&pr[i]);
 			pf[i].fd = pr[i].fd;
-			pf[i].events = POLLIN;
-			pf[i].revents = 0;
+			pf[n + i].fd = pr[i].pidfd;
+			pf[i].events = pf[n + i].events = POLLIN;
+			pf[i].revents = pf[n + i].revents = 0;
 			live += pr[i].fd >= 0;
-			ptys += pr[i].slave >= 0;
+			blind += pr[i].slave >= 0 && pr[i].pidfd < 0;
 		}
 		if (!live)
 			break;
@@ -156,11 +159,11 @@ static void probe_collect(struct probe *pr, size_t n)
 					kill(pr[i].pid, SIGKILL);
 			break;
 		}
-		/* A pty does not hang up while we hold its slave: look for exits often. */
-		int wait_ms = ptys ? 20 : (int)left;
+		/* A pty does not hang up while we hold its slave: its pidfd says when. */
+		int wait_ms = blind ? 5 : (int)left;
 		if (wait_ms > left)
 			wait_ms = (int)left;
-		if (poll(pf, (nfds_t)n, wait_ms) < 0 && errno != EINTR)
+		if (poll(pf, (nfds_t)(2 * n), wait_ms) < 0 && errno != EINTR)
 			break;
 		for (size_t i = 0; i < n; i++)
 			if (pr[i].fd >= 0 && (pf[i].revents || pr[i].slave < 0))
@@ -171,6 +174,8 @@ static void probe_collect(struct probe *pr, size_t n)
 			close(pr[i].fd);
 		if (pr[i].slave >= 0)
 			close(pr[i].slave);
+		if (pr[i].pidfd >= 0)
+			close(pr[i].pidfd);
 		if (pr[i].pid <= 0)
 			continue;
 		int st;

@@ -6,6 +6,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -48,7 +49,7 @@ int pty_spawn(struct pty_child *c, const char *path, char *const argv[],
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	c->pid = -1;
-	c->master = c->slave = -1;
+	c->master = c->slave = c->pidfd = -1;
 	int e = open_pair(&c->master, &c->slave, name, sizeof name);
 	if (e)
 		return e;
@@ -71,13 +72,22 @@ int pty_spawn(struct pty_child *c, const char *path, char *const argv[],
 		close(c->slave);
 		c->master = c->slave = -1;
 		c->pid = -1;
+		return e;
 	}
-	return e;
+	/*
+	 * Since the slave stays open here, the master never hangs up: the exit
+	 * is what ends the output. A pidfd says when at once; without one
+	 * (Linux < 5.3) the caller looks every few milliseconds.
+	 */
+	c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+	return 0;
 }
 
 void pty_child_reaped(struct pty_child *c)
 {
 	if (c->slave >= 0)
 		close(c->slave);
-	c->slave = -1;
+	if (c->pidfd >= 0)
+		close(c->pidfd);
+	c->slave = c->pidfd = -1;
 }

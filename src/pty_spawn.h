@@ -16,6 +16,7 @@ struct pty_child {
 	pid_t pid;
 	int master; /* O_NONBLOCK, O_CLOEXEC; read the command's output here */
 	int slave;  /* held open until the child is reaped; see pty_child_reaped() */
+	int pidfd;  /* polls readable when the child exits (-1 without pidfd_open) */
 };
 
 /*
@@ -32,9 +33,9 @@ int pty_spawn(struct pty_child *c, const char *path, char *const argv[],
 	      char *const envp[]);
 
 /*
- * After waitpid() reaped c->pid: closes the slave, so that the master
- * reads what is left and then EIO (or EAGAIN, when a grandchild still
- * holds the terminal: the caller stops reading then).
+ * After waitpid() reaped c->pid: closes the slave and the pidfd, so that
+ * the master reads what is left and then EIO (or EAGAIN, when a grandchild
+ * still holds the terminal: the caller stops reading then).
  */
 void pty_child_reaped(struct pty_child *c);
 

@@ -73,8 +73,9 @@ static int run_capture_pty(const struct run_request *req, struct run_result *res
 			killed = kill_at != 0;
 			kill_at = monotonic_ms() + 2000;
 		}
-		struct pollfd pf = {c.master, POLLIN, 0};
-		if (poll(&pf, 1, reaped ? 0 : 20) < 0 && errno != EINTR)
+		struct pollfd pf[2] = {{c.master, POLLIN, 0}, {c.pidfd, POLLIN, 0}};
+		int wait_ms = reaped ? 0 : c.pidfd >= 0 ? 1000 : 5;
+		if (poll(pf, 2, wait_ms) < 0 && errno != EINTR)
 			break;
 		char tmp[16384];
 		ssize_t n = read(c.master, tmp, sizeof tmp);
