@@ -26,16 +26,16 @@ extern char **environ;
 #define PROBE_MAX 4
 
 struct probe {
+	struct buf *out;
 	pid_t pid;
 	int fd;    /* the pipe's or the pty master's read end */
 	int slave; /* pty probes: the slave, held until the child is reaped */
 	int pidfd; /* pty probes: readable when the child exits, or -1 */
 	int rc;
-	struct buf *out;
 	int truncated; /* more output came than out keeps */
 };
 
-#define PROBE_INIT(out) {-1, -1, -1, -1, 0, out, 0}
+#define PROBE_INIT(out) {out, -1, -1, -1, -1, 0, 0}
 
 static void probe_start(struct probe *pr, const char *sudo, char *const argv[],
 			char *const envp[])
