@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "pty_spawn.h"
+#include "exit_status.h"
 #include "scan.h"
 #include "spawn_attr.h"
 
@@ -92,18 +93,13 @@ static void probe_start_pty(struct probe *pr, const char *sudo, char *const argv
 		pr->rc = -e;
 }
 
-static int exit_rc(int st)
-{
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 /* A pty probe's child has exited: let its master run dry, then EIO. */
 static void reap_pty(struct probe *pr)
 {
 	int st;
 	if (pr->slave < 0 || pr->pid <= 0 || waitpid(pr->pid, &st, WNOHANG) != pr->pid)
 		return;
-	pr->rc = exit_rc(st);
+	pr->rc = exit_status_code(st);
 	pr->pid = -1;
 	struct pty_child c = {-1, pr->fd, pr->slave, pr->pidfd};
 	pty_child_reaped(&c);
@@ -181,7 +177,7 @@ static void probe_collect(struct probe *pr, size_t n)
 		int st;
 		while (waitpid(pr[i].pid, &st, 0) < 0 && errno == EINTR)
 			;
-		pr[i].rc = exit_rc(st);
+		pr[i].rc = exit_status_code(st);
 	}
 }
 

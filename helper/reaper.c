@@ -1,5 +1,6 @@
 /* reaper.c - see reaper.h. */
 #include "reaper.h"
+#include "exit_status.h"
 
 #include "proc.h"
 
@@ -18,7 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define EXIT_HELPER 125
 
 static int pidfd_open_(pid_t pid)
 {
@@ -98,11 +98,6 @@ out:
 	free(pids);
 	free(ppids);
 	return count;
-}
-
-static int status_code(int st)
-{
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 int reaper_run(char **argv, const struct reaper_options *o)
@@ -204,5 +199,5 @@ int reaper_run(char **argv, const struct reaper_options *o)
 	if (par_fd >= 0)
 		close(par_fd);
 	close(sfd);
-	return status_code(agent_status);
+	return exit_status_code(agent_status);
 }

@@ -30,6 +30,7 @@
 #include "anchor_probe.h"
 #include "buf.h"
 #include "contain.h"
+#include "exit_status.h"
 #include "names.h"
 #include "payload.h"
 #include "people_exec.h"
@@ -39,7 +40,6 @@
 #include "scan.h"
 #include "wire.h"
 
-#define EXIT_HELPER 125
 #define EXIT_CANNOT_RUN 126
 #define EXIT_NOT_FOUND 127
 

@@ -30,11 +30,11 @@
 
 #include "buf.h"
 #include "drop.h"
+#include "exit_status.h"
 #include "pam_login.h"
 #include "payload.h"
 #include "proc.h"
 
-#define EXIT_HELPER 125
 
 /*
  * A backslash before every byte but [A-Za-z0-9_-]. That is sudo -i's
@@ -118,7 +118,7 @@ static int supervise(pid_t child, const sigset_t *set)
 		int st;
 		pid_t w = waitpid(child, &st, WNOHANG);
 		if (w == child)
-			return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+			return exit_status_code(st);
 		if (w < 0 && errno != EINTR)
 			return EXIT_HELPER;
 		siginfo_t si;

@@ -27,6 +27,7 @@
 #include "error.h"
 #include "deny.h"
 #include "escalation.h"
+#include "exit_status.h"
 #include "messages.h"
 #include "names.h"
 #include "payload.h"
@@ -114,22 +115,13 @@ static int make_nonce(char *out, size_t outsz)
 	return 0;
 }
 
-static int exit_code(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return -1;
-}
-
 /* When no report came back, tell why as precisely as the evidence allows. */
 static enum outcome classify_failure(const struct job *j)
 {
 	const struct run_result *rr = &j->rr;
 	const char *err = rr->err.data ? rr->err.data : "";
 	const char *out = rr->out.data ? rr->out.data : "";
-	int code = exit_code(rr->wait_status);
+	int code = exit_status_code(rr->wait_status);
 
 	if (rr->spawn_errno)
 		return (rr->spawn_errno == ENOENT || rr->spawn_errno == EACCES ||
@@ -198,7 +190,7 @@ static void list_as_root(const char *sudo, const struct runner *runner, struct j
 		free(j->root_list);
 		j->root_list = buf_detach(&all);
 		buf_free(&all);
-		j->root_rc = rr.spawn_errno ? -rr.spawn_errno : exit_code(rr.wait_status);
+		j->root_rc = rr.spawn_errno ? -rr.spawn_errno : exit_status_code(rr.wait_status);
 		j->root_cut = rr.out.len >= SUDO_OUTPUT_MAX || rr.err.len >= SUDO_OUTPUT_MAX;
 		run_result_free(&rr);
 		if (j->root_rc == 0 || !j->root_list || !strstr(j->root_list, "tty"))
@@ -471,7 +463,7 @@ static char *pam_failure_text(const struct ruas_config *cfg, const struct job *j
 	case OUT_SESSION_FAILED:
 	case OUT_HELPER_FAILED:
 		return msg_pam_failed(project, j->user, cfg->session_helper,
-				      exit_code(j->rr.wait_status), j->rr.spawn_errno != 0, err);
+				      exit_status_code(j->rr.wait_status), j->rr.spawn_errno != 0, err);
 	default:
 		return msg_internal(project, j->user,
 				    j->internal ? j->internal : "unknown failure");
@@ -487,7 +479,7 @@ static char *failure_text(const struct ruas_config *cfg, const struct job *j,
 			  const char *project)
 {
 	const char *err = j->rr.err.data ? j->rr.err.data : "";
-	int code = exit_code(j->rr.wait_status);
+	int code = exit_status_code(j->rr.wait_status);
 	if (j->pam)
 		return pam_failure_text(cfg, j, project);
 	switch (j->outcome) {

@@ -24,6 +24,7 @@
 #include "deny.h"
 #include "envfilter.h"
 #include "error.h"
+#include "exit_status.h"
 #include "payload.h"
 #include "proc.h"
 #include "ruas.h"
@@ -423,13 +424,6 @@ pid_t ruas_child_pid(const ruas_child *c)
 	return c->pid;
 }
 
-static int decode_status(int status)
-{
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
-}
-
 /*
  * Waits without reaping first (WNOWAIT), then reaps under the lock, so a
  * concurrent ruas_child_signal() can never hit a recycled pid.
@@ -460,7 +454,7 @@ static int wait_common(ruas_child *c, int *exit_code, int block, ruas_error **er
 			while ((w = waitpid(c->pid, &status, 0)) < 0 && errno == EINTR)
 				;
 			if (w == c->pid) {
-				c->exit_code = decode_status(status);
+				c->exit_code = exit_status_code(status);
 				c->reaped = 1;
 			}
 		}

@@ -31,6 +31,7 @@
 
 #include "ruas.h"
 #include "escape.h"
+#include "exit_status.h"
 #include "setup_args.h"
 
 extern char **environ;
@@ -142,7 +143,7 @@ static int run_visudo(const char *visudo, const char *file)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return exit_status_code(status);
 }
 
 static void path_of(const struct txn *t, const char *name, char *out, size_t n)
