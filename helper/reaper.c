@@ -25,24 +25,6 @@ static int pidfd_open_(pid_t pid)
 	return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
-static pid_t parent_of(pid_t pid)
-{
-	char path[64], buf[1024];
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	char *p = strrchr(buf, ')');
-	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
-		return -1;
-	return (pid_t)strtol(p + 4, NULL, 10);
-}
-
 /*
  * Signals every descendant of this process. Orphans come back to us (we are
  * a subreaper), so the descendants are the processes whose parent chain
@@ -75,7 +57,7 @@ static int signal_tree(int sig)
 				goto out;
 		}
 		pids[n] = (pid_t)v;
-		ppids[n] = parent_of((pid_t)v);
+		ppids[n] = process_parent((pid_t)v);
 		n++;
 	}
 	for (size_t i = 0; i < n; i++) {

@@ -8,26 +8,43 @@
 #include <time.h>
 #include <unistd.h>
 
-unsigned long long process_start_time(pid_t pid)
+/* Field `want` (3 or more) of /proc/PID/stat, as a number; -1 when it cannot be read. */
+static int stat_field(pid_t pid, int want, unsigned long long *out)
 {
 	char path[64], buf[1024];
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return 0;
+		return -1;
 	ssize_t n = read(fd, buf, sizeof buf - 1);
 	close(fd);
 	if (n <= 0)
-		return 0;
+		return -1;
 	buf[n] = '\0';
 	/* The command name may hold spaces and ')': fields start after the last ')'. */
 	char *p = strrchr(buf, ')');
 	if (!p)
-		return 0;
+		return -1;
 	p++; /* at the space before field 3 */
-	for (int field = 3; field < 22 && p; field++)
+	for (int field = 3; field < want && p; field++)
 		p = strchr(p + 1, ' ');
-	return p ? strtoull(p + 1, NULL, 10) : 0;
+	if (!p || !p[1])
+		return -1;
+	char *end;
+	*out = strtoull(p + 1, &end, 10);
+	return end == p + 1 ? -1 : 0;
+}
+
+unsigned long long process_start_time(pid_t pid)
+{
+	unsigned long long v;
+	return stat_field(pid, 22, &v) == 0 ? v : 0;
+}
+
+pid_t process_parent(pid_t pid)
+{
+	unsigned long long v;
+	return stat_field(pid, 4, &v) == 0 ? (pid_t)v : -1;
 }
 
 long long monotonic_ms(void)

@@ -12,6 +12,9 @@
  */
 unsigned long long process_start_time(pid_t pid);
 
+/* Field 4 of /proc/PID/stat, the parent's pid; -1 when it cannot be read. */
+pid_t process_parent(pid_t pid);
+
 /* CLOCK_MONOTONIC in milliseconds, for deadlines. */
 long long monotonic_ms(void);
 
