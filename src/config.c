@@ -21,6 +21,7 @@
 #include "config_int.h"
 #include "error.h"
 #include "names.h"
+#include "strv.h"
 #include "sudo_allowed.h"
 #include "quote.h"
 
@@ -92,14 +93,6 @@ static int oom(struct loader *ld)
 			 "%s: out of memory", ld->file);
 }
 
-static int in_list(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (strcmp(s, *list) == 0)
-			return 1;
-	return 0;
-}
-
 static int check_keys(struct loader *ld, const config_setting_t *group,
 		      const char *const *allowed, const char *where)
 {
@@ -107,7 +100,7 @@ static int check_keys(struct loader *ld, const config_setting_t *group,
 	for (int i = 0; i < n; i++) {
 		config_setting_t *m = config_setting_get_elem(group, (unsigned)i);
 		const char *name = config_setting_name(m);
-		if (!name || !in_list(name, allowed)) {
+		if (!name || !strv_contains(allowed, name)) {
 			struct buf keys = BUF_INIT;
 			for (const char *const *k = allowed; *k; k++)
 				buf_printf(&keys, "%s%s", k == allowed ? "" : ", ", *k);
@@ -478,14 +471,6 @@ static int load_project(struct loader *ld, config_setting_t *ps,
 	return 0;
 }
 
-static void free_strv(char **v)
-{
-	if (!v)
-		return;
-	for (char **p = v; *p; p++)
-		free(*p);
-	free(v);
-}
 
 void ruas_config_free(ruas_config *cfg)
 {
@@ -496,13 +481,13 @@ void ruas_config_free(ruas_config *cfg)
 		free(p->name);
 		free(p->work_dir);
 		free(p->run_as_user);
-		free_strv(p->command);
-		free_strv(p->env_allowlist);
-		free_strv(p->scan_prune);
+		strv_free(p->command);
+		strv_free(p->env_allowlist);
+		strv_free(p->scan_prune);
 		free(p->pam_service);
 		free(p->person);
-		free_strv(p->deny_settings_args);
-		free_strv(p->target_sudo_allowed);
+		strv_free(p->deny_settings_args);
+		strv_free(p->target_sudo_allowed);
 	}
 	if (cfg->people) {
 		for (size_t i = 0; i < cfg->people->nmembers; i++) {
@@ -521,7 +506,7 @@ void ruas_config_free(ruas_config *cfg)
 	free(cfg->helper);
 	free(cfg->session_helper);
 	free(cfg->supervisor_name);
-	free_strv(cfg->target_sudo_allowed);
+	strv_free(cfg->target_sudo_allowed);
 	free(cfg);
 }
 
@@ -780,8 +765,8 @@ static int load_text(struct loader *ld, const char *text,
 		r = load_people(ld, &lc);
 	if (r == 0)
 		r = load_projects(ld, &lc, allow, prune, &def);
-	free_strv(allow);
-	free_strv(prune);
+	strv_free(allow);
+	strv_free(prune);
 	config_destroy(&lc);
 	return r;
 }

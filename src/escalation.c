@@ -26,6 +26,7 @@
 
 #include "messages.h"
 #include "report.h"
+#include "strv.h"
 #include "sudo_list.h"
 
 /* Rule lines already judged for this entry (copies), so that two listings add up. */
@@ -47,14 +48,6 @@ static void seen_free(struct seen *s)
 	for (size_t i = 0; i < s->n; i++)
 		free(s->lines[i]);
 	s->n = 0;
-}
-
-static int allowed_cmd(char *const *allowed, const char *cmd)
-{
-	for (; allowed && *allowed; allowed++)
-		if (strcmp(*allowed, cmd) == 0)
-			return 1;
-	return 0;
 }
 
 /* Why an allowed command is a way up all the same, or NULL. */
@@ -81,12 +74,12 @@ static int judge_rule(ruas_report *rep, size_t idx, const char *user,
 		if (c->negated || !(c->nopasswd || l->authenticate_off))
 			continue;
 		const char *v = allowance_void(l, rule, c);
-		if (allowed_cmd(allowed, c->text) && !v) {
+		if (strv_contains((const char *const *)allowed, c->text) && !v) {
 			r |= report_add(rep, idx, RUAS_SEVERITY_WARNING, "escalation",
 					msg_sudo_rule_allowed(user, rule->line, c->text));
 			continue;
 		}
-		if (allowed_cmd(allowed, c->text))
+		if (strv_contains((const char *const *)allowed, c->text))
 			void_why = v;
 		fatal = 1;
 	}

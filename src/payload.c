@@ -353,7 +353,8 @@ done:
 	return rc;
 }
 
-static void free_strv(char **v, size_t n)
+/* n entries, which need not be NULL-terminated yet (a decode that stopped halfway). */
+static void free_counted(char **v, size_t n)
 {
 	if (!v)
 		return;
@@ -366,20 +367,20 @@ void payload_free(struct payload *p)
 {
 	free(p->work_dir);
 	free(p->scope);
-	free_strv(p->env_names, p->nenv);
-	free_strv(p->env_values, p->nenv);
-	free_strv(p->argv, p->argc);
+	free_counted(p->env_names, p->nenv);
+	free_counted(p->env_values, p->nenv);
+	free_counted(p->argv, p->argc);
 	free(p->nonce);
 	free(p->sudo_path);
 	free(p->person);
-	free_strv(p->deny, p->ndeny);
-	free_strv(p->probes, p->nprobes);
-	free_strv(p->anchors, p->nanchors);
+	free_counted(p->deny, p->ndeny);
+	free_counted(p->probes, p->nprobes);
+	free_counted(p->anchors, p->nanchors);
 	if (p->dirs) {
 		for (size_t i = 0; i < p->ndirs; i++) {
 			free(p->dirs[i].work_dir);
 			free(p->dirs[i].scope);
-			free_strv(p->dirs[i].prune, p->dirs[i].nprune);
+			free_counted(p->dirs[i].prune, p->dirs[i].nprune);
 		}
 		free(p->dirs);
 	}

@@ -2,6 +2,7 @@
 #include "strv.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int strv_push(char ***v, size_t *n, char *s)
 {
@@ -14,4 +15,19 @@ int strv_push(char ***v, size_t *n, char *s)
 	nv[(*n)++] = s;
 	nv[*n] = NULL;
 	return 0;
+}
+
+int strv_contains(const char *const *v, const char *s)
+{
+	for (; v && *v; v++)
+		if (strcmp(*v, s) == 0)
+			return 1;
+	return 0;
+}
+
+void strv_free(char **v)
+{
+	for (char **p = v; p && *p; p++)
+		free(*p);
+	free(v);
 }

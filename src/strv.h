@@ -11,4 +11,10 @@
  */
 int strv_push(char ***v, size_t *n, char *s);
 
+/* Is s one of the NULL-terminated v (NULL: none)? */
+int strv_contains(const char *const *v, const char *s);
+
+/* Frees a NULL-terminated vector and its strings; NULL is fine. */
+void strv_free(char **v);
+
 #endif
