@@ -135,6 +135,19 @@ static int exec_mode(struct payload *p)
 	return rc;
 }
 
+/* "gids G,G,..." ("-" for none): getegid() and getgroups(). */
+static void emit_session_groups(void)
+{
+	gid_t g[4096];
+	int n = getgroups((int)(sizeof g / sizeof *g), g);
+	printf("gids %u", (unsigned)getegid());
+	for (int i = 0; i < n; i++)
+		printf(",%u", (unsigned)g[i]);
+	if (n < 0)
+		fputs(",?", stdout); /* unreadable: the parser refuses the report */
+	putchar('\n');
+}
+
 /* Can bubblewrap run here, as this user? */
 static void check_bwrap(void)
 {
@@ -259,6 +272,11 @@ static int check_mode(struct payload *p)
 	printf(" %d\nesctty %d %d ", plain.truncated, tty.true_rc, tty.list_rc);
 	emit_hex(tty.list.data ? tty.list.data : "");
 	printf(" %d\n", tty.truncated);
+	/*
+	 * The groups this login session really has: a PAM module (pam_group)
+	 * may grant some that the group database does not list.
+	 */
+	emit_session_groups();
 	/* The trust anchors; sudo's listing gives its secure_path. */
 	check_anchors(p, plain.list.data);
 	buf_free(&plain.list);

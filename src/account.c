@@ -145,6 +145,85 @@ static int user_gids(const struct account *a, gid_t **out, int *count)
 	}
 }
 
+/*
+ * The worst table entry whose name resolves to gid: a group of another
+ * name that shares disk's gid is disk (getgrgid() names only the first).
+ * -1 when the group database fails.
+ */
+static int alias_risk(gid_t gid, ruas_severity *sev, const char **why)
+{
+	const char *name, *w;
+	ruas_severity s;
+	for (size_t i = 0; ruas_group_risk_at(i, &name, &s, &w) == 0; i++) {
+		struct group gr, *res = NULL;
+		char mem[16384];
+		int e = getgrnam_r(name, &gr, mem, sizeof mem, &res);
+		if (e != 0 && e != ENOENT && e != ESRCH && e != EBADF && e != EPERM)
+			return -1;
+		if (res && res->gr_gid == gid && s > *sev) {
+			*sev = s;
+			*why = w;
+		}
+	}
+	return 0;
+}
+
+static int add_hit(struct group_hits *out, const struct group_hit *h)
+{
+	struct group_hit *v = realloc(out->v, (out->n + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	out->v = v;
+	v[out->n++] = *h;
+	return 0;
+}
+
+/* Judges gid (named `name`, owned by the caller) and adds a hit when it is a risk. */
+static int judge_gid(gid_t gid, char *name, int primary, int member, int session,
+		     struct group_hits *out)
+{
+	const char *why;
+	ruas_severity sev = ruas_group_risk(name, (unsigned long)gid, &why);
+	if (alias_risk(gid, &sev, &why) < 0) {
+		free(name);
+		return -1;
+	}
+	if (sev == RUAS_SEVERITY_NONE) {
+		free(name);
+		return 0;
+	}
+	struct group_hit h = {name, (unsigned long)gid, primary, member, sev, why, session};
+	if (add_hit(out, &h) < 0) {
+		free(name);
+		return -1;
+	}
+	return 0;
+}
+
+int account_session_group_risks(const struct account *a, const unsigned long *gids, size_t n,
+				struct group_hits *out)
+{
+	gid_t *db;
+	int ndb;
+	if (user_gids(a, &db, &ndb) < 0)
+		return -1;
+	int r = 0;
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		int known = 0;
+		for (int k = 0; k < ndb; k++)
+			known |= (unsigned long)db[k] == gids[i];
+		if (known)
+			continue;
+		char *name;
+		int listed;
+		r = group_info((gid_t)gids[i], a->name, &name, &listed);
+		if (r == 0)
+			r = judge_gid((gid_t)gids[i], name, 0, 0, 1, out);
+	}
+	free(db);
+	return r;
+}
+
 int account_group_risks(const struct account *a, struct group_hits *out)
 {
 	gid_t *gids;
@@ -158,22 +237,10 @@ int account_group_risks(const struct account *a, struct group_hits *out)
 		int listed;
 		if (group_info(gids[i], a->name, &name, &listed) < 0)
 			goto fail;
-		const char *why;
-		ruas_severity sev = ruas_group_risk(name, (unsigned long)gids[i], &why);
-		if (sev == RUAS_SEVERITY_NONE) {
-			free(name);
-			continue;
-		}
-		struct group_hit *v = realloc(out->v, (out->n + 1) * sizeof *v);
-		if (!v) {
-			free(name);
-			goto fail;
-		}
-		out->v = v;
 		int primary = gids[i] == a->gid;
 		/* getgrouplist() found a non-primary group through its member list. */
-		v[out->n++] = (struct group_hit){name, (unsigned long)gids[i], primary,
-						 !primary || listed, sev, why};
+		if (judge_gid(gids[i], name, primary, !primary || listed, 0, out) < 0)
+			goto fail;
 	}
 	free(gids);
 	return 0;

@@ -33,6 +33,7 @@ struct group_hit {
 	int member;  /* listed as a member (supplementary), which gpasswd -d undoes */
 	ruas_severity severity;
 	const char *why; /* static */
+	int session; /* not in the group database: granted at login (pam_group) */
 };
 struct group_hits {
 	struct group_hit *v;
@@ -46,6 +47,15 @@ struct group_hits {
  * group_hits_clear, even when empty) or -1 when the groups could not be read.
  */
 int account_group_risks(const struct account *a, struct group_hits *out);
+
+/*
+ * The groups the target really had in its login session (the probe's
+ * getgroups()), minus those of the group database: what a PAM module such
+ * as pam_group granted. Risky ones are appended to *out with session set.
+ * 0, or -1 when the groups could not be read.
+ */
+int account_session_group_risks(const struct account *a, const unsigned long *gids, size_t n,
+				struct group_hits *out);
 void group_hits_clear(struct group_hits *h);
 
 #endif

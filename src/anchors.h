@@ -66,4 +66,11 @@ int anchors_known(const struct ruas_config *cfg, char ***v, size_t *n);
  */
 int anchors_sudo_allowed(char *const *allowed, char ***v, size_t *n);
 
+/*
+ * "secure-path DIR" for each directory of sudo's secure_path (as root reads
+ * it with sudo -l -U): sudo runs commands from there as whoever it runs
+ * them as. 0, or -1 when out of memory.
+ */
+int anchors_root_path(const char *secure_path, char ***v, size_t *n);
+
 #endif

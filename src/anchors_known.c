@@ -97,3 +97,18 @@ int anchors_sudo_allowed(char *const *allowed, char ***v, size_t *n)
 	}
 	return r;
 }
+
+int anchors_root_path(const char *secure_path, char ***v, size_t *n)
+{
+	int r = 0;
+	for (const char *p = secure_path; p && *p && r == 0;) {
+		size_t len = strcspn(p, ":");
+		char *dir = strndup(p, len);
+		if (!dir)
+			return -1;
+		r = push(v, n, "secure-path", dir);
+		free(dir);
+		p += len + (p[len] ? 1 : 0);
+	}
+	return r;
+}

@@ -80,6 +80,7 @@ const struct anchor_def anchor_table[] = {
 	 "a ruas helper: it runs as the target and, in the pam backend, as root", NULL},
 	{NULL, ANCHOR_FILE, 0, 0, "supervisor-program",
 	 "the supervisor's own program", NULL},
+	{NULL, ANCHOR_DIR, 0, 0, "secure-path", WHY_PATH, NULL},
 	{NULL, ANCHOR_FILE, 0, 0, "sudo-allowed",
 	 "a program that target_sudo_allowed lets the target run as another user "
 	 "without a password: whoever writes it runs anything as that user", NULL},

@@ -348,7 +348,10 @@ static size_t group_lines(struct buf *list, struct buf *whys, const struct group
 		group_label(list, &h[i]);
 		buf_adds(whys, "  ");
 		group_label(whys, &h[i]);
-		buf_printf(whys, "%s: %s.\n", h[i].primary ? ", its primary group" : "",
+		buf_printf(whys, "%s: %s.\n",
+			   h[i].primary   ? ", its primary group"
+			   : h[i].session ? ", granted at login by PAM (pam_group?), not by the group database"
+					  : "",
 			   h[i].why);
 	}
 	return k;
@@ -392,6 +395,13 @@ char *msg_group_fatal(const char *project, const char *user,
 		} else if (h[i].member) {
 			buf_printf(&b, "  remove %s from group %lu in the group database\n",
 				   user, h[i].gid);
+		}
+		if (h[i].session) {
+			buf_adds(&b, "  remove what grants ");
+			group_label(&b, &h[i]);
+			buf_printf(&b, " to %s at login (pam_group: /etc/security/group.conf, "
+				       "or another PAM module of the sudo-i or ruas service)\n",
+				   user);
 		}
 		if (h[i].primary)
 			buf_printf(&b, "  usermod -g %s %s   (a group of its own as the "

@@ -37,6 +37,7 @@
 #include "strv.h"
 #include "sudo_allowed.h"
 #include "sudo_call.h"
+#include "sudo_list.h"
 #include "wire.h"
 
 enum outcome {
@@ -82,6 +83,7 @@ struct job {
 	int want_rules; /* check 2 is wanted (not for the audit) */
 	int root_ran, root_rc, root_cut;
 	char *root_list;
+	char *root_sudo_v; /* sudo -V as root, or NULL */
 };
 
 struct pool {
@@ -197,6 +199,52 @@ static void list_as_root(const char *sudo, const struct runner *runner, struct j
 			break;
 	}
 	j->root_ran = 1;
+	/* sudo -V, as root, prints the sudoers Defaults in force, secure_path among them. */
+	const char *vargv[] = {"sudo", "-V", NULL};
+	struct run_request vreq = {sudo, vargv, sudo_call_envp, SUDO_OUTPUT_MAX,
+				   ROOT_LIST_TIMEOUT_MS, 0};
+	struct run_result vr;
+	if (runner->run(runner->ctx, &vreq, &vr) == 0 && !vr.spawn_errno &&
+	    exit_status_code(vr.wait_status) == 0 && vr.out.data)
+		j->root_sudo_v = strdup(vr.out.data);
+	run_result_free(&vr);
+}
+
+/* The secure_path of root's listing of the target's rules, as anchors. */
+static int root_secure_path(const struct job *j, char ***v, size_t *n)
+{
+	static const char line[] = "Value to override user's $PATH with: ";
+	int r = 0;
+	/* The global one, from sudo -V; the target's own Defaults, from its listing. */
+	const char *g = j->root_sudo_v ? strstr(j->root_sudo_v, line) : NULL;
+	if (g) {
+		char *path = strndup(g + strlen(line), strcspn(g + strlen(line), "\n"));
+		r = path ? anchors_root_path(path, v, n) : -1;
+		free(path);
+	}
+	struct sudo_listing l = {0};
+	const char *why;
+	if (r < 0 || !j->root_ran || j->root_rc != 0 || !j->root_list ||
+	    sudo_listing_parse(j->root_list, j->user, &l, &why) < 0)
+		return r; /* a listing that does not parse is check 2's to judge */
+	r = anchors_root_path(l.secure_path, v, n);
+	sudo_listing_free(&l);
+	return r;
+}
+
+/* Groups the login session had beyond the group database (pam_group). */
+static void session_groups(struct job *j)
+{
+	struct account acct;
+	if (!j->want_rules || j->groups_failed)
+		return;
+	if (account_lookup(j->user, &acct) != ACCOUNT_FOUND) {
+		j->groups_failed = 1;
+		return;
+	}
+	if (account_session_group_risks(&acct, j->hr.gids, j->hr.ngids, &j->groups) < 0)
+		j->groups_failed = 1;
+	account_clear(&acct);
 }
 
 /* The programs of the job's target_sudo_allowed commands are anchors too. */
@@ -262,8 +310,12 @@ static void run_job(const struct ruas_config *cfg, const struct runner *runner,
 
 	struct sudo_call call;
 	struct session_call sc;
+	/* Root reads the rules first: their secure_path is an anchor too. */
+	if (runner->root && j->want_rules)
+		list_as_root(cfg->sudo, runner, j);
 	int r = anchors_known(cfg, &p.anchors, &p.nanchors) < 0 ||
-			allowed_programs(cfg, j, &p.anchors, &p.nanchors) < 0
+			allowed_programs(cfg, j, &p.anchors, &p.nanchors) < 0 ||
+			root_secure_path(j, &p.anchors, &p.nanchors) < 0
 		? RUAS_ERR_NOMEM
 		: j->pam ? session_argv_build(&sc, cfg, j->first, &p, SESSION_CHECK)
 			 : sudo_call_build_via(&call, cfg->sudo, j->via, j->user, cfg->helper, &p);
@@ -296,8 +348,7 @@ static void run_job(const struct ruas_config *cfg, const struct runner *runner,
 	if (helper_report_parse(j->rr.out.data ? j->rr.out.data : "", j->rr.out.len,
 				nonce, j->ndirs, &j->hr) == 0) {
 		j->outcome = OUT_OK;
-		if (runner->root && j->want_rules)
-			list_as_root(cfg->sudo, runner, j);
+		session_groups(j);
 		return;
 	}
 	j->outcome = j->hr.complete ? OUT_INTERNAL
@@ -430,6 +481,7 @@ static void free_jobs(struct job *jobs, size_t n)
 		group_hits_clear(&jobs[i].groups);
 		free(jobs[i].pam_reason);
 		free(jobs[i].root_list);
+		free(jobs[i].root_sudo_v);
 		run_result_free(&jobs[i].rr);
 		helper_report_free(&jobs[i].hr);
 	}

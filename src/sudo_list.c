@@ -65,6 +65,7 @@ void sudo_listing_free(struct sudo_listing *l)
 	}
 	free(l->rules);
 	free(l->authenticate_line);
+	free(l->secure_path);
 	memset(l, 0, sizeof *l);
 }
 
@@ -273,6 +274,42 @@ static int says_setenv(const char *text)
 	return v;
 }
 
+/* secure_path=A\:B\:C among the Defaults: kept as "A:B:C". */
+static int note_secure_path(struct sudo_listing *l, const char *text)
+{
+	const char *p = text;
+	while (*p) {
+		size_t n = 0;
+		while (p[n] && !(p[n] == ',' && (n == 0 || p[n - 1] != '\\')))
+			n++;
+		char *item = trimmed(p, n);
+		if (!item)
+			return -1;
+		if (strncmp(item, "secure_path=", 12) == 0) {
+			struct buf b = BUF_INIT;
+			const char *c = item + 12;
+			size_t len = strlen(c);
+			if (len >= 2 && c[0] == '"' && c[len - 1] == '"') {
+				c++;
+				len -= 2;
+			}
+			for (size_t k = 0; k < len; k++)
+				if (!(c[k] == '\\' && c[k + 1] == ':'))
+					buf_addc(&b, c[k]);
+			free(l->secure_path);
+			l->secure_path = buf_detach(&b);
+			buf_free(&b);
+			if (!l->secure_path) {
+				free(item);
+				return -1;
+			}
+		}
+		free(item);
+		p += n + (p[n] ? 1 : 0);
+	}
+	return 0;
+}
+
 /* "Defaults>USER ..." bound to the runas user `user` itself: it changes nothing above it. */
 static int bound_to_self(const char *text, const char *user)
 {
@@ -300,6 +337,8 @@ static int end_section(struct parser *ps, const char **why)
 		int se = says_setenv(ps->block.data);
 		if (se >= 0)
 			ps->l->setenv_default = se;
+		if (r == 0)
+			r = note_secure_path(ps->l, ps->block.data);
 	}
 	else if (ps->sec == SEC_RULES)
 		r = end_rule(ps, why);

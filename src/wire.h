@@ -8,6 +8,7 @@
  *   ruas-report-begin NONCE
  *   esc TRUE_RC LIST_RC HEX(sudo -n -l output) CUT(0|1)      (no terminal)
  *   esctty TRUE_RC LIST_RC HEX(sudo -n -l output) CUT(0|1)   (on a pty of its own)
+ *   gids G[,G...]                      (the session's egid and groups)
  *   dir I ok
  *   dir I denied HEX(path) MISSING(r|x|rx) MODE(octal) HEX(owner)
  *   dir I missing HEX(path) ERRNO
@@ -107,6 +108,9 @@ struct helper_report {
 	int tty_true_rc, tty_list_rc; /* the same on a pty */
 	char *tty_list_out;
 	int list_cut, tty_list_cut; /* the listing was longer than the helper keeps */
+	int gids_seen;
+	unsigned long *gids; /* the login session's groups, as the helper had them */
+	size_t ngids;
 	struct dir_result *dirs;
 	size_t ndirs;
 	int anchors_seen;

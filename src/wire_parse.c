@@ -23,6 +23,7 @@ void helper_report_free(struct helper_report *r)
 {
 	free(r->list_out);
 	free(r->tty_list_out);
+	free(r->gids);
 	free(r->bwrap_out);
 	for (size_t i = 0; r->dirs && i < r->ndirs; i++) {
 		free(r->dirs[i].path);
@@ -136,6 +137,26 @@ static int record(struct helper_report *r, char **f, int n)
 		*(tty ? &r->tty_list_cut : &r->list_cut) = (int)c;
 		char **out = tty ? &r->tty_list_out : &r->list_out;
 		return (*out = unhex(f[3])) ? 0 : -1;
+	}
+	if (strcmp(f[0], "gids") == 0 && n == 2) {
+		if (r->gids_seen)
+			return -1;
+		r->gids_seen = 1;
+		for (const char *p = f[1]; *p;) {
+			char *end;
+			errno = 0;
+			unsigned long g = strtoul(p, &end, 10);
+			if (errno || end == p || g > 0xffffffffUL || (*end && *end != ',') ||
+			    (*end == ',' && !end[1]) || r->ngids >= 65536)
+				return -1;
+			unsigned long *v = realloc(r->gids, (r->ngids + 1) * sizeof *v);
+			if (!v)
+				return -1;
+			r->gids = v;
+			v[r->ngids++] = g;
+			p = *end ? end + 1 : end;
+		}
+		return r->ngids ? 0 : -1;
 	}
 	if (strcmp(f[0], "bwrap") == 0 && n == 3) {
 		if (parse_ll(f[1], INT_MIN, INT_MAX, &a) < 0 || r->bwrap_seen)
@@ -268,7 +289,7 @@ int helper_report_parse(const char *out, size_t len, const char *nonce,
 		if (strncmp(line, WIRE_END " ", sizeof WIRE_END) == 0 &&
 		    strcmp(line + sizeof WIRE_END, nonce) == 0) {
 			r->complete = 1;
-			rc = r->esc_seen && r->esctty_seen && r->anchors_seen ? 0 : -1;
+			rc = r->esc_seen && r->esctty_seen && r->anchors_seen && r->gids_seen ? 0 : -1;
 			break;
 		}
 		int n = split(line, f);

@@ -38,7 +38,7 @@ conf() {
 sandbox_user sup
 sandbox_user other
 rule_line=()
-targets="req1 req2 sh1 env1 neg1 lpw1 chain1 allow1 human1 noauth1 self1 prov1 cwd1 allow2 allow3 rd1 big1"
+targets="req1 req2 sh1 env1 neg1 lpw1 chain1 allow1 human1 noauth1 self1 prov1 cwd1 allow2 allow3 rd1 big1 pg1 alias1 sp1"
 for t in $targets; do
 	sandbox_user "$t"
 	rule_line+=("sup ALL=($t) NOPASSWD: ALL")
@@ -259,5 +259,49 @@ rm -f /etc/sudoers.d/prov1-extra
 run_sup check -c "$CONF"
 expect "a clean target while sudo warns about the host name ($hostname_warns warning lines): exit 0" test "$RC" = 0
 cp "$SB/hosts.saved" /etc/hosts
+
+# ------------------------------------------------------------------ groups and paths the review found
+sandbox_sudoers ruas-sup-review 'sup ALL=(pg1) NOPASSWD: ALL' 'sup ALL=(alias1) NOPASSWD: ALL' \
+	'Defaults:pg1 listpw=never' 'Defaults:alias1 listpw=never'
+# A group that pam_group grants at login is in the agent's session, not in /etc/group.
+getent group disk >/dev/null || groupadd -r disk
+cp /etc/pam.d/sudo-i "$SB/sudo-i.saved"
+cp /etc/security/group.conf "$SB/group.conf.saved"
+{ echo 'auth optional pam_group.so'; cat "$SB/sudo-i.saved"; } >/etc/pam.d/sudo-i
+echo '*;*;pg1;Al0000-2400;disk' >>/etc/security/group.conf
+as_user sup sudo -n -iu pg1 -- id -Gn >"$SB/out" 2>&1
+RC=$? OUT=$(cat "$SB/out") ERR=""
+expect "pam_group: the attack: the agent's session is in group disk" has " $OUT " " disk "
+conf pg1
+run_sup check -c "$CONF"
+expect "pam_group granting disk at login: fatal" test "$RC" = 1
+expect "... naming the group and where it comes from" has "$ERR" "granted at login by PAM"
+cp "$SB/sudo-i.saved" /etc/pam.d/sudo-i
+cp "$SB/group.conf.saved" /etc/security/group.conf
+run_sup check -c "$CONF"
+expect "... and without it: no groups finding" hasnt "$ERR" "is a member of"
+
+# Another name for disk's gid (NSS gives getgrgid() the first entry) is disk all the same.
+disk_gid=$(getent group disk | cut -d: -f3)
+cp /etc/group "$SB/group.saved"
+{ echo "mydisk:x:$disk_gid:alias1"; cat "$SB/group.saved"; } >/etc/group
+expect "aliased gid: the target is in disk's gid under another name" has " $(id -G alias1) " " $disk_gid "
+conf alias1
+run_sup check -c "$CONF"
+expect "aliased gid: fatal" test "$RC" = 1
+expect "... naming the alias" has "$ERR" 'is a member of mydisk'
+cp "$SB/group.saved" /etc/group
+
+# A secure_path directory of sudoers the target owns: every sudo command may come from it.
+mkdir -p /opt/rt/bin
+chown sp1 /opt/rt/bin
+sandbox_sudoers sp1-path 'Defaults secure_path="/opt/rt/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"'
+setup check --target sp1
+expect "secure_path directory owned by the target: ruas-setup check (root) exits 1" test "$RC" = 1
+expect "... naming it" has "$ERR" '"/opt/rt/bin"'
+chown root /opt/rt/bin
+setup check --target sp1
+expect "... and once root owns it: exit 0" test "$RC" = 0
+rm -f /etc/sudoers.d/sp1-path
 
 tap_finish

@@ -472,7 +472,7 @@ static void anchor_line(struct buf *b, const char *path, const char *how, const 
 static int parse(const char *body, struct helper_report *r)
 {
 	struct buf b = BUF_INIT;
-	buf_printf(&b, "%s %s\nesc 1 1  0\nesctty 1 1  0\n%s%s %s\n", WIRE_BEGIN, NONCE, body, WIRE_END, NONCE);
+	buf_printf(&b, "%s %s\nesc 1 1  0\nesctty 1 1  0\ngids 100\n%s%s %s\n", WIRE_BEGIN, NONCE, body, WIRE_END, NONCE);
 	int rc = helper_report_parse(b.data, b.len, NONCE, 0, r);
 	buf_free(&b);
 	return rc;

@@ -275,8 +275,8 @@ static void test_hostile_gid0_name(void **state)
 	const char *why;
 	assert_int_equal(ruas_group_risk("r$(id) %sudo", 0, &why), RUAS_SEVERITY_FATAL);
 	struct group_hit h[] = {
-		{(char *)"r$(id) %sudo\n\x1b[2J", 0, 0, 1, RUAS_SEVERITY_FATAL, why},
-		{NULL, 0, 1, 0, RUAS_SEVERITY_FATAL, why},
+		{(char *)"r$(id) %sudo\n\x1b[2J", 0, 0, 1, RUAS_SEVERITY_FATAL, why, 0},
+		{NULL, 0, 1, 0, RUAS_SEVERITY_FATAL, why, 0},
 	};
 	char *m = msg_group_fatal(NULL, "t", h, 2);
 	assert_non_null(m);

@@ -218,8 +218,9 @@ static void emit_dirs(struct buf *o, const struct payload *p)
 	}
 }
 
+/* user: whose login session; its groups are its own, from the (wrapped) database. */
 static void emit_report(struct buf *o, const struct script *s, const char *nonce,
-			const struct payload *p)
+			const struct payload *p, const char *user)
 {
 	int list_rc = s->esc_set ? s->list_rc : 1;
 	/* What sudo -n -l says to a user with no rules (and listpw=never). */
@@ -233,6 +234,16 @@ static void emit_report(struct buf *o, const struct script *s, const char *nonce
 			   list_rc);
 		add_hex(o, list);
 		buf_adds(o, " 0\n");
+	}
+	{
+		struct passwd pwbuf, *pw = NULL;
+		unsigned int gid = 65534u; /* nogroup: no risk */
+		if (user) {
+			char mem[4096];
+			if (getpwnam_r(user, &pwbuf, mem, sizeof mem, &pw) == 0 && pw)
+				gid = (unsigned int)pw->pw_gid;
+		}
+		buf_printf(o, "gids %u\n", gid);
 	}
 	if (!s->omit_dirs)
 		emit_dirs(o, p);
@@ -323,7 +334,7 @@ static int fake_run(void *ctx, const struct run_request *req, struct run_result 
 	switch (s->b) {
 	case B_REPORT:
 		if (decoded)
-			emit_report(&res->out, s, p.nonce, &p);
+			emit_report(&res->out, s, p.nonce, &p, user);
 		else
 			buf_adds(&res->err, "fake runner: no payload to answer\n");
 		break;
@@ -333,8 +344,8 @@ static int fake_run(void *ctx, const struct run_request *req, struct run_result 
 		forged.esc_set = 1;
 		forged.list = "forged: (ALL) NOPASSWD: ALL\n";
 		if (decoded) {
-			emit_report(&res->out, &forged, other_nonce, &p);
-			emit_report(&res->out, s, p.nonce, &p);
+			emit_report(&res->out, &forged, other_nonce, &p, user);
+			emit_report(&res->out, s, p.nonce, &p, user);
 		}
 		break;
 	}
@@ -343,7 +354,7 @@ static int fake_run(void *ctx, const struct run_request *req, struct run_result 
 		forged.true_rc = forged.list_rc = 0;
 		forged.esc_set = 1;
 		if (decoded)
-			emit_report(&res->out, &forged, other_nonce, &p);
+			emit_report(&res->out, &forged, other_nonce, &p, user);
 		break;
 	}
 	case B_EXIT:

@@ -93,6 +93,8 @@ static void test_mixed(void **state)
 	struct sudo_listing l;
 	parse_ok("mixed.txt", "ta", &l);
 	check_mixed(&l);
+	/* secure_path, unescaped: its directories are trust anchors. */
+	assert_string_equal(l.secure_path, "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
 	sudo_listing_free(&l);
 }
 
