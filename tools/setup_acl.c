@@ -252,8 +252,13 @@ static int mount_id(int fd, uint64_t *id)
 		return -1;
 	int found = 0;
 	while (!found && fgets(line, sizeof line, f)) {
-		unsigned long long v;
-		if (sscanf(line, "mnt_id: %llu", &v) == 1) {
+		static const char key[] = "mnt_id:";
+		if (strncmp(line, key, sizeof key - 1) != 0)
+			continue;
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(line + sizeof key - 1, &end, 10);
+		if (errno == 0 && end != line + sizeof key - 1 && (*end == '\n' || *end == '\0')) {
 			*id = v;
 			found = 1;
 		}
