@@ -473,8 +473,12 @@ static int open_root(struct walk *w, const char *root)
 		opened = 1;
 	}
 	if (!opened) {
-		fprintf(w->err, "ruas-setup: %s /: refusing to grant a user the whole "
-				"filesystem\n", w->label);
+		if (strcmp(w->label, "work_dir") == 0)
+			fprintf(w->err, "ruas-setup: work_dir /: refusing to grant a user the "
+					"whole filesystem\n");
+		else
+			fprintf(w->err, "ruas-setup: %s /: refusing: that is the whole "
+					"filesystem\n", w->label);
 		close(fd);
 		return -1;
 	}

@@ -249,6 +249,12 @@ expect "... saying whose it is" has "$ERR" "home $SB/roothome is owned by uid 0,
 expect "... its mode unchanged" test "$(stat -c %a "$SB/roothome")" = 755
 setup home --target hagent --home /
 expect "home: / is refused" test "$RC" = 1
+expect "... saying why" has "$ERR" "home /: refusing: that is the whole filesystem"
+setup home --target hagent --home "$SB/srv/../srv/hw/home"
+expect "home: a '..' is refused" test "$RC" = 1
+setup home --target root --home /root
+expect "home: root as the target is refused (exit 2)" test "$RC" = 2
+expect "ruas-setup --help lists home" bash -c '"$1" --help | grep -q "ruas-setup home --target USER --home DIR"' _ "$SETUP"
 setup home --target hagent
 expect "home without --home: exit 2" test "$RC" = 2
 
