@@ -27,6 +27,7 @@ static void usage(FILE *f)
 	      "                          [--name NAME] [--sudoers-dir DIR]\n"
 	      "       ruas-setup check (--target USER ... | --config FILE) [--supervisor USER] [--json]\n"
 	      "       ruas-setup acl --target USER --work-dir DIR\n"
+	      "       ruas-setup home --target USER --home DIR\n"
 	      "\n"
 	      "  sudoers  print the supervisor's sudoers fragment on stdout\n"
 	      "  useradd  print an idempotent POSIX sh script that creates a target user\n"
@@ -35,6 +36,7 @@ static void usage(FILE *f)
 	      "  check    run the no-escalation and group checks for each target\n"
 	      "  acl      grant USER rwX on the tree DIR (default ACLs on directories) by\n"
 	      "           descriptor: no symlink followed, no other filesystem entered\n"
+	      "  home     chmod 0700 the home DIR of USER by descriptor, if USER owns it\n"
 	      "\n"
 	      "  other options: --visudo PATH, --sudo PATH, --helper PATH\n"
 	      "exit status: 0 ok, 1 a validation failed (nothing changed),\n"
@@ -177,13 +179,14 @@ int main(int argc, char **argv)
 
 	int is_useradd = strcmp(a.verb, "useradd") == 0;
 	int is_acl = strcmp(a.verb, "acl") == 0;
-	if (!is_useradd && !is_acl && strcmp(a.verb, "sudoers") != 0 &&
+	int is_home = strcmp(a.verb, "home") == 0;
+	if (!is_useradd && !is_acl && !is_home && strcmp(a.verb, "sudoers") != 0 &&
 	    strcmp(a.verb, "install") != 0 && strcmp(a.verb, "check") != 0) {
 		rc = setup_fail(SETUP_USAGE, "unknown command '%s'; try 'ruas-setup --help'",
 				a.verb);
 		goto out;
 	}
-	if (is_useradd || is_acl) {
+	if (is_useradd || is_acl || is_home) {
 		if (ntargets != 1 || a.config) {
 			rc = setup_fail(SETUP_USAGE, "%s takes exactly one --target USER", a.verb);
 			goto out;
@@ -206,6 +209,8 @@ int main(int argc, char **argv)
 		rc = setup_useradd(&a);
 	else if (is_acl)
 		rc = setup_acl(&a);
+	else if (is_home)
+		rc = setup_home(&a);
 	else if (strcmp(a.verb, "sudoers") == 0)
 		rc = setup_sudoers(&a);
 	else if (strcmp(a.verb, "install") == 0)

@@ -27,9 +27,12 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/magic.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <acl/libacl.h> /* acl_cmp, acl_entries: Linux extensions */
+#include <pwd.h>
 #include <sys/acl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -39,7 +42,10 @@
 
 struct walk {
 	uid_t uid;
+	uid_t root_owner; /* of work_dir itself: its files are the operator's to grant */
 	dev_t dev;
+	uint64_t mnt;     /* mount id of work_dir: a bind mount has the same st_dev */
+	const char *label; /* "work_dir", "home": for messages */
 	unsigned int max_depth;
 	FILE *err;
 	struct acl_tree_stats *st;
@@ -225,6 +231,64 @@ out:
 	return r;
 }
 
+/*
+ * The mount id of the open fd: statx(STATX_MNT_ID) on the descriptor, or
+ * the mnt_id line of /proc/self/fdinfo/N where statx does not give it.
+ * A bind mount of the same filesystem has the root's st_dev but not its
+ * mount id. 0, or -1 with errno.
+ */
+static int mount_id(int fd, uint64_t *id)
+{
+	struct statx sx;
+	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &sx) == 0 &&
+	    (sx.stx_mask & STATX_MNT_ID)) {
+		*id = sx.stx_mnt_id;
+		return 0;
+	}
+	char name[64], line[256];
+	snprintf(name, sizeof name, "/proc/self/fdinfo/%d", fd);
+	FILE *f = fopen(name, "re");
+	if (!f)
+		return -1;
+	int found = 0;
+	while (!found && fgets(line, sizeof line, f)) {
+		static const char key[] = "mnt_id:";
+		if (strncmp(line, key, sizeof key - 1) != 0)
+			continue;
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(line + sizeof key - 1, &end, 10);
+		if (errno == 0 && end != line + sizeof key - 1 && (*end == '\n' || *end == '\0')) {
+			*id = v;
+			found = 1;
+		}
+	}
+	fclose(f);
+	if (!found)
+		errno = ENOENT;
+	return found ? 0 : -1;
+}
+
+/*
+ * An inode of a third user: the target may have renamed it in from a
+ * directory it can write (another user's 0600 file from a shared
+ * group-writable one); granting it would hand the target that user's file.
+ */
+static void foreign(struct walk *w, size_t plen, uid_t owner)
+{
+	struct passwd pw, *res = NULL;
+	char mem[4096], what[512];
+	if (getpwuid_r(owner, &pw, mem, sizeof mem, &res) != 0 || !res)
+		snprintf(what, sizeof what, "not granted: owned by uid %lu, neither the target "
+			 "nor the owner of %s", (unsigned long)owner, w->label);
+	else
+		snprintf(what, sizeof what, "not granted: owned by %.256s (uid %lu), neither "
+			 "the target nor the owner of %s", pw.pw_name, (unsigned long)owner,
+			 w->label);
+	say(w, plen, what, 0);
+	w->st->foreign++;
+}
+
 /* Appends "/name" to the message path; returns the new length. */
 static size_t push(struct walk *w, size_t plen, const char *name)
 {
@@ -274,11 +338,20 @@ static void visit(struct walk *w, int dfd, /* NOLINT(misc-no-recursion) */
 			fail(w, clen, "cannot open", errno);
 		return;
 	}
+	uint64_t mnt = 0;
 	if (fstat(fd, &sb) < 0) {
 		fail(w, clen, "cannot stat", errno);
 	} else if (sb.st_dev != w->dev) {
 		say(w, clen, "is on another filesystem (a mount point); not entered", 0);
 		w->st->other_fs++;
+	} else if (mount_id(fd, &mnt) < 0) {
+		fail(w, clen, "cannot read the mount id", errno);
+	} else if (mnt != w->mnt) {
+		say(w, clen, "is another mount (a bind mount of the same filesystem); not entered",
+		    0);
+		w->st->other_fs++;
+	} else if (sb.st_uid != w->uid && sb.st_uid != w->root_owner) {
+		foreign(w, clen, sb.st_uid);
 	} else if (S_ISDIR(sb.st_mode)) {
 		if (depth > w->max_depth) {
 			char what[128];
@@ -338,19 +411,19 @@ static void root_problem(struct walk *w, int dfd, const char *comp, int last, in
 	if ((e == ELOOP || e == ENOTDIR) && fstatat(dfd, comp, &ls, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    S_ISLNK(ls.st_mode)) {
 		if (last) {
-			fprintf(w->err, "ruas-setup: work_dir %s is a symlink; refusing: give the "
+			fprintf(w->err, "ruas-setup: %s %s is a symlink; refusing: give the "
 					"directory itself, after checking that nobody but root can "
-					"change the link\n", p);
+					"change the link\n", w->label, p);
 		} else {
 			char cshown[512];
-			fprintf(w->err, "ruas-setup: work_dir %s: component \"%s\" is a symlink; "
+			fprintf(w->err, "ruas-setup: %s %s: component \"%s\" is a symlink; "
 					"refusing: give the path without symlinks (realpath)\n",
-				p, escape_name(comp, cshown, sizeof cshown));
+				w->label, p, escape_name(comp, cshown, sizeof cshown));
 		}
 	} else if (e == ENOTDIR) {
-		fprintf(w->err, "ruas-setup: work_dir %s is not a directory\n", p);
+		fprintf(w->err, "ruas-setup: %s %s is not a directory\n", w->label, p);
 	} else {
-		fprintf(w->err, "ruas-setup: work_dir %s: cannot open: %s\n", p, strerror(e));
+		fprintf(w->err, "ruas-setup: %s %s: cannot open: %s\n", w->label, p, strerror(e));
 	}
 }
 
@@ -382,8 +455,8 @@ static int open_root(struct walk *w, const char *root)
 			continue;
 		if (strcmp(comp, "..") == 0) {
 			char shown[1024];
-			fprintf(w->err, "ruas-setup: work_dir %s has a \"..\" component; give it "
-					"without one\n", escape_name(w->path, shown, sizeof shown));
+			fprintf(w->err, "ruas-setup: %s %s has a \"..\" component; give it "
+					"without one\n", w->label, escape_name(w->path, shown, sizeof shown));
 			close(fd);
 			return -1;
 		}
@@ -400,8 +473,12 @@ static int open_root(struct walk *w, const char *root)
 		opened = 1;
 	}
 	if (!opened) {
-		fprintf(w->err, "ruas-setup: work_dir /: refusing to grant a user the whole "
-				"filesystem\n");
+		if (strcmp(w->label, "work_dir") == 0)
+			fprintf(w->err, "ruas-setup: work_dir /: refusing to grant a user the "
+					"whole filesystem\n");
+		else
+			fprintf(w->err, "ruas-setup: %s /: refusing: that is the whole "
+					"filesystem\n", w->label);
 		close(fd);
 		return -1;
 	}
@@ -417,6 +494,7 @@ int acl_grant_tree(const char *root, uid_t uid, unsigned int max_depth, FILE *er
 	memset(st, 0, sizeof *st);
 	memset(&w, 0, sizeof w);
 	w.uid = uid;
+	w.label = "work_dir";
 	w.max_depth = max_depth ? max_depth : ACL_TREE_MAX_DEPTH;
 	w.err = err;
 	w.st = st;
@@ -452,10 +530,34 @@ int acl_grant_tree(const char *root, uid_t uid, unsigned int max_depth, FILE *er
 		close(fd);
 	} else if (grant(&w, rl, fd, &sb) < 0) {
 		close(fd);
+	} else if (mount_id(fd, &w.mnt) < 0) {
+		fail(&w, rl, "cannot read the mount id", errno);
+		close(fd);
 	} else {
 		w.dev = sb.st_dev;
+		w.root_owner = sb.st_uid;
 		walk_dir(&w, fd, rl, 0);
 	}
 	free(w.path);
 	return w.failed ? -1 : 0;
+}
+
+int acl_open_dir(const char *path, const char *label, FILE *err)
+{
+	struct walk w;
+	memset(&w, 0, sizeof w);
+	w.label = label;
+	w.err = err;
+	w.path = strdup(path);
+	if (!w.path) {
+		fprintf(err, "ruas-setup: out of memory\n");
+		return -1;
+	}
+	int fd = -1;
+	if (path[0] != '/')
+		fprintf(err, "ruas-setup: %s must be an absolute path\n", label);
+	else
+		fd = open_root(&w, path);
+	free(w.path);
+	return fd;
 }

@@ -45,6 +45,9 @@ int setup_acl(const struct setup_args *a)
 		wshown, shown, st.granted, st.changed);
 	if (st.other_fs)
 		fprintf(stderr, "; %lu mount points not entered", st.other_fs);
+	if (st.foreign)
+		fprintf(stderr, "; %lu directories and files of other owners not granted",
+			st.foreign);
 	if (st.linked)
 		fprintf(stderr, "; %lu hard-linked files of other owners not touched", st.linked);
 	fputc('\n', stderr);

@@ -27,6 +27,7 @@ struct setup_args {
 int setup_sudoers(const struct setup_args *a);
 int setup_useradd(const struct setup_args *a);
 int setup_acl(const struct setup_args *a);
+int setup_home(const struct setup_args *a);
 int setup_install(const struct setup_args *a);
 int setup_check(const struct setup_args *a);
 

@@ -34,22 +34,56 @@ static void sq(FILE *f, const char *s)
  */
 static const char script_head[] =
 	"say() { printf 'ruas-setup useradd: %s\\n' \"$*\" >&2; }\n"
+	"# A number or nothing: under set -eu a failed id inside [ ] or for would\n"
+	"# not stop the script, and the checks would pass on nothing.\n"
+	"ids() {\n"
+	"\tif ! out=$(id \"$1\" \"$user\"); then\n"
+	"\t\tsay \"cannot read the ids of user $user (id $1 failed); refusing: fix the user and group databases and run this again\"\n"
+	"\t\texit 1\n"
+	"\tfi\n"
+	"\tcase \"$out\" in\n"
+	"\t'' | *[!0-9\\ ]*)\n"
+	"\t\tsay \"id $1 $user gave '$out', not numbers; refusing\"\n"
+	"\t\texit 1 ;;\n"
+	"\tesac\n"
+	"\tprintf '%s\\n' \"$out\"\n"
+	"}\n"
+	"# Refuses a gid of the user that is the gid of group $1 under another\n"
+	"# name (an alias placed before it in /etc/group): the names are not enough.\n"
+	"gid_of_risky() {\n"
+	"\ttg=$(getent group \"$1\" | cut -d: -f3)\n"
+	"\t[ -n \"$tg\" ] || return 0\n"
+	"\tfor gid in $gids; do\n"
+	"\t\t[ \"$gid\" = \"$tg\" ] || continue\n"
+	"\t\tg=$(getent group \"$gid\" | cut -d: -f1)\n"
+	"\t\tif [ \"$2\" = root ]; then\n"
+	"\t\t\tsay \"user $user is in group $g (gid $gid, that of $1), which gives root; remove it (gpasswd -d $user $g) and run this again\"\n"
+	"\t\telse\n"
+	"\t\t\tsay \"user $user is in group $g (gid $gid, that of $1), which a dedicated target does not need; remove it (gpasswd -d $user $g) and run this again\"\n"
+	"\t\tfi\n"
+	"\t\tsay \"$3\"\n"
+	"\t\texit 1\n"
+	"\tdone\n"
+	"}\n"
 	"\n"
 	"if [ \"$(id -u)\" -ne 0 ]; then\n"
 	"\tsay \"run this script as root\"\n"
 	"\texit 1\n"
 	"fi\n"
 	"if id -u \"$user\" >/dev/null 2>&1; then\n"
-	"\tif [ \"$(id -u \"$user\")\" -eq 0 ]; then\n"
+	"\tuid=$(ids -u)\n"
+	"\tif [ \"$uid\" -eq 0 ]; then\n"
 	"\t\tsay \"user $user exists with uid 0 (it is root); refusing\"\n"
 	"\t\texit 1\n"
 	"\tfi\n"
-	"\tif [ \"$(id -g \"$user\")\" -eq 0 ]; then\n"
+	"\tg0=$(ids -g)\n"
+	"\tif [ \"$g0\" -eq 0 ]; then\n"
 	"\t\tsay \"user $user has gid 0 ($(getent group 0 | cut -d: -f1)) as its primary group, which gives root; give it a group of its own (usermod -g $user $user, after groupadd $user if there is none) and run this again\"\n"
 	"\t\texit 1\n"
 	"\tfi\n"
+	"\tgids=$(ids -G)\n"
 	"\t# Numbers, which never split; the names may hold anything.\n"
-	"\tfor gid in $(id -G \"$user\"); do\n"
+	"\tfor gid in $gids; do\n"
 	"\t\tg=$(getent group \"$gid\" | cut -d: -f1)\n"
 	"\t\tif [ \"$gid\" -eq 0 ]; then\n"
 	"\t\t\tsay \"user $user is in group $g, which gives root; remove it (gpasswd -d $user $g) and run this again\"\n"
@@ -57,9 +91,11 @@ static const char script_head[] =
 	"\t\tfi\n"
 	"\t\tcase \"$g\" in\n";
 
-static const char script_tail[] =
+static const char script_loop_end[] =
 	"\t\tesac\n"
-	"\tdone\n"
+	"\tdone\n";
+
+static const char script_tail[] =
 	"\thome=$(getent passwd \"$user\" | cut -d: -f6)\n"
 	"\tcurrent_shell=$(getent passwd \"$user\" | cut -d: -f7)\n"
 	"\tcase \"$current_shell\" in\n"
@@ -72,7 +108,8 @@ static const char script_tail[] =
 	"\tsay \"created user $user\"\n"
 	"fi\n"
 	"passwd --lock \"$user\" >/dev/null\n"
-	"chmod 0700 \"$home\"\n";
+	"# By descriptor, never following a symlink the user put in its place.\n"
+	"\"$ruas_setup\" home --target \"$user\" --home \"$home\"\n";
 
 /*
  * One case arm per group of ruas_group_risk_at(). A dedicated target needs
@@ -98,6 +135,20 @@ static void group_arms(FILE *f)
 		fputs("\t\t\tsay ", f);
 		sq(f, why);
 		fputs("\n\t\t\texit 1 ;;\n", f);
+	}
+}
+
+/* The same table by gid: a group of another name with a listed group's gid. */
+static void gid_checks(FILE *f)
+{
+	const char *name, *why;
+	ruas_severity sev;
+	for (size_t i = 0; ruas_group_risk_at(i, &name, &sev, &why) == 0; i++) {
+		fputs("\tgid_of_risky ", f);
+		sq(f, name);
+		fputs(sev == RUAS_SEVERITY_FATAL ? " root " : " needless ", f);
+		sq(f, why);
+		fputc('\n', f);
 	}
 }
 
@@ -145,15 +196,14 @@ int setup_useradd(const struct setup_args *a)
 	if (a->work_dir && (why = path_problem(a->work_dir)))
 		return setup_fail(SETUP_USAGE, "--work-dir %s; nothing printed", why);
 
-	/* The script runs this very binary for the ACLs (it may live under a DESTDIR). */
+	/* The script runs this very binary for the home and the ACLs (it may
+	 * live under a DESTDIR). */
 	char self[PATH_MAX];
-	if (a->work_dir) {
-		ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-		if (n <= 0 || (size_t)n >= sizeof self - 1)
-			return setup_fail(SETUP_FAILED, "cannot find this program's own path "
-					  "(/proc/self/exe); nothing printed");
-		self[n] = '\0';
-	}
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0 || (size_t)n >= sizeof self - 1)
+		return setup_fail(SETUP_FAILED, "cannot find this program's own path "
+				  "(/proc/self/exe); nothing printed");
+	self[n] = '\0';
 
 	FILE *f = stdout;
 	fprintf(f, "#!/bin/sh\n"
@@ -176,12 +226,15 @@ int setup_useradd(const struct setup_args *a)
 	if (a->work_dir) {
 		fputs("work_dir=", f);
 		sq(f, a->work_dir);
-		fputs("\nruas_setup=", f);
-		sq(f, self);
 		fputc('\n', f);
 	}
+	fputs("ruas_setup=", f);
+	sq(f, self);
+	fputc('\n', f);
 	fputs(script_head, f);
 	group_arms(f);
+	fputs(script_loop_end, f);
+	gid_checks(f);
 	fputs(script_tail, f);
 	if (a->work_dir)
 		fputs(work_dir_body, f);

@@ -169,6 +169,49 @@ expect "... level 256 is granted" granted "$q" rwx
 expect "... level 257 is not" not_granted "$q/d"
 rm -rf "$D"
 
+# ------------------------------------------------------------------ moved in, bind mounts
+# The target renames another user's 0600 file (and a directory) into its
+# tree from a group-writable, non-sticky directory it shares with them.
+sandbox_group shgrp
+usermod -aG shgrp t
+usermod -aG shgrp other
+M="$SB/srv/moved"
+mkdir -p "$M" "$SB/shared"
+chown t: "$M"
+chown other:shgrp "$SB/shared"
+chmod 2770 "$SB/shared"
+echo topsecret >"$SB/shared/secret"
+mkdir "$SB/shared/sdir"
+echo s >"$SB/shared/sdir/in"
+chown -R other:other "$SB/shared/secret" "$SB/shared/sdir"
+chmod 600 "$SB/shared/secret" "$SB/shared/sdir/in"
+chgrp shgrp "$SB/shared/sdir"
+chmod 2770 "$SB/shared/sdir" # the target may write it: needed to rename a directory
+as_user t sh -c 'mv "$1/secret" "$1/sdir" "$2/" && echo mine >"$2/own"' _ "$SB/shared" "$M"
+setup acl --target t --work-dir "$M"
+expect "another user's file moved in: exit 0" test "$RC" = 0
+expect "... not granted" not_granted "$M/secret"
+t_cannot_read() { ! as_user t cat "$1" >/dev/null 2>&1; }
+expect "... the target still cannot read it" t_cannot_read "$M/secret"
+expect "... reported, naming the owner" has "$ERR" "$M/secret: not granted: owned by other (uid $(id -u other)), neither the target nor the owner of work_dir"
+expect "another user's directory moved in: not granted, not entered" test -n "$(not_granted "$M/sdir" && not_granted "$M/sdir/in" && echo y)"
+expect "... counted in the summary" has "$ERR" "2 directories and files of other owners not granted"
+expect "the target's own file is granted" granted "$M/own" rw-
+
+B="$SB/srv/bind"
+mkdir -p "$B/cache" "$SB/victim"
+echo s >"$SB/victim/f"
+chmod 600 "$SB/victim/f"
+chown t: "$B"
+mount --bind "$SB/victim" "$B/cache"
+setup acl --target t --work-dir "$B"
+expect "a bind mount of the same filesystem inside: exit 0" test "$RC" = 0
+expect "... reported" has "$ERR" "$B/cache: is another mount (a bind mount of the same filesystem); not entered"
+expect "... counted" has "$ERR" "1 mount points not entered"
+umount "$B/cache"
+expect "... the bound directory is not granted" not_granted "$SB/victim"
+expect "... nor its file" not_granted "$SB/victim/f"
+
 # ------------------------------------------------------------------ the race
 # The attack: the target swaps directories of its tree with symlinks to /etc
 # while root re-runs the grant, many rounds.

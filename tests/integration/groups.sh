@@ -165,4 +165,19 @@ EOC
 run_sup check -c "$CONF"
 expect "env_allowlist near misses (GIT_AUTHOR_NAME, PYTHONUNBUFFERED, JAVA_HOME) load" test "$RC" = 0
 
+# ------------------------------------------------------------------ aliased gids
+# A group of another name with disk's gid, placed before disk in /etc/group:
+# getent group <gid> then names it, and a check by name alone lets it pass.
+sandbox_user galias
+cp -a /etc/group "$SB/group.orig2"
+dg=$(getent group disk | cut -d: -f3)
+sed -i "1i mydisk:x:$dg:galias" /etc/group
+expect "the alias is what the gid resolves to" test "$(getent group "$dg" | cut -d: -f1)" = mydisk
+script galias
+expect "useradd: a user in an alias of disk's gid is refused" test "$RC" = 1
+expect "... naming the alias and the group it aliases" has "$ERR" "user galias is in group mydisk (gid $dg, that of disk), which gives root"
+cp -a "$SB/group.orig2" /etc/group
+script galias
+expect "useradd: without the alias the same user passes" test "$RC" = 0
+
 tap_finish

@@ -219,6 +219,58 @@ RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
 expect "useradd: a parent the user cannot traverse is reported" has "$ERR" "cannot traverse $SB/srv"
 chmod 711 "$SB/srv"
 
+# ------------------------------------------------------------------ the home, by descriptor
+# A home inside the user's own tree: between two runs the user puts a
+# symlink in its place; chmod 0700 "$home" would follow it.
+H="$SB/srv/hw"
+mkdir -p "$H" "$SB/decoy"
+chmod 755 "$SB/decoy"
+sandbox_user hagent -d "$H/home"
+chown hagent: "$H"
+"$SETUP" useradd --target hagent --work-dir "$H" >"$SB/useradd-h.sh"
+sh "$SB/useradd-h.sh" >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "home in the work tree: first run succeeds" test "$RC" = 0
+# (the grant of the tree then adds u:hagent:rwx, so the group bits show the mask)
+expect "... home 0700: no access for its group and others" bash -c 'a=$(getfacl -p "$1"); grep -qx "user::rwx" <<<"$a" && grep -qx "group::---" <<<"$a" && grep -qx "other::---" <<<"$a"' _ "$H/home"
+expect "... the script runs ruas-setup home, not chmod" bash -c 'grep -q "^\"\$ruas_setup\" home --target \"\$user\" --home \"\$home\"\$" "$1" && ! grep -q "^chmod " "$1"' _ "$SB/useradd-h.sh"
+as_user hagent sh -c 'mv "$1/home" "$1/oldhome" && ln -s "$2" "$1/home"' _ "$H" "$SB/decoy"
+sh "$SB/useradd-h.sh" >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "home swapped for a symlink: the run fails" test "$RC" = 1
+expect "... saying so" has "$ERR" "home $H/home is a symlink; refusing"
+expect "... the symlink's target keeps its mode" test "$(stat -c %a "$SB/decoy")" = 755
+as_user hagent sh -c 'rm "$1/home" && mv "$1/oldhome" "$1/home"' _ "$H"
+mkdir "$SB/roothome"
+chmod 755 "$SB/roothome"
+setup home --target hagent --home "$SB/roothome"
+expect "home: a home the user does not own is refused" test "$RC" = 1
+expect "... saying whose it is" has "$ERR" "home $SB/roothome is owned by uid 0, not by hagent"
+expect "... its mode unchanged" test "$(stat -c %a "$SB/roothome")" = 755
+setup home --target hagent --home /
+expect "home: / is refused" test "$RC" = 1
+expect "... saying why" has "$ERR" "home /: refusing: that is the whole filesystem"
+setup home --target hagent --home "$SB/srv/../srv/hw/home"
+expect "home: a '..' is refused" test "$RC" = 1
+setup home --target root --home /root
+expect "home: root as the target is refused (exit 2)" test "$RC" = 2
+expect "ruas-setup --help lists home" bash -c '"$1" --help | grep -q "ruas-setup home --target USER --home DIR"' _ "$SETUP"
+setup home --target hagent
+expect "home without --home: exit 2" test "$RC" = 2
+
+# ------------------------------------------------------------------ id failing
+# The group checks must not pass on nothing when id fails (set -eu does not
+# stop a failed $(id -G) in a for list, nor a failed $(id -g) inside [ ]).
+mkdir -p "$SB/fakeid"
+printf '#!/bin/sh\ncase "$1" in -G | -g) exit 1 ;; esac\nexec /usr/bin/id "$@"\n' >"$SB/fakeid/id"
+chmod 755 "$SB/fakeid/id"
+usermod -aG docker agent1
+PATH="$SB/fakeid:$PATH" sh "$SB/useradd.sh" >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "useradd: id -G or id -g failing: refused, exit 1" test "$RC" = 1
+expect "... saying so" has "$ERR" "cannot read the ids of user agent1"
+gpasswd -d agent1 docker >/dev/null
+
 # ------------------------------------------------------------------ end to end
 sandbox_user ops
 mkdir -p "$SB/e2e/app"

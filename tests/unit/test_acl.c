@@ -210,6 +210,30 @@ static void test_hard_link(void **state)
 	assert_non_null(strstr(f->msgs, "/link: has other hard links and another owner; not touched"));
 }
 
+/* What the target renamed in from elsewhere: owned by a third uid. Needs
+ * root (chown); an ordinary user cannot make such a tree. */
+static void test_other_owner(void **state)
+{
+	struct fix *f = *state;
+	if (geteuid() != 0)
+		skip();
+	write_file(at(f, "stolen"), "secret\n", 0600);
+	make_dir(at(f, "sdir"));
+	write_file(at(f, "sdir/in"), "secret\n", 0600);
+	write_file(at(f, "mine"), "x\n", 0600);
+	assert_int_equal(chown(at(f, "stolen"), TARGET + 1, TARGET + 1), 0);
+	assert_int_equal(chown(at(f, "sdir"), TARGET + 1, TARGET + 1), 0);
+	assert_int_equal(chown(at(f, "mine"), TARGET, TARGET), 0);
+	assert_int_equal(grant(f, f->root, 0), 0);
+	assert_false(acl_has(at(f, "stolen"), ACL_TYPE_ACCESS, USER_RW));
+	assert_false(acl_has(at(f, "sdir"), ACL_TYPE_ACCESS, USER_RWX));
+	assert_false(acl_has(at(f, "sdir/in"), ACL_TYPE_ACCESS, USER_RW)); /* not entered */
+	assert_true(acl_has(at(f, "mine"), ACL_TYPE_ACCESS, USER_RW));
+	assert_int_equal(f->st.foreign, 2);
+	assert_non_null(strstr(f->msgs, "/stolen: not granted: owned by "));
+	assert_non_null(strstr(f->msgs, "uid 54322, neither the target nor the owner of work_dir"));
+}
+
 static void test_depth(void **state)
 {
 	struct fix *f = *state;
@@ -272,6 +296,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_merge, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_followed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hard_link, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_other_owner, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_depth, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_roots, setup, teardown),
 	};
