@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -61,12 +60,6 @@ static int seen(struct judge *j, char tag, const char *path)
 	return 0;
 }
 
-static int read_only_fs(const char *path)
-{
-	struct statvfs sv;
-	return statvfs(path, &sv) == 0 && (sv.f_flag & ST_RDONLY);
-}
-
 static int has_acl(const char *path)
 {
 	/* An access ACL beyond the mode bits is stored as this attribute. */
@@ -100,7 +93,11 @@ static char verdict(const struct judge *j, const char *path, const struct stat *
 	if (d->kind != ANCHOR_SOCKET && d->kind != ANCHOR_DEVICE && !S_ISREG(st->st_mode) &&
 	    !S_ISDIR(st->st_mode))
 		return 0;
-	if (st->st_uid == j->uid && !S_ISLNK(st->st_mode) && !read_only_fs(path))
+	/*
+	 * Owned counts on a read-only mount too: a read-only bind of a
+	 * directory the target owns is written through its source.
+	 */
+	if (st->st_uid == j->uid && !S_ISLNK(st->st_mode))
 		return 'o';
 	if (access(path, W_OK) == 0)
 		/* Nothing but the configuration is read from its directory. */
@@ -138,7 +135,7 @@ static void judge_parents(struct judge *j, const char *path, int rel,
 		if (has_seen(j, 'j', dir))
 			continue;
 		char how = 0;
-		if (st.st_uid == j->uid && !read_only_fs(dir))
+		if (st.st_uid == j->uid)
 			how = 'o';
 		else if (access(dir, W_OK) == 0 && !(st.st_mode & S_ISVTX))
 			how = 'w';
@@ -150,38 +147,92 @@ static void judge_parents(struct judge *j, const char *path, int rel,
 	}
 }
 
+/* Symlinks followed in one path at most, as the kernel's limit. */
+#define HOPS_MAX 40
+
 /*
- * realpath() of the directory part, then the last component as it is, so
- * that a symlink anchor stays visible as one. A missing directory is
- * resolved as far as it exists: whoever may write what exists above could
- * create the rest. NULL when it cannot be resolved (the target cannot reach
- * it, so it cannot write it) or on OOM.
+ * `path` resolved one component at a time, as the kernel does, judging
+ * every symlink met on the way: whoever writes a directory above a link
+ * (or owns it) repoints the link, so those directories get the same rules
+ * as the anchor's own parents; realpath() would show only where the chain
+ * ends. The first link's parents are judged as `rel`, later ones as links
+ * of `anchor`; *linked says whether any link was followed. A missing
+ * component ends the walk and the rest is kept as written: whoever may
+ * write what exists could create the rest. NULL on a loop, a path too long,
+ * or one that cannot be reached (the target cannot reach it either).
  */
-static char *resolve_dir(const char *path)
+static char *follow(struct judge *j, const char *path, int rel, const struct anchor_def *d,
+		    const char *anchor, int *linked)
 {
-	const char *slash = strrchr(path, '/');
-	if (!slash || path[0] != '/')
+	char work[PATH_MAX], cur[PATH_MAX], next[PATH_MAX];
+	unsigned int hops = 0;
+	*linked = 0;
+	if (path[0] != '/' || strlen(path) >= sizeof work)
 		return NULL;
-	const char *base = slash + 1;
-	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
-		return realpath(path, NULL);
-	char *dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
-	if (!dir)
-		return NULL;
-	/* The longest prefix that exists, resolved; the rest as written. */
-	char *rdir;
-	while (!(rdir = realpath(dir, NULL)) && errno == ENOENT && strcmp(dir, "/") != 0) {
-		char *s = strrchr(dir, '/');
-		s[s == dir ? 1 : 0] = '\0';
+	memcpy(work, path, strlen(path) + 1);
+	for (;;) {
+		size_t clen = 0;
+		const char *p = work;
+		int again = 0;
+		cur[0] = '\0';
+		while (*p && !again) {
+			p += strspn(p, "/");
+			size_t n = strcspn(p, "/");
+			const char *rest = p + n;
+			if (!n)
+				break;
+			if (n == 1 && p[0] == '.') {
+				p = rest;
+				continue;
+			}
+			if (n == 2 && p[0] == '.' && p[1] == '.') {
+				char *s = strrchr(cur, '/');
+				clen = s ? (size_t)(s - cur) : 0;
+				cur[clen] = '\0';
+				p = rest;
+				continue;
+			}
+			if (clen + 1 + n + strlen(rest) >= sizeof cur)
+				return NULL;
+			cur[clen] = '/';
+			memcpy(cur + clen + 1, p, n);
+			cur[clen + 1 + n] = '\0';
+			struct stat st;
+			if (lstat(cur, &st) < 0) {
+				if (errno != ENOENT)
+					return NULL;
+				memcpy(cur + clen + 1 + n, rest, strlen(rest) + 1);
+				break;
+			}
+			if (!S_ISLNK(st.st_mode)) {
+				clen += 1 + n;
+				p = rest;
+				continue;
+			}
+			ssize_t tl = readlink(cur, next, sizeof next - 1);
+			if (tl <= 0 || ++hops > HOPS_MAX)
+				return NULL;
+			next[tl] = '\0';
+			judge_parents(j, cur, *linked ? AREL_LINK : rel, d, anchor);
+			*linked = 1;
+			/* The target, relative to the link's directory, then the rest. */
+			struct buf b = BUF_INIT;
+			if (next[0] == '/')
+				buf_printf(&b, "%s%s", next, rest);
+			else
+				buf_printf(&b, "%.*s/%s%s", (int)clen, cur, next, rest);
+			if (b.oom || b.len >= sizeof work) {
+				buf_free(&b);
+				return NULL;
+			}
+			memcpy(work, b.data, b.len + 1);
+			buf_free(&b);
+			again = 1;
+		}
+		if (!again)
+			break;
 	}
-	const char *rest = strcmp(dir, "/") == 0 ? path : path + strlen(dir);
-	free(dir);
-	if (!rdir)
-		return NULL;
-	struct buf b = BUF_INIT;
-	buf_printf(&b, "%s%s", strcmp(rdir, "/") == 0 ? "" : rdir, rest);
-	free(rdir);
-	return b.oom ? (buf_free(&b), NULL) : buf_detach(&b);
+	return strdup(cur[0] ? cur : "/");
 }
 
 /* walk() and judge_entry() recurse at most a tree's depth (the table's, 2 at most). */
@@ -228,7 +279,8 @@ static void judge_entry(struct judge *j, const char *path, unsigned int depth, /
 		return;
 	if (S_ISLNK(st.st_mode)) {
 		/* Named by the symlink itself: that is what root reads. */
-		char *to = realpath(path, NULL);
+		int linked;
+		char *to = follow(j, path, AREL_LINK, d, path, &linked);
 		if (to && !seen(j, 'j', to) && stat(to, &st) == 0) {
 			judge_parents(j, to, AREL_LINK, d, path);
 			char how = verdict(j, to, &st, d);
@@ -263,24 +315,18 @@ static void judge_object(struct judge *j, const char *path, int rel,
 		walk(j, path, d->depth, d, anchor);
 }
 
-/* One anchor path: the directories above it, itself, where it leads, what it holds. */
+/*
+ * One anchor path: the directories above it, every symlink on the way (each
+ * link's own directories too), itself or where it leads, what it holds.
+ */
 static void judge_path(struct judge *j, const char *path, const struct anchor_def *d)
 {
-	char *canon = resolve_dir(path);
+	int linked;
+	char *canon = follow(j, path, AREL_PARENT, d, path, &linked);
 	if (!canon)
 		return;
-	judge_parents(j, canon, AREL_PARENT, d, canon);
-	struct stat st;
-	if (lstat(canon, &st) == 0 && S_ISLNK(st.st_mode)) {
-		char *to = realpath(canon, NULL);
-		if (to) {
-			judge_parents(j, to, AREL_LINK, d, canon);
-			judge_object(j, to, AREL_LINK, d, canon);
-		}
-		free(to);
-	} else {
-		judge_object(j, canon, AREL_SELF, d, canon);
-	}
+	judge_parents(j, canon, linked ? AREL_LINK : AREL_PARENT, d, linked ? path : canon);
+	judge_object(j, canon, linked ? AREL_LINK : AREL_SELF, d, linked ? path : canon);
 	free(canon);
 }
 
