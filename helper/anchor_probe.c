@@ -28,26 +28,70 @@ struct judge {
 	void *ctx;
 	size_t failed;
 	size_t tree_entries;
-	char **seen; /* judged paths, each prefixed 'j' (judged) or 'w' (walked as a tree) */
-	size_t nseen;
+	/*
+	 * Judged paths, each prefixed 'j' (judged), 'w' (walked as a tree) or
+	 * 'd' (a directory, not a symlink, met while resolving a path):
+	 * a hash set (open addressing, a power of two in size), as thousands
+	 * of links in the library and PATH trees share their directories.
+	 */
+	char **seen;
+	size_t nseen, cap;
 };
+
+static size_t hash_of(char tag, const char *path)
+{
+	size_t h = 1469598103934665603u ^ (unsigned char)tag;
+	for (; *path; path++)
+		h = (h ^ (unsigned char)*path) * 1099511628211u;
+	return h;
+}
+
+/* The slot of tag+path, or the empty one where it would go. */
+static size_t slot_of(const struct judge *j, char tag, const char *path)
+{
+	size_t i = hash_of(tag, path) & (j->cap - 1);
+	while (j->seen[i] && !(j->seen[i][0] == tag && strcmp(j->seen[i] + 1, path) == 0))
+		i = (i + 1) & (j->cap - 1);
+	return i;
+}
 
 static int has_seen(const struct judge *j, char tag, const char *path)
 {
-	for (size_t i = 0; i < j->nseen; i++)
-		if (j->seen[i][0] == tag && strcmp(j->seen[i] + 1, path) == 0)
-			return 1;
+	return j->cap && j->seen[slot_of(j, tag, path)] != NULL;
+}
+
+/* Doubles the set when it is half full. -1 when out of memory. */
+static int grow(struct judge *j)
+{
+	if (j->cap && j->nseen * 2 < j->cap)
+		return 0;
+	size_t ncap = j->cap ? j->cap * 2 : 1024;
+	char **old = j->seen;
+	size_t ocap = j->cap;
+	char **v = calloc(ncap, sizeof *v);
+	if (!v)
+		return -1;
+	j->seen = v;
+	j->cap = ncap;
+	for (size_t i = 0; i < ocap; i++)
+		if (old[i])
+			v[slot_of(j, old[i][0], old[i] + 1)] = old[i];
+	free(old);
 	return 0;
 }
 
 static void remember(struct judge *j, char tag, const char *path)
 {
+	/* Out of memory: it is judged again later, rather than not at all. */
+	if (has_seen(j, tag, path) || grow(j) < 0)
+		return;
 	struct buf b = BUF_INIT;
 	buf_addc(&b, tag);
 	buf_adds(&b, path);
-	/* Out of memory: it is judged again later, rather than not at all. */
-	if (!b.oom)
-		(void)strv_push(&j->seen, &j->nseen, buf_detach(&b));
+	if (!b.oom) {
+		j->seen[slot_of(j, tag, path)] = buf_detach(&b);
+		j->nseen++;
+	}
 	buf_free(&b);
 }
 
@@ -129,11 +173,12 @@ static void judge_parents(struct judge *j, const char *path, int rel,
 		dir[n] = '\0';
 		if (n == len)
 			break;
+		/* Judged already, so it exists: no lstat (thousands of links share them). */
+		if (has_seen(j, 'j', dir))
+			continue;
 		struct stat st;
 		if (lstat(dir, &st) < 0)
 			return; /* missing: nothing further down exists either */
-		if (has_seen(j, 'j', dir))
-			continue;
 		char how = 0;
 		if (st.st_uid == j->uid)
 			how = 'o';
@@ -164,73 +209,69 @@ static void judge_parents(struct judge *j, const char *path, int rel,
 static char *follow(struct judge *j, const char *path, int rel, const struct anchor_def *d,
 		    const char *anchor, int *linked)
 {
+	/* cur: resolved so far (no symlinks in it); work: what is left to resolve. */
 	char work[PATH_MAX], cur[PATH_MAX], next[PATH_MAX];
+	size_t clen = 0;
 	unsigned int hops = 0;
 	*linked = 0;
 	if (path[0] != '/' || strlen(path) >= sizeof work)
 		return NULL;
 	memcpy(work, path, strlen(path) + 1);
-	for (;;) {
-		size_t clen = 0;
-		const char *p = work;
-		int again = 0;
-		cur[0] = '\0';
-		while (*p && !again) {
-			p += strspn(p, "/");
-			size_t n = strcspn(p, "/");
-			const char *rest = p + n;
-			if (!n)
-				break;
-			if (n == 1 && p[0] == '.') {
-				p = rest;
-				continue;
-			}
-			if (n == 2 && p[0] == '.' && p[1] == '.') {
-				char *s = strrchr(cur, '/');
-				clen = s ? (size_t)(s - cur) : 0;
-				cur[clen] = '\0';
-				p = rest;
-				continue;
-			}
-			if (clen + 1 + n + strlen(rest) >= sizeof cur)
-				return NULL;
-			cur[clen] = '/';
-			memcpy(cur + clen + 1, p, n);
-			cur[clen + 1 + n] = '\0';
-			struct stat st;
-			if (lstat(cur, &st) < 0) {
-				if (errno != ENOENT)
-					return NULL;
-				memcpy(cur + clen + 1 + n, rest, strlen(rest) + 1);
-				break;
-			}
-			if (!S_ISLNK(st.st_mode)) {
-				clen += 1 + n;
-				p = rest;
-				continue;
-			}
-			ssize_t tl = readlink(cur, next, sizeof next - 1);
-			if (tl <= 0 || ++hops > HOPS_MAX)
-				return NULL;
-			next[tl] = '\0';
-			judge_parents(j, cur, *linked ? AREL_LINK : rel, d, anchor);
-			*linked = 1;
-			/* The target, relative to the link's directory, then the rest. */
-			struct buf b = BUF_INIT;
-			if (next[0] == '/')
-				buf_printf(&b, "%s%s", next, rest);
-			else
-				buf_printf(&b, "%.*s/%s%s", (int)clen, cur, next, rest);
-			if (b.oom || b.len >= sizeof work) {
-				buf_free(&b);
-				return NULL;
-			}
-			memcpy(work, b.data, b.len + 1);
-			buf_free(&b);
-			again = 1;
-		}
-		if (!again)
+	cur[0] = '\0';
+	const char *p = work;
+	while (*p) {
+		p += strspn(p, "/");
+		size_t n = strcspn(p, "/");
+		const char *rest = p + n;
+		if (!n)
 			break;
+		if (n == 1 && p[0] == '.') {
+			p = rest;
+			continue;
+		}
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *s = strrchr(cur, '/');
+			clen = s ? (size_t)(s - cur) : 0;
+			cur[clen] = '\0';
+			p = rest;
+			continue;
+		}
+		if (clen + 1 + n + strlen(rest) >= sizeof cur)
+			return NULL;
+		cur[clen] = '/';
+		memcpy(cur + clen + 1, p, n);
+		cur[clen + 1 + n] = '\0';
+		/* A directory met before ('d'): no lstat, thousands of links share them. */
+		int known = *rest && has_seen(j, 'd', cur);
+		struct stat st;
+		if (!known && lstat(cur, &st) < 0) {
+			if (errno != ENOENT)
+				return NULL;
+			memcpy(cur + clen + 1 + n, rest, strlen(rest) + 1);
+			break;
+		}
+		if (known || !S_ISLNK(st.st_mode)) {
+			if (!known && *rest && S_ISDIR(st.st_mode))
+				remember(j, 'd', cur);
+			clen += 1 + n;
+			p = rest;
+			continue;
+		}
+		ssize_t tl = readlink(cur, next, sizeof next - 1);
+		if (tl <= 0 || ++hops > HOPS_MAX)
+			return NULL;
+		next[tl] = '\0';
+		judge_parents(j, cur, *linked ? AREL_LINK : rel, d, anchor);
+		*linked = 1;
+		/* The link's target, then the rest: from the root or from the link's directory. */
+		if ((size_t)tl + strlen(rest) >= sizeof next)
+			return NULL;
+		memmove(next + tl, rest, strlen(rest) + 1);
+		memcpy(work, next, strlen(next) + 1);
+		if (work[0] == '/')
+			clen = 0;
+		cur[clen] = '\0';
+		p = work;
 	}
 	return strdup(cur[0] ? cur : "/");
 }
@@ -338,7 +379,7 @@ static int is_pattern(const char *s)
 size_t anchors_probe(const struct anchor_item *items, size_t n, const char *self,
 		     anchor_emit_fn emit, void *ctx)
 {
-	struct judge j = {getuid(), self, emit, ctx, 0, 0, NULL, 0};
+	struct judge j = {getuid(), self, emit, ctx, 0, 0, NULL, 0, 0};
 	for (size_t i = 0; i < n; i++) {
 		if (!items[i].path || items[i].path[0] != '/')
 			continue;
@@ -352,7 +393,7 @@ size_t anchors_probe(const struct anchor_item *items, size_t n, const char *self
 				judge_path(&j, g.gl_pathv[k], items[i].def);
 		globfree(&g);
 	}
-	for (size_t i = 0; i < j.nseen; i++)
+	for (size_t i = 0; i < j.cap; i++)
 		free(j.seen[i]);
 	free(j.seen);
 	return j.failed;
