@@ -61,6 +61,19 @@ static int supervisor_home(const struct ruas_config *cfg, char ***v, size_t *n)
 	return r;
 }
 
+/* path, made absolute against the working directory (as open(2) reads it). */
+static char *absolute(const char *path)
+{
+	if (path[0] == '/')
+		return strdup(path);
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof cwd))
+		return NULL;
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "%s/%s", cwd, path);
+	return b.oom ? (buf_free(&b), NULL) : buf_detach(&b);
+}
+
 int anchors_known(const struct ruas_config *cfg, char ***v, size_t *n)
 {
 	int r = 0;
@@ -74,6 +87,17 @@ int anchors_known(const struct ruas_config *cfg, char ***v, size_t *n)
 			*slash = '/';
 		}
 		r |= push(v, n, "config", conf);
+		/*
+		 * And as given, when that differs: the helper resolves it link by
+		 * link, so a symlink to it in a directory the target writes (which
+		 * it repoints) is judged too, not only where it leads.
+		 */
+		char *given = absolute(cfg->path);
+		if (!given)
+			r = -1;
+		else if (strcmp(given, conf) != 0)
+			r |= push(v, n, "config", given);
+		free(given);
 		free(conf);
 	}
 	r |= push(v, n, "helper", cfg->helper);

@@ -269,6 +269,19 @@ for d in /etc/modprobe.d /etc/sysctl.d /etc/logrotate.d /etc/default; do
 done
 passes "the /etc entries removed"
 
+# The configuration through a symlink in a directory the target owns: it
+# repoints the link, though the file it leads to is fine.
+mkdir -p "$SB/shared"
+chown t1 "$SB/shared"
+ln -s "$CONF" "$SB/shared/ruas.conf"
+run_sup check -c "$SB/shared/ruas.conf"
+expect "the configuration through a symlink in a target-owned directory: exit 1" test "$RC" = 1
+expect "... names the directory" has "$ERR" "ERROR: target user \"t1\" owns (so it can change the mode of) \"$SB/shared\", a directory above \"$SB/shared/ruas.conf\""
+chown root "$SB/shared"
+run_sup check -c "$SB/shared/ruas.conf"
+expect "the configuration through a symlink in root's directory: exit 0" test "$RC" = 0
+rm -rf "$SB/shared"
+
 # A RAM disk readable by the target's group, as a raw disk.
 if [ -b /dev/zram0 ]; then
 	mknod "$SB/zram0" b "$((0x$(stat -c %t /dev/zram0)))" "$((0x$(stat -c %T /dev/zram0)))"
