@@ -338,12 +338,42 @@ static void judge_entry(struct judge *j, const char *path, unsigned int depth, /
 		walk(j, path, depth, d, anchor);
 }
 
+/*
+ * A missing anchor below a sticky directory the target may write
+ * (judge_parents lets those pass): there it creates the anchor itself.
+ */
+static void judge_creatable(struct judge *j, const char *path, const struct anchor_def *d,
+			    const char *anchor)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	size_t n = slash && slash != path ? (size_t)(slash - path) : 1;
+	if (!slash || n >= sizeof dir)
+		return;
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	struct stat st;
+	/* The nearest directory that exists: it can create what is missing below. */
+	int rc;
+	while ((rc = lstat(dir, &st)) < 0 && errno == ENOENT && n > 1) {
+		char *s = strrchr(dir, '/');
+		n = s && s != dir ? (size_t)(s - dir) : 1;
+		dir[n] = '\0';
+	}
+	if (rc == 0 && S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) &&
+	    access(dir, W_OK) == 0)
+		report(j, dir, &st, 'w', AREL_PARENT, d, anchor);
+}
+
 static void judge_object(struct judge *j, const char *path, int rel,
 			 const struct anchor_def *d, const char *anchor)
 {
 	struct stat st;
-	if (lstat(path, &st) < 0)
+	if (lstat(path, &st) < 0) {
+		if (errno == ENOENT && d->kind != ANCHOR_SOCKET && d->kind != ANCHOR_DEVICE)
+			judge_creatable(j, path, d, anchor);
 		return;
+	}
 	/* A lenient judgment (ANCHOR_STICKY_OK) must not stand in for a strict one. */
 	int judged = (d->flags & ANCHOR_STICKY_OK) ? has_seen(j, 'j', path) : seen(j, 'j', path);
 	if (!judged) {

@@ -389,13 +389,17 @@ static void test_probe_missing_but_creatable(void **state)
 		skip();
 	}
 	mkd(f, "etc", 0777);
+	mkd(f, "st", 01777); /* sticky: it may create the missing anchor there */
 	char *p = at(f, "etc/ld.so.preload"), *q = at(f, "etc/nodir/x");
-	struct anchor_item items[] = {{p, &FILE_DEF}, {q, &FILE_DEF}};
-	char *got = probe_as_target(f, items, 2, NULL);
-	assert_lines(got, "w parent users R/etc -> R/etc/ld.so.preload\nfailed 1\n");
+	char *r = at(f, "st/ld.so.preload");
+	struct anchor_item items[] = {{p, &FILE_DEF}, {q, &FILE_DEF}, {r, &FILE_DEF}};
+	char *got = probe_as_target(f, items, 3, NULL);
+	assert_lines(got, "w parent users R/etc -> R/etc/ld.so.preload\n"
+			  "w parent users R/st -> R/st/ld.so.preload\nfailed 2\n");
 	free(got);
 	free(p);
 	free(q);
+	free(r);
 }
 
 /* The configuration's directory may be sticky (/tmp): only the file is read from it. */
