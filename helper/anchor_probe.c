@@ -120,8 +120,43 @@ static void report(struct judge *j, const char *path, const struct stat *st, cha
 }
 
 /*
+ * Does the directory's default ACL grant the target (by uid or by one of its
+ * groups) write? Whatever root creates there later inherits it. The
+ * attribute is the kernel's posix_acl_xattr: a 4-byte version, then
+ * entries of a 16-bit tag, 16-bit permissions and 32-bit id, little-endian.
+ */
+static int default_acl_grants(const struct judge *j, const char *path)
+{
+	unsigned char a[4 + 8 * 64];
+	ssize_t n = lgetxattr(path, "system.posix_acl_default", a, sizeof a);
+	if (n < 4)
+		return 0;
+	gid_t groups[256];
+	int ng = getgroups(256, groups);
+	for (ssize_t i = 4; i + 8 <= n; i += 8) {
+		unsigned int tag = a[i] | (unsigned int)a[i + 1] << 8;
+		unsigned int perm = a[i + 2] | (unsigned int)a[i + 3] << 8;
+		unsigned long id = a[i + 4] | (unsigned long)a[i + 5] << 8 |
+				   (unsigned long)a[i + 6] << 16 | (unsigned long)a[i + 7] << 24;
+		if (!(perm & 2))
+			continue;
+		if (tag == 0x02 && id == (unsigned long)j->uid) /* ACL_USER */
+			return 1;
+		if (tag == 0x08) { /* ACL_GROUP */
+			if (id == (unsigned long)getgid())
+				return 1;
+			for (int g = 0; g < ng; g++)
+				if (id == (unsigned long)groups[g])
+					return 1;
+		}
+	}
+	return 0;
+}
+
+/*
  * The verdict on an object: 'o' when the target owns it (it can chmod it),
- * 'w' when it may write it, 'r' when it may read a device; 0 when fine.
+ * 'w' when it may write it, 'r' when it may read a device, 'd' when a
+ * directory's default ACL lets it write what is created there; 0 when fine.
  */
 static char verdict(const struct judge *j, const char *path, const struct stat *st,
 		    const struct anchor_def *d)
@@ -151,6 +186,8 @@ static char verdict(const struct judge *j, const char *path, const struct stat *
 			       : 'w';
 	if (d->kind == ANCHOR_DEVICE && access(path, R_OK) == 0)
 		return 'r';
+	if (S_ISDIR(st->st_mode) && !(d->flags & ANCHOR_STICKY_OK) && default_acl_grants(j, path))
+		return 'd';
 	return 0;
 }
 

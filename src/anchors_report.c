@@ -24,6 +24,9 @@ static void verb(struct buf *b, const struct anchor_hit *a, const struct anchor_
 {
 	if (a->how == 'o')
 		buf_adds(b, "owns (so it can change the mode of) ");
+	else if (a->how == 'd')
+		buf_adds(b, "gets write access, through a default ACL entry, to what is "
+			    "created in ");
 	else if (a->how == 'r')
 		buf_adds(b, "can read ");
 	else if (d && d->kind == ANCHOR_SOCKET && a->rel != AREL_PARENT)
@@ -59,7 +62,16 @@ static void fix(struct buf *b, const char *user, const char *supervisor,
 		const struct anchor_hit *a, const struct anchor_def *d)
 {
 	buf_adds(b, "Fix: ");
-	if (a->how == 'o') {
+	if (a->how == 'd') {
+		buf_adds(b, "remove the default ACL entry that grants it: setfacl -d -x u:");
+		quote_shell(b, user);
+		buf_addc(b, ' ');
+		quote_shell(b, a->path);
+		buf_adds(b, " (getfacl ");
+		quote_shell(b, a->path);
+		buf_adds(b, " lists them as default:...; a group's goes with setfacl -d -x "
+			    "g:GROUP).");
+	} else if (a->how == 'o') {
 		int sup = d && (d->flags & ANCHOR_SUPERVISOR) && a->rel != AREL_PARENT &&
 			  supervisor && supervisor[0] != '#';
 		buf_adds(b, "chown ");

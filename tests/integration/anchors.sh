@@ -282,6 +282,15 @@ run_sup check -c "$SB/shared/ruas.conf"
 expect "the configuration through a symlink in root's directory: exit 0" test "$RC" = 0
 rm -rf "$SB/shared"
 
+# A default ACL entry for the target on /etc/sudoers.d: every rule file root
+# creates there later is the target's to write.
+setfacl -d -m u:t1:rwx /etc/sudoers.d
+fails "a default ACL entry for the target on /etc/sudoers.d" \
+	"ERROR: target user \"t1\" gets write access, through a default ACL entry, to what is created in \"/etc/sudoers.d\"" \
+	"Fix: remove the default ACL entry that grants it: setfacl -d -x u:t1 /etc/sudoers.d"
+setfacl -k /etc/sudoers.d
+passes "the default ACL removed"
+
 # A RAM disk readable by the target's group, as a raw disk.
 if [ -b /dev/zram0 ]; then
 	mknod "$SB/zram0" b "$((0x$(stat -c %t /dev/zram0)))" "$((0x$(stat -c %T /dev/zram0)))"
