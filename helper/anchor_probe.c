@@ -18,8 +18,7 @@
 #include "strv.h"
 #include "wire.h"
 
-/* Entries judged inside trees, in all: bounds the time a huge /root could take. */
-#define TREE_ENTRIES_MAX 20000u
+#define TREE_ENTRIES_MAX ANCHOR_TREE_ENTRIES_MAX
 
 struct judge {
 	uid_t uid;
@@ -28,6 +27,7 @@ struct judge {
 	void *ctx;
 	size_t failed;
 	size_t tree_entries;
+	int capped; /* TREE_ENTRIES_MAX was hit and reported */
 	/*
 	 * Judged paths, each prefixed 'j' (judged), 'w' (walked as a tree) or
 	 * 'd' (a directory, not a symlink, met while resolving a path):
@@ -332,8 +332,15 @@ static void walk(struct judge *j, const char *dirpath, unsigned int depth, /* NO
 		return; /* cannot list it: nor can it see what to write */
 	for (int i = 0; i < n; i++) {
 		const char *name = names[i]->d_name;
-		int skip = strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
-			   j->tree_entries >= TREE_ENTRIES_MAX ||
+		int capped = j->tree_entries >= TREE_ENTRIES_MAX;
+		if (capped && !j->capped && strcmp(name, ".") != 0 && strcmp(name, "..") != 0) {
+			/* Not judged is not passed: said once, naming the tree. */
+			struct stat st;
+			j->capped = 1;
+			if (lstat(dirpath, &st) == 0)
+				report(j, dirpath, &st, 'c', AREL_SELF, d, anchor);
+		}
+		int skip = strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || capped ||
 			   ((d->flags & ANCHOR_SKIP_SELF) && j->self && strcmp(name, j->self) == 0);
 		if (!skip) {
 			struct buf b = BUF_INIT;
@@ -446,10 +453,18 @@ static int is_pattern(const char *s)
 size_t anchors_probe(const struct anchor_item *items, size_t n, const char *self,
 		     anchor_emit_fn emit, void *ctx)
 {
-	struct judge j = {getuid(), self, emit, ctx, 0, 0, NULL, 0, 0};
+	struct judge j = {getuid(), self, emit, ctx, 0, 0, 0, NULL, 0, 0};
 	for (size_t i = 0; i < n; i++) {
 		if (!items[i].path || items[i].path[0] != '/')
 			continue;
+		if (items[i].def->flags & ANCHOR_CAPPED) {
+			/* The library could not send them all: not judged is not passed. */
+			struct stat st;
+			if (lstat(items[i].path, &st) == 0)
+				report(&j, items[i].path, &st, 'c', AREL_SELF, items[i].def,
+				       items[i].path);
+			continue;
+		}
 		if (!is_pattern(items[i].path)) {
 			judge_path(&j, items[i].path, items[i].def);
 			continue;

@@ -125,10 +125,34 @@ static void fix(struct buf *b, const char *user, const char *supervisor,
 	buf_adds(b, " Then restart ruas.\n");
 }
 
+/* A cap hit ('c'): what was not judged is not passed. */
+static char *msg_not_judged(const char *user, const struct anchor_hit *a,
+			    const struct anchor_def *d)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "ERROR: ");
+	quote_display_dq(&b, a->path);
+	buf_adds(&b, " was not fully judged for target user ");
+	quote_display_dq(&b, user);
+	if (d && (d->flags & ANCHOR_CAPPED)) {
+		buf_printf(&b, ": %s.\nFix: %s", d->why, d->fix);
+	} else {
+		buf_printf(&b, ": the trees of trust anchors hold more than %u entries in all "
+			       "and the check stopped in this one, which root or the "
+			       "supervisor runs or trusts: %s.\nFix: remove what does not "
+			       "belong there, or check the rest by hand",
+			   ANCHOR_TREE_ENTRIES_MAX, d ? d->why : "(an entry this version of ruas does not know)");
+	}
+	buf_adds(&b, ". Then restart ruas.\n");
+	return buf_detach(&b);
+}
+
 char *msg_anchor(const char *user, const char *supervisor, const struct anchor_hit *a)
 {
 	struct buf b = BUF_INIT;
 	const struct anchor_def *d = def_of(a->id);
+	if (a->how == 'c')
+		return msg_not_judged(user, a, d);
 	buf_adds(&b, "ERROR: target user ");
 	quote_display_dq(&b, user);
 	buf_addc(&b, ' ');

@@ -139,6 +139,10 @@ const struct anchor_def anchor_table[] = {
 	{NULL, ANCHOR_TREE, 1, ANCHOR_SUPERVISOR, "supervisor-dot",
 	 "the supervisor's startup files and settings (shell, ssh, git, tools), run "
 	 "or trusted when it logs in", NULL},
+	{NULL, ANCHOR_DIR, 0, ANCHOR_SUPERVISOR | ANCHOR_CAPPED, "supervisor-dot-more",
+	 "the supervisor's home has more dot entries than ruas sends to the helper "
+	 "(128): the rest were not judged", "move or remove the dot entries the "
+	 "supervisor does not need"},
 	/* Daemons that run as root and do what whoever connects asks. */
 	{"/run/docker.sock", ANCHOR_SOCKET, 0, 0, "docker",
 	 "the Docker daemon's socket: whoever connects runs containers as root",

@@ -291,6 +291,18 @@ fails "a default ACL entry for the target on /etc/sudoers.d" \
 setfacl -k /etc/sudoers.d
 passes "the default ACL removed"
 
+# More dot entries than are sent: the well-known ones go first, and the cap
+# is itself a finding.
+for i in $(seq 1 300); do touch "/home/sup/.zz$i"; done
+chown sup /home/sup/.zz*
+setfacl -m u:t1:rw /home/sup/.bashrc
+fails "300 dot entries in the supervisor's home, ~/.bashrc writable" \
+	"ERROR: target user \"t1\" can write \"/home/sup/.bashrc\"" \
+	"ERROR: \"/home/sup\" was not fully judged for target user \"t1\": the supervisor's home has more dot entries"
+setfacl -b /home/sup/.bashrc
+rm -f /home/sup/.zz*
+passes "the dot entries removed"
+
 # A RAM disk readable by the target's group, as a raw disk.
 if [ -b /dev/zram0 ]; then
 	mknod "$SB/zram0" b "$((0x$(stat -c %t /dev/zram0)))" "$((0x$(stat -c %T /dev/zram0)))"

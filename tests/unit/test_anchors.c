@@ -380,6 +380,30 @@ static void test_probe_symlink_chain(void **state)
 	free(loop);
 }
 
+/* Past the cap of entries, the tree is not passed: a 'c' finding names it. */
+static void test_probe_tree_cap(void **state)
+{
+	struct fix *f = *state;
+	mkd(f, "big", 0755);
+	for (unsigned int i = 0; i <= ANCHOR_TREE_ENTRIES_MAX; i++) {
+		char rel[64];
+		snprintf(rel, sizeof rel, "big/f%u", i);
+		char *p = at(f, rel);
+		int fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		assert_true(fd >= 0);
+		close(fd);
+		free(p);
+	}
+	char *p = at(f, "big");
+	struct anchor_item items[] = {{p, &TREE_DEF}};
+	char *got = probe_as_target(f, items, 1, NULL);
+	assert_lines(got, f->as_root ? "c self cron R/big -> R/big\nfailed 1\n"
+				     : "o self cron R/big -> R/big\nc self cron R/big -> R/big\n"
+				       "failed 2\n");
+	free(got);
+	free(p);
+}
+
 /* A writable directory above a missing anchor: the target could create it. */
 static void test_probe_missing_but_creatable(void **state)
 {
@@ -728,6 +752,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_probe_owned_and_system, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_probe_symlink_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_probe_tree_cap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_probe_sticky_config_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_probe_table_clean_here, setup, teardown),
 		cmocka_unit_test(test_secure_path),
