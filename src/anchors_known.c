@@ -33,10 +33,15 @@ static int push(char ***v, size_t *n, const char *id, const char *path)
 	return strv_push(v, n, buf_detach(&b));
 }
 
-/* Judged first, so that the cap never leaves them out. */
+/*
+ * Judged first, so that the cap never leaves them out; with the places one
+ * level further down that git, systemd --user and a login's PATH (.profile
+ * adds ~/bin and ~/.local/bin) read from.
+ */
 static const char *const well_known_dots[] = {".bashrc", ".profile", ".bash_profile",
 					      ".bash_login", ".ssh", ".config", ".local",
-					      ".gitconfig", ".netrc", NULL};
+					      ".gitconfig", ".netrc", ".config/git",
+					      ".config/systemd/user", ".local/bin", "bin", NULL};
 
 static int is_well_known(const char *name)
 {

@@ -303,6 +303,18 @@ setfacl -b /home/sup/.bashrc
 rm -f /home/sup/.zz*
 passes "the dot entries removed"
 
+# Deeper in the supervisor's home: git's configuration and ~/bin (in PATH).
+mkdir -p /home/sup/.config/git /home/sup/bin
+touch /home/sup/.config/git/config
+chown -R sup:sup /home/sup/.config /home/sup/bin
+setfacl -m u:t1:rw /home/sup/.config/git/config
+setfacl -m u:t1:rwx /home/sup/bin
+fails "~sup/.config/git/config and ~sup/bin writable by the target" \
+	"ERROR: target user \"t1\" can write \"/home/sup/.config/git/config\"" \
+	"ERROR: target user \"t1\" can write \"/home/sup/bin\""
+setfacl -b /home/sup/.config/git/config /home/sup/bin
+passes "~sup/.config/git/config and ~sup/bin restored"
+
 # A RAM disk readable by the target's group, as a raw disk.
 if [ -b /dev/zram0 ]; then
 	mknod "$SB/zram0" b "$((0x$(stat -c %t /dev/zram0)))" "$((0x$(stat -c %T /dev/zram0)))"
