@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -19,8 +18,7 @@
 #include "strv.h"
 #include "wire.h"
 
-/* Entries judged inside trees, in all: bounds the time a huge /root could take. */
-#define TREE_ENTRIES_MAX 20000u
+#define TREE_ENTRIES_MAX ANCHOR_TREE_ENTRIES_MAX
 
 struct judge {
 	uid_t uid;
@@ -29,26 +27,71 @@ struct judge {
 	void *ctx;
 	size_t failed;
 	size_t tree_entries;
-	char **seen; /* judged paths, each prefixed 'j' (judged) or 'w' (walked as a tree) */
-	size_t nseen;
+	int capped; /* TREE_ENTRIES_MAX was hit and reported */
+	/*
+	 * Judged paths, each prefixed 'j' (judged), 'w' (walked as a tree) or
+	 * 'd' (a directory, not a symlink, met while resolving a path):
+	 * a hash set (open addressing, a power of two in size), as thousands
+	 * of links in the library and PATH trees share their directories.
+	 */
+	char **seen;
+	size_t nseen, cap;
 };
+
+static size_t hash_of(char tag, const char *path)
+{
+	size_t h = 1469598103934665603u ^ (unsigned char)tag;
+	for (; *path; path++)
+		h = (h ^ (unsigned char)*path) * 1099511628211u;
+	return h;
+}
+
+/* The slot of tag+path, or the empty one where it would go. */
+static size_t slot_of(const struct judge *j, char tag, const char *path)
+{
+	size_t i = hash_of(tag, path) & (j->cap - 1);
+	while (j->seen[i] && !(j->seen[i][0] == tag && strcmp(j->seen[i] + 1, path) == 0))
+		i = (i + 1) & (j->cap - 1);
+	return i;
+}
 
 static int has_seen(const struct judge *j, char tag, const char *path)
 {
-	for (size_t i = 0; i < j->nseen; i++)
-		if (j->seen[i][0] == tag && strcmp(j->seen[i] + 1, path) == 0)
-			return 1;
+	return j->cap && j->seen[slot_of(j, tag, path)] != NULL;
+}
+
+/* Doubles the set when it is half full. -1 when out of memory. */
+static int grow(struct judge *j)
+{
+	if (j->cap && j->nseen * 2 < j->cap)
+		return 0;
+	size_t ncap = j->cap ? j->cap * 2 : 1024;
+	char **old = j->seen;
+	size_t ocap = j->cap;
+	char **v = calloc(ncap, sizeof *v);
+	if (!v)
+		return -1;
+	j->seen = v;
+	j->cap = ncap;
+	for (size_t i = 0; i < ocap; i++)
+		if (old[i])
+			v[slot_of(j, old[i][0], old[i] + 1)] = old[i];
+	free(old);
 	return 0;
 }
 
 static void remember(struct judge *j, char tag, const char *path)
 {
+	/* Out of memory: it is judged again later, rather than not at all. */
+	if (has_seen(j, tag, path) || grow(j) < 0)
+		return;
 	struct buf b = BUF_INIT;
 	buf_addc(&b, tag);
 	buf_adds(&b, path);
-	/* Out of memory: it is judged again later, rather than not at all. */
-	if (!b.oom)
-		(void)strv_push(&j->seen, &j->nseen, buf_detach(&b));
+	if (!b.oom) {
+		j->seen[slot_of(j, tag, path)] = buf_detach(&b);
+		j->nseen++;
+	}
 	buf_free(&b);
 }
 
@@ -59,12 +102,6 @@ static int seen(struct judge *j, char tag, const char *path)
 		return 1;
 	remember(j, tag, path);
 	return 0;
-}
-
-static int read_only_fs(const char *path)
-{
-	struct statvfs sv;
-	return statvfs(path, &sv) == 0 && (sv.f_flag & ST_RDONLY);
 }
 
 static int has_acl(const char *path)
@@ -83,8 +120,43 @@ static void report(struct judge *j, const char *path, const struct stat *st, cha
 }
 
 /*
+ * Does the directory's default ACL grant the target (by uid or by one of its
+ * groups) write? Whatever root creates there later inherits it. The
+ * attribute is the kernel's posix_acl_xattr: a 4-byte version, then
+ * entries of a 16-bit tag, 16-bit permissions and 32-bit id, little-endian.
+ */
+static int default_acl_grants(const struct judge *j, const char *path)
+{
+	unsigned char a[4 + 8 * 64];
+	ssize_t n = lgetxattr(path, "system.posix_acl_default", a, sizeof a);
+	if (n < 4)
+		return 0;
+	gid_t groups[256];
+	int ng = getgroups(256, groups);
+	for (ssize_t i = 4; i + 8 <= n; i += 8) {
+		unsigned int tag = a[i] | (unsigned int)a[i + 1] << 8;
+		unsigned int perm = a[i + 2] | (unsigned int)a[i + 3] << 8;
+		unsigned long id = a[i + 4] | (unsigned long)a[i + 5] << 8 |
+				   (unsigned long)a[i + 6] << 16 | (unsigned long)a[i + 7] << 24;
+		if (!(perm & 2))
+			continue;
+		if (tag == 0x02 && id == (unsigned long)j->uid) /* ACL_USER */
+			return 1;
+		if (tag == 0x08) { /* ACL_GROUP */
+			if (id == (unsigned long)getgid())
+				return 1;
+			for (int g = 0; g < ng; g++)
+				if (id == (unsigned long)groups[g])
+					return 1;
+		}
+	}
+	return 0;
+}
+
+/*
  * The verdict on an object: 'o' when the target owns it (it can chmod it),
- * 'w' when it may write it, 'r' when it may read a device; 0 when fine.
+ * 'w' when it may write it, 'r' when it may read a device, 'd' when a
+ * directory's default ACL lets it write what is created there; 0 when fine.
  */
 static char verdict(const struct judge *j, const char *path, const struct stat *st,
 		    const struct anchor_def *d)
@@ -100,7 +172,11 @@ static char verdict(const struct judge *j, const char *path, const struct stat *
 	if (d->kind != ANCHOR_SOCKET && d->kind != ANCHOR_DEVICE && !S_ISREG(st->st_mode) &&
 	    !S_ISDIR(st->st_mode))
 		return 0;
-	if (st->st_uid == j->uid && !S_ISLNK(st->st_mode) && !read_only_fs(path))
+	/*
+	 * Owned counts on a read-only mount too: a read-only bind of a
+	 * directory the target owns is written through its source.
+	 */
+	if (st->st_uid == j->uid && !S_ISLNK(st->st_mode))
 		return 'o';
 	if (access(path, W_OK) == 0)
 		/* Nothing but the configuration is read from its directory. */
@@ -110,6 +186,8 @@ static char verdict(const struct judge *j, const char *path, const struct stat *
 			       : 'w';
 	if (d->kind == ANCHOR_DEVICE && access(path, R_OK) == 0)
 		return 'r';
+	if (S_ISDIR(st->st_mode) && !(d->flags & ANCHOR_STICKY_OK) && default_acl_grants(j, path))
+		return 'd';
 	return 0;
 }
 
@@ -132,13 +210,14 @@ static void judge_parents(struct judge *j, const char *path, int rel,
 		dir[n] = '\0';
 		if (n == len)
 			break;
+		/* Judged already, so it exists: no lstat (thousands of links share them). */
+		if (has_seen(j, 'j', dir))
+			continue;
 		struct stat st;
 		if (lstat(dir, &st) < 0)
 			return; /* missing: nothing further down exists either */
-		if (has_seen(j, 'j', dir))
-			continue;
 		char how = 0;
-		if (st.st_uid == j->uid && !read_only_fs(dir))
+		if (st.st_uid == j->uid)
 			how = 'o';
 		else if (access(dir, W_OK) == 0 && !(st.st_mode & S_ISVTX))
 			how = 'w';
@@ -150,38 +229,88 @@ static void judge_parents(struct judge *j, const char *path, int rel,
 	}
 }
 
+/* Symlinks followed in one path at most, as the kernel's limit. */
+#define HOPS_MAX 40
+
 /*
- * realpath() of the directory part, then the last component as it is, so
- * that a symlink anchor stays visible as one. A missing directory is
- * resolved as far as it exists: whoever may write what exists above could
- * create the rest. NULL when it cannot be resolved (the target cannot reach
- * it, so it cannot write it) or on OOM.
+ * `path` resolved one component at a time, as the kernel does, judging
+ * every symlink met on the way: whoever writes a directory above a link
+ * (or owns it) repoints the link, so those directories get the same rules
+ * as the anchor's own parents; realpath() would show only where the chain
+ * ends. The first link's parents are judged as `rel`, later ones as links
+ * of `anchor`; *linked says whether any link was followed. A missing
+ * component ends the walk and the rest is kept as written: whoever may
+ * write what exists could create the rest. NULL on a loop, a path too long,
+ * or one that cannot be reached (the target cannot reach it either).
  */
-static char *resolve_dir(const char *path)
+static char *follow(struct judge *j, const char *path, int rel, const struct anchor_def *d,
+		    const char *anchor, int *linked)
 {
-	const char *slash = strrchr(path, '/');
-	if (!slash || path[0] != '/')
+	/* cur: resolved so far (no symlinks in it); work: what is left to resolve. */
+	char work[PATH_MAX], cur[PATH_MAX], next[PATH_MAX];
+	size_t clen = 0;
+	unsigned int hops = 0;
+	*linked = 0;
+	if (path[0] != '/' || strlen(path) >= sizeof work)
 		return NULL;
-	const char *base = slash + 1;
-	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
-		return realpath(path, NULL);
-	char *dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
-	if (!dir)
-		return NULL;
-	/* The longest prefix that exists, resolved; the rest as written. */
-	char *rdir;
-	while (!(rdir = realpath(dir, NULL)) && errno == ENOENT && strcmp(dir, "/") != 0) {
-		char *s = strrchr(dir, '/');
-		s[s == dir ? 1 : 0] = '\0';
+	memcpy(work, path, strlen(path) + 1);
+	cur[0] = '\0';
+	const char *p = work;
+	while (*p) {
+		p += strspn(p, "/");
+		size_t n = strcspn(p, "/");
+		const char *rest = p + n;
+		if (!n)
+			break;
+		if (n == 1 && p[0] == '.') {
+			p = rest;
+			continue;
+		}
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *s = strrchr(cur, '/');
+			clen = s ? (size_t)(s - cur) : 0;
+			cur[clen] = '\0';
+			p = rest;
+			continue;
+		}
+		if (clen + 1 + n + strlen(rest) >= sizeof cur)
+			return NULL;
+		cur[clen] = '/';
+		memcpy(cur + clen + 1, p, n);
+		cur[clen + 1 + n] = '\0';
+		/* A directory met before ('d'): no lstat, thousands of links share them. */
+		int known = *rest && has_seen(j, 'd', cur);
+		struct stat st;
+		if (!known && lstat(cur, &st) < 0) {
+			if (errno != ENOENT)
+				return NULL;
+			memcpy(cur + clen + 1 + n, rest, strlen(rest) + 1);
+			break;
+		}
+		if (known || !S_ISLNK(st.st_mode)) {
+			if (!known && *rest && S_ISDIR(st.st_mode))
+				remember(j, 'd', cur);
+			clen += 1 + n;
+			p = rest;
+			continue;
+		}
+		ssize_t tl = readlink(cur, next, sizeof next - 1);
+		if (tl <= 0 || ++hops > HOPS_MAX)
+			return NULL;
+		next[tl] = '\0';
+		judge_parents(j, cur, *linked ? AREL_LINK : rel, d, anchor);
+		*linked = 1;
+		/* The link's target, then the rest: from the root or from the link's directory. */
+		if ((size_t)tl + strlen(rest) >= sizeof next)
+			return NULL;
+		memmove(next + tl, rest, strlen(rest) + 1);
+		memcpy(work, next, strlen(next) + 1);
+		if (work[0] == '/')
+			clen = 0;
+		cur[clen] = '\0';
+		p = work;
 	}
-	const char *rest = strcmp(dir, "/") == 0 ? path : path + strlen(dir);
-	free(dir);
-	if (!rdir)
-		return NULL;
-	struct buf b = BUF_INIT;
-	buf_printf(&b, "%s%s", strcmp(rdir, "/") == 0 ? "" : rdir, rest);
-	free(rdir);
-	return b.oom ? (buf_free(&b), NULL) : buf_detach(&b);
+	return strdup(cur[0] ? cur : "/");
 }
 
 /* walk() and judge_entry() recurse at most a tree's depth (the table's, 2 at most). */
@@ -203,8 +332,15 @@ static void walk(struct judge *j, const char *dirpath, unsigned int depth, /* NO
 		return; /* cannot list it: nor can it see what to write */
 	for (int i = 0; i < n; i++) {
 		const char *name = names[i]->d_name;
-		int skip = strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
-			   j->tree_entries >= TREE_ENTRIES_MAX ||
+		int capped = j->tree_entries >= TREE_ENTRIES_MAX;
+		if (capped && !j->capped && strcmp(name, ".") != 0 && strcmp(name, "..") != 0) {
+			/* Not judged is not passed: said once, naming the tree. */
+			struct stat st;
+			j->capped = 1;
+			if (lstat(dirpath, &st) == 0)
+				report(j, dirpath, &st, 'c', AREL_SELF, d, anchor);
+		}
+		int skip = strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || capped ||
 			   ((d->flags & ANCHOR_SKIP_SELF) && j->self && strcmp(name, j->self) == 0);
 		if (!skip) {
 			struct buf b = BUF_INIT;
@@ -228,7 +364,8 @@ static void judge_entry(struct judge *j, const char *path, unsigned int depth, /
 		return;
 	if (S_ISLNK(st.st_mode)) {
 		/* Named by the symlink itself: that is what root reads. */
-		char *to = realpath(path, NULL);
+		int linked;
+		char *to = follow(j, path, AREL_LINK, d, path, &linked);
 		if (to && !seen(j, 'j', to) && stat(to, &st) == 0) {
 			judge_parents(j, to, AREL_LINK, d, path);
 			char how = verdict(j, to, &st, d);
@@ -245,12 +382,42 @@ static void judge_entry(struct judge *j, const char *path, unsigned int depth, /
 		walk(j, path, depth, d, anchor);
 }
 
+/*
+ * A missing anchor below a sticky directory the target may write
+ * (judge_parents lets those pass): there it creates the anchor itself.
+ */
+static void judge_creatable(struct judge *j, const char *path, const struct anchor_def *d,
+			    const char *anchor)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	size_t n = slash && slash != path ? (size_t)(slash - path) : 1;
+	if (!slash || n >= sizeof dir)
+		return;
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	struct stat st;
+	/* The nearest directory that exists: it can create what is missing below. */
+	int rc;
+	while ((rc = lstat(dir, &st)) < 0 && errno == ENOENT && n > 1) {
+		char *s = strrchr(dir, '/');
+		n = s && s != dir ? (size_t)(s - dir) : 1;
+		dir[n] = '\0';
+	}
+	if (rc == 0 && S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) &&
+	    access(dir, W_OK) == 0)
+		report(j, dir, &st, 'w', AREL_PARENT, d, anchor);
+}
+
 static void judge_object(struct judge *j, const char *path, int rel,
 			 const struct anchor_def *d, const char *anchor)
 {
 	struct stat st;
-	if (lstat(path, &st) < 0)
+	if (lstat(path, &st) < 0) {
+		if (errno == ENOENT && d->kind != ANCHOR_SOCKET && d->kind != ANCHOR_DEVICE)
+			judge_creatable(j, path, d, anchor);
 		return;
+	}
 	/* A lenient judgment (ANCHOR_STICKY_OK) must not stand in for a strict one. */
 	int judged = (d->flags & ANCHOR_STICKY_OK) ? has_seen(j, 'j', path) : seen(j, 'j', path);
 	if (!judged) {
@@ -263,24 +430,18 @@ static void judge_object(struct judge *j, const char *path, int rel,
 		walk(j, path, d->depth, d, anchor);
 }
 
-/* One anchor path: the directories above it, itself, where it leads, what it holds. */
+/*
+ * One anchor path: the directories above it, every symlink on the way (each
+ * link's own directories too), itself or where it leads, what it holds.
+ */
 static void judge_path(struct judge *j, const char *path, const struct anchor_def *d)
 {
-	char *canon = resolve_dir(path);
+	int linked;
+	char *canon = follow(j, path, AREL_PARENT, d, path, &linked);
 	if (!canon)
 		return;
-	judge_parents(j, canon, AREL_PARENT, d, canon);
-	struct stat st;
-	if (lstat(canon, &st) == 0 && S_ISLNK(st.st_mode)) {
-		char *to = realpath(canon, NULL);
-		if (to) {
-			judge_parents(j, to, AREL_LINK, d, canon);
-			judge_object(j, to, AREL_LINK, d, canon);
-		}
-		free(to);
-	} else {
-		judge_object(j, canon, AREL_SELF, d, canon);
-	}
+	judge_parents(j, canon, linked ? AREL_LINK : AREL_PARENT, d, linked ? path : canon);
+	judge_object(j, canon, linked ? AREL_LINK : AREL_SELF, d, linked ? path : canon);
 	free(canon);
 }
 
@@ -292,10 +453,18 @@ static int is_pattern(const char *s)
 size_t anchors_probe(const struct anchor_item *items, size_t n, const char *self,
 		     anchor_emit_fn emit, void *ctx)
 {
-	struct judge j = {getuid(), self, emit, ctx, 0, 0, NULL, 0};
+	struct judge j = {getuid(), self, emit, ctx, 0, 0, 0, NULL, 0, 0};
 	for (size_t i = 0; i < n; i++) {
 		if (!items[i].path || items[i].path[0] != '/')
 			continue;
+		if (items[i].def->flags & ANCHOR_CAPPED) {
+			/* The library could not send them all: not judged is not passed. */
+			struct stat st;
+			if (lstat(items[i].path, &st) == 0)
+				report(&j, items[i].path, &st, 'c', AREL_SELF, items[i].def,
+				       items[i].path);
+			continue;
+		}
 		if (!is_pattern(items[i].path)) {
 			judge_path(&j, items[i].path, items[i].def);
 			continue;
@@ -306,7 +475,7 @@ size_t anchors_probe(const struct anchor_item *items, size_t n, const char *self
 				judge_path(&j, g.gl_pathv[k], items[i].def);
 		globfree(&g);
 	}
-	for (size_t i = 0; i < j.nseen; i++)
+	for (size_t i = 0; i < j.cap; i++)
 		free(j.seen[i]);
 	free(j.seen);
 	return j.failed;

@@ -31,9 +31,13 @@ enum {
 	ANCHOR_SUPERVISOR = 1, /* the supervisor's, not root's: the fix chowns to it */
 	ANCHOR_SKIP_SELF = 2,  /* entries named after the target (its own crontab) are its own */
 	ANCHOR_STICKY_OK = 4,  /* a directory only as a parent: sticky (like /tmp) and writable is fine */
+	ANCHOR_CAPPED = 8,     /* not a path to judge: the library hit a cap there, fatal as such */
 };
 
 #define ANCHOR_ID_MAX 32
+
+/* Entries judged inside trees, in all: bounds the time a huge /root could take. */
+#define ANCHOR_TREE_ENTRIES_MAX 20000u
 
 struct anchor_def {
 	const char *path; /* absolute path or glob(7) pattern; NULL: supplied at run time */

@@ -24,6 +24,9 @@ static void verb(struct buf *b, const struct anchor_hit *a, const struct anchor_
 {
 	if (a->how == 'o')
 		buf_adds(b, "owns (so it can change the mode of) ");
+	else if (a->how == 'd')
+		buf_adds(b, "gets write access, through a default ACL entry, to what is "
+			    "created in ");
 	else if (a->how == 'r')
 		buf_adds(b, "can read ");
 	else if (d && d->kind == ANCHOR_SOCKET && a->rel != AREL_PARENT)
@@ -59,7 +62,16 @@ static void fix(struct buf *b, const char *user, const char *supervisor,
 		const struct anchor_hit *a, const struct anchor_def *d)
 {
 	buf_adds(b, "Fix: ");
-	if (a->how == 'o') {
+	if (a->how == 'd') {
+		buf_adds(b, "remove the default ACL entry that grants it: setfacl -d -x u:");
+		quote_shell(b, user);
+		buf_addc(b, ' ');
+		quote_shell(b, a->path);
+		buf_adds(b, " (getfacl ");
+		quote_shell(b, a->path);
+		buf_adds(b, " lists them as default:...; a group's goes with setfacl -d -x "
+			    "g:GROUP).");
+	} else if (a->how == 'o') {
 		int sup = d && (d->flags & ANCHOR_SUPERVISOR) && a->rel != AREL_PARENT &&
 			  supervisor && supervisor[0] != '#';
 		buf_adds(b, "chown ");
@@ -113,10 +125,34 @@ static void fix(struct buf *b, const char *user, const char *supervisor,
 	buf_adds(b, " Then restart ruas.\n");
 }
 
+/* A cap hit ('c'): what was not judged is not passed. */
+static char *msg_not_judged(const char *user, const struct anchor_hit *a,
+			    const struct anchor_def *d)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "ERROR: ");
+	quote_display_dq(&b, a->path);
+	buf_adds(&b, " was not fully judged for target user ");
+	quote_display_dq(&b, user);
+	if (d && (d->flags & ANCHOR_CAPPED)) {
+		buf_printf(&b, ": %s.\nFix: %s", d->why, d->fix);
+	} else {
+		buf_printf(&b, ": the trees of trust anchors hold more than %u entries in all "
+			       "and the check stopped in this one, which root or the "
+			       "supervisor runs or trusts: %s.\nFix: remove what does not "
+			       "belong there, or check the rest by hand",
+			   ANCHOR_TREE_ENTRIES_MAX, d ? d->why : "(an entry this version of ruas does not know)");
+	}
+	buf_adds(&b, ". Then restart ruas.\n");
+	return buf_detach(&b);
+}
+
 char *msg_anchor(const char *user, const char *supervisor, const struct anchor_hit *a)
 {
 	struct buf b = BUF_INIT;
 	const struct anchor_def *d = def_of(a->id);
+	if (a->how == 'c')
+		return msg_not_judged(user, a, d);
 	buf_adds(&b, "ERROR: target user ");
 	quote_display_dq(&b, user);
 	buf_addc(&b, ' ');

@@ -84,7 +84,7 @@ enum anchor_rel_wire { AREL_SELF = 1, AREL_PARENT, AREL_INSIDE, AREL_LINK };
 
 struct anchor_hit {
 	char *path;
-	char how;    /* 'o', 'w' or 'r' */
+	char how;    /* 'o', 'w', 'r', 'd' (a default ACL entry) or 'c' (a cap: not fully judged) */
 	int rel;     /* enum anchor_rel_wire */
 	char id[33]; /* [a-z0-9-], as the table's */
 	unsigned int mode;

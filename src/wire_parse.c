@@ -101,7 +101,7 @@ static int anchor_record(struct helper_report *r, char **f)
 	r->anchors = a;
 	a = &a[r->nanchors++];
 	memset(a, 0, sizeof *a);
-	if (strlen(f[2]) != 1 || !strchr("owr", f[2][0]) || !anchor_id_ok(f[4]) ||
+	if (strlen(f[2]) != 1 || !strchr("owrdc", f[2][0]) || !anchor_id_ok(f[4]) ||
 	    parse_octal(f[5], &a->mode) < 0 || parse_ll(f[8], 0, 1, &acl) < 0)
 		return -1;
 	a->how = f[2][0];

@@ -210,4 +210,122 @@ expect "... ruas-setup check --supervisor sup sees it too" has "$ERR" '"/home/su
 setfacl -b /home/sup/.bashrc
 passes "the supervisor's ~/.bashrc restored"
 
+# ------------------------------------------------------------------ review escapes (issue 11)
+# A chain: /etc/profile.d/zz-chain.sh -> $SB/hopdir/job -> /etc/zz-real-job,
+# the middle hop in a directory the target owns: it repoints the hop.
+mkdir -p "$SB/hopdir"
+chown t1 "$SB/hopdir"
+printf '# empty\n' >/etc/zz-real-job
+ln -s /etc/zz-real-job "$SB/hopdir/job"
+ln -s "$SB/hopdir/job" /etc/profile.d/zz-chain.sh
+fails "a symlink chain through a directory the target owns" \
+	"ERROR: target user \"t1\" owns (so it can change the mode of) \"$SB/hopdir\", where the symlink \"/etc/profile.d/zz-chain.sh\" leads"
+rm -f /etc/profile.d/zz-chain.sh /etc/zz-real-job
+passes "the symlink chain removed"
+
+# A read-only bind of a directory the target owns: written through its source.
+mkdir -p "$SB/pd"
+cp -a /etc/profile.d/. "$SB/pd/"
+chown t1 "$SB/pd"
+mount --bind "$SB/pd" /etc/profile.d && mount -o remount,bind,ro /etc/profile.d
+fails "/etc/profile.d a read-only bind of a directory the target owns" \
+	"ERROR: target user \"t1\" owns (so it can change the mode of) \"/etc/profile.d\""
+umount /etc/profile.d
+passes "the read-only bind removed"
+
+# bind_owned NAME PATH: PATH replaced (bind mount) by a copy the target owns.
+bind_owned() {
+	local copy="$SB/bind.$RANDOM"
+	cp -a "$2" "$copy" && chown t1 "$copy" && mount --bind "$copy" "$2" || return 1
+	fails "$1" "ERROR: target user \"t1\" owns (so it can change the mode of) \"$2\""
+	umount -l "$2" # a mapped library keeps it busy
+	passes "$1: restored"
+}
+mkdir -p "$SB/ulb"
+cp -a /usr/local/bin/. "$SB/ulb/"
+printf '#!/bin/sh\n' >"$SB/ulb/zz-tool"
+chmod 755 "$SB/ulb/zz-tool"
+chown t1 "$SB/ulb/zz-tool"
+mount --bind "$SB/ulb" /usr/local/bin
+fails "a program in root's PATH owned by the target" \
+	"ERROR: target user \"t1\" owns (so it can change the mode of) \"/usr/local/bin/zz-tool\", inside \"/usr/local/bin\""
+umount /usr/local/bin
+passes "the program in root's PATH removed"
+LIBC=$(ls /usr/lib/*-linux-gnu/libc.so.6 2>/dev/null | head -1)
+if [ -n "$LIBC" ]; then
+	bind_owned "libc owned by the target" "$(readlink -f "$LIBC")"
+else
+	ok "# SKIP no libc.so.6 here"
+fi
+[ -d /usr/lib64 ] && bind_owned "/usr/lib64 owned by the target" /usr/lib64
+U=$(ls /usr/lib/systemd/system/*.service 2>/dev/null | head -1)
+[ -n "$U" ] && [ ! -L "$U" ] && bind_owned "a unit in /usr/lib/systemd/system owned by the target" "$U"
+for d in /etc/modprobe.d /etc/sysctl.d /etc/logrotate.d /etc/default; do
+	mkdir -p "$d"
+	touch "$d/zz-t1"
+	chown t1 "$d/zz-t1"
+	fails "$d/zz-t1 owned by the target" "ERROR: target user \"t1\" owns (so it can change the mode of) \"$d/zz-t1\", inside \"$d\""
+	rm -f "$d/zz-t1"
+done
+passes "the /etc entries removed"
+
+# The configuration through a symlink in a directory the target owns: it
+# repoints the link, though the file it leads to is fine.
+mkdir -p "$SB/shared"
+chown t1 "$SB/shared"
+ln -s "$CONF" "$SB/shared/ruas.conf"
+run_sup check -c "$SB/shared/ruas.conf"
+expect "the configuration through a symlink in a target-owned directory: exit 1" test "$RC" = 1
+expect "... names the directory" has "$ERR" "ERROR: target user \"t1\" owns (so it can change the mode of) \"$SB/shared\", a directory above \"$SB/shared/ruas.conf\""
+chown root "$SB/shared"
+run_sup check -c "$SB/shared/ruas.conf"
+expect "the configuration through a symlink in root's directory: exit 0" test "$RC" = 0
+rm -rf "$SB/shared"
+
+# A default ACL entry for the target on /etc/sudoers.d: every rule file root
+# creates there later is the target's to write.
+setfacl -d -m u:t1:rwx /etc/sudoers.d
+fails "a default ACL entry for the target on /etc/sudoers.d" \
+	"ERROR: target user \"t1\" gets write access, through a default ACL entry, to what is created in \"/etc/sudoers.d\"" \
+	"Fix: remove the default ACL entry that grants it: setfacl -d -x u:t1 /etc/sudoers.d"
+setfacl -k /etc/sudoers.d
+passes "the default ACL removed"
+
+# More dot entries than are sent: the well-known ones go first, and the cap
+# is itself a finding.
+for i in $(seq 1 300); do touch "/home/sup/.zz$i"; done
+chown sup /home/sup/.zz*
+setfacl -m u:t1:rw /home/sup/.bashrc
+fails "300 dot entries in the supervisor's home, ~/.bashrc writable" \
+	"ERROR: target user \"t1\" can write \"/home/sup/.bashrc\"" \
+	"ERROR: \"/home/sup\" was not fully judged for target user \"t1\": the supervisor's home has more dot entries"
+setfacl -b /home/sup/.bashrc
+rm -f /home/sup/.zz*
+passes "the dot entries removed"
+
+# Deeper in the supervisor's home: git's configuration and ~/bin (in PATH).
+mkdir -p /home/sup/.config/git /home/sup/bin
+touch /home/sup/.config/git/config
+chown -R sup:sup /home/sup/.config /home/sup/bin
+setfacl -m u:t1:rw /home/sup/.config/git/config
+setfacl -m u:t1:rwx /home/sup/bin
+fails "~sup/.config/git/config and ~sup/bin writable by the target" \
+	"ERROR: target user \"t1\" can write \"/home/sup/.config/git/config\"" \
+	"ERROR: target user \"t1\" can write \"/home/sup/bin\""
+setfacl -b /home/sup/.config/git/config /home/sup/bin
+passes "~sup/.config/git/config and ~sup/bin restored"
+
+# A RAM disk readable by the target's group, as a raw disk.
+if [ -b /dev/zram0 ]; then
+	mknod "$SB/zram0" b "$((0x$(stat -c %t /dev/zram0)))" "$((0x$(stat -c %T /dev/zram0)))"
+	chgrp t1 "$SB/zram0"
+	chmod 640 "$SB/zram0"
+	mount --bind "$SB/zram0" /dev/zram0
+	fails "/dev/zram0 readable by the target" "ERROR: target user \"t1\" can read \"/dev/zram0\""
+	umount /dev/zram0
+	passes "/dev/zram0 restored"
+else
+	ok "# SKIP no /dev/zram0 here"
+fi
+
 tap_finish

@@ -337,6 +337,73 @@ static void test_probe_verdicts(void **state)
 	free(devr);
 }
 
+static void ln(const struct fix *f, const char *to_rel, const char *rel)
+{
+	char *to = at(f, to_rel), *p = at(f, rel);
+	assert_int_equal(symlink(to, p), 0);
+	free(to);
+	free(p);
+}
+
+/*
+ * A chain of symlinks whose middle hop lies in a directory the target owns
+ * or may write: it repoints the hop, so the chain is judged link by link,
+ * not only where it ends (realpath() saw only R/real and R/realpre).
+ */
+static void test_probe_symlink_chain(void **state)
+{
+	struct fix *f = *state;
+	if (!f->as_root) {
+		print_message("SKIP: needs root to make root-owned fixtures\n");
+		skip();
+	}
+	mkd(f, "pd", 0755);
+	mkd(f, "hop", 0755);
+	give_to_nobody(f, "hop");
+	mkd(f, "hop2", 0777);
+	mk(f, "real", 0644);
+	mk(f, "realpre", 0644);
+	ln(f, "real", "hop/job");
+	ln(f, "hop/job", "pd/zz.sh");
+	ln(f, "realpre", "hop2/pre");
+	ln(f, "hop2/pre", "preload");
+	char *loop = at(f, "loop");
+	assert_int_equal(symlink("loop", loop), 0);
+	char *p = at(f, "pd"), *q = at(f, "preload");
+	struct anchor_item items[] = {{p, &TREE_DEF}, {q, &FILE_DEF}, {loop, &FILE_DEF}};
+	char *got = probe_as_target(f, items, 3, NULL);
+	assert_lines(got, "o link cron R/hop -> R/pd/zz.sh\n"
+			  "w link users R/hop2 -> R/preload\nfailed 2\n");
+	free(got);
+	free(p);
+	free(q);
+	free(loop);
+}
+
+/* Past the cap of entries, the tree is not passed: a 'c' finding names it. */
+static void test_probe_tree_cap(void **state)
+{
+	struct fix *f = *state;
+	mkd(f, "big", 0755);
+	for (unsigned int i = 0; i <= ANCHOR_TREE_ENTRIES_MAX; i++) {
+		char rel[64];
+		snprintf(rel, sizeof rel, "big/f%u", i);
+		char *p = at(f, rel);
+		int fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		assert_true(fd >= 0);
+		close(fd);
+		free(p);
+	}
+	char *p = at(f, "big");
+	struct anchor_item items[] = {{p, &TREE_DEF}};
+	char *got = probe_as_target(f, items, 1, NULL);
+	assert_lines(got, f->as_root ? "c self cron R/big -> R/big\nfailed 1\n"
+				     : "o self cron R/big -> R/big\nc self cron R/big -> R/big\n"
+				       "failed 2\n");
+	free(got);
+	free(p);
+}
+
 /* A writable directory above a missing anchor: the target could create it. */
 static void test_probe_missing_but_creatable(void **state)
 {
@@ -346,13 +413,17 @@ static void test_probe_missing_but_creatable(void **state)
 		skip();
 	}
 	mkd(f, "etc", 0777);
+	mkd(f, "st", 01777); /* sticky: it may create the missing anchor there */
 	char *p = at(f, "etc/ld.so.preload"), *q = at(f, "etc/nodir/x");
-	struct anchor_item items[] = {{p, &FILE_DEF}, {q, &FILE_DEF}};
-	char *got = probe_as_target(f, items, 2, NULL);
-	assert_lines(got, "w parent users R/etc -> R/etc/ld.so.preload\nfailed 1\n");
+	char *r = at(f, "st/ld.so.preload");
+	struct anchor_item items[] = {{p, &FILE_DEF}, {q, &FILE_DEF}, {r, &FILE_DEF}};
+	char *got = probe_as_target(f, items, 3, NULL);
+	assert_lines(got, "w parent users R/etc -> R/etc/ld.so.preload\n"
+			  "w parent users R/st -> R/st/ld.so.preload\nfailed 2\n");
 	free(got);
 	free(p);
 	free(q);
+	free(r);
 }
 
 /* The configuration's directory may be sticky (/tmp): only the file is read from it. */
@@ -417,9 +488,9 @@ static void test_probe_table_clean_here(void **state)
 			      "not a target\n");
 		skip();
 	}
-	struct anchor_item items[128];
+	struct anchor_item items[256];
 	size_t n = 0;
-	for (size_t i = 0; i < anchor_table_len && n < 128; i++)
+	for (size_t i = 0; i < anchor_table_len && n < 256; i++)
 		if (anchor_table[i].path)
 			items[n++] = (struct anchor_item){anchor_table[i].path, &anchor_table[i]};
 	char *got = probe_as_target(f, items, n, "nobody");
@@ -680,6 +751,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_probe_missing_but_creatable, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_probe_owned_and_system, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_probe_symlink_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_probe_tree_cap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_probe_sticky_config_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_probe_table_clean_here, setup, teardown),
 		cmocka_unit_test(test_secure_path),
