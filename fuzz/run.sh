@@ -35,7 +35,7 @@ build fuzz_sudoers "$here/fuzz_sudoers.c" $(src sudoers.c account.c group_risk.c
 # shellcheck disable=SC2046
 build fuzz_contain "$here/fuzz_contain.c" $(src contain.c)
 # shellcheck disable=SC2046
-build fuzz_sudo_list "$here/fuzz_sudo_list.c" $(src sudo_list.c escalation.c report.c messages.c buf.c quote.c error.c)
+build fuzz_sudo_list "$here/fuzz_sudo_list.c" $(src sudo_list.c escalation.c report.c messages.c buf.c quote.c error.c strv.c)
 build fuzz_wire "$here/fuzz_wire.c" $(src wire_parse.c payload.c buf.c)
 
 samples="$out/sudoers-samples"
