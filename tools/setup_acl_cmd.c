@@ -15,29 +15,14 @@
 
 int setup_acl(const struct setup_args *a)
 {
-	const char *user = a->targets[0];
-	char shown[256], wshown[1024];
-	const char *why = ruas_user_name_problem(user);
-	if (why)
-		return setup_fail(SETUP_USAGE, "target \"%s\" %s",
-				  escape_name(user, shown, sizeof shown), why);
-	if (!a->work_dir || a->work_dir[0] != '/')
-		return setup_fail(SETUP_USAGE, "acl needs --work-dir DIR, an absolute path");
-	escape_name(user, shown, sizeof shown);
-	escape_name(a->work_dir, wshown, sizeof wshown);
-
-	struct passwd pw, *res = NULL;
-	char mem[4096];
-	int e = getpwnam_r(user, &pw, mem, sizeof mem, &res);
-	if (e != 0 || !res)
-		return setup_fail(SETUP_FAILED, "no user \"%s\"%s%s; create it first "
-				  "(ruas-setup useradd)", shown, e ? ": " : "", e ? strerror(e) : "");
-	if (pw.pw_uid == 0)
-		return setup_fail(SETUP_USAGE, "target \"%s\" has uid 0 (it is root); refusing",
-				  shown);
+	struct setup_target t;
+	int rc = setup_target_lookup(a, a->work_dir, "acl needs --work-dir DIR, an absolute path", &t);
+	if (rc != SETUP_OK)
+		return rc;
+	const char *shown = t.shown, *wshown = t.pshown;
 
 	struct acl_tree_stats st;
-	int r = acl_grant_tree(a->work_dir, pw.pw_uid, 0, stderr, &st);
+	int r = acl_grant_tree(a->work_dir, t.pw.pw_uid, 0, stderr, &st);
 	if (r < 0)
 		return setup_fail(SETUP_FAILED, "%s: not every directory and file was granted "
 				  "to %s (see above); fix that and run this again", wshown, shown);

@@ -2,6 +2,8 @@
 #ifndef RUAS_SETUP_ARGS_H
 #define RUAS_SETUP_ARGS_H
 
+#include <pwd.h>
+
 #define SETUP_OK 0
 #define SETUP_FAILED 1 /* a validation failed; nothing changed */
 #define SETUP_USAGE 2  /* usage error or refused input; nothing printed or written */
@@ -30,6 +32,22 @@ int setup_acl(const struct setup_args *a);
 int setup_home(const struct setup_args *a);
 int setup_install(const struct setup_args *a);
 int setup_check(const struct setup_args *a);
+
+/* The one target of acl and home, looked up and checked. */
+struct setup_target {
+	struct passwd pw;  /* its strings live in mem */
+	char mem[4096];
+	char shown[256];   /* the user, escaped for messages */
+	char pshown[1024]; /* the path the verb acts on, escaped */
+};
+
+/*
+ * Checks --target (a plain user name, an existing account, not uid 0) and
+ * path (absolute, else the usage message). SETUP_OK, or the exit code after
+ * a message.
+ */
+int setup_target_lookup(const struct setup_args *a, const char *path, const char *usage,
+			struct setup_target *t);
 
 /* Prints "ruas-setup: " and the message on stderr; returns code. */
 int setup_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

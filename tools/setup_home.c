@@ -19,26 +19,11 @@
 
 int setup_home(const struct setup_args *a)
 {
-	const char *user = a->targets[0];
-	char shown[256], hshown[1024];
-	const char *why = ruas_user_name_problem(user);
-	if (why)
-		return setup_fail(SETUP_USAGE, "target \"%s\" %s",
-				  escape_name(user, shown, sizeof shown), why);
-	if (!a->home || a->home[0] != '/')
-		return setup_fail(SETUP_USAGE, "home needs --home DIR, an absolute path");
-	escape_name(user, shown, sizeof shown);
-	escape_name(a->home, hshown, sizeof hshown);
-
-	struct passwd pw, *res = NULL;
-	char mem[4096];
-	int e = getpwnam_r(user, &pw, mem, sizeof mem, &res);
-	if (e != 0 || !res)
-		return setup_fail(SETUP_FAILED, "no user \"%s\"%s%s; create it first "
-				  "(ruas-setup useradd)", shown, e ? ": " : "", e ? strerror(e) : "");
-	if (pw.pw_uid == 0)
-		return setup_fail(SETUP_USAGE, "target \"%s\" has uid 0 (it is root); refusing",
-				  shown);
+	struct setup_target t;
+	int r = setup_target_lookup(a, a->home, "home needs --home DIR, an absolute path", &t);
+	if (r != SETUP_OK)
+		return r;
+	const char *shown = t.shown, *hshown = t.pshown;
 
 	/* Refuses "/", "..", and a symlink anywhere in the path. */
 	int fd = acl_open_dir(a->home, "home", stderr);
@@ -49,11 +34,11 @@ int setup_home(const struct setup_args *a)
 	int rc = SETUP_OK;
 	if (fstat(fd, &sb) < 0) {
 		rc = setup_fail(SETUP_FAILED, "home %s: cannot stat: %s", hshown, strerror(errno));
-	} else if (sb.st_uid != pw.pw_uid) {
+	} else if (sb.st_uid != t.pw.pw_uid) {
 		/* Not the user's own: someone else's directory (or /etc, /home). */
 		rc = setup_fail(SETUP_FAILED, "home %s is owned by uid %lu, not by %s (uid %lu); "
 				"refusing to chmod it: give %s a home of its own (usermod -d)",
-				hshown, (unsigned long)sb.st_uid, shown, (unsigned long)pw.pw_uid,
+				hshown, (unsigned long)sb.st_uid, shown, (unsigned long)t.pw.pw_uid,
 				shown);
 	} else if ((sb.st_mode & 07777) != 0700 && fchmod(fd, 0700) < 0) {
 		rc = setup_fail(SETUP_FAILED, "home %s: cannot chmod 0700: %s", hshown,
