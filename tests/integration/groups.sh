@@ -23,9 +23,13 @@ conf() { # NAME: config from stdin, helper preset
 	chmod 644 "$f"
 	CONF=$f
 }
+# A work_dir of its own: /tmp of the sandbox holds the checkout when it lives
+# under /tmp, maybe in a 0700 directory, which the scan would rightly report.
+mkdir -p "$SB/gw"
+chmod 755 "$SB/gw"
 check_target() { # USER: ruas check of one project that runs as USER
 	conf "$1" <<EOC
-projects = ( { name = "p"; run_as_user = "$1"; work_dir = "/tmp"; command = ["true"]; } );
+projects = ( { name = "p"; run_as_user = "$1"; work_dir = "$SB/gw"; command = ["true"]; } );
 EOC
 	run_sup check -c "$CONF"
 }
@@ -150,7 +154,7 @@ cp -a "$SB/group.orig" /etc/group
 for v in GIT_SSH_COMMAND GIT_CONFIG_GLOBAL GIT_CONFIG_COUNT PAGER EDITOR LESSOPEN \
 	XDG_CONFIG_HOME PYTHONWARNINGS OPENSSL_CONF npm_config_script_shell; do
 	conf "env-$v" <<EOC
-projects = ( { name = "p"; run_as_user = "gok"; work_dir = "/tmp"; command = ["true"];
+projects = ( { name = "p"; run_as_user = "gok"; work_dir = "$SB/gw"; command = ["true"];
                env_allowlist = ["LANG", "$v"]; } );
 EOC
 	run_sup check -c "$CONF"
@@ -159,7 +163,7 @@ EOC
 done
 expect "... GIT_SSH_COMMAND's reason" has "$(run_sup check -c "$SB/conf/env-GIT_SSH_COMMAND.conf"; echo "$ERR")" '"GIT_SSH_COMMAND" makes the target'"'"'s tools run a program it names (git runs it in place of ssh)'
 conf env-near <<EOC
-projects = ( { name = "p"; run_as_user = "gok"; work_dir = "/tmp"; command = ["true"];
+projects = ( { name = "p"; run_as_user = "gok"; work_dir = "$SB/gw"; command = ["true"];
                env_allowlist = ["GIT_AUTHOR_NAME", "PYTHONUNBUFFERED", "JAVA_HOME"]; } );
 EOC
 run_sup check -c "$CONF"
