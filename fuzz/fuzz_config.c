@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "config_int.h"
+#include "config/config_int.h"
 #include "ruas.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

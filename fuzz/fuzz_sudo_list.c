@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "escalation.h"
-#include "report.h"
-#include "sudo_list.h"
+#include "check/escalation.h"
+#include "check/report.h"
+#include "check/sudo_list.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /*
- * fuzz_wire - the library's parser of ruas-exec's check report (src/wire.h)
+ * fuzz_wire - the library's parser of ruas-exec's check report (src/common/proto/wire.h)
  * on arbitrary bytes, framed by the markers of a fixed nonce. Properties:
  * never crash or leak; what it accepts keeps the trust-anchor invariants
  * (at most ANCHOR_REPORT_CAP records, a total no smaller than the list,

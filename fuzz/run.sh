@@ -16,8 +16,9 @@ if ! command -v "$CC" >/dev/null; then
 	exit 2
 fi
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_GNU_SOURCE
-	-I"$top/include" -I"$top/src" -I"$top/helper")
-lib=(config.c account.c group_risk.c buf.c error.c names.c env_rules.c quote.c strv.c sudo_allowed.c)
+	-I"$top/include" -I"$top/src/common" -I"$top/src/common/proto" -I"$top/src/lib")
+lib=(lib/config/config.c lib/account.c lib/check/group_risk.c common/buf.c lib/error.c
+	common/names.c common/env_rules.c common/quote.c common/strv.c lib/config/sudo_allowed.c)
 src() { for f in "$@"; do printf '%s\n' "$top/src/$f"; done; }
 build() { # NAME SOURCES... -- LIBS...
 	local name=$1
@@ -26,17 +27,20 @@ build() { # NAME SOURCES... -- LIBS...
 	"$CC" "${flags[@]}" "$@" -o "$out/$name"
 }
 # shellcheck disable=SC2046
-build fuzz_config "$here/fuzz_config.c" $(src "${lib[@]}" sudoers.c deny.c) \
+build fuzz_config "$here/fuzz_config.c" $(src "${lib[@]}" lib/provision/sudoers.c lib/people/deny.c) \
 	$(pkg-config --cflags --libs libconfig json-c)
 # shellcheck disable=SC2046
-build fuzz_payload "$here/fuzz_payload.c" $(src buf.c payload.c)
+build fuzz_payload "$here/fuzz_payload.c" $(src common/buf.c common/proto/payload.c)
 # shellcheck disable=SC2046
-build fuzz_sudoers "$here/fuzz_sudoers.c" $(src sudoers.c account.c group_risk.c buf.c error.c names.c env_rules.c quote.c)
+build fuzz_sudoers "$here/fuzz_sudoers.c" $(src lib/provision/sudoers.c lib/account.c \
+	lib/check/group_risk.c common/buf.c lib/error.c common/names.c common/env_rules.c common/quote.c)
 # shellcheck disable=SC2046
-build fuzz_contain "$here/fuzz_contain.c" $(src contain.c)
+build fuzz_contain "$here/fuzz_contain.c" $(src common/contain.c)
 # shellcheck disable=SC2046
-build fuzz_sudo_list "$here/fuzz_sudo_list.c" $(src sudo_list.c escalation.c report.c messages.c buf.c quote.c error.c strv.c)
-build fuzz_wire "$here/fuzz_wire.c" $(src wire_parse.c payload.c buf.c)
+build fuzz_sudo_list "$here/fuzz_sudo_list.c" $(src lib/check/sudo_list.c \
+	lib/check/escalation.c lib/check/report.c lib/check/messages.c common/buf.c common/quote.c \
+	lib/error.c common/strv.c)
+build fuzz_wire "$here/fuzz_wire.c" $(src common/proto/wire_parse.c common/proto/payload.c common/buf.c)
 
 samples="$out/sudoers-samples"
 mkdir -p "$samples"

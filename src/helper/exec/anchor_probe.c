@@ -1,0 +1,664 @@
+/* anchor_probe.c - see anchor_probe.h; the list is src/common/anchors_table.c. */
+#include "anchor_probe.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <glob.h>
+#include <grp.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "scan.h"
+#include "strv.h"
+#include "wire.h"
+
+#define TREE_ENTRIES_MAX ANCHOR_TREE_ENTRIES_MAX
+
+struct judge {
+	uid_t uid;
+	const char *self;
+	anchor_emit_fn emit;
+	void *ctx;
+	size_t failed;
+	size_t tree_entries;
+	int capped; /* TREE_ENTRIES_MAX was hit and reported */
+	/*
+	 * Judged paths, each prefixed 'j' (judged), 'w' (walked as a tree) or
+	 * 'd' (a directory, not a symlink, met while resolving a path):
+	 * a hash set (open addressing, a power of two in size), as thousands
+	 * of links in the library and PATH trees share their directories.
+	 */
+	char **seen;
+	size_t nseen, cap;
+};
+
+static size_t hash_of(char tag, const char *path)
+{
+	size_t h = 1469598103934665603u ^ (unsigned char)tag;
+	for (; *path; path++)
+		h = (h ^ (unsigned char)*path) * 1099511628211u;
+	return h;
+}
+
+/* The slot of tag+path, or the empty one where it would go. */
+static size_t slot_of(const struct judge *j, char tag, const char *path)
+{
+	size_t i = hash_of(tag, path) & (j->cap - 1);
+	while (j->seen[i] && !(j->seen[i][0] == tag && strcmp(j->seen[i] + 1, path) == 0))
+		i = (i + 1) & (j->cap - 1);
+	return i;
+}
+
+static int has_seen(const struct judge *j, char tag, const char *path)
+{
+	return j->cap && j->seen[slot_of(j, tag, path)] != NULL;
+}
+
+/* Doubles the set when it is half full. -1 when out of memory. */
+static int grow(struct judge *j)
+{
+	if (j->cap && j->nseen * 2 < j->cap)
+		return 0;
+	size_t ncap = j->cap ? j->cap * 2 : 1024;
+	char **old = j->seen;
+	size_t ocap = j->cap;
+	char **v = calloc(ncap, sizeof *v);
+	if (!v)
+		return -1;
+	j->seen = v;
+	j->cap = ncap;
+	for (size_t i = 0; i < ocap; i++)
+		if (old[i])
+			v[slot_of(j, old[i][0], old[i] + 1)] = old[i];
+	free(old);
+	return 0;
+}
+
+static void remember(struct judge *j, char tag, const char *path)
+{
+	/* Out of memory: it is judged again later, rather than not at all. */
+	if (has_seen(j, tag, path) || grow(j) < 0)
+		return;
+	struct buf b = BUF_INIT;
+	buf_addc(&b, tag);
+	buf_adds(&b, path);
+	if (!b.oom) {
+		j->seen[slot_of(j, tag, path)] = buf_detach(&b);
+		j->nseen++;
+	}
+	buf_free(&b);
+}
+
+/* Has `path` been judged ('j') or walked ('w')? If not, remembers it. */
+static int seen(struct judge *j, char tag, const char *path)
+{
+	if (has_seen(j, tag, path))
+		return 1;
+	remember(j, tag, path);
+	return 0;
+}
+
+static int has_acl(const char *path)
+{
+	/* An access ACL beyond the mode bits is stored as this attribute. */
+	return lgetxattr(path, "system.posix_acl_access", NULL, 0) > 0;
+}
+
+static void report(struct judge *j, const char *path, const struct stat *st, char how,
+		   int rel, const struct anchor_def *d, const char *anchor)
+{
+	struct anchor_finding f = {path, how, rel, d->id, (unsigned int)(st->st_mode & 07777),
+				   st->st_uid, st->st_gid, has_acl(path), anchor};
+	j->failed++;
+	j->emit(j->ctx, &f);
+}
+
+/*
+ * Does the directory's default ACL grant the target (by uid or by one of its
+ * groups) write? Whatever root creates there later inherits it. The
+ * attribute is the kernel's posix_acl_xattr: a 4-byte version, then
+ * entries of a 16-bit tag, 16-bit permissions and 32-bit id, little-endian.
+ */
+static int default_acl_grants(const struct judge *j, const char *path)
+{
+	unsigned char a[4 + 8 * 64];
+	ssize_t n = lgetxattr(path, "system.posix_acl_default", a, sizeof a);
+	if (n < 4)
+		return 0;
+	gid_t groups[256];
+	int ng = getgroups(256, groups);
+	for (ssize_t i = 4; i + 8 <= n; i += 8) {
+		unsigned int tag = a[i] | (unsigned int)a[i + 1] << 8;
+		unsigned int perm = a[i + 2] | (unsigned int)a[i + 3] << 8;
+		unsigned long id = a[i + 4] | (unsigned long)a[i + 5] << 8 |
+				   (unsigned long)a[i + 6] << 16 | (unsigned long)a[i + 7] << 24;
+		if (!(perm & 2))
+			continue;
+		if (tag == 0x02 && id == (unsigned long)j->uid) /* ACL_USER */
+			return 1;
+		if (tag == 0x08) { /* ACL_GROUP */
+			if (id == (unsigned long)getgid())
+				return 1;
+			for (int g = 0; g < ng; g++)
+				if (id == (unsigned long)groups[g])
+					return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The verdict on an object: 'o' when the target owns it (it can chmod it),
+ * 'w' when it may write it, 'r' when it may read a device, 'd' when a
+ * directory's default ACL lets it write what is created there; 0 when fine.
+ */
+static char verdict(const struct judge *j, const char *path, const struct stat *st,
+		    const struct anchor_def *d)
+{
+	if (d->kind == ANCHOR_SOCKET && !S_ISSOCK(st->st_mode))
+		return 0; /* not a daemon's socket: nobody listens there */
+	if (d->kind == ANCHOR_DEVICE && !S_ISBLK(st->st_mode) && !S_ISCHR(st->st_mode))
+		return 0;
+	/*
+	 * Elsewhere only files and directories hold what root runs: a unit
+	 * masked by a symlink to /dev/null leads to a device anyone may write.
+	 */
+	if (d->kind != ANCHOR_SOCKET && d->kind != ANCHOR_DEVICE && !S_ISREG(st->st_mode) &&
+	    !S_ISDIR(st->st_mode))
+		return 0;
+	/*
+	 * Owned counts on a read-only mount too: a read-only bind of a
+	 * directory the target owns is written through its source.
+	 */
+	if (st->st_uid == j->uid && !S_ISLNK(st->st_mode))
+		return 'o';
+	if (access(path, W_OK) == 0)
+		/* Nothing but the configuration is read from its directory. */
+		return (d->flags & ANCHOR_STICKY_OK) && S_ISDIR(st->st_mode) &&
+				       (st->st_mode & S_ISVTX)
+			       ? 0
+			       : 'w';
+	if (d->kind == ANCHOR_DEVICE && access(path, R_OK) == 0)
+		return 'r';
+	if (S_ISDIR(st->st_mode) && !(d->flags & ANCHOR_STICKY_OK) && default_acl_grants(j, path))
+		return 'd';
+	return 0;
+}
+
+/*
+ * Every directory above `path` (an absolute path whose directories are
+ * already resolved): one the target owns, or may write unless it is sticky.
+ */
+static void judge_parents(struct judge *j, const char *path, int rel,
+			  const struct anchor_def *d, const char *anchor)
+{
+	char dir[PATH_MAX];
+	size_t len = strlen(path);
+	if (len >= sizeof dir)
+		return;
+	for (size_t i = 0; i < len; i++) {
+		if (path[i] != '/')
+			continue;
+		size_t n = i ? i : 1; /* "/" for the root */
+		memcpy(dir, path, n);
+		dir[n] = '\0';
+		if (n == len)
+			break;
+		/* Judged already, so it exists: no lstat (thousands of links share them). */
+		if (has_seen(j, 'j', dir))
+			continue;
+		struct stat st;
+		if (lstat(dir, &st) < 0)
+			return; /* missing: nothing further down exists either */
+		char how = 0;
+		if (st.st_uid == j->uid)
+			how = 'o';
+		else if (access(dir, W_OK) == 0 && !(st.st_mode & S_ISVTX))
+			how = 'w';
+		if (how)
+			report(j, dir, &st, how, rel, d, anchor);
+		/* A sticky one is fine for this child only: judge it again for the next. */
+		if (how || !(st.st_mode & S_ISVTX))
+			remember(j, 'j', dir);
+	}
+}
+
+/* Symlinks followed in one path at most, as the kernel's limit. */
+#define HOPS_MAX 40
+
+/*
+ * `path` resolved one component at a time, as the kernel does, judging
+ * every symlink met on the way: whoever writes a directory above a link
+ * (or owns it) repoints the link, so those directories get the same rules
+ * as the anchor's own parents; realpath() would show only where the chain
+ * ends. The first link's parents are judged as `rel`, later ones as links
+ * of `anchor`; *linked says whether any link was followed. A missing
+ * component ends the walk and the rest is kept as written: whoever may
+ * write what exists could create the rest. NULL on a loop, a path too long,
+ * or one that cannot be reached (the target cannot reach it either).
+ */
+static char *follow(struct judge *j, const char *path, int rel, const struct anchor_def *d,
+		    const char *anchor, int *linked)
+{
+	/* cur: resolved so far (no symlinks in it); work: what is left to resolve. */
+	char work[PATH_MAX], cur[PATH_MAX], next[PATH_MAX];
+	size_t clen = 0;
+	unsigned int hops = 0;
+	*linked = 0;
+	if (path[0] != '/' || strlen(path) >= sizeof work)
+		return NULL;
+	memcpy(work, path, strlen(path) + 1);
+	cur[0] = '\0';
+	const char *p = work;
+	while (*p) {
+		p += strspn(p, "/");
+		size_t n = strcspn(p, "/");
+		const char *rest = p + n;
+		if (!n)
+			break;
+		if (n == 1 && p[0] == '.') {
+			p = rest;
+			continue;
+		}
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *s = strrchr(cur, '/');
+			clen = s ? (size_t)(s - cur) : 0;
+			cur[clen] = '\0';
+			p = rest;
+			continue;
+		}
+		if (clen + 1 + n + strlen(rest) >= sizeof cur)
+			return NULL;
+		cur[clen] = '/';
+		memcpy(cur + clen + 1, p, n);
+		cur[clen + 1 + n] = '\0';
+		/* A directory met before ('d'): no lstat, thousands of links share them. */
+		int known = *rest && has_seen(j, 'd', cur);
+		struct stat st;
+		if (!known && lstat(cur, &st) < 0) {
+			if (errno != ENOENT)
+				return NULL;
+			memcpy(cur + clen + 1 + n, rest, strlen(rest) + 1);
+			break;
+		}
+		if (known || !S_ISLNK(st.st_mode)) {
+			if (!known && *rest && S_ISDIR(st.st_mode))
+				remember(j, 'd', cur);
+			clen += 1 + n;
+			p = rest;
+			continue;
+		}
+		ssize_t tl = readlink(cur, next, sizeof next - 1);
+		if (tl <= 0 || ++hops > HOPS_MAX)
+			return NULL;
+		next[tl] = '\0';
+		judge_parents(j, cur, *linked ? AREL_LINK : rel, d, anchor);
+		*linked = 1;
+		/* The link's target, then the rest: from the root or from the link's directory. */
+		if ((size_t)tl + strlen(rest) >= sizeof next)
+			return NULL;
+		memmove(next + tl, rest, strlen(rest) + 1);
+		memcpy(work, next, strlen(next) + 1);
+		if (work[0] == '/')
+			clen = 0;
+		cur[clen] = '\0';
+		p = work;
+	}
+	return strdup(cur[0] ? cur : "/");
+}
+
+/* walk() and judge_entry() recurse at most a tree's depth (the table's, 2 at most). */
+static void judge_entry(struct judge *j, const char *path, unsigned int depth,
+			const struct anchor_def *d, const char *anchor); /* NOLINT(misc-no-recursion) */
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* The entries of an ANCHOR_TREE directory, `depth` levels down, in name order. */
+static void walk(struct judge *j, const char *dirpath, unsigned int depth, /* NOLINT(misc-no-recursion) */
+		 const struct anchor_def *d, const char *anchor)
+{
+	struct dirent **names = NULL;
+	int n = scandir(dirpath, &names, NULL, by_name);
+	if (n < 0)
+		return; /* cannot list it: nor can it see what to write */
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		int capped = j->tree_entries >= TREE_ENTRIES_MAX;
+		if (capped && !j->capped && strcmp(name, ".") != 0 && strcmp(name, "..") != 0) {
+			/* Not judged is not passed: said once, naming the tree. */
+			struct stat st;
+			j->capped = 1;
+			if (lstat(dirpath, &st) == 0)
+				report(j, dirpath, &st, 'c', AREL_SELF, d, anchor);
+		}
+		int skip = strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || capped ||
+			   ((d->flags & ANCHOR_SKIP_SELF) && j->self && strcmp(name, j->self) == 0);
+		if (!skip) {
+			struct buf b = BUF_INIT;
+			buf_printf(&b, "%s/%s", strcmp(dirpath, "/") == 0 ? "" : dirpath, name);
+			j->tree_entries++;
+			if (!b.oom)
+				judge_entry(j, b.data, depth - 1, d, anchor);
+			buf_free(&b);
+		}
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* An entry inside a tree: itself, where it leads when a symlink, and below. */
+static void judge_entry(struct judge *j, const char *path, unsigned int depth, /* NOLINT(misc-no-recursion) */
+			const struct anchor_def *d, const char *anchor)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return;
+	if (S_ISLNK(st.st_mode)) {
+		/* Named by the symlink itself: that is what root reads. */
+		int linked;
+		char *to = follow(j, path, AREL_LINK, d, path, &linked);
+		if (to && !seen(j, 'j', to) && stat(to, &st) == 0) {
+			judge_parents(j, to, AREL_LINK, d, path);
+			char how = verdict(j, to, &st, d);
+			if (how)
+				report(j, to, &st, how, AREL_LINK, d, path);
+		}
+		free(to);
+		return;
+	}
+	char how = verdict(j, path, &st, d);
+	if (how)
+		report(j, path, &st, how, AREL_INSIDE, d, anchor);
+	if (S_ISDIR(st.st_mode) && depth > 0)
+		walk(j, path, depth, d, anchor);
+}
+
+/*
+ * A missing anchor below a sticky directory the target may write
+ * (judge_parents lets those pass): there it creates the anchor itself.
+ */
+static void judge_creatable(struct judge *j, const char *path, const struct anchor_def *d,
+			    const char *anchor)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	size_t n = slash && slash != path ? (size_t)(slash - path) : 1;
+	if (!slash || n >= sizeof dir)
+		return;
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	struct stat st;
+	/* The nearest directory that exists: it can create what is missing below. */
+	int rc;
+	while ((rc = lstat(dir, &st)) < 0 && errno == ENOENT && n > 1) {
+		char *s = strrchr(dir, '/');
+		n = s && s != dir ? (size_t)(s - dir) : 1;
+		dir[n] = '\0';
+	}
+	if (rc == 0 && S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) &&
+	    access(dir, W_OK) == 0)
+		report(j, dir, &st, 'w', AREL_PARENT, d, anchor);
+}
+
+static void judge_object(struct judge *j, const char *path, int rel,
+			 const struct anchor_def *d, const char *anchor)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0) {
+		if (errno == ENOENT && d->kind != ANCHOR_SOCKET && d->kind != ANCHOR_DEVICE)
+			judge_creatable(j, path, d, anchor);
+		return;
+	}
+	/* A lenient judgment (ANCHOR_STICKY_OK) must not stand in for a strict one. */
+	int judged = (d->flags & ANCHOR_STICKY_OK) ? has_seen(j, 'j', path) : seen(j, 'j', path);
+	if (!judged) {
+		char how = verdict(j, path, &st, d);
+		if (how)
+			report(j, path, &st, how, rel, d, anchor);
+	}
+	if (d->kind == ANCHOR_TREE && S_ISDIR(st.st_mode) && d->depth > 0 &&
+	    !seen(j, 'w', path))
+		walk(j, path, d->depth, d, anchor);
+}
+
+/*
+ * One anchor path: the directories above it, every symlink on the way (each
+ * link's own directories too), itself or where it leads, what it holds.
+ */
+static void judge_path(struct judge *j, const char *path, const struct anchor_def *d)
+{
+	int linked;
+	char *canon = follow(j, path, AREL_PARENT, d, path, &linked);
+	if (!canon)
+		return;
+	judge_parents(j, canon, linked ? AREL_LINK : AREL_PARENT, d, linked ? path : canon);
+	judge_object(j, canon, linked ? AREL_LINK : AREL_SELF, d, linked ? path : canon);
+	free(canon);
+}
+
+static int is_pattern(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+size_t anchors_probe(const struct anchor_item *items, size_t n, const char *self,
+		     anchor_emit_fn emit, void *ctx)
+{
+	struct judge j = {getuid(), self, emit, ctx, 0, 0, 0, NULL, 0, 0};
+	for (size_t i = 0; i < n; i++) {
+		if (!items[i].path || items[i].path[0] != '/')
+			continue;
+		if (items[i].def->flags & ANCHOR_CAPPED) {
+			/* The library could not send them all: not judged is not passed. */
+			struct stat st;
+			if (lstat(items[i].path, &st) == 0)
+				report(&j, items[i].path, &st, 'c', AREL_SELF, items[i].def,
+				       items[i].path);
+			continue;
+		}
+		if (!is_pattern(items[i].path)) {
+			judge_path(&j, items[i].path, items[i].def);
+			continue;
+		}
+		glob_t g;
+		if (glob(items[i].path, 0, NULL, &g) == 0)
+			for (size_t k = 0; k < g.gl_pathc; k++)
+				judge_path(&j, g.gl_pathv[k], items[i].def);
+		globfree(&g);
+	}
+	for (size_t i = 0; i < j.cap; i++)
+		free(j.seen[i]);
+	free(j.seen);
+	return j.failed;
+}
+
+/* ------------------------------------------------------------ check mode */
+
+struct list {
+	struct anchor_item *items;
+	size_t n;
+	char **owned;
+	size_t nowned;
+	int oom;
+};
+
+static void add(struct list *l, const char *path, const struct anchor_def *d)
+{
+	struct anchor_item *it = realloc(l->items, (l->n + 1) * sizeof *it);
+	if (!it || !d) {
+		l->oom |= !it;
+		if (it)
+			l->items = it;
+		return;
+	}
+	l->items = it;
+	l->items[l->n++] = (struct anchor_item){path, d};
+}
+
+/* Adds a copy of path (the list keeps it). */
+static void add_copy(struct list *l, const char *path, size_t len, const struct anchor_def *d)
+{
+	char *s = strndup(path, len);
+	if (!s || strv_push(&l->owned, &l->nowned, s) < 0) {
+		l->oom = 1;
+		return;
+	}
+	add(l, s, d);
+}
+
+static void add_path_list(struct list *l, const char *list)
+{
+	const struct anchor_def *d = anchor_by_id("root-path");
+	for (const char *p = list; p && *p;) {
+		size_t n = strcspn(p, ":");
+		if (n && p[0] == '/' && n < PATH_MAX)
+			add_copy(l, p, n, d);
+		p += n + (p[n] == ':');
+	}
+}
+
+char *anchors_secure_path(const char *listing)
+{
+	const char *p = listing ? strstr(listing, "secure_path=") : NULL;
+	if (!p)
+		return NULL;
+	p += strlen("secure_path=");
+	struct buf b = BUF_INIT;
+	if (*p == '"')
+		p++;
+	for (; *p && *p != ',' && *p != '\n' && *p != '\r' && *p != '"'; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		buf_addc(&b, *p);
+	}
+	if (b.oom || !b.len) {
+		buf_free(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+/* ENV_SUPATH and ENV_PATH of /etc/login.defs: root's PATH at login. */
+static void add_login_defs(struct list *l)
+{
+	FILE *f = fopen("/etc/login.defs", "re");
+	char line[4096];
+	if (!f)
+		return;
+	while (fgets(line, sizeof line, f)) {
+		char *s = line;
+		if (strncmp(s, "ENV_SUPATH", 10) == 0)
+			s += 10;
+		else if (strncmp(s, "ENV_PATH", 8) == 0)
+			s += 8;
+		else
+			continue;
+		if (*s != ' ' && *s != '\t')
+			continue;
+		s += strspn(s, " \t");
+		if (strncmp(s, "PATH=", 5) == 0)
+			s += 5;
+		s[strcspn(s, " \t\r\n")] = '\0';
+		add_path_list(l, s);
+	}
+	fclose(f);
+}
+
+struct printer {
+	size_t printed;
+};
+
+static void print_hex(const char *s)
+{
+	struct buf b = BUF_INIT;
+	hex_encode(&b, s, strlen(s));
+	fputs(b.data ? b.data : "", stdout);
+	buf_free(&b);
+}
+
+static char *name_of_gid(gid_t gid)
+{
+	struct buf b = BUF_INIT;
+	char mem[4096];
+	struct group gr, *res = NULL;
+	if (getgrgid_r(gid, &gr, mem, sizeof mem, &res) == 0 && res)
+		buf_adds(&b, res->gr_name);
+	else
+		buf_printf(&b, "%u", (unsigned int)gid);
+	return b.oom ? (buf_free(&b), NULL) : buf_detach(&b);
+}
+
+static const char *const rel_words[] = {"?", "self", "parent", "inside", "link"};
+
+static void print_finding(void *ctx, const struct anchor_finding *f)
+{
+	struct printer *pr = ctx;
+	if (pr->printed >= ANCHOR_REPORT_CAP)
+		return;
+	pr->printed++;
+	char *owner = scan_owner_name(f->uid), *group = name_of_gid(f->gid);
+	fputs("anchor ", stdout);
+	print_hex(f->path);
+	printf(" %c %s %s %o ", f->how, rel_words[f->rel], f->id, f->mode);
+	print_hex(owner ? owner : "?");
+	putchar(' ');
+	print_hex(group ? group : "?");
+	printf(" %d ", f->acl);
+	print_hex(f->anchor);
+	putchar('\n');
+	free(owner);
+	free(group);
+}
+
+void check_anchors(const struct payload *p, const char *sudo_listing)
+{
+	struct list l = {NULL, 0, NULL, 0, 0};
+	for (size_t i = 0; i < anchor_table_len; i++)
+		if (anchor_table[i].path)
+			add(&l, anchor_table[i].path, &anchor_table[i]);
+	add_login_defs(&l);
+	char *sp = anchors_secure_path(sudo_listing);
+	add_path_list(&l, sp);
+	free(sp);
+	if (p->sudo_path && *p->sudo_path)
+		add(&l, p->sudo_path, anchor_by_id("sudo"));
+	char *self = realpath("/proc/self/exe", NULL);
+	if (self && strv_push(&l.owned, &l.nowned, self) == 0)
+		add(&l, self, anchor_by_id("helper"));
+	for (size_t i = 0; i < p->nanchors; i++) {
+		/* "ID PATH", from the library: ids name entries whose path is NULL. */
+		const char *sp2 = strchr(p->anchors[i], ' ');
+		char id[ANCHOR_ID_MAX + 1];
+		size_t n = sp2 ? (size_t)(sp2 - p->anchors[i]) : 0;
+		if (!n || n > ANCHOR_ID_MAX)
+			continue;
+		memcpy(id, p->anchors[i], n);
+		id[n] = '\0';
+		const struct anchor_def *d = anchor_by_id(id);
+		if (d && !d->path)
+			add(&l, sp2 + 1, d);
+	}
+	char *me = scan_owner_name(getuid());
+	struct printer pr = {0};
+	size_t total = anchors_probe(l.items, l.n, me, print_finding, &pr);
+	/*
+	 * Out of memory, some were not judged: no summary then, and the library
+	 * refuses a report without one.
+	 */
+	if (!l.oom)
+		printf("anchors %zu\n", total);
+	free(me);
+	free(l.items);
+	for (size_t i = 0; i < l.nowned; i++)
+		free(l.owned[i]);
+	free(l.owned);
+}

@@ -1,0 +1,61 @@
+/* account.h - thread-safe user database lookups. */
+#ifndef RUAS_ACCOUNT_H
+#define RUAS_ACCOUNT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "ruas.h"
+
+enum { ACCOUNT_FOUND = 0, ACCOUNT_MISSING = 1, ACCOUNT_ERROR = -1 };
+
+struct account {
+	char *name;
+	char *home;
+	char *shell;
+	uid_t uid;
+	gid_t gid;
+};
+
+/* ACCOUNT_FOUND (fill *a, free with account_clear), ACCOUNT_MISSING or ACCOUNT_ERROR. */
+int account_lookup(const char *name, struct account *a);
+int account_lookup_uid(uid_t uid, struct account *a);
+void account_clear(struct account *a);
+
+/* Non-zero for shells with which sudo -i cannot run a command (nologin, false). */
+int shell_refuses_login(const char *shell);
+
+/* One group of a user that ruas_group_risk() finds a risk. */
+struct group_hit {
+	char *name; /* NULL for a gid without a name */
+	unsigned long gid;
+	int primary; /* the user's primary group (passwd's gid) */
+	int member;  /* listed as a member (supplementary), which gpasswd -d undoes */
+	ruas_severity severity;
+	const char *why; /* static */
+	int session; /* not in the group database: granted at login (pam_group) */
+};
+struct group_hits {
+	struct group_hit *v;
+	size_t n;
+};
+
+/*
+ * The user's groups (primary and supplementary) that give root or read what
+ * is not theirs, in the order getgrouplist() gives them: ruas_group_risk()
+ * (src/lib/check/group_risk.c) judges each by gid and name. 0 (free *out with
+ * group_hits_clear, even when empty) or -1 when the groups could not be read.
+ */
+int account_group_risks(const struct account *a, struct group_hits *out);
+
+/*
+ * The groups the target really had in its login session (the probe's
+ * getgroups()), minus those of the group database: what a PAM module such
+ * as pam_group granted. Risky ones are appended to *out with session set.
+ * 0, or -1 when the groups could not be read.
+ */
+int account_session_group_risks(const struct account *a, const unsigned long *gids, size_t n,
+				struct group_hits *out);
+void group_hits_clear(struct group_hits *h);
+
+#endif

@@ -1,0 +1,208 @@
+/*
+ * anchors_report.c - trust anchors the target can write, as findings: what,
+ * why root trusts it (src/common/anchors_table.c), and the fix, from the mode,
+ * owner, group and ACL that the helper saw. Untrusted text is escaped as in
+ * messages.c: paths, owner and group names come from the target's side.
+ */
+#include "check/anchors_report.h"
+
+#include <string.h>
+
+#include "anchors.h"
+#include "buf.h"
+#include "quote.h"
+#include "check/report.h"
+
+/* The why of an id: the first entry of the id carries it. */
+static const struct anchor_def *def_of(const char *id)
+{
+	const struct anchor_def *d = anchor_by_id(id);
+	return d && d->why ? d : NULL;
+}
+
+static void verb(struct buf *b, const struct anchor_hit *a, const struct anchor_def *d)
+{
+	if (a->how == 'o')
+		buf_adds(b, "owns (so it can change the mode of) ");
+	else if (a->how == 'd')
+		buf_adds(b, "gets write access, through a default ACL entry, to what is "
+			    "created in ");
+	else if (a->how == 'r')
+		buf_adds(b, "can read ");
+	else if (d && d->kind == ANCHOR_SOCKET && a->rel != AREL_PARENT)
+		buf_adds(b, "can connect to ");
+	else
+		buf_adds(b, "can write ");
+}
+
+static void relation(struct buf *b, const struct anchor_hit *a)
+{
+	switch (a->rel) {
+	case AREL_PARENT:
+		buf_adds(b, ", a directory above ");
+		quote_display_dq(b, a->anchor);
+		buf_adds(b, " (it can rename that away and put its own in place)");
+		break;
+	case AREL_INSIDE:
+		buf_adds(b, ", inside ");
+		quote_display_dq(b, a->anchor);
+		break;
+	case AREL_LINK:
+		buf_adds(b, ", where the symlink ");
+		quote_display_dq(b, a->anchor);
+		buf_adds(b, " leads");
+		break;
+	default:
+		break;
+	}
+}
+
+/* "chmod go-w P", "gpasswd -d T G", "setfacl -x u:T P": what the mode suggests. */
+static void fix(struct buf *b, const char *user, const char *supervisor,
+		const struct anchor_hit *a, const struct anchor_def *d)
+{
+	buf_adds(b, "Fix: ");
+	if (a->how == 'd') {
+		buf_adds(b, "remove the default ACL entry that grants it: setfacl -d -x u:");
+		quote_shell(b, user);
+		buf_addc(b, ' ');
+		quote_shell(b, a->path);
+		buf_adds(b, " (getfacl ");
+		quote_shell(b, a->path);
+		buf_adds(b, " lists them as default:...; a group's goes with setfacl -d -x "
+			    "g:GROUP).");
+	} else if (a->how == 'o') {
+		int sup = d && (d->flags & ANCHOR_SUPERVISOR) && a->rel != AREL_PARENT &&
+			  supervisor && supervisor[0] != '#';
+		buf_adds(b, "chown ");
+		quote_shell(b, sup ? supervisor : "root");
+		buf_addc(b, ' ');
+		quote_shell(b, a->path);
+		buf_adds(b, ".");
+	} else {
+		unsigned int bits = a->how == 'r' ? 6u : 2u; /* a readable device: rw */
+		const char *perm = a->how == 'r' ? "rw" : "w";
+		const char *sep = "";
+		/* Others may: one chmod covers the group too. */
+		if (a->mode & bits) {
+			buf_printf(b, "chmod go-%s ", perm);
+			quote_shell(b, a->path);
+			sep = "; ";
+		}
+		if (a->acl) {
+			buf_printf(b, "%sremove the ACL entry that grants it: setfacl -x u:", sep);
+			quote_shell(b, user);
+			buf_addc(b, ' ');
+			quote_shell(b, a->path);
+			buf_adds(b, " (getfacl ");
+			quote_shell(b, a->path);
+			buf_adds(b, " lists them; a group's goes with setfacl -x g:GROUP)");
+			sep = "; ";
+		} else if (!*sep && (a->mode & (bits << 3))) {
+			buf_adds(b, "take ");
+			quote_display_dq(b, user);
+			buf_adds(b, " out of group ");
+			quote_display_dq(b, a->group);
+			buf_adds(b, " (gpasswd -d ");
+			quote_shell(b, user);
+			buf_addc(b, ' ');
+			quote_shell(b, a->group);
+			buf_printf(b, ") or chmod g-%s ", perm);
+			quote_shell(b, a->path);
+			sep = "; ";
+		}
+		if (!*sep) {
+			buf_printf(b, "chmod go-%s ", perm);
+			quote_shell(b, a->path);
+			buf_adds(b, " and check its ACL (getfacl ");
+			quote_shell(b, a->path);
+			buf_adds(b, ")");
+		}
+		buf_adds(b, ".");
+	}
+	if (d && d->fix)
+		buf_printf(b, " Note: %s.", d->fix);
+	buf_adds(b, " Then restart ruas.\n");
+}
+
+/* A cap hit ('c'): what was not judged is not passed. */
+static char *msg_not_judged(const char *user, const struct anchor_hit *a,
+			    const struct anchor_def *d)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "ERROR: ");
+	quote_display_dq(&b, a->path);
+	buf_adds(&b, " was not fully judged for target user ");
+	quote_display_dq(&b, user);
+	if (d && (d->flags & ANCHOR_CAPPED)) {
+		buf_printf(&b, ": %s.\nFix: %s", d->why, d->fix);
+	} else {
+		buf_printf(&b, ": the trees of trust anchors hold more than %u entries in all "
+			       "and the check stopped in this one, which root or the "
+			       "supervisor runs or trusts: %s.\nFix: remove what does not "
+			       "belong there, or check the rest by hand",
+			   ANCHOR_TREE_ENTRIES_MAX, d ? d->why : "(an entry this version of ruas does not know)");
+	}
+	buf_adds(&b, ". Then restart ruas.\n");
+	return buf_detach(&b);
+}
+
+char *msg_anchor(const char *user, const char *supervisor, const struct anchor_hit *a)
+{
+	struct buf b = BUF_INIT;
+	const struct anchor_def *d = def_of(a->id);
+	if (a->how == 'c')
+		return msg_not_judged(user, a, d);
+	buf_adds(&b, "ERROR: target user ");
+	quote_display_dq(&b, user);
+	buf_addc(&b, ' ');
+	verb(&b, a, d);
+	quote_display_dq(&b, a->path);
+	relation(&b, a);
+	if (d && (d->flags & ANCHOR_SUPERVISOR)) {
+		buf_adds(&b, ", which the supervisor ");
+		quote_display_dq(&b, supervisor ? supervisor : "?");
+		buf_adds(&b, " runs or trusts");
+	} else {
+		buf_adds(&b, ", which root runs or trusts");
+	}
+	buf_adds(&b, ": ");
+	if (d)
+		buf_adds(&b, d->why);
+	else
+		buf_adds(&b, "(an entry this version of ruas does not know)");
+	buf_printf(&b, ".\nIt has mode %04o, owner ", a->mode);
+	quote_display_dq(&b, a->owner);
+	buf_adds(&b, ", group ");
+	quote_display_dq(&b, a->group);
+	buf_adds(&b, a->acl ? " and an ACL.\n" : ".\n");
+	fix(&b, user, supervisor, a, d);
+	return buf_detach(&b);
+}
+
+char *msg_anchors_more(const char *user, unsigned long long more)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "ERROR: target user ");
+	quote_display_dq(&b, user);
+	buf_printf(&b, " can write %llu more paths that root or the supervisor runs or "
+		       "trusts, beyond the %u listed.\n"
+		       "Fix those, then run ruas check again to see the rest.\n",
+		   more, ANCHOR_REPORT_CAP);
+	return buf_detach(&b);
+}
+
+int report_anchors(ruas_report *rep, size_t idx, const char *user,
+		   const char *supervisor, const struct helper_report *hr)
+{
+	int r = 0;
+	if (!hr)
+		return 0;
+	for (size_t i = 0; i < hr->nanchors; i++)
+		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "anchors",
+				msg_anchor(user, supervisor, &hr->anchors[i]));
+	if (hr->anchors_total > hr->nanchors)
+		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "anchors",
+				msg_anchors_more(user, hr->anchors_total - hr->nanchors));
+	return r;
+}

@@ -1,0 +1,133 @@
+/* report.c - the preflight's findings, per project. */
+#include "check/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/messages.h"
+
+struct item {
+	ruas_severity severity;
+	const char *check; /* static */
+	char *text;
+};
+
+struct rproject {
+	char *name;
+	struct item *items;
+	size_t nitems;
+};
+
+struct ruas_report {
+	struct rproject *projects;
+	size_t n;
+	int fatal;
+};
+
+ruas_report *report_new(const char *const *names, size_t n)
+{
+	ruas_report *r = calloc(1, sizeof *r);
+	if (!r || !(r->projects = calloc(n + 1, sizeof *r->projects))) {
+		free(r);
+		return NULL;
+	}
+	r->n = n;
+	for (size_t i = 0; i < n; i++)
+		if (!(r->projects[i].name = strdup(names[i]))) {
+			ruas_report_free(r);
+			return NULL;
+		}
+	return r;
+}
+
+int report_add(ruas_report *r, size_t project, ruas_severity sev,
+	       const char *check, char *text)
+{
+	struct rproject *p = &r->projects[project];
+	if (!text)
+		return -1;
+	struct item *it = realloc(p->items, (p->nitems + 1) * sizeof *it);
+	if (!it) {
+		free(text);
+		return -1;
+	}
+	p->items = it;
+	it[p->nitems++] = (struct item){sev, check, text};
+	if (sev == RUAS_SEVERITY_FATAL)
+		r->fatal = 1;
+	return 0;
+}
+
+void ruas_report_free(ruas_report *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n; i++) {
+		for (size_t j = 0; j < r->projects[i].nitems; j++)
+			free(r->projects[i].items[j].text);
+		free(r->projects[i].items);
+		free(r->projects[i].name);
+	}
+	free(r->projects);
+	free(r);
+}
+
+int ruas_report_has_fatal(const ruas_report *r) { return r->fatal; }
+size_t ruas_report_project_count(const ruas_report *r) { return r->n; }
+
+const char *ruas_report_project_name(const ruas_report *r, size_t p)
+{
+	return p < r->n ? r->projects[p].name : NULL;
+}
+
+size_t ruas_report_item_count(const ruas_report *r, size_t p)
+{
+	return p < r->n ? r->projects[p].nitems : 0;
+}
+
+static const struct item *item_at(const ruas_report *r, size_t p, size_t i)
+{
+	if (p >= r->n || i >= r->projects[p].nitems)
+		return NULL;
+	return &r->projects[p].items[i];
+}
+
+ruas_severity ruas_report_item_severity(const ruas_report *r, size_t p, size_t i)
+{
+	const struct item *it = item_at(r, p, i);
+	return it ? it->severity : (ruas_severity)0;
+}
+
+const char *ruas_report_item_check(const ruas_report *r, size_t p, size_t i)
+{
+	const struct item *it = item_at(r, p, i);
+	return it ? it->check : NULL;
+}
+
+const char *ruas_report_item_text(const ruas_report *r, size_t p, size_t i)
+{
+	const struct item *it = item_at(r, p, i);
+	return it ? it->text : NULL;
+}
+
+int report_groups(ruas_report *r, size_t project, const char *project_name,
+		  const char *user, const struct group_hits *g, int failed)
+{
+	int rc = 0, fatal = 0, warn = 0;
+	if (failed)
+		return report_add(r, project, RUAS_SEVERITY_FATAL, "groups",
+				  msg_internal(project_name, user,
+					       "its groups could not be read from the "
+					       "group database"));
+	for (size_t i = 0; i < g->n; i++) {
+		fatal |= g->v[i].severity == RUAS_SEVERITY_FATAL;
+		warn |= g->v[i].severity == RUAS_SEVERITY_WARNING;
+	}
+	if (fatal)
+		rc |= report_add(r, project, RUAS_SEVERITY_FATAL, "groups",
+				 msg_group_fatal(project_name, user, g->v, g->n));
+	if (warn)
+		rc |= report_add(r, project, RUAS_SEVERITY_WARNING, "groups",
+				 msg_group_warning(project_name, user, g->v, g->n));
+	return rc;
+}

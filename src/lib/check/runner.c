@@ -1,0 +1,173 @@
+/* runner.c - posix_spawn a command, capture stdout and stderr, with a timeout. */
+#include "check/runner.h"
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pty_spawn.h"
+#include "spawn_attr.h"
+
+void run_result_free(struct run_result *res)
+{
+	buf_free(&res->out);
+	buf_free(&res->err);
+}
+
+/* Reads what is there; keeps at most `max` bytes but drains everything. */
+static int drain(int *fd, struct buf *b, size_t max)
+{
+	char tmp[16384];
+	ssize_t n = read(*fd, tmp, sizeof tmp);
+	if (n < 0)
+		return (errno == EINTR || errno == EAGAIN) ? 0 : -1;
+	if (n == 0) {
+		close(*fd);
+		*fd = -1;
+		return 0;
+	}
+	size_t keep = b->len < max ? max - b->len : 0;
+	if (keep > (size_t)n)
+		keep = (size_t)n;
+	return keep ? buf_add(b, tmp, keep) : 0;
+}
+
+static int wait_child(pid_t pid, int *status)
+{
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
+/*
+ * On a pty the output ends when the child has exited and the master runs
+ * dry; the parent holds the slave until then (see pty_spawn.h).
+ */
+static int run_capture_pty(const struct run_request *req, struct run_result *res)
+{
+	struct pty_child c;
+	int e = pty_spawn(&c, req->path, (char *const *)req->argv, (char *const *)req->envp);
+	if (e) {
+		res->spawn_errno = e;
+		return 0;
+	}
+	long long deadline = monotonic_ms() + req->timeout_ms, kill_at = 0;
+	int reaped = 0, killed = 0, rc = 0;
+	while (c.master >= 0) {
+		if (!reaped && waitpid(c.pid, &res->wait_status, WNOHANG) == c.pid) {
+			reaped = 1;
+			pty_child_reaped(&c);
+		}
+		if (!reaped && !killed && monotonic_ms() >= (kill_at ? kill_at : deadline)) {
+			/* As below: SIGTERM, which sudo relays, then SIGKILL. */
+			kill(c.pid, kill_at ? SIGKILL : SIGTERM);
+			res->timed_out = 1;
+			killed = kill_at != 0;
+			kill_at = monotonic_ms() + 2000;
+		}
+		struct pollfd pf[2] = {{c.master, POLLIN, 0}, {c.pidfd, POLLIN, 0}};
+		int wait_ms = reaped ? 0 : c.pidfd >= 0 ? 1000 : 5;
+		if (poll(pf, 2, wait_ms) < 0 && errno != EINTR)
+			break;
+		char tmp[16384];
+		ssize_t n = read(c.master, tmp, sizeof tmp);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN && !reaped)
+			continue;
+		if (n <= 0)
+			break; /* EIO: all is read; EAGAIN after the exit: a grandchild holds it */
+		size_t keep = res->out.len < req->max_output ? req->max_output - res->out.len : 0;
+		if (keep && buf_add(&res->out, tmp, keep < (size_t)n ? keep : (size_t)n) < 0)
+			rc = -1;
+	}
+	if (c.master >= 0)
+		close(c.master);
+	pty_child_reaped(&c);
+	if (!reaped && wait_child(c.pid, &res->wait_status) < 0)
+		rc = -1;
+	return rc;
+}
+
+int run_capture(void *ctx, const struct run_request *req, struct run_result *res)
+{
+	int outp[2] = {-1, -1}, errp[2] = {-1, -1};
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	pid_t pid;
+	int rc = -1;
+	(void)ctx;
+
+	memset(res, 0, sizeof *res);
+	if (req->pty)
+		return run_capture_pty(req, res);
+	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0)
+		goto out_pipes;
+	if (spawn_setup(&fa, &attr, 0) != 0)
+		goto out_pipes;
+	if (posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) ||
+	    posix_spawn_file_actions_adddup2(&fa, outp[1], 1) ||
+	    posix_spawn_file_actions_adddup2(&fa, errp[1], 2) ||
+	    spawn_close_rest(&fa)) {
+		spawn_teardown(&fa, &attr);
+		goto out_pipes;
+	}
+	int e = posix_spawn(&pid, req->path, &fa, &attr, (char *const *)req->argv,
+			    (char *const *)req->envp);
+	spawn_teardown(&fa, &attr);
+	close(outp[1]);
+	close(errp[1]);
+	outp[1] = errp[1] = -1;
+	if (e != 0) {
+		res->spawn_errno = e;
+		rc = 0;
+		goto out_pipes;
+	}
+
+	long long deadline = monotonic_ms() + req->timeout_ms, kill_at = 0;
+	int fds[2] = {outp[0], errp[0]};
+	outp[0] = errp[0] = -1;
+	while (fds[0] >= 0 || fds[1] >= 0) {
+		struct pollfd pf[2] = {{fds[0], POLLIN, 0}, {fds[1], POLLIN, 0}};
+		long long left = (kill_at ? kill_at : deadline) - monotonic_ms();
+		int n = poll(pf, 2, left < 0 ? 0 : (int)(left > 1000 ? 1000 : left));
+		if (n < 0 && errno != EINTR)
+			break;
+		if (monotonic_ms() >= (kill_at ? kill_at : deadline)) {
+			/* sudo relays SIGTERM to the command; SIGKILL it cannot. */
+			kill(pid, kill_at ? SIGKILL : SIGTERM);
+			res->timed_out = 1;
+			if (kill_at)
+				break;
+			kill_at = monotonic_ms() + 2000;
+		}
+		for (int i = 0; i < 2; i++)
+			if (fds[i] >= 0 && (pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				if (drain(&fds[i], i ? &res->err : &res->out,
+					  req->max_output) < 0) {
+					close(fds[i]);
+					fds[i] = -1;
+				}
+	}
+	for (int i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	if (wait_child(pid, &res->wait_status) == 0)
+		rc = (res->out.oom || res->err.oom) ? -1 : 0;
+out_pipes:
+	for (int i = 0; i < 2; i++) {
+		if (outp[i] >= 0)
+			close(outp[i]);
+		if (errp[i] >= 0)
+			close(errp[i]);
+	}
+	return rc;
+}

@@ -1,0 +1,54 @@
+/* sudo_call.c - see sudo_call.h. */
+#include "spawn/sudo_call.h"
+
+#include <string.h>
+
+#include "ruas.h"
+
+const char *const sudo_call_envp[] = {NULL};
+
+int sudo_call_build(struct sudo_call *c, const char *sudo, const char *user,
+		    const char *helper, const struct payload *p)
+{
+	return sudo_call_build_via(c, sudo, NULL, user, helper, p);
+}
+
+int sudo_call_build_via(struct sudo_call *c, const char *sudo, const char *via,
+			const char *user, const char *helper,
+			const struct payload *p)
+{
+	memset(c, 0, sizeof *c);
+	if (payload_encode(p, &c->hex) < 0) {
+		buf_free(&c->hex);
+		return RUAS_ERR_NOMEM;
+	}
+	/* sudo escapes each '/' of the helper path and joins with spaces. */
+	if (c->hex.len + 2 * strlen(helper) + 32 >= PAYLOAD_ARG_MAX) {
+		buf_free(&c->hex);
+		return RUAS_ERR_TOOLONG;
+	}
+	const char **a = c->argv;
+	if (via) {
+		*a++ = sudo;
+		*a++ = "-n";
+		*a++ = "-u";
+		*a++ = via;
+		*a++ = "--";
+	}
+	*a++ = sudo;
+	*a++ = "-n";
+	*a++ = "-iu";
+	*a++ = user;
+	*a++ = "--";
+	*a++ = "exec";
+	*a++ = helper;
+	*a++ = c->hex.data;
+	*a = NULL;
+	return 0;
+}
+
+void sudo_call_free(struct sudo_call *c)
+{
+	buf_free(&c->hex);
+	memset(c, 0, sizeof *c);
+}

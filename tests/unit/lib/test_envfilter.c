@@ -1,0 +1,298 @@
+/*
+ * test_envfilter.c - which supervisor variables cross to the agent
+ * (src/lib/spawn/envfilter.h): only allowlisted names that are set, in allowlist
+ * order, values byte for byte, first definition wins; and ruas-exec, which
+ * re-checks every name it is handed against the refusal table itself.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "env_rules.h"
+#include "spawn/envfilter.h"
+#include "payload.h"
+
+#define NALLOW(a) (sizeof(a) / sizeof *(a) - 1)
+
+static void test_only_allowlisted_in_allowlist_order(void **state)
+{
+	(void)state;
+	const char *const env[] = {
+		"PATH=/usr/bin", "TERM=xterm-256color", "HOME=/root",
+		"ANTHROPIC_API_KEY=sk-ant-123", "LANG=C.UTF-8", "SECRET=x",
+		"LD_PRELOAD=/evil.so", NULL};
+	const char *const allow[] = {"LANG", "LC_ALL", "TERM",
+				     "ANTHROPIC_API_KEY", NULL};
+	const char *names[NALLOW(allow)], *values[NALLOW(allow)];
+	memset(names, 0, sizeof names);
+	memset(values, 0, sizeof values);
+	size_t n = env_filter(env, allow, names, values);
+	assert_int_equal(n, 3);
+	assert_string_equal(names[0], "LANG");
+	assert_string_equal(values[0], "C.UTF-8");
+	assert_string_equal(names[1], "TERM");
+	assert_string_equal(values[1], "xterm-256color");
+	assert_string_equal(names[2], "ANTHROPIC_API_KEY");
+	assert_string_equal(values[2], "sk-ant-123");
+	/* Pointers into the arrays given, as documented. */
+	assert_ptr_equal(names[0], allow[0]);
+	assert_ptr_equal(values[0], env[4] + strlen("LANG="));
+	assert_ptr_equal(values[2], env[3] + strlen("ANTHROPIC_API_KEY="));
+}
+
+static void test_values_byte_exact(void **state)
+{
+	(void)state;
+	const char *const env[] = {
+		"A=line1\nline2\n", "B=x=y==z", "C=$HOME", "D=", "E= lead and trail ",
+		"F=\x01\x1b\x7f\xff", "G='\"\\*", NULL};
+	const char *const allow[] = {"A", "B", "C", "D", "E", "F", "G", NULL};
+	const char *names[NALLOW(allow)], *values[NALLOW(allow)];
+	size_t n = env_filter(env, allow, names, values);
+	assert_int_equal(n, 7);
+	assert_string_equal(values[0], "line1\nline2\n");
+	assert_string_equal(values[1], "x=y==z");
+	assert_string_equal(values[2], "$HOME");
+	assert_string_equal(values[3], "");
+	assert_string_equal(values[4], " lead and trail ");
+	assert_string_equal(values[5], "\x01\x1b\x7f\xff");
+	assert_string_equal(values[6], "'\"\\*");
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(names[i], allow[i]);
+}
+
+static void test_prefix_names_not_confused(void **state)
+{
+	(void)state;
+	/* LANGUAGE comes first and starts with LANG. */
+	const char *const env[] = {"LANGUAGE=de:en", "LC_ALLX=no", "TERMINAL=no",
+				   "LANG=en_GB.UTF-8", NULL};
+	const char *const allow[] = {"LANG", "LC_ALL", "TERM", "LANGUAGE", NULL};
+	const char *names[NALLOW(allow)], *values[NALLOW(allow)];
+	size_t n = env_filter(env, allow, names, values);
+	assert_int_equal(n, 2);
+	assert_string_equal(names[0], "LANG");
+	assert_string_equal(values[0], "en_GB.UTF-8");
+	assert_string_equal(names[1], "LANGUAGE");
+	assert_string_equal(values[1], "de:en");
+
+	/* And the other way round: a longer allowlisted name, a shorter one set. */
+	const char *const env2[] = {"LANG=C", NULL};
+	const char *const allow2[] = {"LANGUAGE", "LAN", NULL};
+	const char *names2[2], *values2[2];
+	assert_int_equal(env_filter(env2, allow2, names2, values2), 0);
+}
+
+static void test_first_definition_wins(void **state)
+{
+	(void)state;
+	const char *const env[] = {"TERM=first", "LANG=one", "TERM=second",
+				   "LANG=two", NULL};
+	const char *const allow[] = {"TERM", "LANG", NULL};
+	const char *names[2], *values[2];
+	size_t n = env_filter(env, allow, names, values);
+	assert_int_equal(n, 2);
+	assert_string_equal(names[0], "TERM");
+	assert_string_equal(values[0], "first");
+	assert_string_equal(names[1], "LANG");
+	assert_string_equal(values[1], "one");
+}
+
+static void test_malformed_and_empty_inputs(void **state)
+{
+	(void)state;
+	/* An entry without '=' is no definition; nor is "=value". */
+	const char *const env[] = {"TERM", "=x", "LANG", "TERM=vt100", NULL};
+	const char *const allow[] = {"TERM", "LANG", NULL};
+	const char *names[2], *values[2];
+	size_t n = env_filter(env, allow, names, values);
+	assert_int_equal(n, 1);
+	assert_string_equal(names[0], "TERM");
+	assert_string_equal(values[0], "vt100");
+
+	const char *const empty_env[] = {NULL};
+	assert_int_equal(env_filter(empty_env, allow, names, values), 0);
+	assert_int_equal(env_filter(NULL, allow, names, values), 0);
+	const char *const no_allow[] = {NULL};
+	assert_int_equal(env_filter(env, no_allow, names, values), 0);
+	assert_int_equal(env_filter(env, NULL, names, values), 0);
+}
+
+/* ------------------------------------------------------------ ruas-exec */
+
+#define NOBODY 65534
+
+/*
+ * Runs the built ruas-exec in exec mode, as nobody when we are root (it
+ * refuses root), with one variable name=value and the command /bin/true.
+ * Returns its exit status (or -1); its stderr goes to err.
+ */
+/*
+ * A copy of the built ruas-exec that nobody can execute: the build tree may
+ * sit in a 0700 directory (root's home), which nobody cannot enter.
+ */
+static char helper_dir[64];
+static char helper[4096];
+
+static void helper_copy(void)
+{
+	const char *top = getenv("abs_top_builddir");
+	if (!top)
+		fail_msg("abs_top_builddir unset: run through make check");
+	char built[4096];
+	snprintf(built, sizeof built, "%s/ruas-exec", top);
+	snprintf(helper_dir, sizeof helper_dir, "/tmp/ruas-envfilter.XXXXXX");
+	assert_non_null(mkdtemp(helper_dir));
+	assert_int_equal(chmod(helper_dir, 0755), 0);
+	snprintf(helper, sizeof helper, "%s/ruas-exec", helper_dir);
+	int in = open(built, O_RDONLY | O_CLOEXEC);
+	int out = open(helper, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+	assert_true(in >= 0 && out >= 0);
+	char chunk[65536];
+	ssize_t n;
+	while ((n = read(in, chunk, sizeof chunk)) > 0)
+		assert_int_equal(write(out, chunk, (size_t)n), n);
+	assert_int_equal(n, 0);
+	close(in);
+	assert_int_equal(close(out), 0);
+}
+
+static int helper_remove(void **state)
+{
+	(void)state;
+	if (helper_dir[0]) {
+		unlink(helper);
+		rmdir(helper_dir);
+	}
+	return 0;
+}
+
+static int run_payload(const struct payload *p, struct buf *err);
+
+static int run_helper(const char *name, struct buf *err)
+{
+	char *names[] = {(char *)name, NULL}, *values[] = {(char *)"x", NULL};
+	char *argv[] = {(char *)"/bin/true", NULL};
+	char *deny[] = {NULL};
+	struct payload p = {.kind = PAYLOAD_EXEC, .work_dir = (char *)"/", .scope = (char *)"",
+			    .env_names = names, .env_values = values, .nenv = 1,
+			    .argv = argv, .argc = 1, .person = (char *)"", .deny = deny};
+	return run_payload(&p, err);
+}
+
+/* Runs the copy of ruas-exec on p, as nobody when root; its exit status, stderr in err. */
+static int run_payload(const struct payload *p, struct buf *err)
+{
+	struct buf hex = BUF_INIT;
+	assert_int_equal(payload_encode(p, &hex), 0);
+	int fds[2];
+	assert_int_equal(pipe2(fds, O_CLOEXEC), 0);
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (dup2(fds[1], 2) < 0)
+			_exit(98);
+		if (geteuid() == 0 &&
+		    (setgroups(0, NULL) < 0 || setgid(NOBODY) < 0 || setuid(NOBODY) < 0))
+			_exit(97);
+		execl(helper, "ruas-exec", hex.data, (char *)NULL);
+		_exit(96);
+	}
+	close(fds[1]);
+	buf_free(&hex);
+	char chunk[1024];
+	ssize_t n;
+	while ((n = read(fds[0], chunk, sizeof chunk)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		assert_true(n > 0);
+		buf_add(err, chunk, (size_t)n);
+	}
+	close(fds[0]);
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		assert_int_equal(errno, EINTR);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* A payload that names a refused variable gets nothing run (exit 125). */
+static void test_helper_refuses_table(void **state)
+{
+	(void)state;
+	struct buf err = BUF_INIT;
+	helper_copy();
+	/* The control: an allowed name runs the command. */
+	int rc = run_helper("GIT_AUTHOR_NAME", &err);
+	char said[1024];
+	snprintf(said, sizeof said, "%s", err.data ? err.data : "");
+	buf_free(&err);
+	if (rc != 0)
+		fail_msg("ruas-exec with GIT_AUTHOR_NAME: exit %d: %s", rc, said);
+
+	size_t n;
+	const struct env_rule *rules = env_rules(&n);
+	for (size_t i = 0; i < n; i++) {
+		char name[96], want[512];
+		snprintf(name, sizeof name, "%s%s", rules[i].name, rules[i].prefix ? "Y" : "");
+		snprintf(want, sizeof want, "ruas-exec: refusing variable \"%s\": %s\n", name,
+			 rules[i].why);
+		struct buf e = BUF_INIT;
+		rc = run_helper(name, &e);
+		int ok = rc == 125 && e.data && strstr(e.data, want);
+		snprintf(said, sizeof said, "%s", e.data ? e.data : "");
+		buf_free(&e);
+		if (!ok)
+			fail_msg("ruas-exec with %s: exit %d, stderr: %s", name, rc, said);
+	}
+}
+
+/* Every program here refuses what it does not expect: a session payload is ruas-session's. */
+static void test_helper_refuses_session_payload(void **state)
+{
+	(void)state;
+	helper_copy();
+	char *argv[] = {(char *)"/bin/true", NULL};
+	char *empty[] = {NULL};
+	struct payload p = {.kind = PAYLOAD_SESSION, .user = (char *)"nobody",
+			    .service = (char *)"ruas", .ruser = (char *)"root", .mode = SESSION_CHECK,
+			    .helper = (char *)"/usr/libexec/ruas/ruas-exec", .inner = (char *)"00",
+			    .argv = argv, .argc = 1, .env_names = empty, .env_values = empty,
+			    .deny = empty, .work_dir = (char *)"/", .scope = (char *)"",
+			    .person = (char *)""};
+	struct buf err = BUF_INIT;
+	int rc = run_payload(&p, &err);
+	char said[1024];
+	snprintf(said, sizeof said, "%s", err.data ? err.data : "");
+	buf_free(&err);
+	if (rc != 125 || !strstr(said, "refusing a payload that is not for ruas-exec"))
+		fail_msg("ruas-exec on a session payload: exit %d, stderr: %s", rc, said);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_only_allowlisted_in_allowlist_order),
+		cmocka_unit_test(test_values_byte_exact),
+		cmocka_unit_test(test_prefix_names_not_confused),
+		cmocka_unit_test(test_first_definition_wins),
+		cmocka_unit_test(test_malformed_and_empty_inputs),
+		cmocka_unit_test_teardown(test_helper_refuses_table, helper_remove),
+		cmocka_unit_test_teardown(test_helper_refuses_session_payload, helper_remove),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

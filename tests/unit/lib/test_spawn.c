@@ -1,0 +1,599 @@
+/*
+ * test_spawn.c - starting a project's agent.
+ *
+ * With run_as_user: the exact sudo call (src/lib/spawn/spawn_int.h), whose payload
+ * must carry work_dir, argv and the allowlisted variables byte for byte;
+ * and ruas_spawn() itself, with a fake "sudo" script that records what it
+ * was given. Without run_as_user (legacy): the command runs for real, in
+ * work_dir, with the given environment, no stray descriptors, a clean
+ * signal state, and its exit status reported.
+ *
+ * No user lookups are needed: "ruas-test-nobody" does not exist, which the
+ * configuration allows.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "config/config_int.h"
+#include "fixture.h"
+#include "payload.h"
+#include "ruas.h"
+#include "spawn/spawn_int.h"
+#include "spawn/sudo_call.h"
+
+#ifdef HAVE_VALGRIND_VALGRIND_H
+#include <valgrind/valgrind.h>
+#endif
+#ifndef RUNNING_ON_VALGRIND
+#define RUNNING_ON_VALGRIND 0
+#endif
+
+extern char **environ;
+
+#define SUDO "/usr/bin/sudo"
+#define HELPER "/usr/libexec/ruas/ruas-exec"
+#define TARGET "ruas-test-nobody"
+/* {sudo, -n, -iu, USER, --, exec, HELPER, HEX} (src/lib/spawn/sudo_call.h) */
+#define SUDO_ARGC 8
+#define HEX_ARG 7
+#define STRAY_FD 42
+
+/* ------------------------------------------------------------ helpers */
+
+/* libconfig string escaping. */
+static void cfg_str(struct buf *b, const char *s)
+{
+	buf_addc(b, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			buf_printf(b, "\\%c", *p);
+		else if (*p == '\n')
+			buf_adds(b, "\\n");
+		else if (*p < 0x20)
+			buf_printf(b, "\\x%02x", *p);
+		else
+			buf_addc(b, (char)*p);
+	}
+	buf_addc(b, '"');
+}
+
+static ruas_config *load_text(const char *text)
+{
+	ruas_config *cfg = NULL;
+	ruas_error *err = NULL;
+	if (ruas_config_load_buffer(&cfg, text, strlen(text), "spawn.conf", NULL, &err) != 0)
+		fail_msg("config refused: %s\n%s", ruas_error_message(err), text);
+	return cfg;
+}
+
+static char *read_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fail_msg("cannot open %s: %s", path, strerror(errno));
+	struct buf b = BUF_INIT;
+	char tmp[4096];
+	ssize_t n;
+	while ((n = read(fd, tmp, sizeof tmp)) > 0)
+		buf_add(&b, tmp, (size_t)n);
+	close(fd);
+	assert_false(b.oom);
+	return buf_detach(&b);
+}
+
+static int wait_exit(ruas_child *c)
+{
+	int code = -1;
+	ruas_error *err = NULL;
+	if (ruas_child_wait(c, &code, &err) != 0)
+		fail_msg("ruas_child_wait: %s", ruas_error_message(err));
+	assert_null(err);
+	return code;
+}
+
+/*
+ * A spawn whose exec (or chdir) fails must return RUAS_ERR_SYSTEM with
+ * the errno. Under valgrind alone posix_spawn cannot report that: valgrind
+ * runs the child without CLONE_VM, so the error glibc stores for the parent
+ * is lost, the spawn succeeds and the child exits 127. Then we hold it to
+ * that, so the check still fails on anything else.
+ */
+static void assert_exec_failed(int rc, ruas_child **cp, ruas_error **errp, int want_errno,
+			       const char *needle)
+{
+	ruas_child *c = *cp;
+	ruas_error *err = *errp;
+	*cp = NULL;
+	*errp = NULL;
+	if (RUNNING_ON_VALGRIND && rc == 0) {
+		assert_non_null(c);
+		assert_int_equal(wait_exit(c), 127);
+		ruas_child_free(c);
+		return;
+	}
+	assert_int_equal(rc, RUAS_ERR_SYSTEM);
+	assert_null(c);
+	if (want_errno)
+		assert_int_equal(ruas_error_errno(err), want_errno);
+	if (needle)
+		assert_non_null(strstr(ruas_error_message(err), needle));
+	ruas_error_free(err);
+}
+
+/* ---------------------------------------------------------- fixture */
+
+struct fix {
+	char dir[128];   /* work_dir: has a space and both quotes */
+	char real[PATH_MAX];
+	char out[256];
+	char fake_sudo[256];
+	char fake_out[300];
+	ruas_config *cfg;
+};
+
+static const char legacy_script[] =
+	"pwd -P > \"$OUT\"\n"
+	"printf 'FOO=[%s]\\n' \"$FOO\" >> \"$OUT\"\n"
+	"if [ -n \"${PARENT_ONLY+x}\" ]; then echo parent-only-set; else echo "
+	"parent-only-unset; fi >> \"$OUT\"\n"
+	"if [ -e /proc/$$/fd/42 ]; then echo fd42-open; else echo fd42-closed; fi >> "
+	"\"$OUT\"\n"
+	"printf '$0=[%s]\\n' \"$0\" >> \"$OUT\"\n"
+	"for a in \"$@\"; do printf '[%s]\\n' \"$a\"; done >> \"$OUT\"\n"
+	"exit 0\n";
+
+/* The fake sudo: records its arguments and its exact environment, then exits 42. */
+static const char fake_sudo_script[] =
+	"#!/bin/sh\n"
+	"out=\"$0.out\"\n"
+	"printf 'argc=%s\\n' \"$#\" > \"$out\"\n"
+	"for a in \"$@\"; do printf '[%s]\\n' \"$a\"; done >> \"$out\"\n"
+	"printf 'env:' >> \"$out\"\n"
+	"tr '\\0' '\\n' < /proc/$$/environ >> \"$out\"\n"
+	"printf ':env\\n' >> \"$out\"\n"
+	"if [ -e /proc/$$/fd/42 ]; then echo fd42-open; else echo fd42-closed; fi >> "
+	"\"$out\"\n"
+	"exit 42\n";
+
+static int setup(void **state)
+{
+	struct fix *f = calloc(1, sizeof *f);
+	if (!f)
+		return -1;
+	snprintf(f->dir, sizeof f->dir, "/tmp/ruas spawn 'q\"d.XXXXXX");
+	if (!mkdtemp(f->dir)) {
+		free(f);
+		return -1;
+	}
+	if (!realpath(f->dir, f->real)) {
+		rmdir(f->dir);
+		free(f);
+		return -1;
+	}
+	snprintf(f->out, sizeof f->out, "%s/out", f->dir);
+	snprintf(f->fake_sudo, sizeof f->fake_sudo, "%s/fake-sudo", f->dir);
+	snprintf(f->fake_out, sizeof f->fake_out, "%s.out", f->fake_sudo);
+
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "backend = \"sudo\";\nsudo = ");
+	cfg_str(&b, f->fake_sudo);
+	buf_adds(&b, ";\nhelper = \"" HELPER "\";\nprojects = (\n");
+	buf_adds(&b, "  { name = \"legacy\"; work_dir = ");
+	cfg_str(&b, f->dir);
+	buf_adds(&b, "; command = [\"/bin/sh\", \"-c\", ");
+	cfg_str(&b, legacy_script);
+	buf_adds(&b, ", \"sh-legacy\"]; },\n");
+	buf_adds(&b, "  { name = \"exit7\"; work_dir = \"/\"; command = [\"/bin/sh\", \"-c\", "
+		     "\"exit 7\"]; },\n");
+	buf_adds(&b, "  { name = \"term\"; work_dir = \"/\"; command = [\"/bin/sh\", \"-c\", "
+		     "\"kill -TERM $$; exit 3\"]; },\n");
+	buf_adds(&b, "  { name = \"sleeper\"; work_dir = \"/\"; command = [\"/bin/sh\", "
+		     "\"-c\", \"exec sleep 30\"]; },\n");
+	buf_adds(&b, "  { name = \"badcmd\"; work_dir = \"/\"; command = "
+		     "[\"/nonexistent/ruas/cmd\"]; },\n");
+	buf_adds(&b, "  { name = \"badwd\"; work_dir = \"/nonexistent/ruas/wd\"; command = "
+		     "[\"/bin/true\"]; },\n");
+	buf_adds(&b, "  { name = \"agent\"; run_as_user = \"" TARGET "\"; work_dir = ");
+	cfg_str(&b, "/srv/x y/$HOME 'q\"\n\\z");
+	buf_adds(&b, "; command = [\"claude\", \"\", \"$HOME\"]; "
+		     "env_allowlist = [\"ANTHROPIC_API_KEY\"]; }\n");
+	buf_adds(&b, ");\n");
+	assert_false(b.oom);
+	f->cfg = load_text(b.data);
+	buf_free(&b);
+	write_file(f->fake_sudo, fake_sudo_script, 0755);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fix *f = *state;
+	ruas_config_free(f->cfg);
+	unlink(f->out);
+	unlink(f->fake_sudo);
+	unlink(f->fake_out);
+	rmdir(f->dir);
+	free(f);
+	return 0;
+}
+
+/* --------------------------------------------------- the sudo call */
+
+static const char *const agent_args[] = {"", "$HOME", "a\nb", "'", "\"", "*",
+					 "$(id)", "`id`", NULL};
+static const char *const agent_env[] = {
+	"LANG=C.UTF-8", "FOO=bar", "ANTHROPIC_API_KEY=sk-x\ny $HOME '\"", "TERM=",
+	"LANGUAGE=xx", "PATH=/evil", "LANG=second", "LD_PRELOAD=/x.so",
+	"HOME=/root", "LC_ALLX=no", NULL};
+
+static void assert_agent_payload(const char *hex, const char *work_dir)
+{
+	struct payload p;
+	const char *why = NULL;
+	for (const char *c = hex; *c; c++)
+		if (!((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f')))
+			fail_msg("payload is not lower-case hex");
+	if (payload_decode(hex, &p, &why) != 0)
+		fail_msg("payload does not decode: %s", why);
+	assert_int_equal(p.kind, PAYLOAD_EXEC);
+	assert_string_equal(p.work_dir, work_dir);
+
+	static const char *const want_argv[] = {"claude", "", "$HOME", "", "$HOME", "a\nb",
+						"'", "\"", "*", "$(id)", "`id`"};
+	size_t nargv = sizeof want_argv / sizeof *want_argv;
+	assert_int_equal(p.argc, nargv);
+	for (size_t i = 0; i < nargv; i++)
+		assert_string_equal(p.argv[i], want_argv[i]);
+	assert_null(p.argv[nargv]);
+
+	/* Allowlist order: LANG LC_ALL LC_CTYPE LC_MESSAGES TERM ANTHROPIC_API_KEY. */
+	assert_int_equal(p.nenv, 3);
+	assert_string_equal(p.env_names[0], "LANG");
+	assert_string_equal(p.env_values[0], "C.UTF-8");
+	assert_string_equal(p.env_names[1], "TERM");
+	assert_string_equal(p.env_values[1], "");
+	assert_string_equal(p.env_names[2], "ANTHROPIC_API_KEY");
+	assert_string_equal(p.env_values[2], "sk-x\ny $HOME '\"");
+	payload_free(&p);
+}
+
+static void test_sudo_call_exact(void **state)
+{
+	struct fix *f = *state;
+	const ruas_project *p = ruas_config_project_find(f->cfg, "agent");
+	assert_non_null(p);
+	struct sudo_call call;
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, agent_args, agent_env, &call), 0);
+	size_t argc = 0;
+	while (call.argv[argc])
+		argc++;
+	assert_int_equal(argc, SUDO_ARGC);
+	assert_string_equal(call.argv[0], f->fake_sudo);
+	assert_string_equal(call.argv[1], "-n");
+	assert_string_equal(call.argv[2], "-iu");
+	assert_string_equal(call.argv[3], TARGET);
+	assert_string_equal(call.argv[4], "--");
+	assert_string_equal(call.argv[5], "exec");
+	assert_string_equal(call.argv[6], HELPER);
+	assert_agent_payload(call.argv[HEX_ARG], "/srv/x y/$HOME 'q\"\n\\z");
+	/* sudo's own environment is empty. */
+	assert_null(sudo_call_envp[0]);
+	sudo_call_free(&call);
+}
+
+static void test_sudo_call_env_edge_cases(void **state)
+{
+	struct fix *f = *state;
+	const ruas_project *p = ruas_config_project_find(f->cfg, "agent");
+	struct sudo_call call;
+	struct payload pl;
+	const char *why;
+
+	/* No environment and no arguments: just the command. */
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, NULL, NULL, &call), 0);
+	assert_int_equal(payload_decode(call.argv[HEX_ARG], &pl, &why), 0);
+	assert_int_equal(pl.nenv, 0);
+	assert_int_equal(pl.argc, 3);
+	payload_free(&pl);
+	sudo_call_free(&call);
+
+	/* Nothing allowlisted is set: nothing crosses. */
+	const char *const env[] = {"PATH=/bin", "HOME=/root", "SSH_AUTH_SOCK=/tmp/x", NULL};
+	const char *const none[] = {NULL};
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, none, env, &call), 0);
+	assert_int_equal(payload_decode(call.argv[HEX_ARG], &pl, &why), 0);
+	assert_int_equal(pl.nenv, 0);
+	payload_free(&pl);
+	sudo_call_free(&call);
+}
+
+static void test_sudo_call_too_long(void **state)
+{
+	struct fix *f = *state;
+	const ruas_project *p = ruas_config_project_find(f->cfg, "agent");
+	struct sudo_call call;
+	size_t big = 70000;
+	char *arg = malloc(big + 1);
+	assert_non_null(arg);
+	memset(arg, 'a', big);
+	arg[big] = '\0';
+	const char *args[] = {arg, NULL};
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, args, NULL, &call), RUAS_ERR_TOOLONG);
+
+	/* Well under the limit it fits. */
+	arg[60000] = '\0';
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, args, NULL, &call), 0);
+	assert_true(strlen(call.argv[HEX_ARG]) < PAYLOAD_ARG_MAX);
+	sudo_call_free(&call);
+
+	/* An allowlisted value counts too. */
+	char *envs = NULL;
+	memset(arg, 'v', big);
+	arg[big] = '\0';
+	assert_true(asprintf(&envs, "ANTHROPIC_API_KEY=%s", arg) > 0);
+	const char *env[] = {envs, NULL};
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, NULL, env, &call), RUAS_ERR_TOOLONG);
+
+	/* And through ruas_spawn: refused, nothing started. */
+	ruas_child *c = (ruas_child *)0x1;
+	ruas_error *err = NULL;
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.env = env;
+	assert_int_equal(ruas_spawn(&c, f->cfg, "agent", NULL, &o, &err), RUAS_ERR_TOOLONG);
+	assert_null(c);
+	assert_int_equal(ruas_error_code(err), RUAS_ERR_TOOLONG);
+	ruas_error_free(err);
+	assert_int_equal(access(f->fake_out, F_OK), -1);
+	free(envs);
+	free(arg);
+}
+
+/* ruas_spawn with run_as_user runs "sudo" with exactly that call, an empty environment. */
+static void test_spawn_runs_sudo_exactly(void **state)
+{
+	struct fix *f = *state;
+	int fd = open("/dev/null", O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(dup2(fd, STRAY_FD), STRAY_FD); /* no O_CLOEXEC */
+	close(fd);
+
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.env = agent_env;
+	ruas_child *c = NULL;
+	ruas_error *err = NULL;
+	int r = ruas_spawn(&c, f->cfg, "agent", agent_args, &o, &err);
+	close(STRAY_FD);
+	if (r != 0)
+		fail_msg("ruas_spawn: %s", ruas_error_message(err));
+	assert_true(ruas_child_pid(c) > 0);
+	assert_int_equal(wait_exit(c), 42);
+	ruas_child_free(c);
+
+	struct sudo_call call;
+	const ruas_project *p = ruas_config_project_find(f->cfg, "agent");
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, agent_args, agent_env, &call), 0);
+	struct buf want = BUF_INIT;
+	buf_printf(&want, "argc=%d\n", SUDO_ARGC - 1);
+	for (size_t i = 1; call.argv[i]; i++)
+		buf_printf(&want, "[%s]\n", call.argv[i]);
+	buf_adds(&want, "env::env\nfd42-closed\n");
+	char *got = read_file(f->fake_out);
+	assert_string_equal(got, want.data);
+	free(got);
+	buf_free(&want);
+	sudo_call_free(&call);
+}
+
+static void test_spawn_sudo_missing(void **state)
+{
+	struct fix *f = *state;
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "backend = \"sudo\";\nsudo = \"/nonexistent/ruas/sudo\";\nprojects = (\n"
+		     "  { name = \"agent\"; run_as_user = \"" TARGET "\"; work_dir = \"/srv\"; "
+		     "command = [\"claude\"]; }\n);\n");
+	ruas_config *cfg = load_text(b.data);
+	buf_free(&b);
+	ruas_child *c = (ruas_child *)0x1;
+	ruas_error *err = NULL;
+	assert_exec_failed(ruas_spawn(&c, cfg, "agent", NULL, NULL, &err), &c, &err, ENOENT,
+			   "/nonexistent/ruas/sudo");
+	ruas_config_free(cfg);
+	(void)f;
+}
+
+/* ------------------------------------------------------------ legacy */
+
+static void test_legacy_runs_in_work_dir_with_given_env(void **state)
+{
+	struct fix *f = *state;
+	char *out_var = NULL;
+	assert_true(asprintf(&out_var, "OUT=%s", f->out) > 0);
+	const char *env[] = {out_var, "FOO=va lue\n$HOME 'q' \"d\"", "PATH=/usr/bin:/bin",
+			     NULL};
+	const char *args[] = {"a r g", "", "$HOME", "x\ny", "*", NULL};
+
+	/* A descriptor the host left open without O_CLOEXEC. */
+	int fd = open("/dev/null", O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(dup2(fd, STRAY_FD), STRAY_FD);
+	close(fd);
+	assert_int_equal(fcntl(STRAY_FD, F_GETFD) & FD_CLOEXEC, 0);
+	/* In the host environment only: must not reach the child. */
+	assert_int_equal(setenv("PARENT_ONLY", "1", 1), 0);
+
+	/* Control: a plain posix_spawn of the same probe does see both. */
+	pid_t pid;
+	char *const probe[] = {"/bin/sh", "-c",
+			       "[ -e /proc/$$/fd/42 ] && [ -n \"${PARENT_ONLY+x}\" ]", NULL};
+	assert_int_equal(posix_spawn(&pid, "/bin/sh", NULL, NULL, probe, environ), 0);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.env = env;
+	ruas_child *c = NULL;
+	ruas_error *err = NULL;
+	int r = ruas_spawn(&c, f->cfg, "legacy", args, &o, &err);
+	close(STRAY_FD);
+	unsetenv("PARENT_ONLY");
+	if (r != 0)
+		fail_msg("ruas_spawn: %s", ruas_error_message(err));
+	assert_int_equal(wait_exit(c), 0);
+	ruas_child_free(c);
+
+	struct buf want = BUF_INIT;
+	buf_printf(&want,
+		   "%s\n"
+		   "FOO=[va lue\n$HOME 'q' \"d\"]\n"
+		   "parent-only-unset\n"
+		   "fd42-closed\n"
+		   "$0=[sh-legacy]\n"
+		   "[a r g]\n[]\n[$HOME]\n[x\ny]\n[*]\n",
+		   f->real);
+	char *got = read_file(f->out);
+	assert_string_equal(got, want.data);
+	free(got);
+	buf_free(&want);
+	free(out_var);
+}
+
+static void test_exit_status(void **state)
+{
+	struct fix *f = *state;
+	const char *const env[] = {"PATH=/usr/bin:/bin", NULL};
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.env = env;
+	ruas_child *c = NULL;
+	ruas_error *err = NULL;
+	assert_int_equal(ruas_spawn(&c, f->cfg, "exit7", NULL, &o, &err), 0);
+	assert_int_equal(wait_exit(c), 7);
+	/* Waiting again gives the same answer; so does try_wait. */
+	assert_int_equal(wait_exit(c), 7);
+	int code = -1;
+	assert_int_equal(ruas_child_try_wait(c, &code, &err), 0);
+	assert_int_equal(code, 7);
+	/* Signalling a reaped child is a no-op. */
+	assert_int_equal(ruas_child_signal(c, SIGTERM, &err), 0);
+	assert_null(err);
+	ruas_child_free(c);
+}
+
+static void test_killed_by_signal_with_clean_signal_state(void **state)
+{
+	struct fix *f = *state;
+	const char *const env[] = {"PATH=/usr/bin:/bin", NULL};
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.env = env;
+
+	/* The host blocks and ignores SIGTERM; the child must start clean. */
+	sigset_t term, old;
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	assert_int_equal(pthread_sigmask(SIG_BLOCK, &term, &old), 0);
+	struct sigaction ign, old_act;
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	assert_int_equal(sigaction(SIGTERM, &ign, &old_act), 0);
+
+	ruas_child *c = NULL;
+	ruas_error *err = NULL;
+	int r = ruas_spawn(&c, f->cfg, "term", NULL, &o, &err);
+
+	assert_int_equal(sigaction(SIGTERM, &old_act, NULL), 0);
+	assert_int_equal(pthread_sigmask(SIG_SETMASK, &old, NULL), 0);
+	if (r != 0)
+		fail_msg("ruas_spawn: %s", ruas_error_message(err));
+	assert_int_equal(wait_exit(c), 128 + SIGTERM);
+	ruas_child_free(c);
+}
+
+static void test_signal_running_child(void **state)
+{
+	struct fix *f = *state;
+	const char *const env[] = {"PATH=/usr/bin:/bin", NULL};
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.env = env;
+	ruas_child *c = NULL;
+	ruas_error *err = NULL;
+	assert_int_equal(ruas_spawn(&c, f->cfg, "sleeper", NULL, &o, &err), 0);
+	int code = -1;
+	assert_int_equal(ruas_child_try_wait(c, &code, &err), 1);
+	assert_int_equal(code, -1);
+	assert_int_equal(ruas_child_signal(c, SIGKILL, &err), 0);
+	assert_int_equal(wait_exit(c), 128 + SIGKILL);
+	assert_int_equal(ruas_child_signal(c, SIGKILL, &err), 0);
+	assert_null(err);
+	ruas_child_free(c);
+	ruas_child_free(NULL);
+}
+
+static void test_spawn_errors(void **state)
+{
+	struct fix *f = *state;
+	const char *const env[] = {"PATH=/usr/bin:/bin", NULL};
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.env = env;
+	ruas_child *c = (ruas_child *)0x1;
+	ruas_error *err = NULL;
+
+	assert_int_equal(ruas_spawn(&c, f->cfg, "no-such-project", NULL, &o, &err),
+			 RUAS_ERR_NOTFOUND);
+	assert_null(c);
+	assert_int_equal(ruas_error_code(err), RUAS_ERR_NOTFOUND);
+	assert_non_null(strstr(ruas_error_message(err), "no-such-project"));
+	ruas_error_free(err);
+	err = NULL;
+
+	c = (ruas_child *)0x1;
+	assert_exec_failed(ruas_spawn(&c, f->cfg, "badcmd", NULL, &o, &err), &c, &err, ENOENT,
+			   NULL);
+	assert_exec_failed(ruas_spawn(&c, f->cfg, "badwd", NULL, &o, &err), &c, &err, 0, NULL);
+
+	o.version = 99;
+	assert_int_equal(ruas_spawn(&c, f->cfg, "exit7", NULL, &o, &err), RUAS_ERR_INVALID);
+	ruas_error_free(err);
+	err = NULL;
+	assert_int_equal(ruas_spawn(&c, f->cfg, NULL, NULL, NULL, &err), RUAS_ERR_INVALID);
+	ruas_error_free(err);
+	assert_int_equal(ruas_spawn(NULL, f->cfg, "exit7", NULL, NULL, NULL), RUAS_ERR_INVALID);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_sudo_call_exact, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sudo_call_env_edge_cases, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sudo_call_too_long, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_spawn_runs_sudo_exactly, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_spawn_sudo_missing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_legacy_runs_in_work_dir_with_given_env,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exit_status, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_killed_by_signal_with_clean_signal_state,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_signal_running_child, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_spawn_errors, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

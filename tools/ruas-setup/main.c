@@ -1,0 +1,225 @@
+/*
+ * ruas-setup - provision target users and the supervisor's scoped sudoers
+ * fragment, with the same library code that ruas check uses.
+ *
+ * Exit codes: 0 ok; 1 a validation failed and nothing changed; 2 usage
+ * error or refused input, with nothing printed on stdout and nothing written.
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_print.h"
+#include "ruas.h"
+#include "args.h"
+
+#ifndef RUAS_DEFAULT_CONFIG
+#define RUAS_DEFAULT_CONFIG "/etc/ruas/ruas.conf"
+#endif
+
+static void usage(FILE *f)
+{
+	fputs("usage: ruas-setup sudoers --supervisor USER (--target USER ... | --config FILE)\n"
+	      "       ruas-setup useradd --target USER [--shell PATH] [--home DIR] [--work-dir DIR]\n"
+	      "       ruas-setup install --supervisor USER (--target USER ... | --config FILE)\n"
+	      "                          [--name NAME] [--sudoers-dir DIR]\n"
+	      "       ruas-setup check (--target USER ... | --config FILE) [--supervisor USER] [--json]\n"
+	      "       ruas-setup acl --target USER --work-dir DIR\n"
+	      "       ruas-setup home --target USER --home DIR\n"
+	      "\n"
+	      "  sudoers  print the supervisor's sudoers fragment on stdout\n"
+	      "  useradd  print an idempotent POSIX sh script that creates a target user\n"
+	      "  install  write the fragment to sudoers.d atomically, validate it with\n"
+	      "           visudo and the no-escalation check, restore the old one on failure\n"
+	      "  check    run the no-escalation and group checks for each target\n"
+	      "  acl      grant USER rwX on the tree DIR (default ACLs on directories) by\n"
+	      "           descriptor: no symlink followed, no other filesystem entered\n"
+	      "  home     chmod 0700 the home DIR of USER by descriptor, if USER owns it\n"
+	      "\n"
+	      "  other options: --visudo PATH, --sudo PATH, --helper PATH\n"
+	      "exit status: 0 ok, 1 a validation failed (nothing changed),\n"
+	      "             2 usage error or refused input (nothing printed or written)\n",
+	      f);
+}
+
+int setup_fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+	fputs("ruas-setup: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+/* Appends t to the NULL-terminated *vec unless it is there already. */
+static int add_name(const char ***vec, size_t *n, const char *t)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*vec)[i], t) == 0)
+			return 0;
+	const char **v = realloc(*vec, (*n + 2) * sizeof *v);
+	if (!v)
+		return -1;
+	*vec = v;
+	v[(*n)++] = t;
+	v[*n] = NULL;
+	return 0;
+}
+
+static int add_target(struct setup_args *a, size_t *n, const char *t)
+{
+	return add_name(&a->targets, n, t);
+}
+
+/* The distinct run_as_users of a ruas configuration; projects without one are ignored. */
+static int targets_from_config(struct setup_args *a, size_t *n, ruas_config **cfg)
+{
+	ruas_error *err = NULL;
+	ruas_config_options o = RUAS_CONFIG_OPTIONS_INIT;
+	if (ruas_config_load(cfg, a->config, &o, &err) < 0) {
+		int r = setup_fail(SETUP_USAGE, "%s", ruas_error_message(err));
+		ruas_error_free(err);
+		return r;
+	}
+	size_t nallowed = 0;
+	for (size_t i = 0; i < ruas_config_project_count(*cfg); i++) {
+		const ruas_project *p = ruas_config_project_at(*cfg, i);
+		const char *u = ruas_project_run_as_user(p);
+		if (u && add_target(a, n, u) < 0)
+			return setup_fail(SETUP_USAGE, "out of memory");
+		/* The checks of the targets accept what the configuration accepts. */
+		for (const char *const *c = ruas_project_target_sudo_allowed(p); u && *c; c++)
+			if (add_name(&a->sudo_allowed, &nallowed, *c) < 0)
+				return setup_fail(SETUP_USAGE, "out of memory");
+	}
+	if (*n == 0)
+		return setup_fail(SETUP_USAGE, "%s: no project has a run_as_user",
+				  a->config);
+	if (!a->sudo)
+		a->sudo = ruas_config_sudo(*cfg);
+	if (!a->helper)
+		a->helper = ruas_config_helper(*cfg);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"supervisor", required_argument, NULL, 's'},
+		{"target", required_argument, NULL, 't'},
+		{"config", required_argument, NULL, 'c'},
+		{"name", required_argument, NULL, 'n'},
+		{"sudoers-dir", required_argument, NULL, 'd'},
+		{"visudo", required_argument, NULL, 'V'},
+		{"sudo", required_argument, NULL, 'S'},
+		{"helper", required_argument, NULL, 'H'},
+		{"shell", required_argument, NULL, 'l'},
+		{"home", required_argument, NULL, 'm'},
+		{"work-dir", required_argument, NULL, 'w'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'v'},
+		{NULL, 0, NULL, 0}};
+	struct setup_args a;
+	size_t ntargets = 0;
+	ruas_config *cfg = NULL;
+	int c, rc;
+
+	memset(&a, 0, sizeof a);
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		usage(stdout);
+		return output_ok(stdout) ? SETUP_OK : SETUP_FAILED;
+	}
+	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+		printf("ruas-setup %s\n", RUAS_VERSION);
+		return output_ok(stdout) ? SETUP_OK : SETUP_FAILED;
+	}
+	if (argc < 2 || argv[1][0] == '-') {
+		usage(stderr);
+		return SETUP_USAGE;
+	}
+	a.verb = argv[1];
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': a.supervisor = optarg; break;
+		case 't':
+			if (add_target(&a, &ntargets, optarg) < 0) {
+				rc = setup_fail(SETUP_USAGE, "out of memory");
+				goto out;
+			}
+			break;
+		case 'c': a.config = optarg; break;
+		case 'n': a.name = optarg; break;
+		case 'd': a.sudoers_dir = optarg; break;
+		case 'V': a.visudo = optarg; break;
+		case 'S': a.sudo = optarg; break;
+		case 'H': a.helper = optarg; break;
+		case 'l': a.shell = optarg; break;
+		case 'm': a.home = optarg; break;
+		case 'w': a.work_dir = optarg; break;
+		case 'j': a.json = 1; break;
+		case 'h':
+			usage(stdout);
+			rc = output_ok(stdout) ? SETUP_OK : SETUP_FAILED;
+			goto out;
+		default:
+			rc = setup_fail(SETUP_USAGE, "try 'ruas-setup --help'");
+			goto out;
+		}
+	}
+	if (optind != argc) {
+		rc = setup_fail(SETUP_USAGE, "unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+
+	int is_useradd = strcmp(a.verb, "useradd") == 0;
+	int is_acl = strcmp(a.verb, "acl") == 0;
+	int is_home = strcmp(a.verb, "home") == 0;
+	if (!is_useradd && !is_acl && !is_home && strcmp(a.verb, "sudoers") != 0 &&
+	    strcmp(a.verb, "install") != 0 && strcmp(a.verb, "check") != 0) {
+		rc = setup_fail(SETUP_USAGE, "unknown command '%s'; try 'ruas-setup --help'",
+				a.verb);
+		goto out;
+	}
+	if (is_useradd || is_acl || is_home) {
+		if (ntargets != 1 || a.config) {
+			rc = setup_fail(SETUP_USAGE, "%s takes exactly one --target USER", a.verb);
+			goto out;
+		}
+	} else {
+		if (!!ntargets == !!a.config) {
+			rc = setup_fail(SETUP_USAGE, "%s needs --target USER ... or --config FILE "
+					"(one of them)", a.verb);
+			goto out;
+		}
+		if (a.config && (rc = targets_from_config(&a, &ntargets, &cfg)) != 0)
+			goto out;
+		if (strcmp(a.verb, "check") != 0 && !a.supervisor) {
+			rc = setup_fail(SETUP_USAGE, "%s needs --supervisor USER", a.verb);
+			goto out;
+		}
+	}
+
+	if (is_useradd)
+		rc = setup_useradd(&a);
+	else if (is_acl)
+		rc = setup_acl(&a);
+	else if (is_home)
+		rc = setup_home(&a);
+	else if (strcmp(a.verb, "sudoers") == 0)
+		rc = setup_sudoers(&a);
+	else if (strcmp(a.verb, "install") == 0)
+		rc = setup_install(&a);
+	else
+		rc = setup_check(&a);
+out:
+	ruas_config_free(cfg);
+	free(a.targets);
+	free(a.sudo_allowed);
+	return rc;
+}
