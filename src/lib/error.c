@@ -81,3 +81,12 @@ void ruas_error_free(ruas_error *err)
 	free(err->file);
 	free(err);
 }
+
+int error_options_version(ruas_error **err, const char *fn, const unsigned int *version,
+			  unsigned int oldest, unsigned int newest)
+{
+	if (!version || (*version >= oldest && *version <= newest))
+		return 0;
+	return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0, "%s: unknown options version %u", fn,
+			 *version);
+}

@@ -13,4 +13,14 @@ int error_set(ruas_error **err, ruas_code code, const char *file, int line,
 	      int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
+/*
+ * The versioned-options rule of every entry point: NULL options, or a
+ * version from oldest to newest, which the entry point then knows how to
+ * read. Anything else is refused (RUAS_ERR_INVALID naming fn and the
+ * version), since reading an unknown struct's fields would read garbage.
+ * Returns 0 when the version is acceptable.
+ */
+int error_options_version(ruas_error **err, const char *fn, const unsigned int *version,
+			  unsigned int oldest, unsigned int newest);
+
 #endif

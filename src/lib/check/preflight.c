@@ -691,10 +691,9 @@ int ruas_preflight(ruas_report **out, const ruas_config *cfg,
 	if (!out || !cfg)
 		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
 				 "ruas_preflight: out and cfg are required");
-	if (opts && opts->version != RUAS_PREFLIGHT_OPTIONS_VERSION)
-		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
-				 "ruas_preflight: unknown options version %u",
-				 opts->version);
+	if (error_options_version(err, "ruas_preflight", opts ? &opts->version : NULL,
+				  RUAS_PREFLIGHT_OPTIONS_VERSION, RUAS_PREFLIGHT_OPTIONS_VERSION))
+		return RUAS_ERR_INVALID;
 	return preflight_run(out, cfg, opts ? opts->max_parallel : 0, &real, err);
 }
 
@@ -794,10 +793,9 @@ int ruas_check_targets(ruas_report **out, const char *const *targets,
 	if (!out || !targets || !targets[0])
 		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
 				 "ruas_check_targets: out and at least one target are required");
-	if (opts && opts->version != RUAS_TARGET_OPTIONS_VERSION && opts->version != 1)
-		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
-				 "ruas_check_targets: unknown options version %u",
-				 opts->version);
+	if (error_options_version(err, "ruas_check_targets", opts ? &opts->version : NULL, 1,
+				  RUAS_TARGET_OPTIONS_VERSION))
+		return RUAS_ERR_INVALID;
 	ruas_target_options o = defaults;
 	if (opts) {
 		/* Version 1 ends before sudo_allowed: read only what it has. */

@@ -777,10 +777,9 @@ int ruas_config_load_buffer(ruas_config **out, const char *text, size_t len,
 {
 	struct loader ld = {name ? name : "(buffer)", err, NULL, NULL};
 	*out = NULL;
-	if (opts && opts->version != RUAS_CONFIG_OPTIONS_VERSION)
-		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
-				 "ruas_config_load: unknown options version %u",
-				 opts->version);
+	if (error_options_version(err, "ruas_config_load", opts ? &opts->version : NULL,
+				  RUAS_CONFIG_OPTIONS_VERSION, RUAS_CONFIG_OPTIONS_VERSION))
+		return RUAS_ERR_INVALID;
 	if (!text || memchr(text, '\0', len))
 		return error_set(err, RUAS_ERR_CONFIG, ld.file, 0, 0,
 				 "%s: configuration contains a NUL byte", ld.file);
@@ -833,10 +832,9 @@ int ruas_config_load(ruas_config **out, const char *path,
 	*out = NULL;
 	if (!path)
 		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0, "no configuration path");
-	if (opts && opts->version != RUAS_CONFIG_OPTIONS_VERSION)
-		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
-				 "ruas_config_load: unknown options version %u",
-				 opts->version);
+	if (error_options_version(err, "ruas_config_load", opts ? &opts->version : NULL,
+				  RUAS_CONFIG_OPTIONS_VERSION, RUAS_CONFIG_OPTIONS_VERSION))
+		return RUAS_ERR_INVALID;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
 		int e = errno;

@@ -385,9 +385,9 @@ int ruas_spawn(ruas_child **out, const ruas_config *cfg, const char *project,
 		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
 				 "ruas_spawn: out, cfg and project are required");
 	*out = NULL;
-	if (opts && opts->version != RUAS_SPAWN_OPTIONS_VERSION)
-		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
-				 "ruas_spawn: unknown options version %u", opts->version);
+	if (error_options_version(err, "ruas_spawn", opts ? &opts->version : NULL,
+				  RUAS_SPAWN_OPTIONS_VERSION, RUAS_SPAWN_OPTIONS_VERSION))
+		return RUAS_ERR_INVALID;
 	const struct ruas_project *p = ruas_config_project_find(cfg, project);
 	if (!p)
 		return error_set(err, RUAS_ERR_NOTFOUND, cfg->path, 0, 0,
