@@ -33,7 +33,7 @@
 #include "payload.h"
 #include "check/report.h"
 #include "quote.h"
-#include "spawn/spawn_int.h"
+#include "spawn/pam.h"
 #include "strv.h"
 #include "config/sudo_allowed.h"
 #include "spawn/sudo_call.h"

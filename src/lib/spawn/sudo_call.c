@@ -7,6 +7,11 @@
 
 const char *const sudo_call_envp[] = {NULL};
 
+int sudo_call_fits(size_t len, const char *helper)
+{
+	return len + 2 * strlen(helper) + 32 < PAYLOAD_ARG_MAX;
+}
+
 int sudo_call_build(struct sudo_call *c, const char *sudo, const char *user,
 		    const char *helper, const struct payload *p)
 {
@@ -22,8 +27,7 @@ int sudo_call_build_via(struct sudo_call *c, const char *sudo, const char *via,
 		buf_free(&c->hex);
 		return RUAS_ERR_NOMEM;
 	}
-	/* sudo escapes each '/' of the helper path and joins with spaces. */
-	if (c->hex.len + 2 * strlen(helper) + 32 >= PAYLOAD_ARG_MAX) {
+	if (!sudo_call_fits(c->hex.len, helper)) {
 		buf_free(&c->hex);
 		return RUAS_ERR_TOOLONG;
 	}

@@ -23,6 +23,14 @@ struct sudo_call {
 
 extern const char *const sudo_call_envp[];
 
+/*
+ * Whether a payload of len hex digits still fits as the one argument after
+ * helper on a login shell's command line (PAYLOAD_ARG_MAX): sudo escapes
+ * each '/' of the helper path and joins with spaces, and the pam backend's
+ * ruas-exec argument passes through the login shell as sudo's does.
+ */
+int sudo_call_fits(size_t len, const char *helper);
+
 /* 0, RUAS_ERR_TOOLONG when the payload cannot pass as one argument, RUAS_ERR_NOMEM. */
 int sudo_call_build(struct sudo_call *c, const char *sudo, const char *user,
 		    const char *helper, const struct payload *p);

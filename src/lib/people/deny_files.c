@@ -1,0 +1,160 @@
+/* deny_files.c - see deny_files.h. */
+#include "people/deny_files.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "error.h"
+
+/* The files' names in their directory. */
+static const char LIST[] = "deny.list", SETTINGS[] = "settings.json";
+
+static void clear(struct deny_files *x)
+{
+	deny_list_free(&x->dl);
+	free(x->dir);
+	free(x->list_path);
+	free(x->settings);
+	for (size_t i = 0; i < x->nargs; i++)
+		free(x->args[i]);
+	free(x->args);
+	free(x->scope);
+	memset(x, 0, sizeof *x);
+}
+
+void deny_files_free(struct deny_files *x)
+{
+	if (x->dir) {
+		if (x->list_path)
+			unlink(x->list_path);
+		if (x->settings)
+			unlink(x->settings);
+		rmdir(x->dir);
+	}
+	clear(x);
+}
+
+char *deny_files_release(struct deny_files *x)
+{
+	char *dir = x->dir;
+	x->dir = NULL;
+	clear(x);
+	return dir;
+}
+
+/* DIR/NAME, or NULL when out of memory. */
+static char *path_in(const char *dir, const char *name)
+{
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "%s/%s", dir, name);
+	return buf_detach(&b);
+}
+
+void deny_files_remove(const char *dir)
+{
+	char *list = path_in(dir, LIST), *settings = path_in(dir, SETTINGS);
+	if (list)
+		unlink(list);
+	if (settings)
+		unlink(settings);
+	free(list);
+	free(settings);
+	rmdir(dir);
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	size_t n = strlen(text);
+	int ok = write(fd, text, n) == (ssize_t)n && fchmod(fd, 0644) == 0;
+	return close(fd) == 0 && ok ? 0 : -1;
+}
+
+static char *replace_file(const char *arg, const char *file)
+{
+	struct buf b = BUF_INIT;
+	for (const char *a = arg; *a;) {
+		const char *hit = strstr(a, "{file}");
+		if (!hit) {
+			buf_adds(&b, a);
+			break;
+		}
+		buf_add(&b, a, (size_t)(hit - a));
+		buf_adds(&b, file);
+		a = hit + 6;
+	}
+	return buf_detach(&b);
+}
+
+/* deny_settings_args with {file} replaced by the settings file: 0 or -1. */
+static int replace_args(const struct ruas_project *p, struct deny_files *x)
+{
+	if (!p->ndeny_args)
+		return 0;
+	x->args = calloc(p->ndeny_args + 1, sizeof *x->args);
+	if (!x->args)
+		return -1;
+	for (size_t i = 0; i < p->ndeny_args; i++) {
+		if (!(x->args[i] = replace_file(p->deny_settings_args[i], x->settings)))
+			return -1;
+		x->nargs++;
+	}
+	return 0;
+}
+
+/*
+ * The deny list is computed afresh at every spawn, so directories made since
+ * are on it. The files are the supervisor's, 0644 in a 0711 directory: the
+ * agent can read them by name, cannot list the directory, cannot write.
+ */
+int deny_files_build(const struct ruas_config *cfg, const struct ruas_project *p,
+		     struct deny_files *x, ruas_error **err)
+{
+	memset(x, 0, sizeof *x);
+	if (!p->person)
+		return 0;
+	int r = deny_list_compute(cfg, p->person, &x->dl, err);
+	if (r < 0)
+		return r;
+	char tmpl[] = "/tmp/ruas-deny-XXXXXX";
+	struct buf lines = BUF_INIT;
+	char *settings_json = deny_claude_settings(&x->dl);
+	for (size_t i = 0; i < x->dl.n; i++)
+		buf_printf(&lines, "%s\n", x->dl.paths[i]);
+	if (!(x->scope = people_scope(cfg->people, p->person)) || !settings_json ||
+	    lines.oom || !mkdtemp(tmpl) || chmod(tmpl, 0711) < 0 ||
+	    !(x->dir = strdup(tmpl))) {
+		int e = errno;
+		free(settings_json);
+		buf_free(&lines);
+		if (tmpl[strlen(tmpl) - 1] != 'X')
+			rmdir(tmpl);
+		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
+				 "project \"%s\": cannot prepare the deny files: %s", p->name,
+				 strerror(e));
+	}
+	x->list_path = path_in(x->dir, LIST);
+	x->settings = path_in(x->dir, SETTINGS);
+	r = (!x->list_path || !x->settings ||
+	     write_file(x->list_path, lines.data ? lines.data : "") < 0 ||
+	     write_file(x->settings, settings_json) < 0) ? -1 : 0;
+	free(settings_json);
+	buf_free(&lines);
+	if (r == 0)
+		r = replace_args(p, x);
+	if (r < 0) {
+		int e = errno;
+		deny_files_free(x);
+		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
+				 "project \"%s\": cannot write the deny files: %s", p->name,
+				 strerror(e));
+	}
+	return 0;
+}

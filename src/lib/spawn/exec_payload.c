@@ -1,0 +1,91 @@
+/* exec_payload.c - see exec_payload.h. */
+#include "spawn/exec_payload.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "proc.h"
+#include "ruas.h"
+#include "spawn/envfilter.h"
+
+char **agent_argv(const struct ruas_project *p, const char *const *args, size_t *argc)
+{
+	size_t na = 0;
+	while (args && args[na])
+		na++;
+	char **v = calloc(p->ncommand + na + 1, sizeof *v);
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < p->ncommand; i++)
+		v[i] = p->command[i];
+	for (size_t i = 0; i < na; i++)
+		v[p->ncommand + i] = (char *)args[i];
+	*argc = p->ncommand + na;
+	return v;
+}
+
+/*
+ * The helper's exec payload: work_dir, allowlisted variables, argv, who to
+ * watch (this process), the grace between SIGTERM and SIGKILL of the agent's
+ * tree, and for a person: the scope, the deny list and its files.
+ */
+int exec_payload_build(const struct ruas_config *cfg, const struct ruas_project *p,
+		       const char *const *args, const char *const *env,
+		       const struct deny_files *x, struct payload *pl)
+{
+	const char **names = calloc(p->nallow + 2, sizeof *names);
+	const char **values = calloc(p->nallow + 2, sizeof *values);
+	const char **all = NULL;
+	size_t na = 0;
+	memset(pl, 0, sizeof *pl);
+	while (args && args[na])
+		na++;
+	if (!names || !values || !(all = calloc(na + x->nargs + 1, sizeof *all)))
+		goto oom;
+	pl->kind = PAYLOAD_EXEC;
+	pl->work_dir = p->work_dir;
+	pl->nenv = env_filter(env, (const char *const *)p->env_allowlist, names, values);
+	for (size_t i = 0; i < na; i++)
+		all[i] = args[i];
+	for (size_t i = 0; i < x->nargs; i++)
+		all[na + i] = x->args[i];
+	if (x->list_path) {
+		names[pl->nenv] = "RUAS_DENY_LIST";
+		values[pl->nenv++] = x->list_path;
+	}
+	pl->env_names = (char **)names;
+	pl->env_values = (char **)values;
+	if (!(pl->argv = agent_argv(p, all, &pl->argc)))
+		goto oom;
+	free(all);
+	pl->supervisor_pid = (unsigned int)getpid();
+	pl->supervisor_start = process_start_time(getpid());
+	pl->grace_seconds = p->terminate_grace;
+	if (p->person) {
+		pl->scope = x->scope;
+		pl->person = p->person;
+		pl->exec_flags = EXEC_PRIVATE_TMP;
+		if (cfg->people->enforce_bwrap) {
+			pl->exec_flags |= EXEC_BWRAP;
+			pl->deny = x->dl.paths;
+			pl->ndeny = x->dl.n;
+		}
+	}
+	return 0;
+oom:
+	/* pl may already own names and values; the caller frees pl either way. */
+	pl->env_names = NULL;
+	pl->env_values = NULL;
+	free(names);
+	free(values);
+	free(all);
+	return RUAS_ERR_NOMEM;
+}
+
+void exec_payload_free(struct payload *pl)
+{
+	free(pl->argv);
+	free(pl->env_names);
+	free(pl->env_values);
+}

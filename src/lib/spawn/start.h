@@ -1,0 +1,44 @@
+/* start.h - the three ways ruas_spawn() starts an agent, and what they share. */
+#ifndef RUAS_SPAWN_START_H
+#define RUAS_SPAWN_START_H
+
+#include <spawn.h>
+#include <sys/types.h>
+
+#include "config/config_int.h"
+#include "error.h"
+#include "payload.h"
+#include "people/deny_files.h"
+
+/* One start: what it runs, and the spawn attributes set up for it (spawn_attr.h). */
+struct start {
+	const struct ruas_config *cfg;
+	const struct ruas_project *p;
+	const char *const *args; /* the caller's, after the command */
+	const char *const *env;  /* the supervisor's environment, or the caller's */
+	const struct deny_files *x;
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+};
+
+/*
+ * Each returns 0 with *pid set, or a ruas_code with *err set. The fa and
+ * attr are the caller's to tear down either way.
+ */
+
+/* Without run_as_user: the command itself, as the supervisor, in work_dir (direct.c). */
+int start_direct(struct start *s, pid_t *pid, ruas_error **err);
+/* sudo -n -iu USER -- exec ruas-exec HEX, with the exec payload pl (sudo.c). */
+int start_sudo(struct start *s, const struct payload *pl, pid_t *pid, ruas_error **err);
+/* ruas-session HEX, which runs ruas-exec as USER in a PAM session (pam.c). */
+int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error **err);
+
+/*
+ * What the sudo and the pam start share once they have built their call
+ * (r: the build's result, argv: the call): the program is started with an
+ * empty environment, and a failure is worded for the project's backend.
+ */
+int start_target(struct start *s, int r, const char *const *argv, pid_t *pid,
+		 ruas_error **err);
+
+#endif
