@@ -4,7 +4,11 @@
 
 #include <stddef.h>
 
-/* s with control bytes, '\\' and '"' escaped C-style, truncated to fit out. */
+/*
+ * s as quote_display() shows it inside double quotes (control bytes, '\\'
+ * and '"' escaped C-style), truncated to fit out: for the messages that
+ * are built in fixed buffers.
+ */
 const char *escape_name(const char *s, char *out, size_t n);
 
 #endif

@@ -106,7 +106,51 @@ static int targets_from_config(struct setup_args *a, size_t *n, ruas_config **cf
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* A step of main() that lets the command go on returns this; else the exit code. */
+#define GO_ON (-1)
+
+static const struct verb {
+	const char *name;
+	int (*run)(const struct setup_args *a);
+	int one_target;       /* acts on one user's account: exactly one --target */
+	int needs_supervisor; /* writes or prints the supervisor's fragment */
+} verbs[] = {
+	{"sudoers", setup_sudoers, 0, 1},
+	{"useradd", setup_useradd, 1, 0},
+	{"install", setup_install, 0, 1},
+	{"check", setup_check, 0, 0},
+	{"acl", setup_acl, 1, 0},
+	{"home", setup_home, 1, 0},
+};
+
+static const struct verb *find_verb(const char *name)
+{
+	for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+		if (strcmp(name, verbs[i].name) == 0)
+			return &verbs[i];
+	return NULL;
+}
+
+/* --help, --version, or no verb: an exit code; GO_ON for a verb. */
+static int front(int argc, char **argv)
+{
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		usage(stdout);
+		return output_ok(stdout) ? SETUP_OK : SETUP_FAILED;
+	}
+	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+		printf("ruas-setup %s\n", RUAS_VERSION);
+		return output_ok(stdout) ? SETUP_OK : SETUP_FAILED;
+	}
+	if (argc < 2 || argv[1][0] == '-') {
+		usage(stderr);
+		return SETUP_USAGE;
+	}
+	return GO_ON;
+}
+
+/* The options after the verb, all verbs' alike (the verb's checks come later). */
+static int parse_options(int argc, char **argv, struct setup_args *a, size_t *ntargets)
 {
 	static const struct option opts[] = {
 		{"supervisor", required_argument, NULL, 's'},
@@ -124,100 +168,82 @@ int main(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0}};
-	struct setup_args a;
-	size_t ntargets = 0;
-	ruas_config *cfg = NULL;
-	int c, rc;
-
-	memset(&a, 0, sizeof a);
-	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		usage(stdout);
-		return output_ok(stdout) ? SETUP_OK : SETUP_FAILED;
-	}
-	if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
-		printf("ruas-setup %s\n", RUAS_VERSION);
-		return output_ok(stdout) ? SETUP_OK : SETUP_FAILED;
-	}
-	if (argc < 2 || argv[1][0] == '-') {
-		usage(stderr);
-		return SETUP_USAGE;
-	}
-	a.verb = argv[1];
+	int c;
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 's': a.supervisor = optarg; break;
+		case 's': a->supervisor = optarg; break;
 		case 't':
-			if (add_target(&a, &ntargets, optarg) < 0) {
-				rc = setup_fail(SETUP_USAGE, "out of memory");
-				goto out;
-			}
+			if (add_target(a, ntargets, optarg) < 0)
+				return setup_fail(SETUP_USAGE, "out of memory");
 			break;
-		case 'c': a.config = optarg; break;
-		case 'n': a.name = optarg; break;
-		case 'd': a.sudoers_dir = optarg; break;
-		case 'V': a.visudo = optarg; break;
-		case 'S': a.sudo = optarg; break;
-		case 'H': a.helper = optarg; break;
-		case 'l': a.shell = optarg; break;
-		case 'm': a.home = optarg; break;
-		case 'w': a.work_dir = optarg; break;
-		case 'j': a.json = 1; break;
+		case 'c': a->config = optarg; break;
+		case 'n': a->name = optarg; break;
+		case 'd': a->sudoers_dir = optarg; break;
+		case 'V': a->visudo = optarg; break;
+		case 'S': a->sudo = optarg; break;
+		case 'H': a->helper = optarg; break;
+		case 'l': a->shell = optarg; break;
+		case 'm': a->home = optarg; break;
+		case 'w': a->work_dir = optarg; break;
+		case 'j': a->json = 1; break;
 		case 'h':
 			usage(stdout);
-			rc = output_ok(stdout) ? SETUP_OK : SETUP_FAILED;
-			goto out;
+			return output_ok(stdout) ? SETUP_OK : SETUP_FAILED;
 		default:
-			rc = setup_fail(SETUP_USAGE, "try 'ruas-setup --help'");
-			goto out;
+			return setup_fail(SETUP_USAGE, "try 'ruas-setup --help'");
 		}
 	}
-	if (optind != argc) {
-		rc = setup_fail(SETUP_USAGE, "unexpected argument '%s'", argv[optind]);
-		goto out;
-	}
+	if (optind != argc)
+		return setup_fail(SETUP_USAGE, "unexpected argument '%s'", argv[optind]);
+	return GO_ON;
+}
 
-	int is_useradd = strcmp(a.verb, "useradd") == 0;
-	int is_acl = strcmp(a.verb, "acl") == 0;
-	int is_home = strcmp(a.verb, "home") == 0;
-	if (!is_useradd && !is_acl && !is_home && strcmp(a.verb, "sudoers") != 0 &&
-	    strcmp(a.verb, "install") != 0 && strcmp(a.verb, "check") != 0) {
-		rc = setup_fail(SETUP_USAGE, "unknown command '%s'; try 'ruas-setup --help'",
-				a.verb);
-		goto out;
+/* The users verb v acts on: one --target, or --target ... or --config's run_as_users. */
+static int check_targets(const struct verb *v, struct setup_args *a, size_t *ntargets,
+			 ruas_config **cfg)
+{
+	int rc;
+	if (v->one_target) {
+		if (*ntargets != 1 || a->config)
+			return setup_fail(SETUP_USAGE, "%s takes exactly one --target USER",
+					  a->verb);
+		return GO_ON;
 	}
-	if (is_useradd || is_acl || is_home) {
-		if (ntargets != 1 || a.config) {
-			rc = setup_fail(SETUP_USAGE, "%s takes exactly one --target USER", a.verb);
-			goto out;
-		}
-	} else {
-		if (!!ntargets == !!a.config) {
-			rc = setup_fail(SETUP_USAGE, "%s needs --target USER ... or --config FILE "
-					"(one of them)", a.verb);
-			goto out;
-		}
-		if (a.config && (rc = targets_from_config(&a, &ntargets, &cfg)) != 0)
-			goto out;
-		if (strcmp(a.verb, "check") != 0 && !a.supervisor) {
-			rc = setup_fail(SETUP_USAGE, "%s needs --supervisor USER", a.verb);
-			goto out;
-		}
-	}
+	if (!!*ntargets == !!a->config)
+		return setup_fail(SETUP_USAGE, "%s needs --target USER ... or --config FILE "
+				  "(one of them)", a->verb);
+	if (a->config && (rc = targets_from_config(a, ntargets, cfg)) != 0)
+		return rc;
+	if (v->needs_supervisor && !a->supervisor)
+		return setup_fail(SETUP_USAGE, "%s needs --supervisor USER", a->verb);
+	return GO_ON;
+}
 
-	if (is_useradd)
-		rc = setup_useradd(&a);
-	else if (is_acl)
-		rc = setup_acl(&a);
-	else if (is_home)
-		rc = setup_home(&a);
-	else if (strcmp(a.verb, "sudoers") == 0)
-		rc = setup_sudoers(&a);
-	else if (strcmp(a.verb, "install") == 0)
-		rc = setup_install(&a);
-	else
-		rc = setup_check(&a);
-out:
+/* Verb v (NULL: not a verb) with the options parsed: its checks, then the verb. */
+static int run_verb(const struct verb *v, struct setup_args *a, size_t *ntargets,
+		    ruas_config **cfg)
+{
+	if (!v)
+		return setup_fail(SETUP_USAGE, "unknown command '%s'; try 'ruas-setup --help'",
+				  a->verb);
+	int rc = check_targets(v, a, ntargets, cfg);
+	return rc == GO_ON ? v->run(a) : rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct setup_args a;
+	size_t ntargets = 0;
+	ruas_config *cfg = NULL;
+	int rc = front(argc, argv);
+	if (rc != GO_ON)
+		return rc;
+	memset(&a, 0, sizeof a);
+	a.verb = argv[1];
+	rc = parse_options(argc, argv, &a, &ntargets);
+	if (rc == GO_ON)
+		rc = run_verb(find_verb(a.verb), &a, &ntargets, &cfg);
 	ruas_config_free(cfg);
 	free(a.targets);
 	free(a.sudo_allowed);

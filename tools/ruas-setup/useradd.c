@@ -14,7 +14,13 @@
 #include "escape.h"
 #include "args.h"
 
-/* 'value', with each ' written as '\'' (POSIX: nothing is special inside '...'). */
+/*
+ * 'value', with each ' written as '\'' (POSIX: nothing is special inside '...').
+ * Not quote_shell() of quote.h on purpose: that one leaves a safe word bare
+ * and writes control bytes in bash's $'...' form, which not every /bin/sh
+ * reads; this script is POSIX sh, so every value is in single quotes, a
+ * newline included.
+ */
 static void sq(FILE *f, const char *s)
 {
 	fputc('\'', f);

@@ -1,0 +1,67 @@
+/* args.h - the verbs of ruas and the one option parser they share. */
+#ifndef RUAS_TOOLS_RUAS_ARGS_H
+#define RUAS_TOOLS_RUAS_ARGS_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include "ruas.h"
+
+#ifndef RUAS_DEFAULT_CONFIG
+#define RUAS_DEFAULT_CONFIG "/etc/ruas/ruas.conf"
+#endif
+
+#define EXIT_FATAL 1
+#define EXIT_USAGE 2
+#define EXIT_SPAWN 125
+
+/* args_parse()'s "no exit code yet": the verb goes on. */
+#define ARGS_GO_ON (-1)
+
+/*
+ * What a verb accepts: getopt's short options ("+" first where options end
+ * at the first operand) and long options, each of which args_parse() knows:
+ * 'c' --config, 'j' --json, 'f' --format, 'h' --help. Each verb lists only
+ * its own, so that getopt's abbreviations (--js, --conf) stay what they were.
+ */
+struct args_spec {
+	const char *verb; /* for "bad option for VERB" */
+	const char *shortopts;
+	const struct option *longopts;
+};
+
+extern const struct args_spec args_check, args_audit, args_run, args_deny;
+
+struct args {
+	const char *config; /* -c FILE; RUAS_DEFAULT_CONFIG */
+	const char *format; /* deny --format; "lines" */
+	int json;           /* --json */
+	int operand;        /* argv index of the first operand */
+};
+
+/*
+ * Parses the options of a verb's argv (argv[0] is the verb) into *a.
+ * ARGS_GO_ON, or the exit code after --help's usage or a usage error.
+ */
+int args_parse(int argc, char **argv, const struct args_spec *spec, struct args *a);
+/*
+ * [-c FILE] [--json] and no operand, then the configuration: ARGS_GO_ON
+ * with *cfg loaded, or the exit code.
+ */
+int args_load_no_operand(int argc, char **argv, const struct args_spec *spec,
+			 ruas_config **cfg, int *json);
+
+/* main.c: the usage text, a usage error (EXIT_USAGE), loading path. */
+void usage(FILE *f);
+int usage_error(const char *what, const char *arg);
+int load(const char *path, ruas_config **cfg);
+
+/* check.c: every check of every project, shown; 0 or EXIT_FATAL. */
+int preflight(const ruas_config *cfg, int json);
+
+int cmd_check(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_deny(int argc, char **argv);
+int cmd_audit(int argc, char **argv);
+
+#endif

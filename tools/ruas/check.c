@@ -1,0 +1,54 @@
+/* check.c - ruas check: every startup check of every project, and its report. */
+#include <stdio.h>
+
+#include "report_print.h"
+#include "ruas.h"
+#include "args.h"
+
+static void summary(const ruas_config *cfg, const ruas_report *r)
+{
+	size_t errors = 0, warnings = 0;
+	for (size_t p = 0; p < ruas_report_project_count(r); p++)
+		for (size_t i = 0; i < ruas_report_item_count(r, p); i++)
+			if (ruas_report_item_severity(r, p, i) == RUAS_SEVERITY_FATAL)
+				errors++;
+			else
+				warnings++;
+	fprintf(stderr, "ruas: %zu project(s) in %s: %zu error(s), %zu warning(s)\n",
+		ruas_config_project_count(cfg), ruas_config_path(cfg), errors, warnings);
+}
+
+/* 0 when nothing fatal; EXIT_FATAL on a fatal finding or a library failure. */
+int preflight(const ruas_config *cfg, int json)
+{
+	ruas_report *r = NULL;
+	ruas_error *err = NULL;
+	if (ruas_preflight(&r, cfg, NULL, &err) < 0) {
+		fprintf(stderr, "ruas: %s\n", ruas_error_message(err));
+		ruas_error_free(err);
+		return EXIT_FATAL;
+	}
+	int fatal = ruas_report_has_fatal(r);
+	if (json) {
+		if (report_print_json(stdout, cfg, r) < 0 || !output_ok(stdout)) {
+			fputs("ruas: cannot write the JSON report\n", stderr);
+			fatal = 1;
+		}
+	} else {
+		report_print_text(stderr, r);
+		summary(cfg, r);
+	}
+	ruas_report_free(r);
+	return fatal ? EXIT_FATAL : 0;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	ruas_config *cfg;
+	int json, rc = args_load_no_operand(argc, argv, &args_check, &cfg, &json);
+	if (rc != ARGS_GO_ON)
+		return rc;
+	rc = preflight(cfg, json);
+	ruas_config_free(cfg);
+	return rc;
+}
