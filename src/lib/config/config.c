@@ -21,6 +21,7 @@
 #include "config/config_int.h"
 #include "error.h"
 #include "names.h"
+#include "path.h"
 #include "strv.h"
 #include "config/sudo_allowed.h"
 #include "quote.h"
@@ -654,13 +655,7 @@ const struct ruas_person *people_find(const struct ruas_config *cfg, const char 
 
 char *people_scope(const struct ruas_people *pp, const char *id)
 {
-	struct buf b = BUF_INIT;
-	size_t n = strlen(pp->worktrees);
-	buf_add(&b, pp->worktrees, n);
-	if (n == 0 || pp->worktrees[n - 1] != '/')
-		buf_addc(&b, '/');
-	buf_adds(&b, id);
-	return buf_detach(&b);
+	return path_join(pp->worktrees, id);
 }
 
 static int load_projects(struct loader *ld, config_t *lc, char **allow,
