@@ -13,6 +13,7 @@
 #include "account.h"
 #include "buf.h"
 #include "error.h"
+#include "path.h"
 #include "quote.h"
 #include "strv.h"
 
@@ -37,17 +38,6 @@ static int push(char ***v, size_t *n, char *s)
 	return strv_push(v, n, s);
 }
 
-static char *join(const char *dir, const char *name)
-{
-	struct buf b = BUF_INIT;
-	size_t n = strlen(dir);
-	buf_add(&b, dir, n);
-	if (n == 0 || dir[n - 1] != '/')
-		buf_addc(&b, '/');
-	buf_adds(&b, name);
-	return buf_detach(&b);
-}
-
 /* Does `name` equal `slug` or extend it at a '-' boundary? */
 static int slug_fits(const char *name, const char *slug)
 {
@@ -62,7 +52,7 @@ static char *claude_dir_of(const struct ruas_config *cfg, const struct ruas_pers
 	struct account a;
 	if (account_lookup(p->run_as_user, &a) != ACCOUNT_FOUND)
 		return NULL;
-	char *d = join(a.home, ".claude/projects");
+	char *d = path_join(a.home, ".claude/projects");
 	account_clear(&a);
 	return d;
 }
@@ -125,7 +115,7 @@ static int attribute_claude_dirs(const struct ruas_config *cfg,
 			}
 		if (fits == 0 || (fits == 1 && &pp->members[owner] == me))
 			continue;
-		rc = push(&d->paths, &d->n, join(dir, e->d_name));
+		rc = push(&d->paths, &d->n, path_join(dir, e->d_name));
 		if (rc == 0 && fits > 1) {
 			struct buf b = BUF_INIT;
 			buf_adds(&b, "claude project directory ");

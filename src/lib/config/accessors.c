@@ -1,0 +1,122 @@
+/*
+ * accessors.c - the loaded configuration as the embedder sees it: the
+ * ruas_config_* and ruas_project_* getters, and freeing it.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config/config_int.h"
+#include "strv.h"
+
+enum backend project_backend(const struct ruas_project *p)
+{
+	if (p->backend != BACKEND_AUTO)
+		return p->backend;
+	return geteuid() == 0 ? BACKEND_PAM : BACKEND_SUDO;
+}
+
+void ruas_config_free(ruas_config *cfg)
+{
+	if (!cfg)
+		return;
+	for (size_t i = 0; i < cfg->nprojects; i++) {
+		struct ruas_project *p = &cfg->projects[i];
+		free(p->name);
+		free(p->work_dir);
+		free(p->run_as_user);
+		strv_free(p->command);
+		strv_free(p->env_allowlist);
+		strv_free(p->scan_prune);
+		free(p->pam_service);
+		free(p->person);
+		strv_free(p->deny_settings_args);
+		strv_free(p->target_sudo_allowed);
+	}
+	if (cfg->people) {
+		for (size_t i = 0; i < cfg->people->nmembers; i++) {
+			free(cfg->people->members[i].id);
+			free(cfg->people->members[i].run_as_user);
+		}
+		free(cfg->people->members);
+		free(cfg->people->worktrees);
+		free(cfg->people->credentials);
+		free(cfg->people->claude_projects);
+		free(cfg->people);
+	}
+	free(cfg->projects);
+	free(cfg->path);
+	free(cfg->sudo);
+	free(cfg->helper);
+	free(cfg->session_helper);
+	free(cfg->supervisor_name);
+	strv_free(cfg->target_sudo_allowed);
+	free(cfg);
+}
+
+const char *ruas_config_path(const ruas_config *cfg)
+{
+	return cfg->path;
+}
+
+const char *ruas_config_sudo(const ruas_config *cfg)
+{
+	return cfg->sudo;
+}
+
+const char *ruas_config_helper(const ruas_config *cfg)
+{
+	return cfg->helper;
+}
+
+size_t ruas_config_project_count(const ruas_config *cfg)
+{
+	return cfg->nprojects;
+}
+
+const ruas_project *ruas_config_project_at(const ruas_config *cfg, size_t i)
+{
+	return i < cfg->nprojects ? &cfg->projects[i] : NULL;
+}
+
+const ruas_project *ruas_config_project_find(const ruas_config *cfg,
+					      const char *name)
+{
+	for (size_t i = 0; name && i < cfg->nprojects; i++)
+		if (strcmp(cfg->projects[i].name, name) == 0)
+			return &cfg->projects[i];
+	return NULL;
+}
+
+const char *ruas_project_name(const ruas_project *p) { return p->name; }
+const char *ruas_project_person(const ruas_project *p) { return p->person; }
+
+unsigned int ruas_project_terminate_grace(const ruas_project *p)
+{
+	return p->terminate_grace;
+}
+
+const char *ruas_project_backend(const ruas_project *p)
+{
+	if (!p->run_as_user)
+		return "none";
+	return project_backend(p) == BACKEND_PAM ? "pam" : "sudo";
+}
+const char *ruas_project_work_dir(const ruas_project *p) { return p->work_dir; }
+const char *ruas_project_run_as_user(const ruas_project *p) { return p->run_as_user; }
+
+const char *const *ruas_project_command(const ruas_project *p)
+{
+	return (const char *const *)p->command;
+}
+
+const char *const *ruas_project_env_allowlist(const ruas_project *p)
+{
+	return (const char *const *)p->env_allowlist;
+}
+
+const char *const *ruas_project_target_sudo_allowed(const ruas_project *p)
+{
+	static const char *const none[] = {NULL};
+	return p->target_sudo_allowed ? (const char *const *)p->target_sudo_allowed : none;
+}
