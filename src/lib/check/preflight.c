@@ -1,0 +1,204 @@
+/*
+ * preflight.c - ruas_preflight(): every startup check of every project,
+ * before any spawn. Projects that share a user (and backend, and pam
+ * service) share one job, and each distinct work_dir is probed once.
+ */
+#include "check/preflight.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check/findings.h"
+#include "check/report.h"
+#include "config/config_int.h"
+#include "error.h"
+
+/* What preflight keeps of each job besides its spec. */
+struct planned {
+	struct job_projects projects;
+	char **owned; /* scopes allocated for the spec's dirs */
+	size_t nowned;
+	char *const **allowed; /* the spec's: the global list, then each project's */
+};
+
+struct plan {
+	struct job_spec *specs;
+	struct planned *more; /* specs[i]'s at i */
+	size_t n;
+};
+
+struct check_run check_run_of(const struct ruas_config *cfg)
+{
+	struct check_run run = {
+		.sudo = cfg->sudo,
+		.helper = cfg->helper,
+		.session_helper = cfg->session_helper,
+		.config = cfg->path,
+		.config_file = cfg->path,
+		.supervisor_name = cfg->supervisor_name,
+		.supervisor_uid = cfg->supervisor_uid,
+		.scan_time_limit = cfg->scan_time_limit,
+		.cfg = cfg,
+	};
+	return run;
+}
+
+static int same_strv(char **a, char **b)
+{
+	for (; *a && *b; a++, b++)
+		if (strcmp(*a, *b) != 0)
+			return 0;
+	return !*a && !*b;
+}
+
+/* *k: the job of p's user, backend and pam service, made on first sight. -1 on OOM. */
+static int job_of(const struct ruas_config *cfg, struct plan *pl, const struct ruas_project *p,
+		  size_t *k)
+{
+	int pam = project_backend(p) == BACKEND_PAM;
+	for (*k = 0; *k < pl->n; ++*k) {
+		const struct job_spec *s = &pl->specs[*k];
+		if (strcmp(s->user, p->run_as_user) == 0 && s->pam == pam &&
+		    (!pam || strcmp(s->first->pam_service, p->pam_service) == 0))
+			return 0;
+	}
+	struct job_spec *s = &pl->specs[pl->n];
+	struct planned *m = &pl->more[pl->n++];
+	s->user = p->run_as_user;
+	s->want_rules = 1;
+	s->first = p;
+	s->pam = pam;
+	m->projects.index = calloc(cfg->nprojects, sizeof *m->projects.index);
+	m->projects.dir_of = calloc(cfg->nprojects, sizeof *m->projects.dir_of);
+	s->dirs = calloc(cfg->nprojects, sizeof *s->dirs);
+	m->owned = calloc(cfg->nprojects + 1, sizeof *m->owned);
+	m->allowed = calloc(cfg->nprojects + 1, sizeof *m->allowed);
+	if (!m->projects.index || !m->projects.dir_of || !s->dirs || !m->owned || !m->allowed)
+		return -1;
+	m->allowed[0] = cfg->target_sudo_allowed;
+	s->allowed = m->allowed;
+	s->nallowed = 1;
+	return 0;
+}
+
+/* *d: p's dir among the job's, added on first sight (work_dir, prune and scope). -1 on OOM. */
+static int dir_of(const struct ruas_config *cfg, struct job_spec *s, struct planned *m,
+		  const struct ruas_project *p, size_t *d)
+{
+	char *scope = p->person ? people_scope(cfg->people, p->person) : NULL;
+	if (p->person && !scope)
+		return -1;
+	*d = 0;
+	while (*d < s->ndirs && !(strcmp(s->dirs[*d].work_dir, p->work_dir) == 0 &&
+				  same_strv(s->dirs[*d].prune, p->scan_prune) &&
+				  strcmp(s->dirs[*d].scope, scope ? scope : "") == 0))
+		++*d;
+	if (*d < s->ndirs) {
+		free(scope);
+		return 0;
+	}
+	s->dirs[*d].work_dir = p->work_dir; /* borrowed */
+	s->dirs[*d].prune = p->scan_prune;
+	s->dirs[*d].nprune = p->nprune;
+	s->dirs[*d].scope = scope ? scope : (char *)"";
+	if (scope)
+		m->owned[m->nowned++] = scope;
+	s->ndirs++;
+	return 0;
+}
+
+/* Groups projects by run_as_user, first appearance first. -1 on OOM. */
+static int plan_jobs(const struct ruas_config *cfg, struct plan *pl)
+{
+	pl->specs = calloc(cfg->nprojects + 1, sizeof *pl->specs);
+	pl->more = calloc(cfg->nprojects + 1, sizeof *pl->more);
+	if (!pl->specs || !pl->more)
+		return -1;
+	for (size_t i = 0; i < cfg->nprojects; i++) {
+		const struct ruas_project *p = &cfg->projects[i];
+		size_t k, d;
+		if (!p->run_as_user)
+			continue;
+		if (job_of(cfg, pl, p, &k) < 0 || dir_of(cfg, &pl->specs[k], &pl->more[k], p, &d) < 0)
+			return -1;
+		struct job_spec *s = &pl->specs[k];
+		struct job_projects *jp = &pl->more[k].projects;
+		if (p->person && cfg->people->enforce_bwrap)
+			s->check_flags |= CHECK_BWRAP;
+		jp->dir_of[jp->n] = d;
+		jp->index[jp->n++] = i;
+		pl->more[k].allowed[s->nallowed++] = p->target_sudo_allowed;
+	}
+	return 0;
+}
+
+static void plan_free(struct plan *pl)
+{
+	for (size_t i = 0; i < pl->n; i++) {
+		struct planned *m = &pl->more[i];
+		free(pl->specs[i].dirs);
+		free(m->projects.index);
+		free(m->projects.dir_of);
+		for (size_t k = 0; k < m->nowned; k++)
+			free(m->owned[k]);
+		free(m->owned);
+		free(m->allowed);
+	}
+	free(pl->specs);
+	free(pl->more);
+}
+
+int preflight_run(ruas_report **out, const ruas_config *cfg,
+		  unsigned int max_parallel, const struct runner *runner,
+		  ruas_error **err)
+{
+	const struct check_run run = check_run_of(cfg);
+	struct plan pl = {0};
+	struct job *jobs = NULL;
+	ruas_report *rep = NULL;
+	const char **names = calloc(cfg->nprojects + 1, sizeof *names);
+	int rc = RUAS_ERR_NOMEM;
+
+	*out = NULL;
+	if (!names || plan_jobs(cfg, &pl) < 0)
+		goto done;
+	for (size_t i = 0; i < cfg->nprojects; i++)
+		names[i] = cfg->projects[i].name;
+	if (!(rep = report_new(names, cfg->nprojects)))
+		goto done;
+
+	if (!(jobs = jobs_run(&run, runner, pl.specs, pl.n, max_parallel)))
+		goto done;
+	rc = 0;
+	for (size_t i = 0; i < pl.n; i++)
+		if (report_job(cfg, &run, &jobs[i], &pl.more[i].projects, rep) < 0)
+			rc = RUAS_ERR_NOMEM;
+	if (report_shared_users(cfg, rep) < 0)
+		rc = RUAS_ERR_NOMEM;
+done:
+	free(names);
+	jobs_free(jobs, pl.n);
+	plan_free(&pl);
+	if (rc < 0) {
+		ruas_report_free(rep);
+		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM,
+				 "preflight: out of memory");
+	}
+	*out = rep;
+	return 0;
+}
+
+int ruas_preflight(ruas_report **out, const ruas_config *cfg,
+		   const ruas_preflight_options *opts, ruas_error **err)
+{
+	struct runner real = {run_capture, NULL, geteuid() == 0};
+	if (!out || !cfg)
+		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
+				 "ruas_preflight: out and cfg are required");
+	if (error_options_version(err, "ruas_preflight", opts ? &opts->version : NULL,
+				  RUAS_PREFLIGHT_OPTIONS_VERSION, RUAS_PREFLIGHT_OPTIONS_VERSION))
+		return RUAS_ERR_INVALID;
+	return preflight_run(out, cfg, opts ? opts->max_parallel : 0, &real, err);
+}
