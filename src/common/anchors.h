@@ -9,15 +9,14 @@
  * them into fatal findings (src/lib/check/anchors_report.c). Entries whose path is NULL
  * are filled at run time: by the library through the payload (the
  * configuration, the supervisor's home, the session helper; see
- * anchors_known()) or by the helper itself (sudo, its own executable, the
- * directories of root's PATH and sudo's secure_path).
+ * anchors_known() in src/lib/check/anchors_known.h) or by the helper itself
+ * (sudo, its own executable, the directories of root's PATH and sudo's
+ * secure_path).
  */
 #ifndef RUAS_ANCHORS_H
 #define RUAS_ANCHORS_H
 
 #include <stddef.h>
-
-struct ruas_config;
 
 enum anchor_kind {
 	ANCHOR_FILE = 1, /* the object itself */
@@ -54,27 +53,5 @@ extern const size_t anchor_table_len;
 
 /* The first entry with this id, or NULL. */
 const struct anchor_def *anchor_by_id(const char *id);
-
-/*
- * The library's share of the list, for the payload: "ID PATH" strings for
- * the configuration file and its directory, the helpers, the supervisor's
- * own program, its home and the dot entries at the top of that home.
- * Appends to *v (NULL-terminated, *n entries). 0, or -1 when out of memory.
- */
-int anchors_known(const struct ruas_config *cfg, char ***v, size_t *n);
-
-/*
- * "sudo-allowed PATH" for the program of each target_sudo_allowed command:
- * a target that can write the program (or a directory above it) runs what
- * it likes through its passwordless rule. 0, or -1 when out of memory.
- */
-int anchors_sudo_allowed(char *const *allowed, char ***v, size_t *n);
-
-/*
- * "secure-path DIR" for each directory of sudo's secure_path (as root reads
- * it with sudo -l -U): sudo runs commands from there as whoever it runs
- * them as. 0, or -1 when out of memory.
- */
-int anchors_root_path(const char *secure_path, char ***v, size_t *n);
 
 #endif

@@ -3,7 +3,7 @@
  * payload (see anchors.h): the target may not be able to list the
  * supervisor's home, but whatever it can reach there it must not write.
  */
-#include "anchors.h"
+#include "check/anchors_known.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -13,7 +13,6 @@
 
 #include "account.h"
 #include "buf.h"
-#include "config/config_int.h"
 #include "strv.h"
 #include "config/sudo_allowed.h"
 
@@ -60,12 +59,12 @@ static int push_dot(char ***v, size_t *n, const char *home, const char *name)
 	return r;
 }
 
-static int supervisor_home(const struct ruas_config *cfg, char ***v, size_t *n)
+static int supervisor_home(const struct anchors_source *src, char ***v, size_t *n)
 {
 	struct account a;
-	const char *name = cfg->supervisor_name;
+	const char *name = src->supervisor_name;
 	int lr = name && name[0] != '#' ? account_lookup(name, &a)
-					: account_lookup_uid(cfg->supervisor_uid, &a);
+					: account_lookup_uid(src->supervisor_uid, &a);
 	if (lr != ACCOUNT_FOUND)
 		return 0;
 	int r = push(v, n, "supervisor-home", a.home);
@@ -106,10 +105,10 @@ static char *absolute(const char *path)
 	return b.oom ? (buf_free(&b), NULL) : buf_detach(&b);
 }
 
-int anchors_known(const struct ruas_config *cfg, char ***v, size_t *n)
+int anchors_known(const struct anchors_source *src, char ***v, size_t *n)
 {
 	int r = 0;
-	char *conf = cfg->path ? realpath(cfg->path, NULL) : NULL;
+	char *conf = src->config ? realpath(src->config, NULL) : NULL;
 	if (conf) {
 		/* The directory first, so that it is judged as itself, not as a parent. */
 		char *slash = strrchr(conf, '/');
@@ -124,7 +123,7 @@ int anchors_known(const struct ruas_config *cfg, char ***v, size_t *n)
 		 * link, so a symlink to it in a directory the target writes (which
 		 * it repoints) is judged too, not only where it leads.
 		 */
-		char *given = absolute(cfg->path);
+		char *given = absolute(src->config);
 		if (!given)
 			r = -1;
 		else if (strcmp(given, conf) != 0)
@@ -132,12 +131,12 @@ int anchors_known(const struct ruas_config *cfg, char ***v, size_t *n)
 		free(given);
 		free(conf);
 	}
-	r |= push(v, n, "helper", cfg->helper);
-	r |= push(v, n, "helper", cfg->session_helper);
+	r |= push(v, n, "helper", src->helper);
+	r |= push(v, n, "helper", src->session_helper);
 	char *exe = realpath("/proc/self/exe", NULL);
 	r |= push(v, n, "supervisor-program", exe);
 	free(exe);
-	r |= supervisor_home(cfg, v, n);
+	r |= supervisor_home(src, v, n);
 	return r < 0 ? -1 : 0;
 }
 

@@ -2,7 +2,10 @@
  * messages.h - every finding's text. Operators' scripts match these texts
  * (the first line of each, and the lines that name what to fix), so they are
  * a contract: change them only by adding lines.
- * Each returns a malloc'd block ending in '\n', or NULL on OOM.
+ * Each returns a malloc'd block ending in '\n', or NULL on OOM. They live in
+ * messages.c (check 1 and the pam backend), messages_escalation.c (check 2),
+ * messages_work_dir.c (check 3 and the scan), messages_groups.c and
+ * messages_people.c (people on one instance, the audit).
  */
 #ifndef RUAS_MESSAGES_H
 #define RUAS_MESSAGES_H

@@ -72,7 +72,7 @@ struct ruas_config {
 	struct ruas_people *people; /* NULL without a people block */
 	uid_t supervisor_uid;
 	char *supervisor_name; /* "#UID" when the uid has no passwd entry */
-	/* global target_sudo_allowed; ruas_check_targets(): its option (borrowed) */
+	/* the global target_sudo_allowed */
 	char **target_sudo_allowed;
 };
 

@@ -12,9 +12,8 @@
 #include "spawn/start.h"
 #include "spawn/sudo_call.h"
 
-int session_argv_build(struct session_call *c, const struct ruas_config *cfg,
-		       const struct ruas_project *p, const struct payload *inner,
-		       int mode)
+int session_argv_build(struct session_call *c, const struct ruas_config *cfg, const char *user,
+		       const char *service, const struct payload *inner, int mode)
 {
 	struct buf in = BUF_INIT;
 	struct payload s;
@@ -30,8 +29,9 @@ int session_argv_build(struct session_call *c, const struct ruas_config *cfg,
 	}
 	memset(&s, 0, sizeof s);
 	s.kind = PAYLOAD_SESSION;
-	s.user = p->run_as_user;
-	s.service = p->pam_service;
+	/* payload_encode() only reads the fields; the decoder owns what it fills. */
+	s.user = (char *)user;
+	s.service = (char *)service;
 	s.ruser = cfg->supervisor_name;
 	s.mode = (unsigned int)mode;
 	s.helper = cfg->helper;
@@ -59,7 +59,8 @@ void session_argv_free(struct session_call *c)
 int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error **err)
 {
 	struct session_call sc;
-	int r = session_argv_build(&sc, s->cfg, s->p, pl, SESSION_EXEC);
+	int r = session_argv_build(&sc, s->cfg, s->p->run_as_user, s->p->pam_service, pl,
+				   SESSION_EXEC);
 	r = start_target(s, r, sc.argv, pid, err);
 	session_argv_free(&sc);
 	return r;

@@ -12,10 +12,12 @@ struct session_call {
 	struct buf hex;
 };
 
-/* Wraps an inner ruas-exec payload for ruas-session; mode is enum session_mode. */
-int session_argv_build(struct session_call *c, const struct ruas_config *cfg,
-		       const struct ruas_project *p, const struct payload *inner,
-		       int mode);
+/*
+ * Wraps an inner ruas-exec payload for ruas-session, which opens a session
+ * of PAM service `service` for `user`; mode is enum session_mode.
+ */
+int session_argv_build(struct session_call *c, const struct ruas_config *cfg, const char *user,
+		       const char *service, const struct payload *inner, int mode);
 void session_argv_free(struct session_call *c);
 
 #endif

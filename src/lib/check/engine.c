@@ -1,0 +1,390 @@
+/*
+ * engine.c - the job engine of every check (see engine.h).
+ *
+ * Checks that depend on the user run once per user, and one sudo call per
+ * user carries all of them: the helper proves that passwordless sudo works
+ * (check 1) by answering at all, then probes escalation (check 2), and
+ * each of that user's work_dirs (check 3 and the scan). Users are checked
+ * concurrently by a small pool of threads, so a slow sudo for one project
+ * does not hold up the others.
+ */
+#include "check/engine.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "account.h"
+#include "check/anchors_known.h"
+#include "error.h"
+#include "exit_status.h"
+#include "payload.h"
+#include "spawn/pam.h"
+#include "spawn/sudo_call.h"
+#include "check/sudo_list.h"
+#include "wire.h"
+
+struct pool {
+	const struct check_run *run;
+	const struct runner *runner;
+	struct job *jobs;
+	size_t njobs;
+	size_t next;
+	pthread_mutex_t lock;
+};
+
+static int make_nonce(char *out, size_t outsz)
+{
+	unsigned char raw[16];
+	struct buf b = BUF_INIT;
+	size_t got = 0;
+	while (got < sizeof raw) {
+		ssize_t n = getrandom(raw + got, sizeof raw - got, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		got += (size_t)n;
+	}
+	if (hex_encode(&b, raw, sizeof raw) < 0 || b.len >= outsz) {
+		buf_free(&b);
+		return -1;
+	}
+	memcpy(out, b.data, b.len + 1);
+	buf_free(&b);
+	return 0;
+}
+
+/* When no report came back, tell why as precisely as the evidence allows. */
+static enum outcome classify_failure(const struct job *j)
+{
+	const struct run_result *rr = &j->rr;
+	const char *err = rr->err.data ? rr->err.data : "";
+	const char *out = rr->out.data ? rr->out.data : "";
+	int code = exit_status_code(rr->wait_status);
+
+	if (rr->spawn_errno)
+		return (rr->spawn_errno == ENOENT || rr->spawn_errno == EACCES ||
+			rr->spawn_errno == ENOTDIR)
+			       ? OUT_SUDO_MISSING
+			       : OUT_SUDO_FAILED;
+	if (rr->timed_out)
+		return OUT_SUDO_FAILED;
+	if (strstr(out, "This account is currently not available"))
+		return OUT_NOLOGIN;
+	if (code == 1 && strncmp(err, "sudo: unknown user", 18) == 0)
+		return OUT_USER_MISSING;
+	if (code == 1 && strncmp(err, "sudo: ", 6) == 0)
+		return OUT_NOT_CONFIGURED;
+	if (code == 126 || code == 127)
+		return OUT_HELPER_FAILED;
+	return OUT_SUDO_FAILED;
+}
+
+/*
+ * ruas-session prints "ruas-session-acct ok" or "... fail HEX(reason)"
+ * before the helper's report. Sets the outcome unless the account passed.
+ */
+static enum outcome pam_verdict(struct job *j)
+{
+	const char *out = j->rr.out.data ? j->rr.out.data : "";
+	const char *ok = strstr(out, "\nruas-session-acct ok\n");
+	const char *bad = strstr(out, "\nruas-session-acct fail ");
+	/* A spawn failure wins over any "fail" line, and "fail" over a missing "ok". */
+	if (j->rr.spawn_errno) { /* NOLINT(bugprone-branch-clone): order matters */
+		j->outcome = OUT_SESSION_FAILED;
+	} else if (bad) {
+		const char *h = bad + strlen("\nruas-session-acct fail ");
+		struct buf reason = BUF_INIT;
+		if (hex_decode(h, strcspn(h, "\n"), &reason) == 0)
+			j->pam_reason = buf_detach(&reason);
+		buf_free(&reason);
+		j->outcome = OUT_PAM_ACCOUNT;
+	} else if (!ok) {
+		j->outcome = OUT_SESSION_FAILED;
+	} else {
+		return OUT_OK;
+	}
+	return j->outcome;
+}
+
+/*
+ * Root reads the target's rules whatever listpw says. A requiretty that
+ * binds root too is met with a pty, as the target's own probes do.
+ */
+static void list_as_root(const char *sudo, const struct runner *runner, struct job *j)
+{
+	const char *argv[] = {"sudo", "-n", "-l", "-U", j->spec->user, NULL};
+	for (int pty = 0; pty < 2; pty++) {
+		struct run_request req = {sudo, argv, sudo_call_envp, SUDO_OUTPUT_MAX,
+					  ROOT_LIST_TIMEOUT_MS, pty};
+		struct run_result rr;
+		if (runner->run(runner->ctx, &req, &rr) < 0) {
+			run_result_free(&rr);
+			j->root_rc = -1;
+			break;
+		}
+		struct buf all = BUF_INIT;
+		buf_adds(&all, rr.out.data ? rr.out.data : "");
+		buf_adds(&all, rr.err.data ? rr.err.data : "");
+		free(j->root_list);
+		j->root_list = buf_detach(&all);
+		buf_free(&all);
+		j->root_rc = rr.spawn_errno ? -rr.spawn_errno : exit_status_code(rr.wait_status);
+		j->root_cut = rr.out.len >= SUDO_OUTPUT_MAX || rr.err.len >= SUDO_OUTPUT_MAX;
+		run_result_free(&rr);
+		if (j->root_rc == 0 || !j->root_list || !strstr(j->root_list, "tty"))
+			break;
+	}
+	j->root_ran = 1;
+	/* sudo -V, as root, prints the sudoers Defaults in force, secure_path among them. */
+	const char *vargv[] = {"sudo", "-V", NULL};
+	struct run_request vreq = {sudo, vargv, sudo_call_envp, SUDO_OUTPUT_MAX,
+				   ROOT_LIST_TIMEOUT_MS, 0};
+	struct run_result vr;
+	if (runner->run(runner->ctx, &vreq, &vr) == 0 && !vr.spawn_errno &&
+	    exit_status_code(vr.wait_status) == 0 && vr.out.data)
+		j->root_sudo_v = strdup(vr.out.data);
+	run_result_free(&vr);
+}
+
+/* The secure_path of root's listing of the target's rules, as anchors. */
+static int root_secure_path(const struct job *j, char ***v, size_t *n)
+{
+	static const char line[] = "Value to override user's $PATH with: ";
+	int r = 0;
+	/* The global one, from sudo -V; the target's own Defaults, from its listing. */
+	const char *g = j->root_sudo_v ? strstr(j->root_sudo_v, line) : NULL;
+	if (g) {
+		char *path = strndup(g + strlen(line), strcspn(g + strlen(line), "\n"));
+		r = path ? anchors_root_path(path, v, n) : -1;
+		free(path);
+	}
+	struct sudo_listing l = {0};
+	const char *why;
+	if (r < 0 || !j->root_ran || j->root_rc != 0 || !j->root_list ||
+	    sudo_listing_parse(j->root_list, j->spec->user, &l, &why) < 0)
+		return r; /* a listing that does not parse is check 2's to judge */
+	r = anchors_root_path(l.secure_path, v, n);
+	sudo_listing_free(&l);
+	return r;
+}
+
+/* Groups the login session had beyond the group database (pam_group). */
+static void session_groups(struct job *j)
+{
+	struct account acct;
+	if (!j->spec->want_rules || j->groups_failed)
+		return;
+	if (account_lookup(j->spec->user, &acct) != ACCOUNT_FOUND) {
+		j->groups_failed = 1;
+		return;
+	}
+	if (account_session_group_risks(&acct, j->hr.gids, j->hr.ngids, &j->groups) < 0)
+		j->groups_failed = 1;
+	account_clear(&acct);
+}
+
+/* The programs of the job's target_sudo_allowed commands are anchors too. */
+static int allowed_programs(const struct job_spec *s, char ***v, size_t *n)
+{
+	int r = 0;
+	for (size_t k = 0; r == 0 && k < s->nallowed; k++)
+		r = anchors_sudo_allowed(s->allowed[k], v, n);
+	return r;
+}
+
+static void set_internal(struct job *j, const char *what)
+{
+	j->outcome = OUT_INTERNAL;
+	j->internal = what;
+}
+
+/* The account as the user database has it: it exists and can log in. 0 to go on. */
+static int account_ready(struct job *j)
+{
+	struct account acct;
+	int lr = account_lookup(j->spec->user, &acct);
+	if (lr == ACCOUNT_MISSING) {
+		j->outcome = OUT_USER_MISSING;
+		return -1;
+	}
+	if (lr != ACCOUNT_FOUND) {
+		set_internal(j, "the user database could not be read");
+		return -1;
+	}
+	j->shell = strdup(acct.shell);
+	j->groups_failed = account_group_risks(&acct, &j->groups) < 0;
+	int nologin = shell_refuses_login(acct.shell);
+	int noshell = access(acct.shell, X_OK) < 0;
+	account_clear(&acct);
+	if (!j->shell) {
+		set_internal(j, "out of memory");
+		return -1;
+	}
+	if (nologin || noshell) {
+		j->outcome = nologin ? OUT_NOLOGIN : OUT_SHELL_MISSING;
+		return -1;
+	}
+	return 0;
+}
+
+/* The one call that carries every probe: sudo's, or ruas-session's (pam). */
+struct job_call {
+	struct sudo_call call;
+	struct session_call sc;
+};
+
+/* The payload's anchors, then the call around the payload: 0 or RUAS_ERR_*. */
+static int call_build(const struct check_run *run, const struct job *j, struct payload *p,
+		      struct job_call *c)
+{
+	const struct ruas_config *cfg = run->cfg; /* the pam backend's only */
+	const struct job_spec *s = j->spec;
+	const struct anchors_source known = {run->config_file, run->helper, run->session_helper,
+					     run->supervisor_name, run->supervisor_uid};
+	int r = anchors_known(&known, &p->anchors, &p->nanchors) < 0 ||
+			allowed_programs(s, &p->anchors, &p->nanchors) < 0 ||
+			root_secure_path(j, &p->anchors, &p->nanchors) < 0
+		? RUAS_ERR_NOMEM
+		: s->pam ? session_argv_build(&c->sc, cfg, s->user, s->pam_service, p, SESSION_CHECK)
+			 : sudo_call_build_via(&c->call, run->sudo, s->via, s->user, run->helper, p);
+	for (size_t i = 0; i < p->nanchors; i++)
+		free(p->anchors[i]);
+	free(p->anchors);
+	p->anchors = NULL;
+	p->nanchors = 0;
+	return r;
+}
+
+/* Runs the call: 0 when j->rr holds its result. */
+static int call_run(const struct check_run *run, const struct runner *runner, struct job *j,
+		    struct job_call *c)
+{
+	const struct job_spec *s = j->spec;
+	/* The probes, then each work_dir's scan, plus a margin; at most two days. */
+	unsigned long long t = 60ull + (unsigned long long)run->scan_time_limit * s->ndirs;
+	j->timeout_s = t > MAX_CHECK_SECONDS ? MAX_CHECK_SECONDS : (unsigned int)t;
+	struct run_request req = {s->pam ? run->session_helper : run->sudo,
+				  s->pam ? c->sc.argv : c->call.argv, sudo_call_envp,
+				  SUDO_OUTPUT_MAX, j->timeout_s * 1000u, 0};
+	int r = runner->run(runner->ctx, &req, &j->rr);
+	s->pam ? session_argv_free(&c->sc) : sudo_call_free(&c->call);
+	return r;
+}
+
+/* The outcome from what came back: the helper's report, or why there is none. */
+static void judge_output(struct job *j, const char *nonce)
+{
+	if (j->spec->pam && pam_verdict(j) != OUT_OK)
+		return;
+	if (helper_report_parse(j->rr.out.data ? j->rr.out.data : "", j->rr.out.len,
+				nonce, j->spec->ndirs, &j->hr) == 0) {
+		j->outcome = OUT_OK;
+		session_groups(j);
+		return;
+	}
+	if (!j->hr.complete)
+		j->outcome = j->spec->pam ? OUT_SESSION_FAILED : classify_failure(j);
+	else
+		set_internal(j, "the ruas helper sent a malformed report (are the "
+				"library and ruas-exec from the same version?)");
+}
+
+static void run_job(const struct check_run *run, const struct runner *runner, struct job *j)
+{
+	const struct job_spec *s = j->spec;
+	char nonce[64];
+	if (account_ready(j) < 0)
+		return;
+	if (make_nonce(nonce, sizeof nonce) < 0) {
+		set_internal(j, "no random bytes for the report nonce");
+		return;
+	}
+	struct payload p = {0};
+	p.kind = PAYLOAD_CHECK;
+	p.nonce = nonce;
+	p.sudo_path = (char *)run->sudo; /* borrowed: payload_encode() only reads it */
+	p.scan_cap = SCAN_REPORT_CAP;
+	p.scan_seconds = run->scan_time_limit;
+	p.dirs = s->dirs;
+	p.ndirs = s->ndirs;
+	p.check_flags = s->check_flags;
+	p.probes = s->probes;
+	p.nprobes = s->nprobes;
+
+	/* Root reads the rules first: their secure_path is an anchor too. */
+	if (runner->root && s->want_rules)
+		list_as_root(run->sudo, runner, j);
+	struct job_call c;
+	int r = call_build(run, j, &p, &c);
+	if (r < 0) {
+		set_internal(j, r != RUAS_ERR_TOOLONG ? "out of memory"
+				: "the work_dirs of this user are too long to pass "
+				  "to the helper in one argument");
+		return;
+	}
+	if (call_run(run, runner, j, &c) < 0) {
+		set_internal(j, "running sudo failed (pipes, memory or wait)");
+		return;
+	}
+	judge_output(j, nonce);
+}
+
+static void *worker(void *arg)
+{
+	struct pool *pl = arg;
+	for (;;) {
+		pthread_mutex_lock(&pl->lock);
+		size_t i = pl->next < pl->njobs ? pl->next++ : pl->njobs;
+		pthread_mutex_unlock(&pl->lock);
+		if (i == pl->njobs)
+			return NULL;
+		run_job(pl->run, pl->runner, &pl->jobs[i]);
+	}
+}
+
+struct job *jobs_run(const struct check_run *run, const struct runner *runner,
+		     const struct job_spec *specs, size_t n, unsigned int max_parallel)
+{
+	struct job *jobs = calloc(n + 1, sizeof *jobs);
+	struct pool pl = {run, runner, jobs, n, 0, PTHREAD_MUTEX_INITIALIZER};
+	size_t nthreads = max_parallel ? max_parallel : DEFAULT_MAX_PARALLEL;
+	if (nthreads > n)
+		nthreads = n;
+	pthread_t *tids = calloc(nthreads + 1, sizeof *tids);
+	if (!jobs || !tids) {
+		free(jobs);
+		free(tids);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		jobs[i].spec = &specs[i];
+	size_t started = 0;
+	for (; started < nthreads; started++)
+		if (pthread_create(&tids[started], NULL, worker, &pl) != 0)
+			break;
+	if (started == 0 && n > 0)
+		worker(&pl); /* no thread could start: do the work here */
+	for (size_t i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	free(tids);
+	return jobs;
+}
+
+void jobs_free(struct job *jobs, size_t n)
+{
+	for (size_t i = 0; jobs && i < n; i++) {
+		free(jobs[i].shell);
+		group_hits_clear(&jobs[i].groups);
+		free(jobs[i].pam_reason);
+		free(jobs[i].root_list);
+		free(jobs[i].root_sudo_v);
+		run_result_free(&jobs[i].rr);
+		helper_report_free(&jobs[i].hr);
+	}
+	free(jobs);
+}

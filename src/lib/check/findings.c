@@ -1,0 +1,226 @@
+/*
+ * findings.c - what the engine found, as findings: a failure text when the
+ * checks could not run, else the findings of each check, in a fixed order.
+ */
+#include "check/findings.h"
+
+#include <string.h>
+
+#include "buf.h"
+#include "check/anchors_report.h"
+#include "check/escalation.h"
+#include "check/messages.h"
+#include "check/report.h"
+#include "exit_status.h"
+#include "people/deny.h"
+#include "quote.h"
+
+static char *pam_failure_text(const struct check_run *run, const struct job *j,
+			      const char *project)
+{
+	const char *user = j->spec->user;
+	const char *err = j->rr.err.data ? j->rr.err.data : "";
+	struct buf what = BUF_INIT, fix = BUF_INIT;
+	char *text;
+	switch (j->outcome) {
+	case OUT_PAM_ACCOUNT:
+		return msg_pam_account(project, user, j->spec->pam_service,
+				       j->pam_reason ? j->pam_reason : "refused");
+	case OUT_USER_MISSING:
+		buf_printf(&what, "user \"%s\" does not exist", user);
+		buf_printf(&fix, "Create it, for example with: ruas-setup useradd --target %s | sh",
+			   user);
+		break;
+	case OUT_NOLOGIN:
+	case OUT_SHELL_MISSING:
+		buf_adds(&what, "its login shell ");
+		quote_display_dq(&what, j->shell ? j->shell : "?");
+		buf_adds(&what, j->outcome == OUT_NOLOGIN ? " refuses logins"
+							  : " does not exist or is not executable");
+		buf_printf(&fix, "Give it a real login shell, for example: usermod -s /bin/bash %s",
+			   user);
+		break;
+	case OUT_SESSION_FAILED:
+	case OUT_HELPER_FAILED:
+		return msg_pam_failed(project, user, run->session_helper,
+				      exit_status_code(j->rr.wait_status), j->rr.spawn_errno != 0, err);
+	default:
+		return msg_internal(project, user, j->internal ? j->internal : "unknown failure");
+	}
+	text = (what.oom || fix.oom) ? NULL : msg_pam_unusable(project, user, what.data, fix.data);
+	buf_free(&what);
+	buf_free(&fix);
+	return text;
+}
+
+/* Why the checks of j could not run; project NULL: a target alone. */
+static char *failure_text(const struct check_run *run, const struct job *j, const char *project)
+{
+	const char *user = j->spec->user;
+	const char *err = j->rr.err.data ? j->rr.err.data : "";
+	int code = exit_status_code(j->rr.wait_status);
+	if (j->spec->pam)
+		return pam_failure_text(run, j, project);
+	switch (j->outcome) {
+	case OUT_USER_MISSING:
+		return msg_user_missing(project, user, run->supervisor_name);
+	case OUT_NOLOGIN:
+		return msg_nologin(project, user, j->shell ? j->shell : "?");
+	case OUT_SHELL_MISSING:
+		return msg_shell_missing(project, user, j->shell);
+	case OUT_SUDO_MISSING:
+		return msg_sudo_missing(project, user, run->sudo, run->config);
+	case OUT_NOT_CONFIGURED:
+		return msg_sudo_not_configured(project, user, run->supervisor_name, err);
+	case OUT_HELPER_FAILED:
+		return msg_helper_failed(project, user, run->helper, code, err);
+	case OUT_SUDO_FAILED:
+		return msg_sudo_failed(project, user, code, j->rr.timed_out, j->timeout_s, err);
+	default:
+		return msg_internal(project, user, j->internal ? j->internal : "unknown failure");
+	}
+}
+
+static int report_escalation(const struct job *j, size_t idx, ruas_report *rep,
+			     char *const *allowed)
+{
+	const struct helper_report *hr = &j->hr;
+	struct esc_evidence ev = {hr->true_rc,     hr->tty_true_rc, hr->list_rc,
+				  hr->tty_list_rc, hr->list_out,    hr->tty_list_out,
+				  j->root_ran,     j->root_rc,      j->root_list,
+				  hr->list_cut,    hr->tty_list_cut, j->root_cut};
+	return escalation_report(rep, idx, j->spec->user, &ev, allowed);
+}
+
+/* Check 2, then check 3 and the scan of the project's work_dir. */
+static int report_checks(const struct ruas_config *cfg, const struct job *j, size_t pi,
+			 size_t dir, ruas_report *rep)
+{
+	const struct ruas_project *p = &cfg->projects[pi];
+	const char *user = j->spec->user;
+	const struct dir_result *d = &j->hr.dirs[dir];
+	int r = report_escalation(j, pi, rep, p->target_sudo_allowed);
+	if (d->state == DIR_ESCAPE)
+		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "containment",
+				msg_escape(p->name, p->work_dir, p->person, d->path ? d->path : "?"));
+	else if (d->state == DIR_DENIED)
+		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "work_dir",
+				msg_work_dir_denied(p->name, p->work_dir, user, d));
+	else if (d->state == DIR_MISSING)
+		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "work_dir",
+				msg_work_dir_missing(p->name, p->work_dir, user, d, cfg->path));
+	else if (d->state != DIR_OK)
+		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "work_dir",
+				msg_internal(p->name, user, "the helper did not report on work_dir"));
+	if (d->state == DIR_OK && d->total > 0)
+		r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "scan",
+				msg_scan(p->name, p->work_dir, user, d->items, d->nitems,
+					 d->total));
+	if (d->state == DIR_OK && d->incomplete)
+		r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "scan",
+				msg_scan_incomplete(p->name, p->work_dir, d->entries,
+						    cfg->scan_time_limit, cfg->path));
+	return r;
+}
+
+int report_job(const struct ruas_config *cfg, const struct check_run *run, const struct job *j,
+	       const struct job_projects *jp, ruas_report *rep)
+{
+	const char *user = j->spec->user;
+	int r = 0;
+	for (size_t k = 0; k < jp->n; k++) {
+		size_t pi = jp->index[k];
+		const struct ruas_project *p = &cfg->projects[pi];
+		if (j->outcome != OUT_OK)
+			r |= report_add(rep, pi, RUAS_SEVERITY_FATAL,
+					j->outcome == OUT_PAM_ACCOUNT ? "account"
+					: j->spec->pam		       ? "pam"
+								       : "sudo",
+					failure_text(run, j, p->name));
+		else
+			r |= report_checks(cfg, j, pi, jp->dir_of[k], rep);
+		r |= report_anchors(rep, pi, user, cfg->supervisor_name,
+				    j->outcome == OUT_OK ? &j->hr : NULL);
+		if (j->outcome == OUT_OK && p->person && cfg->people->enforce_bwrap &&
+		    (!j->hr.bwrap_seen || j->hr.bwrap_rc != 0))
+			r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "bwrap",
+					msg_bwrap(p->name, user,
+						  j->hr.bwrap_out ? j->hr.bwrap_out : ""));
+		r |= report_groups(rep, pi, p->name, user, &j->groups, j->groups_failed);
+	}
+	return r;
+}
+
+/* People who share one OS user are kept apart by deny rules alone. */
+int report_shared_users(const struct ruas_config *cfg, ruas_report *rep)
+{
+	const struct ruas_people *pp = cfg->people;
+	int r = 0;
+	for (size_t i = 0; pp && i < cfg->nprojects; i++) {
+		const struct ruas_project *p = &cfg->projects[i];
+		if (!p->person)
+			continue;
+		struct buf others = BUF_INIT;
+		for (size_t k = 0; k < pp->nmembers; k++)
+			if (strcmp(pp->members[k].id, p->person) != 0 &&
+			    strcmp(pp->members[k].run_as_user, p->run_as_user) == 0)
+				buf_printf(&others, "%s\"%s\"", others.len ? ", " : "",
+					   pp->members[k].id);
+		if (others.len)
+			r |= report_add(rep, i, RUAS_SEVERITY_WARNING, "people",
+					msg_shared_user(p->name, p->person, p->run_as_user,
+							others.data, pp->enforce_bwrap));
+		buf_free(&others);
+	}
+	return r;
+}
+
+int report_target(const struct check_run *run, const struct job *j, size_t idx,
+		  char *const *allowed, ruas_report *rep)
+{
+	const char *user = j->spec->user;
+	int r = report_anchors(rep, idx, user, run->supervisor_name,
+			       j->outcome == OUT_OK ? &j->hr : NULL);
+	if (j->outcome != OUT_OK)
+		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "sudo", failure_text(run, j, NULL));
+	else
+		r |= report_escalation(j, idx, rep, allowed);
+	r |= report_groups(rep, idx, NULL, user, &j->groups, j->groups_failed);
+	return r;
+}
+
+static int on_list(const struct deny_list *d, size_t upto, const char *path)
+{
+	for (size_t i = 0; i < upto; i++)
+		if (strcmp(d->paths[i], path) == 0)
+			return 1;
+	return 0;
+}
+
+int report_person(const struct check_run *run, const struct ruas_people *pp, size_t idx,
+		  const struct job *j, const struct deny_list *list, size_t ndeny,
+		  ruas_report *rep)
+{
+	const struct ruas_person *m = &pp->members[idx];
+	int r = 0;
+	if (j->outcome != OUT_OK) {
+		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "audit", failure_text(run, j, m->id));
+	} else {
+		for (size_t k = 0; k < j->spec->nprobes; k++) {
+			if (j->hr.probes[k] != PROBE_READABLE)
+				continue;
+			/* bwrap masks what is on the deny list for the agent's whole tree. */
+			if (pp->enforce_bwrap && on_list(list, ndeny, list->paths[k]))
+				continue;
+			r |= report_add(rep, idx, RUAS_SEVERITY_WARNING, "audit",
+					msg_audit_readable(m->id, m->run_as_user, list->paths[k],
+							   k >= ndeny));
+		}
+	}
+	for (size_t k = 0; k < pp->nmembers; k++)
+		if (k != idx && strcmp(pp->members[k].run_as_user, m->run_as_user) == 0)
+			r |= report_add(rep, idx, RUAS_SEVERITY_WARNING, "people",
+					msg_audit_shared(m->id, pp->members[k].id, m->run_as_user,
+							 pp->enforce_bwrap));
+	return r;
+}

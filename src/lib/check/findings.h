@@ -1,0 +1,40 @@
+/*
+ * findings.h - the engine's results (engine.h) as findings in a report:
+ * one function per entry point, in the order the findings are reported.
+ */
+#ifndef RUAS_FINDINGS_H
+#define RUAS_FINDINGS_H
+
+#include <stddef.h>
+
+#include "check/engine.h"
+#include "ruas.h"
+
+struct deny_list;
+
+/* The projects one job checks: indexes into cfg->projects, and each one's dir of the spec. */
+struct job_projects {
+	size_t *index;
+	size_t *dir_of;
+	size_t n;
+};
+
+/* ruas_preflight(): the findings of each project of the job. -1 on OOM. */
+int report_job(const struct ruas_config *cfg, const struct check_run *run, const struct job *j,
+	       const struct job_projects *jp, ruas_report *rep);
+/* ruas_preflight(): people who share one OS user are kept apart by deny rules alone. */
+int report_shared_users(const struct ruas_config *cfg, ruas_report *rep);
+
+/* ruas_check_targets(): findings about target idx alone (allowed: target_sudo_allowed). */
+int report_target(const struct check_run *run, const struct job *j, size_t idx,
+		  char *const *allowed, ruas_report *rep);
+
+/*
+ * ruas_audit(): person idx of pp, probed with the paths of its deny list,
+ * whose first ndeny are the deny rules and the rest the supervisor's secrets.
+ */
+int report_person(const struct check_run *run, const struct ruas_people *pp, size_t idx,
+		  const struct job *j, const struct deny_list *list, size_t ndeny,
+		  ruas_report *rep);
+
+#endif

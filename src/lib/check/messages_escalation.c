@@ -1,0 +1,105 @@
+/* messages_escalation.c - the texts of check 2: the target can escalate through sudo. */
+#include "check/messages.h"
+
+#include <string.h>
+
+#include "buf.h"
+#include "check/messages_int.h"
+#include "quote.h"
+
+char *msg_escalation(const char *user, const char *list)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "ERROR: target user ");
+	q(&b, user);
+	buf_adds(&b, " can run passwordless sudo.\n"
+		     "The user-spawn sandbox provides no isolation if the spawned agent "
+		     "can escalate non-interactively.\n"
+		     "Remove NOPASSWD sudo access for this user before starting ruas "
+		     "with this project.\n");
+	if (list && *list)
+		msg_indent(&b, list);
+	return buf_detach(&b);
+}
+
+/* ------------------------------------------------ sudo rules of a target */
+
+static const char no_isolation[] =
+	"The user-spawn sandbox provides no isolation if the spawned agent "
+	"can escalate non-interactively.\n";
+
+char *msg_sudo_rule(const char *user, const char *rule, const char *auth_line,
+		    const char *allowed_but)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "ERROR: target user ");
+	q(&b, user);
+	buf_adds(&b, " can run commands as another user without a password:\n");
+	msg_indent(&b, rule);
+	if (auth_line) {
+		buf_adds(&b, "sudo asks it for no password at all, because of this Defaults entry:\n");
+		msg_indent(&b, auth_line);
+	}
+	if (allowed_but)
+		buf_printf(&b, "target_sudo_allowed names its command, but %s.\n", allowed_but);
+	buf_adds(&b, no_isolation);
+	buf_adds(&b, "Remove NOPASSWD (and !authenticate) from this rule for ");
+	q(&b, user);
+	buf_adds(&b, "; or, for a narrow command that cannot give a shell or write "
+		     "a file, list its exact command in target_sudo_allowed.\n");
+	return buf_detach(&b);
+}
+
+char *msg_sudo_rule_allowed(const char *user, const char *rule, const char *cmd)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "WARNING: target user ");
+	q(&b, user);
+	buf_adds(&b, " can run ");
+	q(&b, cmd);
+	buf_adds(&b, " as another user without a password, which target_sudo_allowed "
+		     "permits:\n");
+	msg_indent(&b, rule);
+	buf_adds(&b, "Make sure that no argument, environment variable or file it "
+		     "reads lets the agent turn it into a shell.\n");
+	return buf_detach(&b);
+}
+
+char *msg_sudo_unlisted(const char *user)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "WARNING: the sudo rules of target user ");
+	q(&b, user);
+	buf_adds(&b, " could not be listed without a password (sudo -n -l: a password "
+		     "is required).\n"
+		     "Under sudo's default (listpw=any) that means none of them has NOPASSWD, "
+		     "but listpw=always or listpw=all would hide one, and so would a "
+		     "!authenticate bound to a runas user or a command (Defaults>USER, "
+		     "Defaults!CMD).\n"
+		     "To be sure, check as root, which reads every rule: ruas-setup check "
+		     "--target ");
+	quote_display(&b, user, 0);
+	buf_adds(&b, " (or run ruas check as root); or let the target list its own "
+		     "rules: Defaults:");
+	quote_display(&b, user, 0);
+	buf_adds(&b, " listpw=never (ruas-setup install writes it).\n");
+	return buf_detach(&b);
+}
+
+char *msg_sudo_list_unreadable(const char *user, const char *how, const char *why,
+			       const char *said)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "ERROR: the sudo rules of target user ");
+	q(&b, user);
+	buf_printf(&b, " could not be understood (%s: %s), so ruas cannot tell "
+		       "whether it can escalate.\n", how, why);
+	buf_adds(&b, "Look at them as root with: sudo -l -U ");
+	quote_display(&b, user, 0);
+	buf_adds(&b, "\n");
+	if (said && *said) {
+		buf_adds(&b, "sudo said:\n");
+		msg_indent(&b, said);
+	}
+	return buf_detach(&b);
+}
