@@ -2,6 +2,8 @@
 # The layering rules hold, and their check (scripts/check-layering, run by
 # `make lint`) really fails: on a copy of the tree, each reach across a room
 # boundary is planted in turn and must be refused, naming the file and line.
+# The same for the size limits (scripts/check-sizes): a long function, a
+# long file, and the comment that lets a function stay one piece.
 . "${abs_top_srcdir:?run this through make check}/tests/integration/tap.sh"
 check=$abs_top_srcdir/scripts/check-layering
 work=$(mktemp -d /var/tmp/ruas-layering.XXXXXX)
@@ -45,4 +47,36 @@ refused "a relative reach" src/helper/exec/probes.c \
 	'#include "../../lib/error.h"' "no relative or absolute reaches"
 refused "the public header from a helper" src/helper/exec/scan_walk.c \
 	'#include "ruas.h"' "it is in include"
+
+sizes=$abs_top_srcdir/scripts/check-sizes
+OUT=$(perl "$sizes" "$abs_top_srcdir" 2>&1)
+RC=$? ERR=""
+expect "the tree as committed keeps its files and functions short" test "$RC" = 0
+# long_fn N [COMMENT]: a function of N lines, after an optional comment line.
+long_fn() {
+	[ -n "${2:-}" ] && printf '/* %s */\n' "$2"
+	printf 'static int planted(int x)\n{\n'
+	for ((i = 0; i < $1 - 4; i++)); do printf '\tx++;\n'; done
+	printf '\treturn x;\n}\n'
+}
+sized() { # NAME FILE CONTENT
+	rm -rf "$work/t" && mkdir "$work/t"
+	cp -r "$abs_top_srcdir/src" "$abs_top_srcdir/tools" "$work/t/"
+	printf '%s' "$3" >>"$work/t/$2"
+	OUT=$(perl "$sizes" "$work/t" 2>&1)
+	RC=$? ERR=""
+}
+sized "fn" src/lib/error.c "$(long_fn 81)"
+expect "a function of 81 lines is refused" test "$RC" = 1
+expect "... naming it, its place and its length" has "$OUT" "src/lib/error.c:"
+expect "... and its length" has "$OUT" "static int planted(int x) is 81 lines (at most 80)"
+sized "fn" src/lib/error.c "$(long_fn 80)"
+expect "a function of 80 lines is not" test "$RC" = 0
+sized "fn" src/lib/error.c "$(long_fn 120 "the state machine reads best as one piece")"
+expect "a long function whose comment says why it is one piece is not" test "$RC" = 0
+sized "fn" src/lib/error.c "$(long_fn 120 "a long function")"
+expect "... but another comment does not excuse it" test "$RC" = 1
+sized "file" tools/ruas/main.c "$(for ((i = 0; i < 600; i++)); do echo; done)"
+expect "a file over 600 lines is refused" test "$RC" = 1
+expect "... naming it" has "$OUT" "tools/ruas/main.c has "
 tap_finish
