@@ -30,6 +30,15 @@
  *
  * I indexes the payload's dirs. RCs are exit codes, 128+signal, or
  * -errno when the command could not be started.
+ *
+ * The pam backend's check adds one line of ruas-session's own, after a
+ * newline of its own, before it starts ruas-exec (so before the target's
+ * profile and the report):
+ *
+ *   ruas-session-acct ok
+ *   ruas-session-acct fail HEX(PAM's reason)    (pam_acct_mgmt refused)
+ *
+ * session_acct.h writes and reads it.
  */
 #ifndef RUAS_WIRE_H
 #define RUAS_WIRE_H
