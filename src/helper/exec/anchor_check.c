@@ -2,7 +2,7 @@
  * anchor_check.c - check mode's trust anchors: the list to judge (the
  * table, root's PATH from login.defs and sudo's secure_path, the sudo
  * binary, this helper, the library's paths), judged by anchor_probe.c and
- * printed as wire records.
+ * written as wire records.
  */
 #include "anchor_probe.h"
 
@@ -16,7 +16,7 @@
 #include "buf.h"
 #include "scan.h"
 #include "strv.h"
-#include "wire.h"
+#include "wire_write.h"
 
 struct list {
 	struct anchor_item *items;
@@ -112,14 +112,6 @@ struct printer {
 	size_t printed;
 };
 
-static void print_hex(const char *s)
-{
-	struct buf b = BUF_INIT;
-	hex_encode(&b, s, strlen(s));
-	fputs(b.data ? b.data : "", stdout);
-	buf_free(&b);
-}
-
 static char *name_of_gid(gid_t gid)
 {
 	struct buf b = BUF_INIT;
@@ -132,8 +124,7 @@ static char *name_of_gid(gid_t gid)
 	return b.oom ? (buf_free(&b), NULL) : buf_detach(&b);
 }
 
-static const char *const rel_words[] = {"?", "self", "parent", "inside", "link"};
-
+/* The first ANCHOR_REPORT_CAP findings, as wire records; anchors_probe() counts them all. */
 static void print_finding(void *ctx, const struct anchor_finding *f)
 {
 	struct printer *pr = ctx;
@@ -141,15 +132,10 @@ static void print_finding(void *ctx, const struct anchor_finding *f)
 		return;
 	pr->printed++;
 	char *owner = scan_owner_name(f->uid), *group = name_of_gid(f->gid);
-	fputs("anchor ", stdout);
-	print_hex(f->path);
-	printf(" %c %s %s %o ", f->how, rel_words[f->rel], f->id, f->mode);
-	print_hex(owner ? owner : "?");
-	putchar(' ');
-	print_hex(group ? group : "?");
-	printf(" %d ", f->acl);
-	print_hex(f->anchor);
-	putchar('\n');
+	struct wire_anchor a = {.path = f->path, .how = f->how, .rel = f->rel, .id = f->id,
+				.mode = f->mode, .owner = owner, .group = group, .acl = f->acl,
+				.anchor = f->anchor};
+	wire_write_anchor(stdout, &a);
 	free(owner);
 	free(group);
 }
@@ -190,7 +176,7 @@ void check_anchors(const struct payload *p, const char *sudo_listing)
 	 * refuses a report without one.
 	 */
 	if (!l.oom)
-		printf("anchors %zu\n", total);
+		wire_write_anchors(stdout, total);
 	free(me);
 	free(l.items);
 	for (size_t i = 0; i < l.nowned; i++)
