@@ -42,7 +42,8 @@ build fuzz_sudo_list "$here/fuzz_sudo_list.c" $(src lib/check/sudo_list.c \
 	lib/check/escalation.c lib/check/report.c lib/check/messages.c \
 	lib/check/messages_escalation.c lib/check/messages_groups.c lib/check/messages_people.c \
 	lib/check/messages_work_dir.c common/buf.c common/quote.c lib/error.c common/strv.c)
-build fuzz_wire "$here/fuzz_wire.c" $(src common/proto/wire_parse.c common/proto/payload.c common/buf.c)
+build fuzz_wire "$here/fuzz_wire.c" $(src common/proto/wire_parse.c common/proto/wire.c \
+	common/proto/payload.c common/buf.c)
 
 samples="$out/sudoers-samples"
 mkdir -p "$samples"

@@ -118,110 +118,136 @@ enum contain_result contain_resolve(const char *root, const char *path, int *fd,
  * Relative symlinks are spliced in and resolved the same way; absolute ones
  * are refused, as RESOLVE_BENEATH does.
  */
+struct walker {
+	int stack[256];               /* stack[0] the root, stack[depth] where we are */
+	int depth, links;
+	char via[NAME_MAX + 1];       /* the last symlink followed, for messages */
+	const char *link_end;         /* where its spliced target ends in todo */
+	char *todo, *rest;            /* what is left to resolve, and where in it we are */
+	char *why;
+	size_t wl;
+};
+
+/* A step's verdict: go on with the next component, or the walk's result. */
+#define WALK_ON (-1)
+
+/* "..": one level up, never above the root. */
+static int walk_up(struct walker *w, const char *cstart)
+{
+	if (w->depth == 0) {
+		if (w->via[0] && w->link_end && cstart < w->link_end)
+			snprintf(w->why, w->wl, "symlink %s leads out of the root", w->via);
+		else
+			snprintf(w->why, w->wl, "\"..\" leads out of the root");
+		return CONTAIN_OUTSIDE;
+	}
+	close(w->stack[w->depth--]);
+	return WALK_ON;
+}
+
+/* A relative symlink (open on fd, which this closes): its target, then what was left. */
+static int walk_splice(struct walker *w, int fd, const char *comp)
+{
+	char target[4096];
+	ssize_t n = readlinkat(fd, "", target, sizeof target - 1);
+	close(fd);
+	if (n < 0 || ++w->links > MAX_LINKS) {
+		snprintf(w->why, w->wl, "%s: %s", comp, n < 0 ? strerror(errno) : "too many symlinks");
+		return CONTAIN_ERROR;
+	}
+	target[n] = '\0';
+	if (target[0] == '/') {
+		snprintf(w->why, w->wl, "%s is an absolute symlink (to %s)", comp, target);
+		return CONTAIN_ABSLINK;
+	}
+	/* No '/' after the target when nothing was left. */
+	snprintf(w->via, sizeof w->via, "%s", comp);
+	size_t rl = strlen(w->rest);
+	char *next = malloc((size_t)n + rl + 2);
+	if (!next)
+		return CONTAIN_ERROR;
+	memcpy(next, target, (size_t)n);
+	if (rl) {
+		next[n] = '/';
+		memcpy(next + n + 1, w->rest, rl + 1);
+	} else {
+		next[n] = '\0';
+	}
+	free(w->todo);
+	w->todo = w->rest = next;
+	w->link_end = next + n;
+	return WALK_ON;
+}
+
+/* A name below the directory we are in: a symlink to splice, or a directory to enter. */
+static int walk_down(struct walker *w, const char *comp)
+{
+	int fd = openat(w->stack[w->depth], comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(w->why, w->wl, "%s: %s", comp, strerror(errno));
+		int r = errno == ENOENT ? CONTAIN_MISSING : CONTAIN_ERROR;
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	if (S_ISLNK(st.st_mode))
+		return walk_splice(w, fd, comp);
+	if (*w->rest && !S_ISDIR(st.st_mode)) {
+		close(fd);
+		snprintf(w->why, w->wl, "%s is not a directory", comp);
+		return CONTAIN_MISSING;
+	}
+	if (w->depth + 1 >= (int)(sizeof w->stack / sizeof *w->stack)) {
+		close(fd);
+		snprintf(w->why, w->wl, "too deep");
+		return CONTAIN_ERROR;
+	}
+	w->stack[++w->depth] = fd;
+	return WALK_ON;
+}
+
+/* The next component of w->rest: the walk's result once there is none left. */
+static int walk_step(struct walker *w, int *out)
+{
+	while (*w->rest == '/')
+		w->rest++;
+	if (!*w->rest) {
+		*out = w->stack[w->depth--];
+		return CONTAIN_OK;
+	}
+	const char *cstart = w->rest;
+	char *end = strchr(w->rest, '/');
+	size_t len = end ? (size_t)(end - w->rest) : strlen(w->rest);
+	char comp[NAME_MAX + 1];
+	if (len > NAME_MAX) {
+		snprintf(w->why, w->wl, "a component is longer than %d bytes", NAME_MAX);
+		return CONTAIN_ERROR;
+	}
+	memcpy(comp, w->rest, len);
+	comp[len] = '\0';
+	w->rest += len;
+	if (strcmp(comp, ".") == 0)
+		return WALK_ON;
+	if (strcmp(comp, "..") == 0)
+		return walk_up(w, cstart);
+	return walk_down(w, comp);
+}
+
 static enum contain_result walk(int rootfd, const char *rel, int *out, char *why, size_t wl)
 {
-	int stack[256];
-	int depth = 0, links = 0;
-	char via[NAME_MAX + 1] = ""; /* the last symlink followed, for messages */
-	const char *link_end = NULL;  /* where its spliced target ends in todo */
-	enum contain_result r = CONTAIN_ERROR;
-	char *todo = strdup(rel);
-	if (!todo)
+	struct walker w = {.depth = 0, .wl = wl};
+	w.why = why;
+	int r = CONTAIN_ERROR;
+	if (!(w.todo = strdup(rel)))
 		return CONTAIN_ERROR;
-	stack[0] = fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
-	if (stack[0] < 0)
-		goto out;
-	char *rest = todo;
-	for (;;) {
-		while (*rest == '/')
-			rest++;
-		if (!*rest) {
-			*out = stack[depth--];
-			r = CONTAIN_OK;
-			break;
-		}
-		const char *cstart = rest;
-		char *end = strchr(rest, '/');
-		size_t len = end ? (size_t)(end - rest) : strlen(rest);
-		char comp[NAME_MAX + 1];
-		if (len > NAME_MAX) {
-			snprintf(why, wl, "a component is longer than %d bytes", NAME_MAX);
-			break;
-		}
-		memcpy(comp, rest, len);
-		comp[len] = '\0';
-		rest += len;
-		if (strcmp(comp, ".") == 0)
-			continue;
-		if (strcmp(comp, "..") == 0) {
-			if (depth == 0) {
-				if (via[0] && link_end && cstart < link_end)
-					snprintf(why, wl, "symlink %s leads out of the root", via);
-				else
-					snprintf(why, wl, "\"..\" leads out of the root");
-				r = CONTAIN_OUTSIDE;
-				break;
-			}
-			close(stack[depth--]);
-			continue;
-		}
-		int fd = openat(stack[depth], comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		struct stat st;
-		if (fd < 0 || fstat(fd, &st) < 0) {
-			snprintf(why, wl, "%s: %s", comp, strerror(errno));
-			r = errno == ENOENT ? CONTAIN_MISSING : CONTAIN_ERROR;
-			if (fd >= 0)
-				close(fd);
-			break;
-		}
-		if (S_ISLNK(st.st_mode)) {
-			char target[4096];
-			ssize_t n = readlinkat(fd, "", target, sizeof target - 1);
-			close(fd);
-			if (n < 0 || ++links > MAX_LINKS) {
-				snprintf(why, wl, "%s: %s", comp, n < 0 ? strerror(errno) : "too many symlinks");
-				break;
-			}
-			target[n] = '\0';
-			if (target[0] == '/') {
-				snprintf(why, wl, "%s is an absolute symlink (to %s)", comp, target);
-				r = CONTAIN_ABSLINK;
-				break;
-			}
-			/* Splice: target, then what was left (no '/' when nothing was). */
-			snprintf(via, sizeof via, "%s", comp);
-			size_t rl = strlen(rest);
-			char *next = malloc((size_t)n + rl + 2);
-			if (!next)
-				break;
-			memcpy(next, target, (size_t)n);
-			if (rl) {
-				next[n] = '/';
-				memcpy(next + n + 1, rest, rl + 1);
-			} else {
-				next[n] = '\0';
-			}
-			free(todo);
-			todo = rest = next;
-			link_end = next + n;
-			continue;
-		}
-		if (*rest && !S_ISDIR(st.st_mode)) {
-			close(fd);
-			snprintf(why, wl, "%s is not a directory", comp);
-			r = CONTAIN_MISSING;
-			break;
-		}
-		if (depth + 1 >= (int)(sizeof stack / sizeof *stack)) {
-			close(fd);
-			snprintf(why, wl, "too deep");
-			break;
-		}
-		stack[++depth] = fd;
-	}
-out:
-	while (depth >= 0 && stack[0] >= 0)
-		close(stack[depth--]);
-	free(todo);
-	return r;
+	w.rest = w.todo;
+	w.stack[0] = fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
+	if (w.stack[0] >= 0)
+		while ((r = walk_step(&w, out)) == WALK_ON)
+			;
+	while (w.depth >= 0 && w.stack[0] >= 0)
+		close(w.stack[w.depth--]);
+	free(w.todo);
+	return (enum contain_result)r;
 }

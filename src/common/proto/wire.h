@@ -1,5 +1,7 @@
 /*
- * wire.h - what ruas-exec prints back in check mode.
+ * wire.h - what ruas-exec prints back in check mode: the grammar, the
+ * records as the library reads them, and the parser (wire_parse.c). The
+ * writer, ruas-exec's half, is wire_write.h; what both share is wire.c.
  *
  * The target's login shell runs its profile before the helper, and a
  * profile may print anything. The helper's records therefore sit between
@@ -30,6 +32,15 @@
  *
  * I indexes the payload's dirs. RCs are exit codes, 128+signal, or
  * -errno when the command could not be started.
+ *
+ * The pam backend's check adds one line of ruas-session's own, after a
+ * newline of its own, before it starts ruas-exec (so before the target's
+ * profile and the report):
+ *
+ *   ruas-session-acct ok
+ *   ruas-session-acct fail HEX(PAM's reason)    (pam_acct_mgmt refused)
+ *
+ * session_acct.h writes and reads it.
  */
 #ifndef RUAS_WIRE_H
 #define RUAS_WIRE_H
@@ -123,6 +134,16 @@ struct helper_report {
 int helper_report_parse(const char *out, size_t len, const char *nonce,
 			size_t ndirs, struct helper_report *r);
 void helper_report_free(struct helper_report *r);
+
+/*
+ * Shared by both halves (wire.c). The words of REL ("?" for none) and of a
+ * probe's verdict, and back: 0 (PROBE_UNKNOWN) for a word that is none.
+ */
+const char *wire_rel_word(int rel);
+int wire_rel_of(const char *word);
+const char *wire_probe_word(int verdict);
+int wire_probe_of(const char *word);
+/* Frees n scan items and the array: the scan's result and the parsed report hold them. */
 void scan_items_free(struct scan_item *items, size_t n);
 
 #endif

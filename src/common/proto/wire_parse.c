@@ -10,15 +10,6 @@
 
 #define MAX_FIELDS 12
 
-void scan_items_free(struct scan_item *items, size_t n)
-{
-	for (size_t i = 0; items && i < n; i++) {
-		free(items[i].path);
-		free(items[i].owner);
-	}
-	free(items);
-}
-
 void helper_report_free(struct helper_report *r)
 {
 	free(r->list_out);
@@ -91,7 +82,6 @@ static int anchor_id_ok(const char *s)
 /* anchor HEX(path) HOW REL ID MODE HEX(owner) HEX(group) ACL HEX(anchor) */
 static int anchor_record(struct helper_report *r, char **f)
 {
-	static const char *const rels[] = {"self", "parent", "inside", "link"};
 	long long acl;
 	if (r->anchors_seen || r->nanchors >= ANCHOR_REPORT_CAP)
 		return -1;
@@ -105,10 +95,7 @@ static int anchor_record(struct helper_report *r, char **f)
 	    parse_octal(f[5], &a->mode) < 0 || parse_ll(f[8], 0, 1, &acl) < 0)
 		return -1;
 	a->how = f[2][0];
-	for (int i = 0; i < 4; i++)
-		if (strcmp(f[3], rels[i]) == 0)
-			a->rel = AREL_SELF + i;
-	if (!a->rel)
+	if (!(a->rel = wire_rel_of(f[3])))
 		return -1;
 	snprintf(a->id, sizeof a->id, "%s", f[4]);
 	a->acl = (int)acl;
@@ -119,129 +106,169 @@ static int anchor_record(struct helper_report *r, char **f)
 		       : -1;
 }
 
-static int record(struct helper_report *r, char **f, int n)
+/* esc|esctty TRUE_RC LIST_RC HEX(output) CUT */
+static int esc_record(struct helper_report *r, char **f)
 {
 	long long a, b, c;
-	struct dir_result *d;
+	int tty = f[0][3] == 't';
+	int *seen = tty ? &r->esctty_seen : &r->esc_seen;
+	if (parse_ll(f[1], INT_MIN, INT_MAX, &a) < 0 || parse_ll(f[2], INT_MIN, INT_MAX, &b) < 0 ||
+	    parse_ll(f[4], 0, 1, &c) < 0 || *seen)
+		return -1;
+	*seen = 1;
+	*(tty ? &r->tty_true_rc : &r->true_rc) = (int)a;
+	*(tty ? &r->tty_list_rc : &r->list_rc) = (int)b;
+	*(tty ? &r->tty_list_cut : &r->list_cut) = (int)c;
+	char **out = tty ? &r->tty_list_out : &r->list_out;
+	return (*out = unhex(f[3])) ? 0 : -1;
+}
 
-	if ((strcmp(f[0], "esc") == 0 || strcmp(f[0], "esctty") == 0) && n == 5) {
-		int tty = f[0][3] == 't';
-		int *seen = tty ? &r->esctty_seen : &r->esc_seen;
-		if (parse_ll(f[1], INT_MIN, INT_MAX, &a) < 0 ||
-		    parse_ll(f[2], INT_MIN, INT_MAX, &b) < 0 || parse_ll(f[4], 0, 1, &c) < 0 ||
-		    *seen)
+/* gids G[,G...] */
+static int gids_record(struct helper_report *r, const char *list)
+{
+	if (r->gids_seen)
+		return -1;
+	r->gids_seen = 1;
+	for (const char *p = list; *p;) {
+		char *end;
+		errno = 0;
+		unsigned long g = strtoul(p, &end, 10);
+		if (errno || end == p || g > 0xffffffffUL || (*end && *end != ',') ||
+		    (*end == ',' && !end[1]) || r->ngids >= 65536)
 			return -1;
-		*seen = 1;
-		*(tty ? &r->tty_true_rc : &r->true_rc) = (int)a;
-		*(tty ? &r->tty_list_rc : &r->list_rc) = (int)b;
-		*(tty ? &r->tty_list_cut : &r->list_cut) = (int)c;
-		char **out = tty ? &r->tty_list_out : &r->list_out;
-		return (*out = unhex(f[3])) ? 0 : -1;
-	}
-	if (strcmp(f[0], "gids") == 0 && n == 2) {
-		if (r->gids_seen)
+		unsigned long *v = realloc(r->gids, (r->ngids + 1) * sizeof *v);
+		if (!v)
 			return -1;
-		r->gids_seen = 1;
-		for (const char *p = f[1]; *p;) {
-			char *end;
-			errno = 0;
-			unsigned long g = strtoul(p, &end, 10);
-			if (errno || end == p || g > 0xffffffffUL || (*end && *end != ',') ||
-			    (*end == ',' && !end[1]) || r->ngids >= 65536)
-				return -1;
-			unsigned long *v = realloc(r->gids, (r->ngids + 1) * sizeof *v);
-			if (!v)
-				return -1;
-			r->gids = v;
-			v[r->ngids++] = g;
-			p = *end ? end + 1 : end;
-		}
-		return r->ngids ? 0 : -1;
+		r->gids = v;
+		v[r->ngids++] = g;
+		p = *end ? end + 1 : end;
 	}
-	if (strcmp(f[0], "bwrap") == 0 && n == 3) {
-		if (parse_ll(f[1], INT_MIN, INT_MAX, &a) < 0 || r->bwrap_seen)
+	return r->ngids ? 0 : -1;
+}
+
+/* bwrap RC HEX(output) */
+static int bwrap_record(struct helper_report *r, char **f)
+{
+	long long a;
+	if (parse_ll(f[1], INT_MIN, INT_MAX, &a) < 0 || r->bwrap_seen)
+		return -1;
+	r->bwrap_seen = 1;
+	r->bwrap_rc = (int)a;
+	return (r->bwrap_out = unhex(f[2])) ? 0 : -1;
+}
+
+/* probe K readable|denied|missing */
+static int probe_record(struct helper_report *r, char **f)
+{
+	long long a;
+	if (parse_ll(f[1], 0, 255, &a) < 0)
+		return -1;
+	r->probes[a] = wire_probe_of(f[2]);
+	return r->probes[a] == PROBE_UNKNOWN ? -1 : 0;
+}
+
+/* anchors TOTAL: once, after the records; more failing than listed only past the cap. */
+static int anchors_record(struct helper_report *r, const char *total)
+{
+	long long a;
+	if (r->anchors_seen || parse_ll(total, 0, LLONG_MAX, &a) < 0 ||
+	    (unsigned long long)a < r->nanchors ||
+	    ((unsigned long long)a > r->nanchors && r->nanchors != ANCHOR_REPORT_CAP))
+		return -1;
+	r->anchors_seen = 1;
+	r->anchors_total = (unsigned long long)a;
+	return 0;
+}
+
+/* dir I ok|denied|missing|escape ... */
+static int dir_record(struct dir_result *d, char **f, int n)
+{
+	long long a;
+	if (d->state != DIR_UNKNOWN)
+		return -1;
+	if (strcmp(f[2], "ok") == 0 && n == 3) {
+		d->state = DIR_OK;
+		return 0;
+	}
+	if (strcmp(f[2], "denied") == 0 && n == 7) {
+		d->state = DIR_DENIED;
+		if (strcmp(f[4], "r") != 0 && strcmp(f[4], "x") != 0 && strcmp(f[4], "rx") != 0)
 			return -1;
-		r->bwrap_seen = 1;
-		r->bwrap_rc = (int)a;
-		return (r->bwrap_out = unhex(f[2])) ? 0 : -1;
-	}
-	if (strcmp(f[0], "probe") == 0 && n == 3) {
-		if (parse_ll(f[1], 0, 255, &a) < 0)
+		snprintf(d->missing, sizeof d->missing, "%s", f[4]);
+		if (parse_octal(f[5], &d->mode) < 0)
 			return -1;
-		r->probes[a] = strcmp(f[2], "readable") == 0 ? PROBE_READABLE
-			       : strcmp(f[2], "denied") == 0 ? PROBE_DENIED
-			       : strcmp(f[2], "missing") == 0 ? PROBE_MISSING
-								: PROBE_UNKNOWN;
-		return r->probes[a] == PROBE_UNKNOWN ? -1 : 0;
+		return (d->path = unhex(f[3])) && (d->owner = unhex(f[6])) ? 0 : -1;
 	}
+	if (strcmp(f[2], "escape") == 0 && n == 4) {
+		d->state = DIR_ESCAPE;
+		return (d->path = unhex(f[3])) ? 0 : -1;
+	}
+	if (strcmp(f[2], "missing") == 0 && n == 5) {
+		d->state = DIR_MISSING;
+		if (parse_ll(f[4], 0, 4095, &a) < 0)
+			return -1;
+		d->errnum = (int)a;
+		return (d->path = unhex(f[3])) ? 0 : -1;
+	}
+	return -1;
+}
+
+/* item I HEX(path) FLAGS MODE HEX(owner) */
+static int item_record(struct dir_result *d, char **f)
+{
+	long long a;
+	struct scan_item *it = realloc(d->items, (d->nitems + 1) * sizeof *it);
+	if (!it)
+		return -1;
+	d->items = it;
+	it = &it[d->nitems];
+	memset(it, 0, sizeof *it);
+	d->nitems++;
+	if (parse_ll(f[3], 1, 7, &a) < 0 || parse_octal(f[4], &it->mode) < 0)
+		return -1;
+	it->flags = (unsigned int)a;
+	return (it->path = unhex(f[2])) && (it->owner = unhex(f[5])) ? 0 : -1;
+}
+
+/* scan I TOTAL ENTRIES INCOMPLETE */
+static int scan_record(struct dir_result *d, char **f)
+{
+	long long a, b, c;
+	if (parse_ll(f[2], 0, LLONG_MAX, &a) < 0 || parse_ll(f[3], 0, LLONG_MAX, &b) < 0 ||
+	    parse_ll(f[4], 0, 1, &c) < 0 || d->scanned)
+		return -1;
+	d->total = (unsigned long long)a;
+	d->entries = (unsigned long long)b;
+	d->incomplete = (int)c;
+	d->scanned = 1;
+	return 0;
+}
+
+/* One record between the markers, split into its n fields: 0, or -1 when malformed. */
+static int record(struct helper_report *r, char **f, int n)
+{
+	if ((strcmp(f[0], "esc") == 0 || strcmp(f[0], "esctty") == 0) && n == 5)
+		return esc_record(r, f);
+	if (strcmp(f[0], "gids") == 0 && n == 2)
+		return gids_record(r, f[1]);
+	if (strcmp(f[0], "bwrap") == 0 && n == 3)
+		return bwrap_record(r, f);
+	if (strcmp(f[0], "probe") == 0 && n == 3)
+		return probe_record(r, f);
 	if (strcmp(f[0], "anchor") == 0 && n == 10)
 		return anchor_record(r, f);
-	if (strcmp(f[0], "anchors") == 0 && n == 2) {
-		/* Once, after the records; more failing than listed only past the cap. */
-		if (r->anchors_seen || parse_ll(f[1], 0, LLONG_MAX, &a) < 0 ||
-		    (unsigned long long)a < r->nanchors ||
-		    ((unsigned long long)a > r->nanchors && r->nanchors != ANCHOR_REPORT_CAP))
-			return -1;
-		r->anchors_seen = 1;
-		r->anchors_total = (unsigned long long)a;
-		return 0;
-	}
+	if (strcmp(f[0], "anchors") == 0 && n == 2)
+		return anchors_record(r, f[1]);
+	/* The rest are about one of the payload's dirs. */
+	struct dir_result *d;
 	if (n < 3 || !(d = dir_at(r, f[1])))
 		return -1;
-	if (strcmp(f[0], "dir") == 0) {
-		if (d->state != DIR_UNKNOWN)
-			return -1;
-		if (strcmp(f[2], "ok") == 0 && n == 3) {
-			d->state = DIR_OK;
-			return 0;
-		}
-		if (strcmp(f[2], "denied") == 0 && n == 7) {
-			d->state = DIR_DENIED;
-			if (strcmp(f[4], "r") != 0 && strcmp(f[4], "x") != 0 &&
-			    strcmp(f[4], "rx") != 0)
-				return -1;
-			snprintf(d->missing, sizeof d->missing, "%s", f[4]);
-			if (parse_octal(f[5], &d->mode) < 0)
-				return -1;
-			return (d->path = unhex(f[3])) && (d->owner = unhex(f[6])) ? 0 : -1;
-		}
-		if (strcmp(f[2], "escape") == 0 && n == 4) {
-			d->state = DIR_ESCAPE;
-			return (d->path = unhex(f[3])) ? 0 : -1;
-		}
-		if (strcmp(f[2], "missing") == 0 && n == 5) {
-			d->state = DIR_MISSING;
-			if (parse_ll(f[4], 0, 4095, &a) < 0)
-				return -1;
-			d->errnum = (int)a;
-			return (d->path = unhex(f[3])) ? 0 : -1;
-		}
-		return -1;
-	}
-	if (strcmp(f[0], "item") == 0 && n == 6) {
-		struct scan_item *it = realloc(d->items, (d->nitems + 1) * sizeof *it);
-		if (!it)
-			return -1;
-		d->items = it;
-		it = &it[d->nitems];
-		memset(it, 0, sizeof *it);
-		d->nitems++;
-		if (parse_ll(f[3], 1, 7, &a) < 0 || parse_octal(f[4], &it->mode) < 0)
-			return -1;
-		it->flags = (unsigned int)a;
-		return (it->path = unhex(f[2])) && (it->owner = unhex(f[5])) ? 0 : -1;
-	}
-	if (strcmp(f[0], "scan") == 0 && n == 5) {
-		if (parse_ll(f[2], 0, LLONG_MAX, &a) < 0 ||
-		    parse_ll(f[3], 0, LLONG_MAX, &b) < 0 ||
-		    parse_ll(f[4], 0, 1, &c) < 0 || d->scanned)
-			return -1;
-		d->total = (unsigned long long)a;
-		d->entries = (unsigned long long)b;
-		d->incomplete = (int)c;
-		d->scanned = 1;
-		return 0;
-	}
+	if (strcmp(f[0], "dir") == 0)
+		return dir_record(d, f, n);
+	if (strcmp(f[0], "item") == 0 && n == 6)
+		return item_record(d, f);
+	if (strcmp(f[0], "scan") == 0 && n == 5)
+		return scan_record(d, f);
 	return -1;
 }
 

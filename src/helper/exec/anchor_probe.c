@@ -1,10 +1,9 @@
-/* anchor_probe.c - see anchor_probe.h; the list is src/common/anchors_table.c. */
+/* anchor_probe.c - judging anchors as the target (anchors_probe); see anchor_probe.h. */
 #include "anchor_probe.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <glob.h>
-#include <grp.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +13,7 @@
 #include <unistd.h>
 
 #include "buf.h"
-#include "scan.h"
-#include "strv.h"
+#include "path_set.h"
 #include "wire.h"
 
 #define TREE_ENTRIES_MAX ANCHOR_TREE_ENTRIES_MAX
@@ -29,80 +27,11 @@ struct judge {
 	size_t tree_entries;
 	int capped; /* TREE_ENTRIES_MAX was hit and reported */
 	/*
-	 * Judged paths, each prefixed 'j' (judged), 'w' (walked as a tree) or
-	 * 'd' (a directory, not a symlink, met while resolving a path):
-	 * a hash set (open addressing, a power of two in size), as thousands
-	 * of links in the library and PATH trees share their directories.
+	 * Judged paths, each tagged 'j' (judged), 'w' (walked as a tree) or
+	 * 'd' (a directory, not a symlink, met while resolving a path).
 	 */
-	char **seen;
-	size_t nseen, cap;
+	struct path_set seen;
 };
-
-static size_t hash_of(char tag, const char *path)
-{
-	size_t h = 1469598103934665603u ^ (unsigned char)tag;
-	for (; *path; path++)
-		h = (h ^ (unsigned char)*path) * 1099511628211u;
-	return h;
-}
-
-/* The slot of tag+path, or the empty one where it would go. */
-static size_t slot_of(const struct judge *j, char tag, const char *path)
-{
-	size_t i = hash_of(tag, path) & (j->cap - 1);
-	while (j->seen[i] && !(j->seen[i][0] == tag && strcmp(j->seen[i] + 1, path) == 0))
-		i = (i + 1) & (j->cap - 1);
-	return i;
-}
-
-static int has_seen(const struct judge *j, char tag, const char *path)
-{
-	return j->cap && j->seen[slot_of(j, tag, path)] != NULL;
-}
-
-/* Doubles the set when it is half full. -1 when out of memory. */
-static int grow(struct judge *j)
-{
-	if (j->cap && j->nseen * 2 < j->cap)
-		return 0;
-	size_t ncap = j->cap ? j->cap * 2 : 1024;
-	char **old = j->seen;
-	size_t ocap = j->cap;
-	char **v = calloc(ncap, sizeof *v);
-	if (!v)
-		return -1;
-	j->seen = v;
-	j->cap = ncap;
-	for (size_t i = 0; i < ocap; i++)
-		if (old[i])
-			v[slot_of(j, old[i][0], old[i] + 1)] = old[i];
-	free(old);
-	return 0;
-}
-
-static void remember(struct judge *j, char tag, const char *path)
-{
-	/* Out of memory: it is judged again later, rather than not at all. */
-	if (has_seen(j, tag, path) || grow(j) < 0)
-		return;
-	struct buf b = BUF_INIT;
-	buf_addc(&b, tag);
-	buf_adds(&b, path);
-	if (!b.oom) {
-		j->seen[slot_of(j, tag, path)] = buf_detach(&b);
-		j->nseen++;
-	}
-	buf_free(&b);
-}
-
-/* Has `path` been judged ('j') or walked ('w')? If not, remembers it. */
-static int seen(struct judge *j, char tag, const char *path)
-{
-	if (has_seen(j, tag, path))
-		return 1;
-	remember(j, tag, path);
-	return 0;
-}
 
 static int has_acl(const char *path)
 {
@@ -211,7 +140,7 @@ static void judge_parents(struct judge *j, const char *path, int rel,
 		if (n == len)
 			break;
 		/* Judged already, so it exists: no lstat (thousands of links share them). */
-		if (has_seen(j, 'j', dir))
+		if (path_set_has(&j->seen, 'j', dir))
 			continue;
 		struct stat st;
 		if (lstat(dir, &st) < 0)
@@ -225,7 +154,7 @@ static void judge_parents(struct judge *j, const char *path, int rel,
 			report(j, dir, &st, how, rel, d, anchor);
 		/* A sticky one is fine for this child only: judge it again for the next. */
 		if (how || !(st.st_mode & S_ISVTX))
-			remember(j, 'j', dir);
+			path_set_add(&j->seen, 'j', dir);
 	}
 }
 
@@ -279,7 +208,7 @@ static char *follow(struct judge *j, const char *path, int rel, const struct anc
 		memcpy(cur + clen + 1, p, n);
 		cur[clen + 1 + n] = '\0';
 		/* A directory met before ('d'): no lstat, thousands of links share them. */
-		int known = *rest && has_seen(j, 'd', cur);
+		int known = *rest && path_set_has(&j->seen, 'd', cur);
 		struct stat st;
 		if (!known && lstat(cur, &st) < 0) {
 			if (errno != ENOENT)
@@ -289,7 +218,7 @@ static char *follow(struct judge *j, const char *path, int rel, const struct anc
 		}
 		if (known || !S_ISLNK(st.st_mode)) {
 			if (!known && *rest && S_ISDIR(st.st_mode))
-				remember(j, 'd', cur);
+				path_set_add(&j->seen, 'd', cur);
 			clen += 1 + n;
 			p = rest;
 			continue;
@@ -366,7 +295,7 @@ static void judge_entry(struct judge *j, const char *path, unsigned int depth, /
 		/* Named by the symlink itself: that is what root reads. */
 		int linked;
 		char *to = follow(j, path, AREL_LINK, d, path, &linked);
-		if (to && !seen(j, 'j', to) && stat(to, &st) == 0) {
+		if (to && !path_set_test_add(&j->seen, 'j', to) && stat(to, &st) == 0) {
 			judge_parents(j, to, AREL_LINK, d, path);
 			char how = verdict(j, to, &st, d);
 			if (how)
@@ -419,14 +348,15 @@ static void judge_object(struct judge *j, const char *path, int rel,
 		return;
 	}
 	/* A lenient judgment (ANCHOR_STICKY_OK) must not stand in for a strict one. */
-	int judged = (d->flags & ANCHOR_STICKY_OK) ? has_seen(j, 'j', path) : seen(j, 'j', path);
+	int judged = (d->flags & ANCHOR_STICKY_OK) ? path_set_has(&j->seen, 'j', path)
+						   : path_set_test_add(&j->seen, 'j', path);
 	if (!judged) {
 		char how = verdict(j, path, &st, d);
 		if (how)
 			report(j, path, &st, how, rel, d, anchor);
 	}
 	if (d->kind == ANCHOR_TREE && S_ISDIR(st.st_mode) && d->depth > 0 &&
-	    !seen(j, 'w', path))
+	    !path_set_test_add(&j->seen, 'w', path))
 		walk(j, path, d->depth, d, anchor);
 }
 
@@ -453,7 +383,7 @@ static int is_pattern(const char *s)
 size_t anchors_probe(const struct anchor_item *items, size_t n, const char *self,
 		     anchor_emit_fn emit, void *ctx)
 {
-	struct judge j = {getuid(), self, emit, ctx, 0, 0, 0, NULL, 0, 0};
+	struct judge j = {getuid(), self, emit, ctx, 0, 0, 0, PATH_SET_INIT};
 	for (size_t i = 0; i < n; i++) {
 		if (!items[i].path || items[i].path[0] != '/')
 			continue;
@@ -475,190 +405,6 @@ size_t anchors_probe(const struct anchor_item *items, size_t n, const char *self
 				judge_path(&j, g.gl_pathv[k], items[i].def);
 		globfree(&g);
 	}
-	for (size_t i = 0; i < j.cap; i++)
-		free(j.seen[i]);
-	free(j.seen);
+	path_set_free(&j.seen);
 	return j.failed;
-}
-
-/* ------------------------------------------------------------ check mode */
-
-struct list {
-	struct anchor_item *items;
-	size_t n;
-	char **owned;
-	size_t nowned;
-	int oom;
-};
-
-static void add(struct list *l, const char *path, const struct anchor_def *d)
-{
-	struct anchor_item *it = realloc(l->items, (l->n + 1) * sizeof *it);
-	if (!it || !d) {
-		l->oom |= !it;
-		if (it)
-			l->items = it;
-		return;
-	}
-	l->items = it;
-	l->items[l->n++] = (struct anchor_item){path, d};
-}
-
-/* Adds a copy of path (the list keeps it). */
-static void add_copy(struct list *l, const char *path, size_t len, const struct anchor_def *d)
-{
-	char *s = strndup(path, len);
-	if (!s || strv_push(&l->owned, &l->nowned, s) < 0) {
-		l->oom = 1;
-		return;
-	}
-	add(l, s, d);
-}
-
-static void add_path_list(struct list *l, const char *list)
-{
-	const struct anchor_def *d = anchor_by_id("root-path");
-	for (const char *p = list; p && *p;) {
-		size_t n = strcspn(p, ":");
-		if (n && p[0] == '/' && n < PATH_MAX)
-			add_copy(l, p, n, d);
-		p += n + (p[n] == ':');
-	}
-}
-
-char *anchors_secure_path(const char *listing)
-{
-	const char *p = listing ? strstr(listing, "secure_path=") : NULL;
-	if (!p)
-		return NULL;
-	p += strlen("secure_path=");
-	struct buf b = BUF_INIT;
-	if (*p == '"')
-		p++;
-	for (; *p && *p != ',' && *p != '\n' && *p != '\r' && *p != '"'; p++) {
-		if (*p == '\\' && p[1])
-			p++;
-		buf_addc(&b, *p);
-	}
-	if (b.oom || !b.len) {
-		buf_free(&b);
-		return NULL;
-	}
-	return buf_detach(&b);
-}
-
-/* ENV_SUPATH and ENV_PATH of /etc/login.defs: root's PATH at login. */
-static void add_login_defs(struct list *l)
-{
-	FILE *f = fopen("/etc/login.defs", "re");
-	char line[4096];
-	if (!f)
-		return;
-	while (fgets(line, sizeof line, f)) {
-		char *s = line;
-		if (strncmp(s, "ENV_SUPATH", 10) == 0)
-			s += 10;
-		else if (strncmp(s, "ENV_PATH", 8) == 0)
-			s += 8;
-		else
-			continue;
-		if (*s != ' ' && *s != '\t')
-			continue;
-		s += strspn(s, " \t");
-		if (strncmp(s, "PATH=", 5) == 0)
-			s += 5;
-		s[strcspn(s, " \t\r\n")] = '\0';
-		add_path_list(l, s);
-	}
-	fclose(f);
-}
-
-struct printer {
-	size_t printed;
-};
-
-static void print_hex(const char *s)
-{
-	struct buf b = BUF_INIT;
-	hex_encode(&b, s, strlen(s));
-	fputs(b.data ? b.data : "", stdout);
-	buf_free(&b);
-}
-
-static char *name_of_gid(gid_t gid)
-{
-	struct buf b = BUF_INIT;
-	char mem[4096];
-	struct group gr, *res = NULL;
-	if (getgrgid_r(gid, &gr, mem, sizeof mem, &res) == 0 && res)
-		buf_adds(&b, res->gr_name);
-	else
-		buf_printf(&b, "%u", (unsigned int)gid);
-	return b.oom ? (buf_free(&b), NULL) : buf_detach(&b);
-}
-
-static const char *const rel_words[] = {"?", "self", "parent", "inside", "link"};
-
-static void print_finding(void *ctx, const struct anchor_finding *f)
-{
-	struct printer *pr = ctx;
-	if (pr->printed >= ANCHOR_REPORT_CAP)
-		return;
-	pr->printed++;
-	char *owner = scan_owner_name(f->uid), *group = name_of_gid(f->gid);
-	fputs("anchor ", stdout);
-	print_hex(f->path);
-	printf(" %c %s %s %o ", f->how, rel_words[f->rel], f->id, f->mode);
-	print_hex(owner ? owner : "?");
-	putchar(' ');
-	print_hex(group ? group : "?");
-	printf(" %d ", f->acl);
-	print_hex(f->anchor);
-	putchar('\n');
-	free(owner);
-	free(group);
-}
-
-void check_anchors(const struct payload *p, const char *sudo_listing)
-{
-	struct list l = {NULL, 0, NULL, 0, 0};
-	for (size_t i = 0; i < anchor_table_len; i++)
-		if (anchor_table[i].path)
-			add(&l, anchor_table[i].path, &anchor_table[i]);
-	add_login_defs(&l);
-	char *sp = anchors_secure_path(sudo_listing);
-	add_path_list(&l, sp);
-	free(sp);
-	if (p->sudo_path && *p->sudo_path)
-		add(&l, p->sudo_path, anchor_by_id("sudo"));
-	char *self = realpath("/proc/self/exe", NULL);
-	if (self && strv_push(&l.owned, &l.nowned, self) == 0)
-		add(&l, self, anchor_by_id("helper"));
-	for (size_t i = 0; i < p->nanchors; i++) {
-		/* "ID PATH", from the library: ids name entries whose path is NULL. */
-		const char *sp2 = strchr(p->anchors[i], ' ');
-		char id[ANCHOR_ID_MAX + 1];
-		size_t n = sp2 ? (size_t)(sp2 - p->anchors[i]) : 0;
-		if (!n || n > ANCHOR_ID_MAX)
-			continue;
-		memcpy(id, p->anchors[i], n);
-		id[n] = '\0';
-		const struct anchor_def *d = anchor_by_id(id);
-		if (d && !d->path)
-			add(&l, sp2 + 1, d);
-	}
-	char *me = scan_owner_name(getuid());
-	struct printer pr = {0};
-	size_t total = anchors_probe(l.items, l.n, me, print_finding, &pr);
-	/*
-	 * Out of memory, some were not judged: no summary then, and the library
-	 * refuses a report without one.
-	 */
-	if (!l.oom)
-		printf("anchors %zu\n", total);
-	free(me);
-	free(l.items);
-	for (size_t i = 0; i < l.nowned; i++)
-		free(l.owned[i]);
-	free(l.owned);
 }

@@ -1,4 +1,8 @@
-/* anchor_probe.h - judging the trust anchors as the target user. */
+/*
+ * anchor_probe.h - judging the trust anchors as the target user: the judge
+ * is anchor_probe.c, check mode's list of anchors and its records
+ * anchor_check.c; the table is src/common/anchors_table.c.
+ */
 #ifndef RUAS_ANCHOR_PROBE_H
 #define RUAS_ANCHOR_PROBE_H
 

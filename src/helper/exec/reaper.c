@@ -82,104 +82,151 @@ out:
 	return count;
 }
 
-int reaper_run(char **argv, const struct reaper_options *o)
-{
-	sigset_t set, old;
-	int sup_fd = -1, par_fd = -1, sfd = -1;
+/* What the reaper watches while the agent runs. */
+struct reaper {
+	int sfd, sup_fd, par_fd; /* the signalfd; the supervisor's and the parent's pidfds */
+	unsigned int grace_seconds;
+	pid_t agent;
+	int agent_status; /* -1 while it runs */
+	int terminating;
+	long long kill_at; /* monotonic ms: when the tree gets (the next) SIGKILL */
+};
 
+/* Subreaper, the supervisor's and the parent's pidfds, the relayed signals on a signalfd. */
+static int reaper_setup(struct reaper *r, const struct reaper_options *o, sigset_t *old)
+{
+	sigset_t set;
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) {
 		perror("ruas-exec: PR_SET_CHILD_SUBREAPER");
-		return EXIT_HELPER;
+		return -1;
 	}
 	if (o->supervisor > 0) {
-		sup_fd = pidfd_open_(o->supervisor);
-		if (sup_fd < 0 || (o->supervisor_start &&
-				   process_start_time(o->supervisor) != o->supervisor_start)) {
+		r->sup_fd = pidfd_open_(o->supervisor);
+		if (r->sup_fd < 0 || (o->supervisor_start &&
+				      process_start_time(o->supervisor) != o->supervisor_start)) {
 			fputs("ruas-exec: the supervisor is gone; not starting the agent\n", stderr);
-			return EXIT_HELPER;
+			return -1;
 		}
 	}
-	par_fd = pidfd_open_(getppid());
+	r->par_fd = pidfd_open_(getppid());
 
-	if (block_relayed_signals(&set, &old) < 0) {
+	if (block_relayed_signals(&set, old) < 0) {
 		perror("ruas-exec: sigprocmask");
-		return EXIT_HELPER;
+		return -1;
 	}
-	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (sfd < 0) {
+	r->sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (r->sfd < 0) {
 		perror("ruas-exec: signalfd");
-		return EXIT_HELPER;
+		return -1;
 	}
+	return 0;
+}
 
+/* The agent: a session of its own, the signal mask the helper had, argv. -1 when fork failed. */
+static pid_t start_agent(char **argv, const sigset_t *old)
+{
 	pid_t agent = fork();
 	if (agent < 0) {
 		perror("ruas-exec: fork");
-		return EXIT_HELPER;
+		return -1;
 	}
 	if (agent == 0) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
+		sigprocmask(SIG_SETMASK, old, NULL);
 		setsid();
 		execvp(argv[0], argv);
 		int e = errno;
 		fprintf(stderr, "ruas-exec: cannot run \"%s\": %s\n", argv[0], strerror(e));
 		_exit(e == ENOENT ? 127 : 126);
 	}
+	return agent;
+}
 
-	int agent_status = -1, terminating = 0;
-	long long kill_at = 0;
-	for (;;) {
-		int st;
-		pid_t w;
-		while ((w = waitpid(-1, &st, WNOHANG)) > 0)
-			if (w == agent)
-				agent_status = st;
-		int no_children = w < 0 && errno == ECHILD;
-		if (agent_status != -1 && no_children)
-			break;
-		/* The agent is done: nothing it started may outlive it. */
-		if (agent_status != -1 && !terminating) {
-			terminating = 1;
-			signal_tree(SIGTERM);
-			kill_at = monotonic_ms() + 1000LL * o->grace_seconds;
+/* SIGTERM to the whole tree, and SIGKILL once the grace period is over. */
+static void begin_terminating(struct reaper *r)
+{
+	if (r->terminating)
+		return;
+	r->terminating = 1;
+	signal_tree(SIGTERM);
+	r->kill_at = monotonic_ms() + 1000LL * r->grace_seconds;
+}
+
+/* Reaps whatever has ended, noting the agent's status; 1 when no child is left. */
+static int reap(struct reaper *r)
+{
+	int st;
+	pid_t w;
+	while ((w = waitpid(-1, &st, WNOHANG)) > 0)
+		if (w == r->agent)
+			r->agent_status = st;
+	return w < 0 && errno == ECHILD;
+}
+
+/*
+ * Waits for a relayed signal, the end of the supervisor or of the parent,
+ * or (terminating) the next deadline: 1 when the tree is to end, 0 when
+ * not, -1 when poll() failed.
+ */
+static int wait_event(struct reaper *r)
+{
+	struct pollfd pf[3] = {{r->sfd, POLLIN, 0}, {r->sup_fd, POLLIN, 0}, {r->par_fd, POLLIN, 0}};
+	long long left = r->terminating ? r->kill_at - monotonic_ms() : -1;
+	int timeout = r->terminating ? (left < 0 ? 0 : left > 1000 ? 1000 : (int)left) : -1;
+	if (poll(pf, 3, timeout) < 0 && errno != EINTR)
+		return -1;
+	int stop = 0;
+	if (pf[0].revents & POLLIN) {
+		struct signalfd_siginfo si;
+		while (read(r->sfd, &si, sizeof si) == sizeof si)
+			if (si.ssi_signo != SIGCHLD)
+				stop = 1;
+	}
+	if ((pf[1].revents | pf[2].revents) & (POLLIN | POLLHUP)) {
+		stop = 1;
+		/* Level-triggered: stop watching once seen. */
+		if (pf[1].revents) {
+			close(r->sup_fd);
+			r->sup_fd = -1;
 		}
-		if (terminating && monotonic_ms() >= kill_at) {
-			signal_tree(SIGKILL);
-			kill_at = monotonic_ms() + 200;
-		}
-		struct pollfd pf[3] = {{sfd, POLLIN, 0}, {sup_fd, POLLIN, 0}, {par_fd, POLLIN, 0}};
-		long long left = terminating ? kill_at - monotonic_ms() : -1;
-		int timeout = terminating ? (left < 0 ? 0 : left > 1000 ? 1000 : (int)left) : -1;
-		if (poll(pf, 3, timeout) < 0 && errno != EINTR)
-			break;
-		int stop = 0;
-		if (pf[0].revents & POLLIN) {
-			struct signalfd_siginfo si;
-			while (read(sfd, &si, sizeof si) == sizeof si)
-				if (si.ssi_signo != SIGCHLD)
-					stop = 1;
-		}
-		if ((pf[1].revents | pf[2].revents) & (POLLIN | POLLHUP)) {
-			stop = 1;
-			/* Level-triggered: stop watching once seen. */
-			if (pf[1].revents) {
-				close(sup_fd);
-				sup_fd = -1;
-			}
-			if (pf[2].revents) {
-				close(par_fd);
-				par_fd = -1;
-			}
-		}
-		if (stop && !terminating) {
-			terminating = 1;
-			signal_tree(SIGTERM);
-			kill_at = monotonic_ms() + 1000LL * o->grace_seconds;
+		if (pf[2].revents) {
+			close(r->par_fd);
+			r->par_fd = -1;
 		}
 	}
-	if (sup_fd >= 0)
-		close(sup_fd);
-	if (par_fd >= 0)
-		close(par_fd);
-	close(sfd);
-	return exit_status_code(agent_status);
+	return stop;
+}
+
+int reaper_run(char **argv, const struct reaper_options *o)
+{
+	struct reaper r = {-1, -1, -1, o->grace_seconds, -1, -1, 0, 0};
+	sigset_t old;
+	int rc = EXIT_HELPER;
+
+	if (reaper_setup(&r, o, &old) == 0 && (r.agent = start_agent(argv, &old)) > 0) {
+		for (;;) {
+			int no_children = reap(&r);
+			if (r.agent_status != -1 && no_children)
+				break;
+			/* The agent is done: nothing it started may outlive it. */
+			if (r.agent_status != -1)
+				begin_terminating(&r);
+			if (r.terminating && monotonic_ms() >= r.kill_at) {
+				signal_tree(SIGKILL);
+				r.kill_at = monotonic_ms() + 200;
+			}
+			int stop = wait_event(&r);
+			if (stop < 0)
+				break;
+			if (stop)
+				begin_terminating(&r);
+		}
+		rc = exit_status_code(r.agent_status);
+	}
+	if (r.sup_fd >= 0)
+		close(r.sup_fd);
+	if (r.par_fd >= 0)
+		close(r.par_fd);
+	if (r.sfd >= 0)
+		close(r.sfd);
+	return rc;
 }

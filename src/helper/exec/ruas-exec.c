@@ -11,7 +11,7 @@
  *               the reaper (reaper.h), which ends the agent's whole tree.
  *   check mode: the startup probes (escalation, trust anchors, work_dir
  *               access, scan), reported on stdout between nonce-marked
- *               lines.
+ *               lines, in the records of src/common/proto/wire_write.h.
  *
  * Exit codes follow env(1): 125 the helper failed, 126 the command could
  * not be run, 127 it was not found.
@@ -38,7 +38,7 @@
 #include "reaper.h"
 #include "quote.h"
 #include "scan.h"
-#include "wire.h"
+#include "wire_write.h"
 
 #define EXIT_CANNOT_RUN 126
 #define EXIT_NOT_FOUND 127
@@ -57,14 +57,6 @@ static void complain(const char *what, const char *arg, const char *why)
 	buf_addc(&b, '\n');
 	if (b.data)
 		fputs(b.data, stderr);
-	buf_free(&b);
-}
-
-static void emit_hex(const char *s)
-{
-	struct buf b = BUF_INIT;
-	hex_encode(&b, s, strlen(s));
-	fputs(b.data ? b.data : "", stdout);
 	buf_free(&b);
 }
 
@@ -135,17 +127,12 @@ static int exec_mode(struct payload *p)
 	return rc;
 }
 
-/* "gids G,G,..." ("-" for none): getegid() and getgroups(). */
+/* getegid() and getgroups(); unreadable groups make the parser refuse the report. */
 static void emit_session_groups(void)
 {
 	gid_t g[4096];
 	int n = getgroups((int)(sizeof g / sizeof *g), g);
-	printf("gids %u", (unsigned)getegid());
-	for (int i = 0; i < n; i++)
-		printf(",%u", (unsigned)g[i]);
-	if (n < 0)
-		fputs(",?", stdout); /* unreadable: the parser refuses the report */
-	putchar('\n');
+	wire_write_gids(stdout, getegid(), g, n);
 }
 
 /* Can bubblewrap run here, as this user? */
@@ -161,9 +148,7 @@ static void check_bwrap(void)
 	} else {
 		buf_adds(&out, "bwrap is not installed (apt-get install bubblewrap)");
 	}
-	printf("bwrap %d ", rc);
-	emit_hex(out.data ? out.data : "");
-	putchar('\n');
+	wire_write_bwrap(stdout, rc, out.data);
 	buf_free(&out);
 }
 
@@ -171,24 +156,24 @@ static void check_bwrap(void)
 static void check_probes(const struct payload *p)
 {
 	for (size_t i = 0; i < p->nprobes; i++) {
-		const char *verdict = "missing";
+		int verdict = PROBE_MISSING;
 		struct stat st;
 		if (lstat(p->probes[i], &st) == 0 || errno != ENOENT) {
 			int fd = open(p->probes[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-			verdict = "denied";
+			verdict = PROBE_DENIED;
 			if (fd >= 0) {
 				char c;
 				DIR *d = S_ISDIR(st.st_mode) ? fdopendir(fd) : NULL;
 				if (d) {
-					verdict = readdir(d) || errno == 0 ? "readable" : "denied";
+					verdict = readdir(d) || errno == 0 ? PROBE_READABLE : PROBE_DENIED;
 					closedir(d);
 				} else {
-					verdict = read(fd, &c, 1) >= 0 ? "readable" : "denied";
+					verdict = read(fd, &c, 1) >= 0 ? PROBE_READABLE : PROBE_DENIED;
 					close(fd);
 				}
 			}
 		}
-		printf("probe %zu %s\n", i, verdict);
+		wire_write_probe(stdout, i, verdict);
 	}
 }
 
@@ -201,27 +186,14 @@ static void check_dir(size_t idx, const struct payload_dir *pd,
 		char why[512];
 		int fd;
 		if (contain_resolve(pd->scope, pd->work_dir, &fd, why, sizeof why, 0) != CONTAIN_OK) {
-			printf("dir %zu escape ", idx);
-			emit_hex(why);
-			putchar('\n');
+			struct dir_result escape = {.state = DIR_ESCAPE, .path = why};
+			wire_write_dir(stdout, idx, &escape);
 			return;
 		}
 		close(fd);
 	}
 	probe_dir_access(pd->work_dir, &d);
-	if (d.state == DIR_DENIED) {
-		printf("dir %zu denied ", idx);
-		emit_hex(d.path ? d.path : "?");
-		printf(" %s %o ", d.missing, d.mode);
-		emit_hex(d.owner ? d.owner : "?");
-		putchar('\n');
-	} else if (d.state == DIR_MISSING) {
-		printf("dir %zu missing ", idx);
-		emit_hex(d.path ? d.path : "?");
-		printf(" %d\n", d.errnum);
-	} else {
-		printf("dir %zu ok\n", idx);
-	}
+	wire_write_dir(stdout, idx, &d);
 	free(d.path);
 	free(d.owner);
 	if (d.state != DIR_OK)
@@ -233,14 +205,9 @@ static void check_dir(size_t idx, const struct payload_dir *pd,
 	struct scan_result sr;
 	if (scan_tree(pd->work_dir, &so, &sr) < 0)
 		return; /* vanished since the access probe; nothing to report */
-	for (size_t i = 0; i < sr.nitems; i++) {
-		printf("item %zu ", idx);
-		emit_hex(sr.items[i].path);
-		printf(" %u %o ", sr.items[i].flags, sr.items[i].mode);
-		emit_hex(sr.items[i].owner);
-		putchar('\n');
-	}
-	printf("scan %zu %llu %llu %d\n", idx, sr.total, sr.entries, sr.incomplete);
+	for (size_t i = 0; i < sr.nitems; i++)
+		wire_write_item(stdout, idx, &sr.items[i]);
+	wire_write_scan(stdout, idx, sr.total, sr.entries, sr.incomplete);
 	scan_result_free(&sr);
 }
 
@@ -261,17 +228,13 @@ static int check_mode(struct payload *p)
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
-	/* A newline first: the profile may have left a line unfinished. */
-	printf("\n%s %s\n", WIRE_BEGIN, p->nonce);
+	wire_write_begin(stdout, p->nonce);
 	fflush(stdout);
 
 	struct esc_probe plain = {0, 0, BUF_INIT, 0}, tty = {0, 0, BUF_INIT, 0};
 	probe_escalation(p->sudo_path, &plain, &tty);
-	printf("esc %d %d ", plain.true_rc, plain.list_rc);
-	emit_hex(plain.list.data ? plain.list.data : "");
-	printf(" %d\nesctty %d %d ", plain.truncated, tty.true_rc, tty.list_rc);
-	emit_hex(tty.list.data ? tty.list.data : "");
-	printf(" %d\n", tty.truncated);
+	wire_write_esc(stdout, 0, plain.true_rc, plain.list_rc, plain.list.data, plain.truncated);
+	wire_write_esc(stdout, 1, tty.true_rc, tty.list_rc, tty.list.data, tty.truncated);
 	/*
 	 * The groups this login session really has: a PAM module (pam_group)
 	 * may grant some that the group database does not list.
@@ -287,7 +250,7 @@ static int check_mode(struct payload *p)
 	if (p->check_flags & CHECK_BWRAP)
 		check_bwrap();
 	check_probes(p);
-	printf("%s %s\n", WIRE_END, p->nonce);
+	wire_write_end(stdout, p->nonce);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		return EXIT_HELPER;
 	return 0;

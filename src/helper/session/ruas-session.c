@@ -15,7 +15,8 @@
  *           and exit as the child did.
  *
  * In check mode it runs only pam_start and pam_acct_mgmt, prints the
- * verdict, then runs ruas-exec's checks in a child that has fully dropped.
+ * verdict (src/common/proto/session_acct.h), then runs ruas-exec's checks
+ * in a child that has fully dropped.
  */
 #include <errno.h>
 #include <grp.h>
@@ -34,6 +35,7 @@
 #include "pam_login.h"
 #include "payload.h"
 #include "proc.h"
+#include "session_acct.h"
 
 
 /*
@@ -128,6 +130,22 @@ static int supervise(pid_t child, const sigset_t *set)
 	}
 }
 
+/* Forks the child that becomes the target, relays signals to it; its exit code. */
+static int run_session(const struct passwd *pw, char **env, const struct payload *p)
+{
+	sigset_t set, old;
+	pid_t child = -1;
+	if (block_relayed_signals(&set, &old) < 0) {
+		perror("ruas-session: sigprocmask");
+	} else if ((child = fork()) == 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		run_child(pw, env, p);
+	} else if (child < 0) {
+		perror("ruas-session: fork");
+	}
+	return child < 0 ? EXIT_HELPER : supervise(child, &set);
+}
+
 int main(int argc, char **argv)
 {
 	struct payload p;
@@ -146,23 +164,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ruas-session: bad payload: %s\n", why ? why : "not a session");
 		return EXIT_HELPER;
 	}
+	/* From here every exit goes through `out`. */
+	int rc = EXIT_HELPER;
 	struct passwd pwent, *pw = NULL;
 	char *pwmem = NULL;
+	char **env = NULL;
 	if (lookup_user(p.user, &pwent, &pwmem) == 0)
 		pw = &pwent;
 	if (!pw || pw->pw_uid == 0) {
 		fprintf(stderr, "ruas-session: user %s %s\n", p.user,
 			pw ? "has uid 0; refusing" : "does not exist");
-		free(pwmem);
-		payload_free(&p);
-		return EXIT_HELPER;
+		goto out;
 	}
 
 	if (initgroups(pw->pw_name, pw->pw_gid) < 0) {
 		perror("ruas-session: initgroups for the target user");
-		free(pwmem);
-		payload_free(&p);
-		return EXIT_HELPER;
+		goto out;
 	}
 	int check = p.mode == SESSION_CHECK;
 	char ttybuf[PATH_MAX] = "";
@@ -170,47 +187,27 @@ int main(int argc, char **argv)
 	struct pam_login l;
 	if (pam_login_begin(&l, &pam_real_ops, p.service, p.user, p.ruser, tty, !check) < 0) {
 		if (check) {
-			struct buf h = BUF_INIT;
-			hex_encode(&h, l.reason, strlen(l.reason));
-			printf("\nruas-session-acct fail %s\n", h.data ? h.data : "");
-			buf_free(&h);
-			free(pwmem);
-			payload_free(&p);
-			return fflush(stdout) == 0 ? 0 : EXIT_HELPER;
+			/* A refused account is the check's finding, not the helper's failure. */
+			session_acct_write_fail(stdout, l.reason);
+			rc = fflush(stdout) == 0 ? 0 : EXIT_HELPER;
+		} else {
+			fprintf(stderr, "ruas-session: PAM (service %s) refused user %s: %s\n",
+				p.service, p.user, l.reason);
 		}
-		fprintf(stderr, "ruas-session: PAM (service %s) refused user %s: %s\n",
-			p.service, p.user, l.reason);
-		free(pwmem);
-		payload_free(&p);
-		return EXIT_HELPER;
+		goto out;
 	}
 	if (check) {
-		printf("\nruas-session-acct ok\n");
+		session_acct_write_ok(stdout);
 		fflush(stdout);
 	}
 	char **pam_env = pam_login_env(&l);
-	char **env = login_env(pw, pam_env);
+	env = login_env(pw, pam_env);
 	pam_login_free_env(pam_env);
-	if (!env) {
-		pam_login_end(&l);
-		free(pwmem);
-		payload_free(&p);
-		return EXIT_HELPER;
-	}
-
-	sigset_t set, old;
-	pid_t child = -1;
-	if (block_relayed_signals(&set, &old) < 0) {
-		perror("ruas-session: sigprocmask");
-	} else if ((child = fork()) == 0) {
-		sigprocmask(SIG_SETMASK, &old, NULL);
-		run_child(pw, env, &p);
-	} else if (child < 0) {
-		perror("ruas-session: fork");
-	}
-	int rc = child < 0 ? EXIT_HELPER : supervise(child, &set);
+	if (env)
+		rc = run_session(pw, env, &p);
 	pam_login_end(&l);
-	for (char **e = env; *e; e++)
+out:
+	for (char **e = env; e && *e; e++)
 		free(*e);
 	free(env);
 	free(pwmem);

@@ -22,6 +22,7 @@
 #include "error.h"
 #include "exit_status.h"
 #include "payload.h"
+#include "session_acct.h"
 #include "spawn/pam.h"
 #include "spawn/sudo_call.h"
 #include "check/sudo_list.h"
@@ -85,29 +86,18 @@ static enum outcome classify_failure(const struct job *j)
 }
 
 /*
- * ruas-session prints "ruas-session-acct ok" or "... fail HEX(reason)"
- * before the helper's report. Sets the outcome unless the account passed.
+ * ruas-session prints its account verdict (session_acct.h) before the
+ * helper's report. Sets the outcome unless the account passed.
  */
 static enum outcome pam_verdict(struct job *j)
 {
-	const char *out = j->rr.out.data ? j->rr.out.data : "";
-	const char *ok = strstr(out, "\nruas-session-acct ok\n");
-	const char *bad = strstr(out, "\nruas-session-acct fail ");
+	enum session_acct acct = SESSION_ACCT_NONE;
 	/* A spawn failure wins over any "fail" line, and "fail" over a missing "ok". */
-	if (j->rr.spawn_errno) { /* NOLINT(bugprone-branch-clone): order matters */
-		j->outcome = OUT_SESSION_FAILED;
-	} else if (bad) {
-		const char *h = bad + strlen("\nruas-session-acct fail ");
-		struct buf reason = BUF_INIT;
-		if (hex_decode(h, strcspn(h, "\n"), &reason) == 0)
-			j->pam_reason = buf_detach(&reason);
-		buf_free(&reason);
-		j->outcome = OUT_PAM_ACCOUNT;
-	} else if (!ok) {
-		j->outcome = OUT_SESSION_FAILED;
-	} else {
+	if (!j->rr.spawn_errno)
+		acct = session_acct_parse(j->rr.out.data ? j->rr.out.data : "", &j->pam_reason);
+	if (acct == SESSION_ACCT_OK)
 		return OUT_OK;
-	}
+	j->outcome = acct == SESSION_ACCT_FAIL ? OUT_PAM_ACCOUNT : OUT_SESSION_FAILED;
 	return j->outcome;
 }
 
