@@ -205,15 +205,29 @@ static int parse_rule(struct sudo_rule *r, const char *user, const char **why)
 	}
 }
 
+/*
+ * The next of the comma-separated Defaults at *p (sudo prints a comma
+ * inside a value as "\\,"), trimmed, in *item (NULL when out of memory);
+ * advances *p past it. 0 at the end of the list.
+ */
+static int next_default(const char **p, char **item)
+{
+	if (!**p)
+		return 0;
+	size_t n = 0;
+	while ((*p)[n] && !((*p)[n] == ',' && (n == 0 || (*p)[n - 1] != '\\')))
+		n++;
+	*item = trimmed(*p, n);
+	*p += n + ((*p)[n] ? 1 : 0);
+	return 1;
+}
+
 /* Is "!authenticate" one of the comma-separated Defaults in text? */
 static int says_no_authenticate(const char *text)
 {
 	const char *p = text;
-	while (*p) {
-		size_t n = 0;
-		while (p[n] && !(p[n] == ',' && (n == 0 || p[n - 1] != '\\')))
-			n++;
-		char *item = trimmed(p, n);
+	char *item;
+	while (next_default(&p, &item)) {
 		/*
 		 * "Defaults!CMD !authenticate" binds the setting to a command that
 		 * may itself contain spaces: a setting is the item's last word.
@@ -224,7 +238,6 @@ static int says_no_authenticate(const char *text)
 		free(item);
 		if (hit)
 			return 1;
-		p += n + (p[n] ? 1 : 0);
 	}
 	return 0;
 }
@@ -278,11 +291,8 @@ static int says_setenv(const char *text)
 static int note_secure_path(struct sudo_listing *l, const char *text)
 {
 	const char *p = text;
-	while (*p) {
-		size_t n = 0;
-		while (p[n] && !(p[n] == ',' && (n == 0 || p[n - 1] != '\\')))
-			n++;
-		char *item = trimmed(p, n);
+	char *item;
+	while (next_default(&p, &item)) {
 		if (!item)
 			return -1;
 		if (strncmp(item, "secure_path=", 12) == 0) {
@@ -305,7 +315,6 @@ static int note_secure_path(struct sudo_listing *l, const char *text)
 			}
 		}
 		free(item);
-		p += n + (p[n] ? 1 : 0);
 	}
 	return 0;
 }
