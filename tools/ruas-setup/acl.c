@@ -1,6 +1,6 @@
 /*
- * setup_acl_cmd.c - ruas-setup acl --target USER --work-dir DIR: the
- * command around acl_grant_tree() (setup_acl.c), which the script of
+ * acl.c - ruas-setup acl --target USER --work-dir DIR: the
+ * command around acl_grant_tree() (acl_walk.c), which the script of
  * ruas-setup useradd runs instead of setfacl -R and find.
  */
 #include <errno.h>

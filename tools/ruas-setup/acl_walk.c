@@ -1,5 +1,5 @@
 /*
- * setup_acl.c - the ACL walk of ruas-setup acl; see setup_acl.h.
+ * acl_walk.c - the ACL walk of ruas-setup acl; see acl_walk.h.
  *
  * The tree belongs to the user being granted, who may be renaming,
  * exchanging (renameat2 RENAME_EXCHANGE) and symlinking its entries while

@@ -1,5 +1,5 @@
 /*
- * setup_acl.h - ruas-setup acl: grant one user rwX on a tree it can write,
+ * acl_walk.h - ruas-setup acl: grant one user rwX on a tree it can write,
  * by descriptor, so that the user's own symlinks and renames cannot point
  * the grant anywhere else.
  */

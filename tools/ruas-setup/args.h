@@ -1,4 +1,4 @@
-/* setup_args.h - what ruas-setup was asked to do. */
+/* args.h - what ruas-setup was asked to do. */
 #ifndef RUAS_SETUP_ARGS_H
 #define RUAS_SETUP_ARGS_H
 

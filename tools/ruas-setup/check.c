@@ -1,4 +1,4 @@
-/* setup_check.c - ruas-setup sudoers and check: no side effects. */
+/* check.c - ruas-setup sudoers and check: no side effects. */
 #include <stdio.h>
 #include <stdlib.h>
 

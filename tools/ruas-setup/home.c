@@ -1,5 +1,5 @@
 /*
- * setup_home.c - ruas-setup home --target USER --home DIR: chmod 0700 of
+ * home.c - ruas-setup home --target USER --home DIR: chmod 0700 of
  * the user's home, by descriptor. The script of ruas-setup useradd runs it
  * instead of chmod, which follows a symlink: where the home's parent is the
  * user's (a home inside its work_dir), the user can put a symlink to /etc

@@ -1,5 +1,5 @@
 /*
- * setup_install.c - ruas-setup install: put the fragment in place so that
+ * install.c - ruas-setup install: put the fragment in place so that
  * sudo never reads a broken, half-written or insecure file.
  *
  *  1. write it as .NAME.ruas-new-XXXX (a '.' in the name: sudo skips it),

@@ -1,5 +1,5 @@
 /*
- * setup_target.c - the target account of the verbs that act on one user's
+ * target.c - the target account of the verbs that act on one user's
  * files as root (acl, home): a plain name, an existing user, not root.
  */
 #include <errno.h>

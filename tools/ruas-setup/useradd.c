@@ -1,5 +1,5 @@
 /*
- * setup_useradd.c - ruas-setup useradd: an idempotent POSIX sh script that
+ * useradd.c - ruas-setup useradd: an idempotent POSIX sh script that
  * creates a target user the way ruas needs it. Every value is inside single
  * quotes, so a path with spaces, quotes, '$' or newlines stays data.
  */
