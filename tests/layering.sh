@@ -59,24 +59,27 @@ long_fn() {
 	for ((i = 0; i < $1 - 4; i++)); do printf '\tx++;\n'; done
 	printf '\treturn x;\n}\n'
 }
-sized() { # NAME FILE CONTENT
+blank_lines() { for ((i = 0; i < $1; i++)); do echo; done; }
+sized() { # NAME FILE COMMAND...: COMMAND's output appended to FILE in a copy
+	local file=$2
+	shift 2
 	rm -rf "$work/t" && mkdir "$work/t"
 	cp -r "$abs_top_srcdir/src" "$abs_top_srcdir/tools" "$work/t/"
-	printf '%s' "$3" >>"$work/t/$2"
+	"$@" >>"$work/t/$file"
 	OUT=$(perl "$sizes" "$work/t" 2>&1)
 	RC=$? ERR=""
 }
-sized "fn" src/lib/error.c "$(long_fn 81)"
+sized "fn" src/lib/error.c long_fn 81
 expect "a function of 81 lines is refused" test "$RC" = 1
 expect "... naming it, its place and its length" has "$OUT" "src/lib/error.c:"
 expect "... and its length" has "$OUT" "static int planted(int x) is 81 lines (at most 80)"
-sized "fn" src/lib/error.c "$(long_fn 80)"
+sized "fn" src/lib/error.c long_fn 80
 expect "a function of 80 lines is not" test "$RC" = 0
-sized "fn" src/lib/error.c "$(long_fn 120 "the state machine reads best as one piece")"
+sized "fn" src/lib/error.c long_fn 120 "the state machine reads best as one piece"
 expect "a long function whose comment says why it is one piece is not" test "$RC" = 0
-sized "fn" src/lib/error.c "$(long_fn 120 "a long function")"
+sized "fn" src/lib/error.c long_fn 120 "a long function"
 expect "... but another comment does not excuse it" test "$RC" = 1
-sized "file" tools/ruas/main.c "$(for ((i = 0; i < 600; i++)); do echo; done)"
+sized "file" tools/ruas/main.c blank_lines 600
 expect "a file over 600 lines is refused" test "$RC" = 1
 expect "... naming it" has "$OUT" "tools/ruas/main.c has "
 tap_finish
