@@ -305,6 +305,75 @@ left=$(pgrep -a -u t1)
 expect "no process of the target is left" test -z "$left"
 [ -z "$left" ] || echo "# left: $left"
 
+# ------------------------------------------------------------------ quiet
+# quiet BACKEND SUPERVISOR: with -q, a supervisor that reads ruas run's
+# stdout and stderr as the agent's reads exactly the agent's bytes. The
+# work_dir holds a file the target cannot read, so the checks warn.
+quiet() {
+	local backend=$1 who=$2 t="quiet ($1)"
+	local agent="printf 'agent out\\n'; printf 'agent err: \$x\\n' >&2"
+	mkdir -p "$SB/wq"
+	echo x >"$SB/wq/locked"
+	chmod 600 "$SB/wq/locked"
+	chown t1:t1 "$SB/wq"
+	printf 'agent out\n' >"$SB/want-out"
+	printf 'agent err: $x\n' >"$SB/want-err"
+	conf "quiet-$backend" <<EOC
+backend = "$backend";
+session_helper = $(cfgstr "$SESSION");
+projects = ( { name = "q"; run_as_user = "t1"; work_dir = "$SB/wq"; command = ["sh", "-c", $(cfgstr "$agent")]; } );
+EOC
+	local summary="ruas: 1 project(s) in $CONF: 0 error(s), 1 warning(s)"
+	run_as "$who" run -c "$CONF" q
+	expect "$t: without -q, a warning exits 0" test "$RC" = 0
+	expect "$t: without -q, the warning is shown" has "$ERR" "WARNING: project \"q\" work_dir \"$SB/wq\""
+	expect "$t: without -q, the summary line comes before the agent's stderr" \
+		has "$ERR" "$summary"$'\n''agent err: $x'
+	expect "$t: without -q, stdout is the agent's, byte for byte" cmp -s "$SB/out" "$SB/want-out"
+	for q in -q --quiet; do
+		run_as "$who" run "$q" -c "$CONF" q
+		expect "$t: run $q exits 0" test "$RC" = 0
+		expect "$t: run $q: stderr is the agent's, byte for byte" cmp -s "$SB/err" "$SB/want-err"
+		expect "$t: run $q: stdout is the agent's, byte for byte" cmp -s "$SB/out" "$SB/want-out"
+	done
+	run_as "$who" run -c "$CONF" -q q
+	expect "$t: -q after -c works too" cmp -s "$SB/err" "$SB/want-err"
+}
+quiet sudo sup
+quiet pam root
+
+# A fatal finding is printed with -q, and run exits as without it.
+conf quiet-fatal <<EOC
+projects = ( { name = "q"; run_as_user = "t1"; work_dir = "$SB/wq"; command = ["touch", "$SB/wq/spawned"]; },
+             { name = "bad"; run_as_user = "t2"; work_dir = "$SB/w1"; command = ["true"]; } );
+EOC
+run_sup run -c "$CONF" q
+RC_LOUD=$RC
+run_sup run -q -c "$CONF" q
+expect "quiet: run -q with a fatal finding exits 1, as without -q" test "$RC" = 1 -a "$RC_LOUD" = 1
+expect "quiet: ... spawns nothing" test ! -e "$SB/wq/spawned"
+expect "quiet: ... prints the fatal finding" has "$ERR" 'ERROR: project "bad" requires passwordless sudo to user "t2"'
+expect "quiet: ... and says it does not start" has "$ERR" 'ruas: not starting "q": fix the errors above first'
+expect "quiet: ... but neither the warning" hasnt "$ERR" "WARNING"
+expect "quiet: ... nor the summary" hasnt "$ERR" "project(s) in"
+expect "quiet: ... and nothing on stdout" test ! -s "$SB/out"
+
+# check -q: nothing on success; on failure the fatal findings.
+run_sup check -q -c "$SB/conf/quiet-sudo.conf"
+expect "quiet: check -q with only warnings exits 0" test "$RC" = 0
+expect "quiet: ... and prints nothing" test ! -s "$SB/err" -a ! -s "$SB/out"
+run_sup check --quiet -c "$SB/conf/quiet-fatal.conf"
+expect "quiet: check --quiet with a fatal finding exits 1" test "$RC" = 1
+expect "quiet: ... prints it" has "$ERR" 'ERROR: project "bad" requires passwordless sudo to user "t2"'
+expect "quiet: ... but neither the warning nor the summary" test -z "$(grep -e WARNING -e 'project(s) in' "$SB/err")"
+run_sup check -c "$SB/conf/quiet-fatal.conf"
+expect "quiet: check without -q still shows the warning and the summary" \
+	has "$ERR" "ruas: 2 project(s) in $SB/conf/quiet-fatal.conf: 1 error(s), 1 warning(s)"
+run_sup check -q --json -c "$SB/conf/quiet-sudo.conf"
+expect "quiet: check -q --json still prints the JSON document, stderr empty" perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); exit(($j->{ok} && @{$j->{projects}[0]{warnings}} == 1 && -z $ARGV[0]) ? 0 : 1)' "$SB/err" <"$SB/out"
+run_sup audit -q -c "$SB/conf/quiet-sudo.conf"
+expect "quiet: audit takes no -q (usage error)" test "$RC" = 2
+
 # ------------------------------------------------------------------ legacy
 mkdir -p "$SB/legacy"
 chown sup "$SB/legacy"

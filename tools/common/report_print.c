@@ -16,12 +16,24 @@ static int shown_before(const ruas_report *r, size_t p, size_t i)
 	return 0;
 }
 
-void report_print_text(FILE *f, const ruas_report *r)
+static void print_text(FILE *f, const ruas_report *r, int fatal_only)
 {
 	for (size_t p = 0; p < ruas_report_project_count(r); p++)
 		for (size_t i = 0; i < ruas_report_item_count(r, p); i++)
-			if (!shown_before(r, p, i))
+			if ((!fatal_only ||
+			     ruas_report_item_severity(r, p, i) == RUAS_SEVERITY_FATAL) &&
+			    !shown_before(r, p, i))
 				fprintf(f, "%s\n", ruas_report_item_text(r, p, i));
+}
+
+void report_print_text(FILE *f, const ruas_report *r)
+{
+	print_text(f, r, 0);
+}
+
+void report_print_fatal(FILE *f, const ruas_report *r)
+{
+	print_text(f, r, 1);
 }
 
 static json_object *str_or_null(const char *s)

@@ -11,6 +11,8 @@
  * several projects share (one user's finding) is shown once.
  */
 void report_print_text(FILE *f, const ruas_report *r);
+/* The same, ERROR blocks only (ruas check -q and ruas run -q). */
+void report_print_fatal(FILE *f, const ruas_report *r);
 /* One JSON document; 0, or -1 when it could not be built. */
 int report_print_json(FILE *f, const ruas_config *cfg, const ruas_report *r);
 

@@ -21,7 +21,7 @@
 /*
  * What a verb accepts: getopt's short options ("+" first where options end
  * at the first operand) and long options, each of which args_parse() knows:
- * 'c' --config, 'j' --json, 'f' --format, 'h' --help. Each verb lists only
+ * 'c' --config, 'j' --json, 'f' --format, 'q' --quiet, 'h' --help. Each verb lists only
  * its own, so that getopt's abbreviations (--js, --conf) stay what they were.
  */
 struct args_spec {
@@ -36,6 +36,7 @@ struct args {
 	const char *config; /* -c FILE; RUAS_DEFAULT_CONFIG */
 	const char *format; /* deny --format; "lines" */
 	int json;           /* --json */
+	int quiet;          /* -q: no warnings or summary; fatal findings still shown */
 	int operand;        /* argv index of the first operand */
 };
 
@@ -45,19 +46,23 @@ struct args {
  */
 int args_parse(int argc, char **argv, const struct args_spec *spec, struct args *a);
 /*
- * [-c FILE] [--json] and no operand, then the configuration: ARGS_GO_ON
+ * The options into *a and no operand, then the configuration: ARGS_GO_ON
  * with *cfg loaded, or the exit code.
  */
 int args_load_no_operand(int argc, char **argv, const struct args_spec *spec,
-			 ruas_config **cfg, int *json);
+			 ruas_config **cfg, struct args *a);
 
 /* main.c: the usage text, a usage error (EXIT_USAGE), loading path. */
 void usage(FILE *f);
 int usage_error(const char *what, const char *arg);
 int load(const char *path, ruas_config **cfg);
 
-/* check.c: every check of every project, shown; 0 or EXIT_FATAL. */
-int preflight(const ruas_config *cfg, int json);
+/*
+ * check.c: every check of every project, shown; 0 or EXIT_FATAL. quiet
+ * shows only the fatal findings (nothing when there is none): no warnings,
+ * no summary line. json prints the JSON document whatever quiet says.
+ */
+int preflight(const ruas_config *cfg, int json, int quiet);
 
 int cmd_check(int argc, char **argv);
 int cmd_run(int argc, char **argv);

@@ -10,7 +10,8 @@ int cmd_audit(int argc, char **argv)
 	ruas_config *cfg;
 	ruas_report *r = NULL;
 	ruas_error *err = NULL;
-	int json, rc = args_load_no_operand(argc, argv, &args_audit, &cfg, &json);
+	struct args a;
+	int rc = args_load_no_operand(argc, argv, &args_audit, &cfg, &a);
 	if (rc != ARGS_GO_ON)
 		return rc;
 	if (ruas_audit(&r, cfg, NULL, &err) < 0) {
@@ -23,7 +24,7 @@ int cmd_audit(int argc, char **argv)
 	size_t findings = 0;
 	for (size_t p = 0; p < ruas_report_project_count(r); p++)
 		findings += ruas_report_item_count(r, p);
-	if (json) {
+	if (a.json) {
 		if (report_print_people_json(stdout, r) < 0 || !output_ok(stdout))
 			findings++;
 	} else {

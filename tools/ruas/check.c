@@ -18,8 +18,12 @@ static void summary(const ruas_config *cfg, const ruas_report *r)
 		ruas_config_project_count(cfg), ruas_config_path(cfg), errors, warnings);
 }
 
-/* 0 when nothing fatal; EXIT_FATAL on a fatal finding or a library failure. */
-int preflight(const ruas_config *cfg, int json)
+/*
+ * 0 when nothing fatal; EXIT_FATAL on a fatal finding or a library failure.
+ * A failure is always shown, quiet or not: quiet is for a caller that reads
+ * ruas's stderr as the agent's (ruas run -q) or wants the exit status alone.
+ */
+int preflight(const ruas_config *cfg, int json, int quiet)
 {
 	ruas_report *r = NULL;
 	ruas_error *err = NULL;
@@ -34,6 +38,8 @@ int preflight(const ruas_config *cfg, int json)
 			fputs("ruas: cannot write the JSON report\n", stderr);
 			fatal = 1;
 		}
+	} else if (quiet) {
+		report_print_fatal(stderr, r);
 	} else {
 		report_print_text(stderr, r);
 		summary(cfg, r);
@@ -45,10 +51,11 @@ int preflight(const ruas_config *cfg, int json)
 int cmd_check(int argc, char **argv)
 {
 	ruas_config *cfg;
-	int json, rc = args_load_no_operand(argc, argv, &args_check, &cfg, &json);
+	struct args a;
+	int rc = args_load_no_operand(argc, argv, &args_check, &cfg, &a);
 	if (rc != ARGS_GO_ON)
 		return rc;
-	rc = preflight(cfg, json);
+	rc = preflight(cfg, a.json, a.quiet);
 	ruas_config_free(cfg);
 	return rc;
 }

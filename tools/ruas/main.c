@@ -15,8 +15,8 @@
 void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ruas check [-c FILE] [--json]\n"
-		"       ruas run [-c FILE] PROJECT [-- ARG...]\n"
+		"usage: ruas check [-c FILE] [-q] [--json]\n"
+		"       ruas run [-c FILE] [-q] PROJECT [-- ARG...]\n"
 		"       ruas deny [-c FILE] PERSON [--format lines|json|claude-settings]\n"
 		"       ruas audit [-c FILE] [--json]\n"
 		"       ruas --version\n"
@@ -30,7 +30,10 @@ void usage(FILE *f)
 		"  audit  as each person's user, try to read what they must not; exit 0\n"
 		"         when the OS enforces everything, 1 otherwise\n"
 		"\n"
-		"  -c FILE  configuration (default %s)\n", RUAS_DEFAULT_CONFIG);
+		"  -c FILE  configuration (default %s)\n"
+		"  -q       quiet: no warnings and no summary line; fatal findings\n"
+		"           are still shown (run -q: on success, only the command's\n"
+		"           own output)\n", RUAS_DEFAULT_CONFIG);
 }
 
 int usage_error(const char *what, const char *arg)

@@ -76,15 +76,19 @@ static int start(const ruas_config *cfg, const char *project, char **args)
 	return rc;
 }
 
-/* The configuration is loaded and PROJECT is in it: check, then start. */
-static int check_and_start(const ruas_config *cfg, const char *project, char **args)
+/*
+ * The configuration is loaded and PROJECT is in it: check, then start. With
+ * quiet, nothing of ruas's own is written unless something fails, so that
+ * the caller's view of stdout and stderr is exactly the agent's.
+ */
+static int check_and_start(const ruas_config *cfg, const char *project, char **args, int quiet)
 {
 	if (!ruas_config_project_find(cfg, project)) {
 		fprintf(stderr, "ruas: no project named \"%s\" in %s\n", project,
 			ruas_config_path(cfg));
 		return EXIT_USAGE;
 	}
-	int rc = preflight(cfg, 0);
+	int rc = preflight(cfg, 0, quiet);
 	if (rc != 0) {
 		fprintf(stderr, "ruas: not starting \"%s\": fix the errors above first\n",
 			project);
@@ -110,7 +114,7 @@ int cmd_run(int argc, char **argv)
 	ruas_config *cfg;
 	if (load(a.config, &cfg) < 0)
 		return EXIT_USAGE;
-	rc = check_and_start(cfg, project, args);
+	rc = check_and_start(cfg, project, args, a.quiet);
 	ruas_config_free(cfg);
 	return rc;
 }
