@@ -196,7 +196,12 @@ RUAS_EXTERN const char *ruas_report_item_text(const ruas_report *report,
 
 typedef struct ruas_child ruas_child;
 
-#define RUAS_SPAWN_OPTIONS_VERSION 1
+/*
+ * Version 2 added the descriptors. A caller built against version 1 (whose
+ * struct ends after env) keeps working: the library reads only the fields
+ * of the version the caller names.
+ */
+#define RUAS_SPAWN_OPTIONS_VERSION 2
 typedef struct {
 	unsigned int version;
 	/*
@@ -206,14 +211,32 @@ typedef struct {
 	 * other threads may call setenv().
 	 */
 	const char *const *env;
+	/*
+	 * What the agent gets as its stdin, stdout and stderr: a descriptor of
+	 * the caller's (a pipe end, a file, a socket), or -1 to inherit this
+	 * process's own 0, 1 or 2 (/dev/null when that is closed). The library
+	 * duplicates them during the call and keeps nothing: close your ends
+	 * as you would after fork(). Nothing else of this process reaches the
+	 * agent, whatever the other threads have open. Behind sudo or
+	 * ruas-session they are handed to the helper over the spawn channel,
+	 * so no backend puts anything between them and the agent.
+	 */
+	int stdin_fd;
+	int stdout_fd;
+	int stderr_fd;
 } ruas_spawn_options;
-#define RUAS_SPAWN_OPTIONS_INIT {RUAS_SPAWN_OPTIONS_VERSION, NULL}
+#define RUAS_SPAWN_OPTIONS_INIT {RUAS_SPAWN_OPTIONS_VERSION, NULL, -1, -1, -1}
 
 /*
  * Start the project's command with `args` (NULL-terminated, may be NULL)
- * appended, stdio inherited. With run_as_user it runs through
- * `sudo -n -iu USER` and the ruas-exec helper, which delivers argv, work_dir
- * and allowlisted variables byte for byte. Without run_as_user it runs as the
+ * appended, with the stdio of opts (inherited by default). With run_as_user
+ * it runs through `sudo -n -iu USER -- exec ruas-exec --channel TOKEN` (or
+ * ruas-session, for a root supervisor), and the ruas-exec helper receives
+ * argv, work_dir and the allowlisted variables over a unix socket that both
+ * ends authenticate (SO_PEERCRED): nothing of them is on any command line,
+ * in sudo's log or in a file. The payload may be up to about 8 MiB. The
+ * call returns once the helper has them (or sudo has failed on its own:
+ * then the child's status is sudo's). Without run_as_user it runs as the
  * supervisor, with the supervisor's environment, in work_dir.
  * Run ruas_preflight() first: spawn does not repeat the checks.
  */
@@ -241,9 +264,38 @@ RUAS_EXTERN int ruas_child_try_wait(ruas_child *child, int *exit_code,
  * supervisor dies. Returns at once; wait with ruas_child_wait().
  */
 RUAS_EXTERN int ruas_child_terminate(ruas_child *child, ruas_error **err);
-/* Send a signal; a no-op once the child has been reaped. sudo relays it. */
+/*
+ * Send a signal; a no-op once the child has been reaped. Behind sudo or
+ * ruas-session it travels over the spawn channel to the helper, which
+ *   SIGTERM   ends the whole tree, as ruas_child_terminate();
+ *   SIGKILL   ends the whole tree at once;
+ *   any other (SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH,
+ *             SIGCONT, SIGSTOP, ...) delivers it to the agent's process
+ *             group, never to the helper.
+ * A signal sent after ruas_spawn() returned is never lost: it is queued
+ * for the helper even while it is busy. Without run_as_user it is kill(2)
+ * of the command.
+ */
 RUAS_EXTERN int ruas_child_signal(ruas_child *child, int sig, ruas_error **err);
-/* Frees the handle. A child not yet reaped is reaped if it has ended. */
+/*
+ * A descriptor, owned by the handle (do not close it), that polls readable
+ * once the child has ended; then ruas_child_try_wait() reaps it without
+ * blocking. For event loops (epoll, asyncio's add_reader, Go's netpoll).
+ * -1 on a kernel without pidfd_open (Linux < 5.3).
+ */
+RUAS_EXTERN int ruas_child_pidfd(const ruas_child *child);
+/*
+ * After a wait has reported the end: the signal that killed the agent, or
+ * 0 when it exited (with the status the wait gave). 128+N from the wait
+ * alone cannot tell `exit 130` from SIGINT; this can, for bindings that
+ * mirror os/exec's ProcessState or subprocess's negative returncode.
+ */
+RUAS_EXTERN int ruas_child_term_signal(const ruas_child *child);
+/*
+ * Frees the handle. A child still running is ended first, its whole tree
+ * at once as with SIGKILL, and reaped: free leaves neither a zombie nor an
+ * orphan, and returns within about 2 s even when the helper does not answer.
+ */
 RUAS_EXTERN void ruas_child_free(ruas_child *child);
 
 /* ------------------------------------------------------------- people */

@@ -43,5 +43,10 @@ void spawn_teardown(posix_spawn_file_actions_t *fa, posix_spawnattr_t *attr)
 
 int spawn_close_rest(posix_spawn_file_actions_t *fa)
 {
-	return posix_spawn_file_actions_addclosefrom_np(fa, 3);
+	return spawn_close_from(fa, 3);
+}
+
+int spawn_close_from(posix_spawn_file_actions_t *fa, int from)
+{
+	return posix_spawn_file_actions_addclosefrom_np(fa, from);
 }

@@ -15,6 +15,8 @@ int spawn_setup(posix_spawn_file_actions_t *fa, posix_spawnattr_t *attr,
  * program left open. Add it last: file actions run in order.
  */
 int spawn_close_rest(posix_spawn_file_actions_t *fa);
+/* The same from descriptor `from` on (the ones below it are the child's). */
+int spawn_close_from(posix_spawn_file_actions_t *fa, int from);
 void spawn_teardown(posix_spawn_file_actions_t *fa, posix_spawnattr_t *attr);
 
 #endif

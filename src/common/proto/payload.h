@@ -14,7 +14,7 @@
 
 #include "buf.h"
 
-#define PAYLOAD_VERSION 5
+#define PAYLOAD_VERSION 6
 /*
  * Linux limits one argv string to 32 pages (MAX_ARG_STRLEN, 131072 bytes,
  * with the NUL). sudo -i joins the helper path (each '/' escaped, so up to

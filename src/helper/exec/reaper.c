@@ -1,5 +1,7 @@
 /* reaper.c - see reaper.h. */
 #include "reaper.h"
+#include "buf.h"
+#include "channel.h"
 #include "exit_status.h"
 
 #include "proc.h"
@@ -85,6 +87,7 @@ out:
 /* What the reaper watches while the agent runs. */
 struct reaper {
 	int sfd, sup_fd, par_fd; /* the signalfd; the supervisor's and the parent's pidfds */
+	int chan;                /* the spawn channel, -1 once it has ended */
 	unsigned int grace_seconds;
 	pid_t agent;
 	int agent_status; /* -1 while it runs */
@@ -163,18 +166,53 @@ static int reap(struct reaper *r)
 }
 
 /*
+ * One message from the supervisor: 1 when the tree is to end, 0 when not.
+ * A signal goes to the agent's process group (it is a session leader, so
+ * its pid), not to the tree, so that SIGINT interrupts the agent, which
+ * decides what its children get, as a terminal's Ctrl-C would.
+ */
+static int channel_event(struct reaper *r)
+{
+	struct buf body = BUF_INIT;
+	int type = 0;
+	int got = channel_recv(r->chan, &type, &body, NULL, NULL);
+	int stop = 0;
+	if (got <= 0) {
+		/* The supervisor is gone, or freed us: nothing may outlive it. */
+		close(r->chan);
+		r->chan = -1;
+		stop = 1;
+	} else if (type == CHANNEL_SIGNAL && body.len == 4) {
+		int sig = (int)channel_get32((const unsigned char *)body.data);
+		if (r->agent_status == -1 && sig > 0 && sig < NSIG)
+			kill(-r->agent, sig);
+	} else if (type == CHANNEL_TERMINATE) {
+		stop = 1;
+	} else if (type == CHANNEL_KILL) {
+		stop = 1;
+		begin_terminating(r);
+		r->kill_at = monotonic_ms();
+	}
+	buf_free(&body);
+	return stop;
+}
+
+/*
  * Waits for a relayed signal, the end of the supervisor or of the parent,
- * or (terminating) the next deadline: 1 when the tree is to end, 0 when
- * not, -1 when poll() failed.
+ * a message on the channel, or (terminating) the next deadline: 1 when the
+ * tree is to end, 0 when not, -1 when poll() failed.
  */
 static int wait_event(struct reaper *r)
 {
-	struct pollfd pf[3] = {{r->sfd, POLLIN, 0}, {r->sup_fd, POLLIN, 0}, {r->par_fd, POLLIN, 0}};
+	struct pollfd pf[4] = {{r->sfd, POLLIN, 0}, {r->sup_fd, POLLIN, 0}, {r->par_fd, POLLIN, 0},
+			       {r->chan, POLLIN, 0}};
 	long long left = r->terminating ? r->kill_at - monotonic_ms() : -1;
 	int timeout = r->terminating ? (left < 0 ? 0 : left > 1000 ? 1000 : (int)left) : -1;
-	if (poll(pf, 3, timeout) < 0 && errno != EINTR)
+	if (poll(pf, 4, timeout) < 0 && errno != EINTR)
 		return -1;
 	int stop = 0;
+	if (pf[3].revents & (POLLIN | POLLHUP | POLLERR))
+		stop = channel_event(r);
 	if (pf[0].revents & POLLIN) {
 		struct signalfd_siginfo si;
 		while (read(r->sfd, &si, sizeof si) == sizeof si)
@@ -196,9 +234,9 @@ static int wait_event(struct reaper *r)
 	return stop;
 }
 
-int reaper_run(char **argv, const struct reaper_options *o)
+int reaper_run(char **argv, struct reaper_options *o)
 {
-	struct reaper r = {-1, -1, -1, o->grace_seconds, -1, -1, 0, 0};
+	struct reaper r = {-1, -1, -1, o->chan, o->grace_seconds, -1, -1, 0, 0};
 	sigset_t old;
 	int rc = EXIT_HELPER;
 
@@ -222,6 +260,8 @@ int reaper_run(char **argv, const struct reaper_options *o)
 		}
 		rc = exit_status_code(r.agent_status);
 	}
+	o->status = r.agent_status;
+	o->chan = r.chan; /* -1 when the supervisor closed it */
 	if (r.sup_fd >= 0)
 		close(r.sup_fd);
 	if (r.par_fd >= 0)

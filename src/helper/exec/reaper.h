@@ -9,7 +9,8 @@
  * through pidfds. The tree gets SIGTERM, then SIGKILL after the grace
  * period, when:
  *   - the helper receives SIGTERM, SIGHUP, SIGINT or SIGQUIT;
- *   - the supervisor or the helper's parent (sudo) dies;
+ *   - the supervisor or the helper's parent (sudo) dies, or the channel
+ *     to the supervisor ends or says TERMINATE (KILL: no grace);
  *   - the agent itself exits (nothing of it may outlive it).
  * The agent runs in a new session, so it has no controlling terminal and
  * cannot push input into one with TIOCSTI.
@@ -23,6 +24,13 @@ struct reaper_options {
 	pid_t supervisor;                    /* 0: do not watch */
 	unsigned long long supervisor_start; /* /proc/PID/stat field 22 */
 	unsigned int grace_seconds;
+	/*
+	 * The spawn channel (channel.h), or -1: its SIGNAL messages go to the
+	 * agent's process group, TERMINATE and its end of file end the tree
+	 * with the grace, KILL at once.
+	 */
+	int chan;
+	int status; /* out: the agent's wait status, -1 when it never ran */
 };
 
 /*
@@ -31,6 +39,6 @@ struct reaper_options {
  * when signal N killed it, 126/127 when it could not be run, 125 when the
  * supervisor was already gone or the helper could not set up.
  */
-int reaper_run(char **argv, const struct reaper_options *o);
+int reaper_run(char **argv, struct reaper_options *o);
 
 #endif

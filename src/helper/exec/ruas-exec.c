@@ -29,6 +29,7 @@
 
 #include "anchor_probe.h"
 #include "buf.h"
+#include "channel_in.h"
 #include "contain.h"
 #include "exit_status.h"
 #include "names.h"
@@ -60,7 +61,22 @@ static void complain(const char *what, const char *arg, const char *why)
 	buf_free(&b);
 }
 
-static int exec_mode(struct payload *p)
+/*
+ * Every descriptor but 0, 1, 2 and the channel closes: nothing of the
+ * login shell's (or of sudo's) may reach the agent.
+ */
+static void close_strays(int chan)
+{
+	if (chan < 0) {
+		closefrom(3);
+		return;
+	}
+	if (chan > 3)
+		close_range(3, (unsigned int)chan - 1, 0);
+	close_range((unsigned int)chan + 1, ~0U, 0);
+}
+
+static int exec_mode(struct payload *p, struct reaper_options *ro)
 {
 	if (p->scope && *p->scope) {
 		/* Enter the object that was checked, not the name again. */
@@ -118,10 +134,11 @@ static int exec_mode(struct payload *p)
 		if (!(argv = bwrap_argv(p->argv, p->deny, p->ndeny)))
 			return EXIT_HELPER;
 	}
-	closefrom(3);
-	struct reaper_options ro = {(pid_t)p->supervisor_pid, p->supervisor_start,
-				    p->grace_seconds};
-	int rc = reaper_run(argv, &ro);
+	close_strays(ro->chan);
+	ro->supervisor = (pid_t)p->supervisor_pid;
+	ro->supervisor_start = p->supervisor_start;
+	ro->grace_seconds = p->grace_seconds;
+	int rc = reaper_run(argv, ro);
 	if (argv != p->argv)
 		free(argv);
 	return rc;
@@ -256,29 +273,68 @@ static int check_mode(struct payload *p)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/*
+ * The payload: an exec payload only from the channel (its variables and
+ * arguments are secrets that a command line would show every local user
+ * and sudo's log), a check payload from the one argument.
+ */
+static int take_payload(int argc, char **argv, int *chan, struct payload *p)
 {
-	struct payload p;
 	const char *why;
-
+	int via = channel_in_open(argc, argv, chan);
+	if (via < 0)
+		return -1;
+	if (via == 1) {
+		if (channel_in_payload(*chan, p) < 0)
+			return -1;
+		if (p->kind != PAYLOAD_EXEC) {
+			complain("refusing a payload on the channel that is not for exec", NULL, NULL);
+			payload_free(p);
+			return -1;
+		}
+		return 0;
+	}
 	if (argc != 2) {
 		fputs("ruas-exec: internal helper of ruas, started by libruas "
 		      "through sudo; not for direct use\n", stderr);
-		return EXIT_HELPER;
+		return -1;
 	}
+	if (payload_decode(argv[1], p, &why) < 0) {
+		complain("bad payload", NULL, why);
+		return -1;
+	}
+	if (p->kind == PAYLOAD_EXEC) {
+		complain("refusing an exec payload on the command line (it comes only over the "
+			 "channel)", NULL, NULL);
+		payload_free(p);
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct payload p;
+	int chan = -1;
+
 	if (getuid() == 0 || geteuid() == 0) {
 		fputs("ruas-exec: refusing to run as root: a run_as_user must be "
 		      "an unprivileged account\n", stderr);
 		return EXIT_HELPER;
 	}
-	if (payload_decode(argv[1], &p, &why) < 0) {
-		complain("bad payload", NULL, why);
+	memset(&p, 0, sizeof p);
+	if (take_payload(argc, argv, &chan, &p) < 0) {
+		if (chan >= 0)
+			channel_in_exit(chan, -1, EXIT_HELPER);
 		return EXIT_HELPER;
 	}
 	int rc;
+	struct reaper_options ro = {0, 0, 0, chan, -1};
 	switch (p.kind) {
 	case PAYLOAD_EXEC:
-		rc = exec_mode(&p);
+		rc = exec_mode(&p, &ro);
+		if (ro.chan >= 0)
+			channel_in_exit(ro.chan, ro.status, rc);
 		break;
 	case PAYLOAD_CHECK:
 		rc = check_mode(&p);

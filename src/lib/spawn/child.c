@@ -2,22 +2,73 @@
  * child.c - the handle of a started agent: its pid, waiting for it,
  * signalling it, and at free its deny files. One lock orders reaping
  * against signalling, so that no signal goes to a recycled pid.
+ *
+ * Behind sudo or ruas-session, signals travel over the channel to
+ * ruas-exec (channel.h), never as kill(2) of sudo: a non-root supervisor
+ * may not signal sudo for a moment after it starts, sudo turns what it
+ * relays into the helper's death, and only the helper knows the agent's
+ * process group. The helper's EXIT message tells an exit status from a
+ * signal, which sudo's own status (128+N) cannot.
  */
 #include "spawn/child.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include "buf.h"
+#include "channel.h"
 #include "error.h"
 #include "exit_status.h"
 #include "people/deny_files.h"
 
+/* How long free() waits for a killed tree before it kills sudo itself. */
+#define FREE_WAIT_MS 2000
+
 pid_t ruas_child_pid(const ruas_child *c)
 {
 	return c->pid;
+}
+
+/*
+ * Once what we started has been reaped, the helper's last word, if it said
+ * one: how the agent ended. The helper has ended too (sudo and ruas-session
+ * outlive it), so this never blocks for long; a helper that was killed
+ * said nothing, and the status of sudo stands. Under the lock.
+ */
+static void read_exit(ruas_child *c)
+{
+	if (c->chan < 0)
+		return;
+	int fl = fcntl(c->chan, F_GETFL);
+	if (fl >= 0)
+		fcntl(c->chan, F_SETFL, fl | O_NONBLOCK);
+	for (;;) {
+		struct buf body = BUF_INIT;
+		int type;
+		int r = channel_recv(c->chan, &type, &body, NULL, NULL);
+		if (r == 1 && type == CHANNEL_EXIT && body.len == 5) {
+			const unsigned char *b = (const unsigned char *)body.data;
+			unsigned int v = channel_get32(b + 1);
+			if (b[0] == CHANNEL_EXITED && v <= 255) {
+				c->exit_code = (int)v;
+				c->term_signal = 0;
+			} else if (b[0] == CHANNEL_SIGNALED && v > 0 && v < 128) {
+				c->exit_code = 128 + (int)v;
+				c->term_signal = (int)v;
+			}
+		}
+		buf_free(&body);
+		if (r != 1)
+			break;
+	}
+	close(c->chan);
+	c->chan = -1;
 }
 
 /*
@@ -51,7 +102,9 @@ static int wait_common(ruas_child *c, int *exit_code, int block, ruas_error **er
 				;
 			if (w == c->pid) {
 				c->exit_code = exit_status_code(status);
+				c->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 				c->reaped = 1;
+				read_exit(c);
 			}
 		}
 		done = c->reaped;
@@ -80,16 +133,83 @@ int ruas_child_terminate(ruas_child *c, ruas_error **err)
 	return ruas_child_signal(c, SIGTERM, err);
 }
 
+/* What a signal becomes on the channel; 0 when it is not for the channel. */
+static int channel_message(int sig, unsigned char body[4], size_t *len)
+{
+	*len = 0;
+	if (sig == SIGTERM)
+		return CHANNEL_TERMINATE;
+	if (sig == SIGKILL)
+		return CHANNEL_KILL;
+	if (sig <= 0 || sig >= NSIG)
+		return 0;
+	channel_put32(body, (unsigned int)sig);
+	*len = 4;
+	return CHANNEL_SIGNAL;
+}
+
 int ruas_child_signal(ruas_child *c, int sig, ruas_error **err)
 {
 	int r = 0;
+	unsigned char body[4];
+	size_t len;
+	int type = channel_message(sig, body, &len);
 	pthread_mutex_lock(&c->lock);
-	if (!c->reaped && kill(c->pid, sig) < 0 && errno != ESRCH)
-		r = error_set(err, RUAS_ERR_SYSTEM, NULL, 0, errno,
-			      "signal %d to pid %d: %s", sig, (int)c->pid,
-			      strerror(errno));
+	if (c->reaped) {
+		/* nothing to signal */
+	} else if (c->chan >= 0 && type) {
+		/*
+		 * Queued in the socket even while the helper is busy, so a
+		 * terminate is never lost; refused only when the helper is gone,
+		 * and then sudo is about to end (or the signal goes to it below).
+		 */
+		if (channel_send_control(c->chan, type, body, len) < 0 &&
+		    kill(c->pid, sig) < 0 && errno != ESRCH)
+			r = error_set(err, RUAS_ERR_SYSTEM, NULL, 0, errno, "signal %d to pid %d: %s",
+				      sig, (int)c->pid, strerror(errno));
+	} else if (kill(c->pid, sig) < 0 && errno != ESRCH) {
+		r = error_set(err, RUAS_ERR_SYSTEM, NULL, 0, errno, "signal %d to pid %d: %s", sig,
+			      (int)c->pid, strerror(errno));
+	}
 	pthread_mutex_unlock(&c->lock);
 	return r;
+}
+
+int ruas_child_pidfd(const ruas_child *c)
+{
+	return c->pidfd;
+}
+
+int ruas_child_term_signal(const ruas_child *c)
+{
+	return c->reaped ? c->term_signal : 0;
+}
+
+/*
+ * A child still running at free: its tree is killed at once, and what we
+ * started is reaped, so that neither a zombie nor an orphan is left. Over
+ * the channel the helper kills the tree and ends, and sudo with it; if
+ * that takes longer than FREE_WAIT_MS (a helper stopped by its own agent),
+ * sudo is killed, and the helper, whose channel is then closed, ends the
+ * tree as when the supervisor dies.
+ */
+static void end_running(ruas_child *c)
+{
+	if (ruas_child_signal(c, SIGKILL, NULL) == 0 && c->pidfd >= 0) {
+		struct pollfd pf = {c->pidfd, POLLIN, 0};
+		while (poll(&pf, 1, FREE_WAIT_MS) < 0 && errno == EINTR)
+			;
+	}
+	pthread_mutex_lock(&c->lock);
+	if (!c->reaped) {
+		if (waitpid(c->pid, NULL, WNOHANG) == 0) {
+			kill(c->pid, SIGKILL);
+			while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
+		c->reaped = 1;
+	}
+	pthread_mutex_unlock(&c->lock);
 }
 
 void ruas_child_free(ruas_child *c)
@@ -97,7 +217,12 @@ void ruas_child_free(ruas_child *c)
 	if (!c)
 		return;
 	int code;
-	(void)wait_common(c, &code, 0, NULL);
+	if (wait_common(c, &code, 0, NULL) == 1)
+		end_running(c);
+	if (c->chan >= 0)
+		close(c->chan);
+	if (c->pidfd >= 0)
+		close(c->pidfd);
 	if (c->files) {
 		deny_files_remove(c->files);
 		free(c->files);

@@ -8,11 +8,14 @@
 #include "ruas.h"
 
 struct ruas_child {
-	pid_t pid;
+	pid_t pid;   /* what ruas_spawn() started: sudo, ruas-session, or the command */
+	int pidfd;   /* pid's pidfd, readable once it has ended; -1 when the kernel has none */
+	int chan;    /* the channel to ruas-exec (channel.h); -1: none (direct, or it never came) */
 	char *files; /* per-spawn directory of deny files, removed at free */
 	pthread_mutex_t lock;
 	int reaped;
 	int exit_code;
+	int term_signal; /* the signal that ended the agent, 0 when it exited */
 };
 
 #endif

@@ -18,8 +18,10 @@ int start_direct(struct start *s, pid_t *pid, ruas_error **err)
 	const struct ruas_project *p = s->p;
 	size_t argc;
 	char **argv = agent_argv(p, s->args, &argc);
-	if (!argv || posix_spawn_file_actions_addchdir_np(&s->fa, p->work_dir) ||
-	    spawn_close_rest(&s->fa)) {
+	int bad = !argv || posix_spawn_file_actions_addchdir_np(&s->fa, p->work_dir);
+	for (int i = 0; i < 3 && !bad; i++)
+		bad = posix_spawn_file_actions_adddup2(&s->fa, s->stdio[i], i) != 0;
+	if (bad || spawn_close_rest(&s->fa)) {
 		free(argv);
 		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory");
 	}

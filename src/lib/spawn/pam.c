@@ -1,22 +1,46 @@
 /*
  * pam.c - the pam backend's client half, for a supervisor that runs as
- * root: ruas-session HEX, a session payload that wraps ruas-exec's.
- * ruas-session opens the PAM session and runs ruas-exec as the target
- * through the login shell, as the sudo backend does.
+ * root. ruas-session opens the PAM session and runs ruas-exec as the target
+ * through the login shell, as the sudo backend does. A spawn hands
+ * ruas-session one end of a socketpair as descriptor 3 (`--channel-fd 3`):
+ * its own session payload, then ruas-exec's payload and the agent's stdio
+ * (channel.h), which ruas-session passes down unread. The startup checks
+ * still call `ruas-session HEX` (session_argv_build).
  */
 #include "spawn/pam.h"
 
+#include <errno.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include "channel.h"
 #include "ruas.h"
+#include "spawn/rendezvous.h"
 #include "spawn/start.h"
 #include "spawn/sudo_call.h"
+
+/* The session payload for ruas-session; inner: ruas-exec's, hex, or "" (over the channel). */
+static int session_encode(struct buf *out, const struct ruas_config *cfg, const char *user,
+			  const char *service, const char *inner, int mode)
+{
+	struct payload s;
+	memset(&s, 0, sizeof s);
+	s.kind = PAYLOAD_SESSION;
+	/* payload_encode() only reads the fields; the decoder owns what it fills. */
+	s.user = (char *)user;
+	s.service = (char *)service;
+	s.ruser = cfg->supervisor_name;
+	s.mode = (unsigned int)mode;
+	s.helper = cfg->helper;
+	s.inner = (char *)inner;
+	return payload_encode(&s, out) < 0 ? RUAS_ERR_NOMEM : 0;
+}
 
 int session_argv_build(struct session_call *c, const struct ruas_config *cfg, const char *user,
 		       const char *service, const struct payload *inner, int mode)
 {
 	struct buf in = BUF_INIT;
-	struct payload s;
 	memset(c, 0, sizeof *c);
 	if (payload_encode(inner, &in) < 0) {
 		buf_free(&in);
@@ -27,16 +51,7 @@ int session_argv_build(struct session_call *c, const struct ruas_config *cfg, co
 		buf_free(&in);
 		return RUAS_ERR_TOOLONG;
 	}
-	memset(&s, 0, sizeof s);
-	s.kind = PAYLOAD_SESSION;
-	/* payload_encode() only reads the fields; the decoder owns what it fills. */
-	s.user = (char *)user;
-	s.service = (char *)service;
-	s.ruser = cfg->supervisor_name;
-	s.mode = (unsigned int)mode;
-	s.helper = cfg->helper;
-	s.inner = in.data;
-	int r = payload_encode(&s, &c->hex) < 0 ? RUAS_ERR_NOMEM : 0;
+	int r = session_encode(&c->hex, cfg, user, service, in.data, mode);
 	buf_free(&in);
 	if (r == 0 && c->hex.len >= PAYLOAD_ARG_MAX - 1)
 		r = RUAS_ERR_TOOLONG;
@@ -58,10 +73,35 @@ void session_argv_free(struct session_call *c)
 
 int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error **err)
 {
-	struct session_call sc;
-	int r = session_argv_build(&sc, s->cfg, s->p->run_as_user, s->p->pam_service, pl,
-				   SESSION_EXEC);
-	r = start_target(s, r, sc.argv, pid, err);
-	session_argv_free(&sc);
+	const struct ruas_project *p = s->p;
+	struct buf session = BUF_INIT, inner = BUF_INIT;
+	int sv[2] = {-1, -1};
+	const char *argv[] = {s->cfg->session_helper, "--channel-fd", "3", NULL};
+	int r = session_encode(&session, s->cfg, p->run_as_user, p->pam_service, "", SESSION_EXEC);
+	if (r == 0 && payload_encode(pl, &inner) < 0)
+		r = RUAS_ERR_NOMEM;
+	if (r == 0 && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		r = error_set(err, RUAS_ERR_SYSTEM, NULL, 0, errno,
+			      "project \"%s\": cannot open the spawn channel: %s", p->name,
+			      strerror(errno));
+	} else if (r == 0) {
+		if (posix_spawn_file_actions_adddup2(&s->fa, sv[1], 3) != 0)
+			r = RUAS_ERR_NOMEM;
+		s->keep_fds = 1;
+		r = start_target(s, r, argv, pid, err);
+		close(sv[1]);
+	}
+	if (r == 0) {
+		s->pidfd = pidfd_open_nocheck(*pid);
+		if (rendezvous_deliver(sv[0], CHANNEL_SESSION, &session, &inner, s->stdio) == 0) {
+			s->chan = sv[0];
+			sv[0] = -1;
+		}
+		/* Else ruas-session refused or died: its status says why. */
+	}
+	if (sv[0] >= 0)
+		close(sv[0]);
+	buf_free(&session);
+	buf_free(&inner);
 	return r;
 }

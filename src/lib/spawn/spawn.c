@@ -14,8 +14,14 @@
 #include <pthread.h>
 #include <spawn.h>
 #include <stdlib.h>
+#include <fcntl.h>
+#include <stddef.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "spawn/rendezvous.h"
+
+#include "channel.h"
 #include "config/config_int.h"
 #include "error.h"
 #include "people/deny_files.h"
@@ -35,13 +41,18 @@ int start_target(struct start *s, int r, const char *const *argv, pid_t *pid,
 	const struct ruas_project *p = s->p;
 	int pam = project_backend(p) == BACKEND_PAM;
 	const char *path = pam ? cfg->session_helper : cfg->sudo;
-	if (r < 0 || spawn_close_rest(&s->fa)) {
+	if (r == 0 && (posix_spawn_file_actions_adddup2(&s->fa, s->stdio[2], 1) ||
+		       posix_spawn_file_actions_adddup2(&s->fa, s->stdio[2], 2) ||
+		       posix_spawn_file_actions_addopen(&s->fa, 0, "/dev/null", O_RDONLY, 0) ||
+		       spawn_close_from(&s->fa, 3 + s->keep_fds)))
+		r = RUAS_ERR_NOMEM;
+	if (r < 0) {
 		if (r == RUAS_ERR_TOOLONG)
 			return error_set(err, RUAS_ERR_TOOLONG, NULL, 0, E2BIG,
 					 "project \"%s\": the command, its arguments and "
 					 "allowlisted variables are too long to pass to the "
-					 "target (about %s KiB at most)", p->name,
-					 pam ? "32" : "64");
+					 "target (about %u MiB at most)", p->name,
+					 CHANNEL_MAX_BODY >> 21);
 		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory");
 	}
 	int e = posix_spawn(pid, path, &s->fa, &s->attr, (char *const *)argv,
@@ -71,19 +82,55 @@ static int start_as_target(struct start *s, pid_t *pid, ruas_error **err)
 	return r;
 }
 
-static int start(pid_t *pid, const struct ruas_config *cfg,
-		 const struct ruas_project *p, const char *const *args,
-		 const char *const *env, const struct deny_files *x, ruas_error **err)
+static int start(struct start *s, pid_t *pid, ruas_error **err)
 {
-	struct start s = {.cfg = cfg, .p = p, .args = args, .env = env, .x = x};
-	int e = spawn_setup(&s.fa, &s.attr, 0);
+	int e = spawn_setup(&s->fa, &s->attr, 0);
 	if (e != 0)
 		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
-				 "project \"%s\": cannot prepare spawn: %s", p->name,
+				 "project \"%s\": cannot prepare spawn: %s", s->p->name,
 				 strerror(e));
-	int r = p->run_as_user ? start_as_target(&s, pid, err) : start_direct(&s, pid, err);
-	spawn_teardown(&s.fa, &s.attr);
+	int r = s->p->run_as_user ? start_as_target(s, pid, err) : start_direct(s, pid, err);
+	spawn_teardown(&s->fa, &s->attr);
 	return r;
+}
+
+/*
+ * The agent's stdio: the caller's descriptors, or this process's own 0, 1
+ * and 2 (-1: inherit), as close-on-exec copies from STDIO_COPY_MIN up, so
+ * that placing them on 0, 1 and 2 in the child can never overwrite one
+ * with another (stdout_fd = 0, say), nor the channel on 3. An inherited
+ * one that is closed becomes /dev/null, as a shell would give a command
+ * whose stdio it closed, rather than whatever the spawn opens next.
+ * -1 with errno, nothing left open.
+ */
+#define STDIO_COPY_MIN 10
+static void stdio_close(int fds[3])
+{
+	for (int i = 0; i < 3; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+static int stdio_of(const int want[3], int got[3])
+{
+	got[0] = got[1] = got[2] = -1;
+	for (int i = 0; i < 3; i++) {
+		int fd = want[i] >= 0 ? want[i] : i;
+		got[i] = fcntl(fd, F_DUPFD_CLOEXEC, STDIO_COPY_MIN);
+		if (got[i] < 0 && want[i] < 0 && errno == EBADF) {
+			int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+			got[i] = null < 0 ? -1 : fcntl(null, F_DUPFD_CLOEXEC, STDIO_COPY_MIN);
+			if (null >= 0)
+				close(null);
+		}
+		if (got[i] < 0) {
+			int e = errno;
+			stdio_close(got);
+			errno = e;
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int ruas_spawn(ruas_child **out, const ruas_config *cfg, const char *project,
@@ -94,29 +141,46 @@ int ruas_spawn(ruas_child **out, const ruas_config *cfg, const char *project,
 		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
 				 "ruas_spawn: out, cfg and project are required");
 	*out = NULL;
-	if (error_options_version(err, "ruas_spawn", opts ? &opts->version : NULL,
-				  RUAS_SPAWN_OPTIONS_VERSION, RUAS_SPAWN_OPTIONS_VERSION))
+	if (error_options_version(err, "ruas_spawn", opts ? &opts->version : NULL, 1,
+				  RUAS_SPAWN_OPTIONS_VERSION))
 		return RUAS_ERR_INVALID;
 	const struct ruas_project *p = ruas_config_project_find(cfg, project);
 	if (!p)
 		return error_set(err, RUAS_ERR_NOTFOUND, cfg->path, 0, 0,
 				 "no project named \"%s\" in %s", project, cfg->path);
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	if (opts)
+		/* Version 1 ends before the descriptors: read only what it has. */
+		memcpy(&o, opts, opts->version == 1 ? offsetof(ruas_spawn_options, stdin_fd)
+						    : sizeof o);
+	int want[3] = {o.stdin_fd, o.stdout_fd, o.stderr_fd};
+	struct start s = {.cfg = cfg, .p = p, .args = args, .chan = -1, .pidfd = -1};
+	s.env = o.env ? o.env : (const char *const *)environ;
+	if (stdio_of(want, s.stdio) < 0) {
+		int e = errno;
+		return error_set(err, RUAS_ERR_INVALID, NULL, 0, e,
+				 "ruas_spawn: project \"%s\": stdin_fd, stdout_fd or stderr_fd "
+				 "is not an open descriptor: %s", p->name, strerror(e));
+	}
 	struct ruas_child *c = calloc(1, sizeof *c);
-	if (!c)
+	if (!c) {
+		stdio_close(s.stdio);
 		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory");
+	}
 	struct deny_files x;
 	int r = deny_files_build(cfg, p, &x, err);
-	if (r == 0) {
-		const char *const *env = opts && opts->env ? opts->env
-							   : (const char *const *)environ;
-		r = start(&c->pid, cfg, p, args, env, &x, err);
-	}
+	s.x = &x;
+	if (r == 0)
+		r = start(&s, &c->pid, err);
+	stdio_close(s.stdio);
 	if (r < 0) {
 		deny_files_free(&x);
 		free(c);
 		return r;
 	}
 	c->files = deny_files_release(&x); /* the child's now; removed by ruas_child_free */
+	c->chan = s.chan;
+	c->pidfd = s.pidfd >= 0 ? s.pidfd : pidfd_open_nocheck(c->pid);
 	pthread_mutex_init(&c->lock, NULL);
 	*out = c;
 	return 0;

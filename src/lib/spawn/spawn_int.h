@@ -6,9 +6,13 @@
 #include "payload.h"
 #include "spawn/sudo_call.h"
 
-/* The exact sudo call ruas_spawn() makes for a project with run_as_user. */
-int spawn_build_sudo_call(const struct ruas_config *cfg,
-			  const struct ruas_project *p, const char *const *args,
-			  const char *const *env, struct sudo_call *call);
+/*
+ * The exact sudo call ruas_spawn() makes for a project with run_as_user,
+ * with the channel's token, and the payload it then sends over the channel
+ * (hex, appended to *payload). 0, RUAS_ERR_TOOLONG or RUAS_ERR_NOMEM.
+ */
+int spawn_build_sudo_call(const struct ruas_config *cfg, const struct ruas_project *p,
+			  const char *const *args, const char *const *env, const char *token,
+			  struct sudo_call *call, struct buf *payload);
 
 #endif

@@ -19,6 +19,11 @@ struct start {
 	const struct deny_files *x;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
+	int stdio[3]; /* what the agent gets as 0, 1, 2 */
+	int keep_fds; /* descriptors from 3 on that the started program keeps (pam: 1) */
+	/* out: the channel to the helper, and the started program's pidfd; -1 when none */
+	int chan;
+	int pidfd;
 };
 
 /*
@@ -28,15 +33,18 @@ struct start {
 
 /* Without run_as_user: the command itself, as the supervisor, in work_dir (direct.c). */
 int start_direct(struct start *s, pid_t *pid, ruas_error **err);
-/* sudo -n -iu USER -- exec ruas-exec HEX, with the exec payload pl (sudo.c). */
+/* sudo -n -iu USER -- exec ruas-exec --channel TOKEN, then pl over the channel (sudo.c). */
 int start_sudo(struct start *s, const struct payload *pl, pid_t *pid, ruas_error **err);
-/* ruas-session HEX, which runs ruas-exec as USER in a PAM session (pam.c). */
+/* ruas-session --channel-fd 3, which runs ruas-exec as USER in a PAM session (pam.c). */
 int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error **err);
 
 /*
  * What the sudo and the pam start share once they have built their call
  * (r: the build's result, argv: the call): the program is started with an
- * empty environment, and a failure is worded for the project's backend.
+ * empty environment, stdin from /dev/null and its stdout and stderr on the
+ * agent's stderr (a login file's chatter must not reach a stream the
+ * supervisor parses; sudo's own errors belong there), and a failure is
+ * worded for the project's backend.
  */
 int start_target(struct start *s, int r, const char *const *argv, pid_t *pid,
 		 ruas_error **err);

@@ -51,6 +51,29 @@ int sudo_call_build_via(struct sudo_call *c, const char *sudo, const char *via,
 	return 0;
 }
 
+int sudo_call_build_channel(struct sudo_call *c, const char *sudo, const char *user,
+			    const char *helper, const char *token)
+{
+	memset(c, 0, sizeof *c);
+	buf_adds(&c->hex, token);
+	if (c->hex.oom) {
+		buf_free(&c->hex);
+		return RUAS_ERR_NOMEM;
+	}
+	const char **a = c->argv;
+	*a++ = sudo;
+	*a++ = "-n";
+	*a++ = "-iu";
+	*a++ = user;
+	*a++ = "--";
+	*a++ = "exec";
+	*a++ = helper;
+	*a++ = "--channel";
+	*a++ = c->hex.data;
+	*a = NULL;
+	return 0;
+}
+
 void sudo_call_free(struct sudo_call *c)
 {
 	buf_free(&c->hex);

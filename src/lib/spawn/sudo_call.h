@@ -42,6 +42,13 @@ int sudo_call_build(struct sudo_call *c, const char *sudo, const char *user,
 int sudo_call_build_via(struct sudo_call *c, const char *sudo, const char *via,
 			const char *user, const char *helper,
 			const struct payload *p);
+/*
+ * The spawn's call: sudo -n -iu USER -- exec HELPER --channel TOKEN. The
+ * payload goes over the channel (channel.h), never on the command line.
+ * 0 or RUAS_ERR_NOMEM.
+ */
+int sudo_call_build_channel(struct sudo_call *c, const char *sudo, const char *user,
+			    const char *helper, const char *token);
 void sudo_call_free(struct sudo_call *c);
 
 #endif

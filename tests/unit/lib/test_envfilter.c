@@ -17,12 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "env_rules.h"
 #include "spawn/envfilter.h"
+#include "channel.h"
 #include "payload.h"
 
 #define NALLOW(a) (sizeof(a) / sizeof *(a) - 1)
@@ -180,7 +182,9 @@ static int helper_remove(void **state)
 	return 0;
 }
 
-static int run_payload(const struct payload *p, struct buf *err);
+/* How the payload reaches the helper: its argument, or the spawn channel (channel.h). */
+enum via { VIA_ARGV, VIA_CHANNEL };
+static int run_payload(const struct payload *p, enum via via, struct buf *err);
 
 static int run_helper(const char *name, struct buf *err)
 {
@@ -190,28 +194,46 @@ static int run_helper(const char *name, struct buf *err)
 	struct payload p = {.kind = PAYLOAD_EXEC, .work_dir = (char *)"/", .scope = (char *)"",
 			    .env_names = names, .env_values = values, .nenv = 1,
 			    .argv = argv, .argc = 1, .person = (char *)"", .deny = deny};
-	return run_payload(&p, err);
+	return run_payload(&p, VIA_CHANNEL, err);
 }
 
-/* Runs the copy of ruas-exec on p, as nobody when root; its exit status, stderr in err. */
-static int run_payload(const struct payload *p, struct buf *err)
+/*
+ * Runs the copy of ruas-exec on p, as nobody when root; its exit status,
+ * stderr in err. Over the channel as ruas-session hands it down: one end of
+ * a socketpair as descriptor 3, the payload with the agent's stdio (here
+ * /dev/null, /dev/null and the stderr pipe) attached.
+ */
+static int run_payload(const struct payload *p, enum via via, struct buf *err)
 {
 	struct buf hex = BUF_INIT;
 	assert_int_equal(payload_encode(p, &hex), 0);
-	int fds[2];
+	int fds[2], sv[2] = {-1, -1};
 	assert_int_equal(pipe2(fds, O_CLOEXEC), 0);
+	if (via == VIA_CHANNEL)
+		assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
 	fflush(stdout);
 	fflush(stderr);
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		if (dup2(fds[1], 2) < 0)
+		if (dup2(fds[1], 2) < 0 || (via == VIA_CHANNEL && dup2(sv[1], 3) < 0))
 			_exit(98);
 		if (geteuid() == 0 &&
 		    (setgroups(0, NULL) < 0 || setgid(NOBODY) < 0 || setuid(NOBODY) < 0))
 			_exit(97);
-		execl(helper, "ruas-exec", hex.data, (char *)NULL);
+		if (via == VIA_CHANNEL)
+			execl(helper, "ruas-exec", "--channel-fd", "3", (char *)NULL);
+		else
+			execl(helper, "ruas-exec", hex.data, (char *)NULL);
 		_exit(96);
+	}
+	if (via == VIA_CHANNEL) {
+		close(sv[1]);
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		assert_true(null >= 0);
+		int stdio[3] = {null, null, fds[1]};
+		assert_int_equal(channel_send(sv[0], CHANNEL_PAYLOAD, hex.data, hex.len, stdio, 3), 0);
+		close(null);
 	}
 	close(fds[1]);
 	buf_free(&hex);
@@ -227,6 +249,8 @@ static int run_payload(const struct payload *p, struct buf *err)
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
 		assert_int_equal(errno, EINTR);
+	if (sv[0] >= 0)
+		close(sv[0]);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
@@ -274,13 +298,55 @@ static void test_helper_refuses_session_payload(void **state)
 			    .argv = argv, .argc = 1, .env_names = empty, .env_values = empty,
 			    .deny = empty, .work_dir = (char *)"/", .scope = (char *)"",
 			    .person = (char *)""};
+	static const struct {
+		enum via via;
+		const char *want;
+	} ways[] = {
+		{VIA_ARGV, "refusing a payload that is not for ruas-exec"},
+		{VIA_CHANNEL, "refusing a payload on the channel that is not for exec"},
+	};
+	for (size_t i = 0; i < sizeof ways / sizeof ways[0]; i++) {
+		struct buf err = BUF_INIT;
+		int rc = run_payload(&p, ways[i].via, &err);
+		char said[1024];
+		snprintf(said, sizeof said, "%s", err.data ? err.data : "");
+		buf_free(&err);
+		if (rc != 125 || !strstr(said, ways[i].want))
+			fail_msg("ruas-exec on a session payload: exit %d, stderr: %s", rc, said);
+	}
+}
+
+/*
+ * An exec payload carries the agent's arguments and secrets: a command line
+ * would show them to every local user and to sudo's log. ruas-exec takes
+ * one only over the channel; on its command line it refuses it, runs
+ * nothing (exit 125), and says where it belongs.
+ */
+static void test_helper_refuses_exec_payload_on_argv(void **state)
+{
+	(void)state;
+	helper_copy();
+	char *names[] = {(char *)"ANTHROPIC_API_KEY", NULL}, *values[] = {(char *)"sk-x", NULL};
+	char *argv[] = {(char *)"/bin/sh", (char *)"-c", (char *)"echo ran >&2", NULL};
+	char *deny[] = {NULL};
+	struct payload p = {.kind = PAYLOAD_EXEC, .work_dir = (char *)"/", .scope = (char *)"",
+			    .env_names = names, .env_values = values, .nenv = 1,
+			    .argv = argv, .argc = 3, .person = (char *)"", .deny = deny};
 	struct buf err = BUF_INIT;
-	int rc = run_payload(&p, &err);
+	int rc = run_payload(&p, VIA_ARGV, &err);
 	char said[1024];
 	snprintf(said, sizeof said, "%s", err.data ? err.data : "");
 	buf_free(&err);
-	if (rc != 125 || !strstr(said, "refusing a payload that is not for ruas-exec"))
-		fail_msg("ruas-exec on a session payload: exit %d, stderr: %s", rc, said);
+	if (rc != 125 || !strstr(said, "refusing an exec payload on the command line") ||
+	    strstr(said, "ran"))
+		fail_msg("ruas-exec on an exec payload in argv: exit %d, stderr: %s", rc, said);
+	/* The control: the same payload over the channel runs. */
+	struct buf ok = BUF_INIT;
+	rc = run_payload(&p, VIA_CHANNEL, &ok);
+	snprintf(said, sizeof said, "%s", ok.data ? ok.data : "");
+	buf_free(&ok);
+	if (rc != 0 || strcmp(said, "ran\n") != 0)
+		fail_msg("ruas-exec on the channel: exit %d, stderr: %s", rc, said);
 }
 
 int main(void)
@@ -293,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_and_empty_inputs),
 		cmocka_unit_test_teardown(test_helper_refuses_table, helper_remove),
 		cmocka_unit_test_teardown(test_helper_refuses_session_payload, helper_remove),
+		cmocka_unit_test_teardown(test_helper_refuses_exec_payload_on_argv, helper_remove),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

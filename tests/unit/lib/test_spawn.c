@@ -1,8 +1,9 @@
 /*
  * test_spawn.c - starting a project's agent.
  *
- * With run_as_user: the exact sudo call (src/lib/spawn/spawn_int.h), whose payload
- * must carry work_dir, argv and the allowlisted variables byte for byte;
+ * With run_as_user: the exact sudo call (src/lib/spawn/spawn_int.h), which
+ * names only the spawn channel, and the payload sent over it, which must
+ * carry work_dir, argv and the allowlisted variables byte for byte;
  * and ruas_spawn() itself, with a fake "sudo" script that records what it
  * was given. Without run_as_user (legacy): the command runs for real, in
  * work_dir, with the given environment, no stray descriptors, a clean
@@ -33,6 +34,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "channel.h"
 #include "config/config_int.h"
 #include "fixture.h"
 #include "payload.h"
@@ -52,9 +54,10 @@ extern char **environ;
 #define SUDO "/usr/bin/sudo"
 #define HELPER "/usr/libexec/ruas/ruas-exec"
 #define TARGET "ruas-test-nobody"
-/* {sudo, -n, -iu, USER, --, exec, HELPER, HEX} (src/lib/spawn/sudo_call.h) */
-#define SUDO_ARGC 8
-#define HEX_ARG 7
+/* {sudo, -n, -iu, USER, --, exec, HELPER, --channel, TOKEN} (src/lib/spawn/sudo_call.h) */
+#define SUDO_ARGC 9
+#define TOKEN_ARG 8
+#define TOKEN "0123456789abcdef0123456789abcdef"
 #define STRAY_FD 42
 
 /* ------------------------------------------------------------ helpers */
@@ -283,7 +286,10 @@ static void test_sudo_call_exact(void **state)
 	const ruas_project *p = ruas_config_project_find(f->cfg, "agent");
 	assert_non_null(p);
 	struct sudo_call call;
-	assert_int_equal(spawn_build_sudo_call(f->cfg, p, agent_args, agent_env, &call), 0);
+	struct buf payload = BUF_INIT;
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, agent_args, agent_env, TOKEN, &call,
+					       &payload),
+			 0);
 	size_t argc = 0;
 	while (call.argv[argc])
 		argc++;
@@ -295,10 +301,13 @@ static void test_sudo_call_exact(void **state)
 	assert_string_equal(call.argv[4], "--");
 	assert_string_equal(call.argv[5], "exec");
 	assert_string_equal(call.argv[6], HELPER);
-	assert_agent_payload(call.argv[HEX_ARG], "/srv/x y/$HOME 'q\"\n\\z");
+	assert_string_equal(call.argv[7], "--channel");
+	assert_string_equal(call.argv[TOKEN_ARG], TOKEN);
+	assert_agent_payload(payload.data, "/srv/x y/$HOME 'q\"\n\\z");
 	/* sudo's own environment is empty. */
 	assert_null(sudo_call_envp[0]);
 	sudo_call_free(&call);
+	buf_free(&payload);
 }
 
 static void test_sudo_call_env_edge_cases(void **state)
@@ -309,9 +318,11 @@ static void test_sudo_call_env_edge_cases(void **state)
 	struct payload pl;
 	const char *why;
 
+	struct buf hex = BUF_INIT;
 	/* No environment and no arguments: just the command. */
-	assert_int_equal(spawn_build_sudo_call(f->cfg, p, NULL, NULL, &call), 0);
-	assert_int_equal(payload_decode(call.argv[HEX_ARG], &pl, &why), 0);
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, NULL, NULL, TOKEN, &call, &hex), 0);
+	assert_int_equal(payload_decode(hex.data, &pl, &why), 0);
+	buf_reset(&hex);
 	assert_int_equal(pl.nenv, 0);
 	assert_int_equal(pl.argc, 3);
 	payload_free(&pl);
@@ -320,31 +331,44 @@ static void test_sudo_call_env_edge_cases(void **state)
 	/* Nothing allowlisted is set: nothing crosses. */
 	const char *const env[] = {"PATH=/bin", "HOME=/root", "SSH_AUTH_SOCK=/tmp/x", NULL};
 	const char *const none[] = {NULL};
-	assert_int_equal(spawn_build_sudo_call(f->cfg, p, none, env, &call), 0);
-	assert_int_equal(payload_decode(call.argv[HEX_ARG], &pl, &why), 0);
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, none, env, TOKEN, &call, &hex), 0);
+	assert_int_equal(payload_decode(hex.data, &pl, &why), 0);
 	assert_int_equal(pl.nenv, 0);
 	payload_free(&pl);
 	sudo_call_free(&call);
+	buf_free(&hex);
 }
 
+/*
+ * The payload travels over the channel, so the argv limit (about 64 KiB
+ * through sudo -i) no longer binds it: an argument of 200 KB fits, and the
+ * channel's own limit (8 MiB of payload) is refused with RUAS_ERR_TOOLONG.
+ */
 static void test_sudo_call_too_long(void **state)
 {
 	struct fix *f = *state;
 	const ruas_project *p = ruas_config_project_find(f->cfg, "agent");
 	struct sudo_call call;
-	size_t big = 70000;
+	struct buf hex = BUF_INIT;
+	size_t big = (CHANNEL_MAX_BODY / 2) + 1;
 	char *arg = malloc(big + 1);
 	assert_non_null(arg);
 	memset(arg, 'a', big);
 	arg[big] = '\0';
 	const char *args[] = {arg, NULL};
-	assert_int_equal(spawn_build_sudo_call(f->cfg, p, args, NULL, &call), RUAS_ERR_TOOLONG);
-
-	/* Well under the limit it fits. */
-	arg[60000] = '\0';
-	assert_int_equal(spawn_build_sudo_call(f->cfg, p, args, NULL, &call), 0);
-	assert_true(strlen(call.argv[HEX_ARG]) < PAYLOAD_ARG_MAX);
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, args, NULL, TOKEN, &call, &hex),
+			 RUAS_ERR_TOOLONG);
 	sudo_call_free(&call);
+	buf_reset(&hex);
+
+	/* What the command line could not carry now fits, and stays off it. */
+	arg[200000] = '\0';
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, args, NULL, TOKEN, &call, &hex), 0);
+	for (size_t i = 0; call.argv[i]; i++)
+		assert_true(strlen(call.argv[i]) < 4096);
+	assert_true(hex.len > 400000);
+	sudo_call_free(&call);
+	buf_reset(&hex);
 
 	/* An allowlisted value counts too. */
 	char *envs = NULL;
@@ -352,7 +376,10 @@ static void test_sudo_call_too_long(void **state)
 	arg[big] = '\0';
 	assert_true(asprintf(&envs, "ANTHROPIC_API_KEY=%s", arg) > 0);
 	const char *env[] = {envs, NULL};
-	assert_int_equal(spawn_build_sudo_call(f->cfg, p, NULL, env, &call), RUAS_ERR_TOOLONG);
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, NULL, env, TOKEN, &call, &hex),
+			 RUAS_ERR_TOOLONG);
+	sudo_call_free(&call);
+	buf_free(&hex);
 
 	/* And through ruas_spawn: refused, nothing started. */
 	ruas_child *c = (ruas_child *)0x1;
@@ -362,6 +389,7 @@ static void test_sudo_call_too_long(void **state)
 	assert_int_equal(ruas_spawn(&c, f->cfg, "agent", NULL, &o, &err), RUAS_ERR_TOOLONG);
 	assert_null(c);
 	assert_int_equal(ruas_error_code(err), RUAS_ERR_TOOLONG);
+	assert_non_null(strstr(ruas_error_message(err), "(about 8 MiB at most)"));
 	ruas_error_free(err);
 	assert_int_equal(access(f->fake_out, F_OK), -1);
 	free(envs);
@@ -389,18 +417,37 @@ static void test_spawn_runs_sudo_exactly(void **state)
 	assert_int_equal(wait_exit(c), 42);
 	ruas_child_free(c);
 
+	/*
+	 * The token is the spawn's own; everything else is exactly the call,
+	 * and no byte of the arguments or of the allowlisted values is in it.
+	 */
+	char *got = read_file(f->fake_out);
+	const char *tok = strstr(got, "[--channel]\n[");
+	assert_non_null(tok);
+	tok += strlen("[--channel]\n[");
+	char token[CHANNEL_TOKEN_LEN + 1];
+	assert_true(strlen(tok) > CHANNEL_TOKEN_LEN && tok[CHANNEL_TOKEN_LEN] == ']');
+	memcpy(token, tok, CHANNEL_TOKEN_LEN);
+	token[CHANNEL_TOKEN_LEN] = '\0';
+	assert_true(channel_token_valid(token));
 	struct sudo_call call;
+	struct buf hex = BUF_INIT;
 	const ruas_project *p = ruas_config_project_find(f->cfg, "agent");
-	assert_int_equal(spawn_build_sudo_call(f->cfg, p, agent_args, agent_env, &call), 0);
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, agent_args, agent_env, token, &call,
+					       &hex),
+			 0);
 	struct buf want = BUF_INIT;
 	buf_printf(&want, "argc=%d\n", SUDO_ARGC - 1);
 	for (size_t i = 1; call.argv[i]; i++)
 		buf_printf(&want, "[%s]\n", call.argv[i]);
 	buf_adds(&want, "env::env\nfd42-closed\n");
-	char *got = read_file(f->fake_out);
 	assert_string_equal(got, want.data);
+	assert_null(strstr(got, "sk-x"));
+	assert_null(strstr(got, "$(id)"));
+	assert_null(strstr(got, hex.data));
 	free(got);
 	buf_free(&want);
+	buf_free(&hex);
 	sudo_call_free(&call);
 }
 
