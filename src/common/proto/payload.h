@@ -1,11 +1,12 @@
 /*
- * payload.h - what the supervisor hands to ruas-exec through sudo.
+ * payload.h - what the supervisor hands to ruas-exec and ruas-session, as
+ * a message of the spawn channel (channel.h), never on a command line.
  *
- * In -i mode sudo backslash-escapes every byte but [A-Za-z0-9_$-] and the
- * target's login shell then reads the string; `$` stays live. Lower-case hex
- * is made only of bytes that pass through unchanged, so the payload reaches
- * the helper byte for byte. Inside: "RUAS", version, kind, then fields, each
- * string a 32-bit big-endian length and its bytes (no NUL allowed).
+ * Lower-case hex, from the days when it crossed sudo -i's escaping as an
+ * argument. Inside: "RUAS", version, kind, then fields, each string a
+ * 32-bit big-endian length and its bytes (no NUL allowed). Version 6: the
+ * channel; a session payload's inner is "", since ruas-exec's own payload
+ * follows on the channel.
  */
 #ifndef RUAS_PAYLOAD_H
 #define RUAS_PAYLOAD_H
@@ -15,13 +16,6 @@
 #include "buf.h"
 
 #define PAYLOAD_VERSION 6
-/*
- * Linux limits one argv string to 32 pages (MAX_ARG_STRLEN, 131072 bytes,
- * with the NUL). sudo -i joins the helper path (each '/' escaped, so up to
- * twice its length), a space and the hex into one `-c` string. Keep clear.
- */
-#define PAYLOAD_ARG_MAX 131072u
-
 enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2, PAYLOAD_SESSION = 3 };
 enum session_mode { SESSION_EXEC = 1, SESSION_CHECK = 2 };
 /* PAYLOAD_EXEC flags */

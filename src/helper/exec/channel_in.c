@@ -22,7 +22,10 @@ static int refuse(const char *what, const char *why)
 /*
  * Is the listener the supervisor that sudo ran for? sudo puts the invoking
  * user's uid in SUDO_UID; a name that a stranger bound after the library
- * let go of it (a helper that came too late) has another uid.
+ * let go of it (a helper that came too late) has another uid. Root is
+ * accepted as well: it can do anything a listener could, and a root
+ * caller's check through another user (ruas-setup check) has that user's
+ * uid in SUDO_UID.
  */
 static int server_is_sudos_caller(int fd)
 {
@@ -39,7 +42,8 @@ static int server_is_sudos_caller(int fd)
 		return refuse("refusing the channel", "SUDO_UID is not a uid");
 	if (channel_peer(fd, &pid, &uid, &gid) < 0)
 		return refuse("cannot identify the supervisor", strerror(errno));
-	if (uid != (uid_t)want)
+	/* Root may listen too: `sudo -u VIA -- sudo -iu TARGET` from a root caller. */
+	if (uid != (uid_t)want && uid != 0)
 		return refuse("refusing the channel", "its owner is not the user who ran sudo");
 	return 0;
 }
@@ -104,7 +108,7 @@ int channel_in_payload(int chan, struct payload *p)
 	size_t nfds = 3;
 	const char *why = NULL;
 	int r = channel_recv(chan, &type, &body, fds, &nfds);
-	if (r <= 0 || type != CHANNEL_PAYLOAD || nfds != 3) {
+	if (r <= 0 || type != CHANNEL_PAYLOAD || (nfds != 3 && nfds != 0)) {
 		for (size_t i = 0; i < nfds; i++)
 			close(fds[i]);
 		buf_free(&body);
@@ -114,12 +118,24 @@ int channel_in_payload(int chan, struct payload *p)
 	buf_addc(&body, '\0');
 	r = body.oom ? -1 : payload_decode(body.data, p, &why);
 	buf_free(&body);
+	/* A spawn's payload comes with the agent's stdio; a check's with none. */
+	if (r == 0 && p->kind != PAYLOAD_EXEC && p->kind != PAYLOAD_CHECK) {
+		/* Not ours: the caller refuses it by name; its descriptors go. */
+		for (size_t i = 0; i < nfds; i++)
+			close(fds[i]);
+		return 0;
+	}
+	if (r == 0 && (p->kind == PAYLOAD_EXEC) != (nfds == 3)) {
+		payload_free(p);
+		why = "the agent's stdin, stdout and stderr come with an exec payload only";
+		r = -1;
+	}
 	if (r < 0) {
-		for (int i = 0; i < 3; i++)
+		for (size_t i = 0; i < nfds; i++)
 			close(fds[i]);
 		return refuse("bad payload", why ? why : "out of memory");
 	}
-	if (take_stdio(fds) < 0) {
+	if (nfds == 3 && take_stdio(fds) < 0) {
 		payload_free(p);
 		return refuse("cannot take the agent's stdio", strerror(errno));
 	}

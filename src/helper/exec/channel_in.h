@@ -17,8 +17,10 @@
  */
 int channel_in_open(int argc, char **argv, int *chan);
 /*
- * The exec payload and the agent's stdin, stdout and stderr, which then
- * replace this process's 0, 1 and 2. 0, or -1 after a complaint on stderr.
+ * The payload; an exec payload comes with the agent's stdin, stdout and
+ * stderr, which then replace this process's 0, 1 and 2 (a check payload
+ * with none: the report goes to the stdout that sudo gave). 0, or -1 after
+ * a complaint on stderr.
  */
 int channel_in_payload(int chan, struct payload *p);
 /*

@@ -274,38 +274,29 @@ static int check_mode(struct payload *p)
 }
 
 /*
- * The payload: an exec payload only from the channel (its variables and
- * arguments are secrets that a command line would show every local user
- * and sudo's log), a check payload from the one argument.
+ * The payload, only from the channel: its variables, arguments and paths
+ * are for the target alone, and a command line shows them to every local
+ * user and to sudo's log.
  */
 static int take_payload(int argc, char **argv, int *chan, struct payload *p)
 {
-	const char *why;
 	int via = channel_in_open(argc, argv, chan);
 	if (via < 0)
 		return -1;
-	if (via == 1) {
-		if (channel_in_payload(*chan, p) < 0)
-			return -1;
-		if (p->kind != PAYLOAD_EXEC) {
-			complain("refusing a payload on the channel that is not for exec", NULL, NULL);
-			payload_free(p);
-			return -1;
-		}
-		return 0;
-	}
-	if (argc != 2) {
-		fputs("ruas-exec: internal helper of ruas, started by libruas "
-		      "through sudo; not for direct use\n", stderr);
+	if (via == 0) {
+		fputs(argc == 2 ? "ruas-exec: refusing a payload on the command line: it comes only "
+				  "over the channel (are ruas and ruas-exec of the same version?)\n"
+				: "ruas-exec: internal helper of ruas, started by libruas "
+				  "through sudo; not for direct use\n",
+		      stderr);
 		return -1;
 	}
-	if (payload_decode(argv[1], p, &why) < 0) {
-		complain("bad payload", NULL, why);
+	if (channel_in_payload(*chan, p) < 0)
 		return -1;
-	}
-	if (p->kind == PAYLOAD_EXEC) {
-		complain("refusing an exec payload on the command line (it comes only over the "
-			 "channel)", NULL, NULL);
+	if (p->kind != PAYLOAD_EXEC && p->kind != PAYLOAD_CHECK) {
+		/* A session payload is ruas-session's; anything else is nobody's. */
+		complain("refusing a payload that is not for ruas-exec",
+			 p->kind == PAYLOAD_SESSION ? "session" : "unknown", NULL);
 		payload_free(p);
 		return -1;
 	}
@@ -337,12 +328,10 @@ int main(int argc, char **argv)
 			channel_in_exit(ro.chan, ro.status, rc);
 		break;
 	case PAYLOAD_CHECK:
+		close(chan); /* the report goes to stdout, framed by its nonce */
 		rc = check_mode(&p);
 		break;
-	default:
-		/* A session payload is ruas-session's; anything else is nobody's. */
-		complain("refusing a payload that is not for ruas-exec",
-			 p.kind == PAYLOAD_SESSION ? "session" : "unknown", NULL);
+	default: /* take_payload() let no other kind through */
 		rc = EXIT_HELPER;
 		break;
 	}

@@ -14,13 +14,13 @@
  *           pam_close_session, pam_setcred(DELETE), pam_end on every path,
  *           and exit as the child did.
  *
- * A spawn starts it as `ruas-session --channel-fd 3`: descriptor 3 is the
- * spawn channel (channel.h), on which its own payload comes first; the rest
- * (ruas-exec's payload and the agent's stdio) it hands down to ruas-exec
- * unread, as descriptor 3 of the login shell, and keeps no copy, so that
- * the channel ends when the helper does. Nothing is on a command line.
+ * The library starts it as `ruas-session --channel-fd 3`: descriptor 3 is
+ * the spawn channel (channel.h), on which its own payload comes first; the
+ * rest (ruas-exec's payload, and for a spawn the agent's stdio) it hands
+ * down to ruas-exec unread, as descriptor 3, and keeps no copy, so that the
+ * channel ends when the helper does. Nothing is on a command line.
  *
- * In check mode (`ruas-session HEX`) it runs only pam_start and pam_acct_mgmt, prints the
+ * In check mode it runs only pam_start and pam_acct_mgmt, prints the
  * verdict (src/common/proto/session_acct.h), then runs ruas-exec's checks
  * in a child that has fully dropped.
  */
@@ -70,9 +70,12 @@ static void run_child(const struct passwd *pw, char **env, const struct payload 
 		_exit(EXIT_HELPER);
 	if (chdir(pw->pw_dir) < 0 && chdir("/") < 0)
 		_exit(EXIT_HELPER);
+	/* The channel, and nothing else, reaches ruas-exec, as descriptor 3. */
+	closefrom(4);
+	if (fcntl(3, F_SETFD, 0) < 0)
+		_exit(EXIT_HELPER);
 	if (p->mode == SESSION_CHECK) {
-		closefrom(3);
-		char *argv[] = {p->helper, p->inner, NULL};
+		char *argv[] = {p->helper, (char *)"--channel-fd", (char *)"3", NULL};
 		execve(p->helper, argv, env);
 		fprintf(stderr, "ruas-session: cannot run %s: %s\n", p->helper, strerror(errno));
 		_exit(127);
@@ -81,10 +84,6 @@ static void run_child(const struct passwd *pw, char **env, const struct payload 
 	const char *base = strrchr(shell, '/');
 	struct buf arg0 = BUF_INIT, cmd = BUF_INIT;
 	buf_printf(&arg0, "-%s", base ? base + 1 : shell);
-	/* The channel, and nothing else, crosses the shell as descriptor 3. */
-	closefrom(4);
-	if (fcntl(3, F_SETFD, 0) < 0)
-		_exit(EXIT_HELPER);
 	buf_adds(&cmd, "exec ");
 	shell_escape(&cmd, p->helper);
 	buf_adds(&cmd, " --channel-fd 3");
@@ -155,42 +154,36 @@ static int run_session(const struct passwd *pw, char **env, const struct payload
 		perror("ruas-session: fork");
 	}
 	/* The helper holds the channel now: its end must be the channel's end. */
-	if (p->mode == SESSION_EXEC)
-		close(3);
+	close(3);
 	return child < 0 ? EXIT_HELPER : supervise(child, &set);
 }
 
 /*
- * The session payload: a spawn's from the channel on descriptor 3 (only the
- * first message: the rest is ruas-exec's), a check's from the argument.
- * Each in its own mode only. 0, or -1 after a complaint.
+ * The session payload, only from the channel on descriptor 3, and only its
+ * first message: the rest is ruas-exec's. 0, or -1 after a complaint.
  */
 static int take_payload(int argc, char **argv, struct payload *p)
 {
 	const char *why = NULL;
-	int channel = argc == 3 && strcmp(argv[1], "--channel-fd") == 0 &&
-		      strcmp(argv[2], "3") == 0;
-	if (!channel && argc != 2) {
-		fputs("ruas-session: internal helper of ruas (pam backend); not for direct use\n",
+	if (argc != 3 || strcmp(argv[1], "--channel-fd") != 0 || strcmp(argv[2], "3") != 0) {
+		fputs(argc == 2 ? "ruas-session: refusing a payload on the command line: it comes "
+				  "only over the channel (are ruas and ruas-session of the same "
+				  "version?)\n"
+				: "ruas-session: internal helper of ruas (pam backend); not for "
+				  "direct use\n",
 		      stderr);
 		return -1;
 	}
-	int r;
-	if (channel) {
-		struct buf body = BUF_INIT;
-		int type = 0;
-		r = channel_recv(3, &type, &body, NULL, NULL) == 1 && type == CHANNEL_SESSION ? 0 : -1;
-		buf_addc(&body, '\0');
-		if (r == 0)
-			r = body.oom ? -1 : payload_decode(body.data, p, &why);
-		buf_free(&body);
-	} else {
-		r = payload_decode(argv[1], p, &why);
-	}
+	struct buf body = BUF_INIT;
+	int type = 0;
+	int r = channel_recv(3, &type, &body, NULL, NULL) == 1 && type == CHANNEL_SESSION ? 0 : -1;
+	buf_addc(&body, '\0');
+	if (r == 0)
+		r = body.oom ? -1 : payload_decode(body.data, p, &why);
+	buf_free(&body);
 	if (r < 0 || p->kind != PAYLOAD_SESSION ||
-	    p->mode != (channel ? SESSION_EXEC : SESSION_CHECK)) {
-		fprintf(stderr, "ruas-session: bad payload: %s\n",
-			why ? why : "not a session of this mode");
+	    (p->mode != SESSION_EXEC && p->mode != SESSION_CHECK)) {
+		fprintf(stderr, "ruas-session: bad payload: %s\n", why ? why : "not a session");
 		if (r == 0)
 			payload_free(p);
 		return -1;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "account.h"
+#include "channel.h"
 #include "check/anchors_known.h"
 #include "error.h"
 #include "exit_status.h"
@@ -110,7 +111,7 @@ static void list_as_root(const char *sudo, const struct runner *runner, struct j
 	const char *argv[] = {"sudo", "-n", "-l", "-U", j->spec->user, NULL};
 	for (int pty = 0; pty < 2; pty++) {
 		struct run_request req = {sudo, argv, sudo_call_envp, SUDO_OUTPUT_MAX,
-					  ROOT_LIST_TIMEOUT_MS, pty};
+					  ROOT_LIST_TIMEOUT_MS, pty, NULL};
 		struct run_result rr;
 		if (runner->run(runner->ctx, &req, &rr) < 0) {
 			run_result_free(&rr);
@@ -133,7 +134,7 @@ static void list_as_root(const char *sudo, const struct runner *runner, struct j
 	/* sudo -V, as root, prints the sudoers Defaults in force, secure_path among them. */
 	const char *vargv[] = {"sudo", "-V", NULL};
 	struct run_request vreq = {sudo, vargv, sudo_call_envp, SUDO_OUTPUT_MAX,
-				   ROOT_LIST_TIMEOUT_MS, 0};
+				   ROOT_LIST_TIMEOUT_MS, 0, NULL};
 	struct run_result vr;
 	if (runner->run(runner->ctx, &vreq, &vr) == 0 && !vr.spawn_errno &&
 	    exit_status_code(vr.wait_status) == 0 && vr.out.data)
@@ -222,17 +223,66 @@ static int account_ready(struct job *j)
 	return 0;
 }
 
-/* The one call that carries every probe: sudo's, or ruas-session's (pam). */
+/*
+ * The one call that carries every probe: sudo's, or ruas-session's (pam),
+ * and the channel that carries its payload (channel.h).
+ */
 struct job_call {
 	struct sudo_call call;
-	struct session_call sc;
+	const char *session_argv[4];
+	struct buf payload;
+	struct buf session;
+	struct run_channel ch;
 };
+
+static void job_call_free(struct job_call *c)
+{
+	sudo_call_free(&c->call);
+	buf_free(&c->payload);
+	buf_free(&c->session);
+	if (c->ch.listen_fd >= 0)
+		close(c->ch.listen_fd);
+	c->ch.listen_fd = -1;
+}
+
+/*
+ * The call around the payload p: sudo -n [-u VIA --] sudo -n -iu USER --
+ * exec ruas-exec --channel TOKEN with a listener for the token, or
+ * ruas-session --channel-fd 3 with its own payload. 0 or RUAS_ERR_*.
+ */
+static int call_around(const struct check_run *run, const struct job_spec *s,
+		       const struct payload *p, struct job_call *c)
+{
+	c->ch.listen_fd = -1;
+	c->ch.uid = (uid_t)-1;
+	c->ch.payload = &c->payload;
+	if (payload_encode(p, &c->payload) < 0 || c->payload.len > CHANNEL_MAX_BODY)
+		return c->payload.oom ? RUAS_ERR_NOMEM : RUAS_ERR_TOOLONG;
+	if (s->pam) {
+		c->session_argv[0] = run->session_helper;
+		c->session_argv[1] = "--channel-fd";
+		c->session_argv[2] = "3";
+		c->ch.session = &c->session;
+		return session_payload_build(&c->session, run->cfg, s->user, s->pam_service,
+					     SESSION_CHECK);
+	}
+	char token[CHANNEL_TOKEN_LEN + 1];
+	if (channel_listen(token, &c->ch.listen_fd) < 0)
+		return RUAS_ERR_SYSTEM;
+	/* A target that does not exist gets no peer: sudo says so itself. */
+	struct account a;
+	if (account_lookup(s->user, &a) == ACCOUNT_FOUND) {
+		c->ch.uid = a.uid;
+		account_clear(&a);
+	}
+	return sudo_call_build_via(&c->call, run->sudo, s->via, s->user, run->helper,
+					   token);
+}
 
 /* The payload's anchors, then the call around the payload: 0 or RUAS_ERR_*. */
 static int call_build(const struct check_run *run, const struct job *j, struct payload *p,
 		      struct job_call *c)
 {
-	const struct ruas_config *cfg = run->cfg; /* the pam backend's only */
 	const struct job_spec *s = j->spec;
 	const struct anchors_source known = {run->config_file, run->helper, run->session_helper,
 					     run->supervisor_name, run->supervisor_uid};
@@ -240,8 +290,7 @@ static int call_build(const struct check_run *run, const struct job *j, struct p
 			allowed_programs(s, &p->anchors, &p->nanchors) < 0 ||
 			root_secure_path(j, &p->anchors, &p->nanchors) < 0
 		? RUAS_ERR_NOMEM
-		: s->pam ? session_argv_build(&c->sc, cfg, s->user, s->pam_service, p, SESSION_CHECK)
-			 : sudo_call_build_via(&c->call, run->sudo, s->via, s->user, run->helper, p);
+		: call_around(run, s, p, c);
 	for (size_t i = 0; i < p->nanchors; i++)
 		free(p->anchors[i]);
 	free(p->anchors);
@@ -259,10 +308,10 @@ static int call_run(const struct check_run *run, const struct runner *runner, st
 	unsigned long long t = 60ull + (unsigned long long)run->scan_time_limit * s->ndirs;
 	j->timeout_s = t > MAX_CHECK_SECONDS ? MAX_CHECK_SECONDS : (unsigned int)t;
 	struct run_request req = {s->pam ? run->session_helper : run->sudo,
-				  s->pam ? c->sc.argv : c->call.argv, sudo_call_envp,
-				  SUDO_OUTPUT_MAX, j->timeout_s * 1000u, 0};
+				  s->pam ? c->session_argv : c->call.argv, sudo_call_envp,
+				  SUDO_OUTPUT_MAX, j->timeout_s * 1000u, 0, &c->ch};
 	int r = runner->run(runner->ctx, &req, &j->rr);
-	s->pam ? session_argv_free(&c->sc) : sudo_call_free(&c->call);
+	job_call_free(c);
 	return r;
 }
 
@@ -310,11 +359,16 @@ static void run_job(const struct check_run *run, const struct runner *runner, st
 	if (runner->root && s->want_rules)
 		list_as_root(run->sudo, runner, j);
 	struct job_call c;
+	memset(&c, 0, sizeof c);
+	c.ch.listen_fd = -1;
 	int r = call_build(run, j, &p, &c);
 	if (r < 0) {
-		set_internal(j, r != RUAS_ERR_TOOLONG ? "out of memory"
-				: "the work_dirs of this user are too long to pass "
-				  "to the helper in one argument");
+		job_call_free(&c);
+		set_internal(j, r == RUAS_ERR_TOOLONG ? "the work_dirs and paths of this user are too "
+							"long to pass to the helper (about 8 MiB "
+							"at most)"
+				: r == RUAS_ERR_SYSTEM ? "cannot open the spawn channel (a unix socket)"
+						       : "out of memory");
 		return;
 	}
 	if (call_run(run, runner, j, &c) < 0) {

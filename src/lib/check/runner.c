@@ -8,11 +8,14 @@
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "channel.h"
 #include "pty_spawn.h"
+#include "spawn/rendezvous.h"
 #include "spawn_attr.h"
 
 void run_result_free(struct run_result *res)
@@ -97,44 +100,13 @@ static int run_capture_pty(const struct run_request *req, struct run_result *res
 	return rc;
 }
 
-int run_capture(void *ctx, const struct run_request *req, struct run_result *res)
+/*
+ * Reads stdout and stderr (fds, which it closes) until both end, SIGTERM
+ * at the deadline and SIGKILL 2 s later: sudo relays the one, not the other.
+ */
+static void capture(pid_t pid, int fds[2], const struct run_request *req, struct run_result *res)
 {
-	int outp[2] = {-1, -1}, errp[2] = {-1, -1};
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	pid_t pid;
-	int rc = -1;
-	(void)ctx;
-
-	memset(res, 0, sizeof *res);
-	if (req->pty)
-		return run_capture_pty(req, res);
-	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0)
-		goto out_pipes;
-	if (spawn_setup(&fa, &attr, 0) != 0)
-		goto out_pipes;
-	if (posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) ||
-	    posix_spawn_file_actions_adddup2(&fa, outp[1], 1) ||
-	    posix_spawn_file_actions_adddup2(&fa, errp[1], 2) ||
-	    spawn_close_rest(&fa)) {
-		spawn_teardown(&fa, &attr);
-		goto out_pipes;
-	}
-	int e = posix_spawn(&pid, req->path, &fa, &attr, (char *const *)req->argv,
-			    (char *const *)req->envp);
-	spawn_teardown(&fa, &attr);
-	close(outp[1]);
-	close(errp[1]);
-	outp[1] = errp[1] = -1;
-	if (e != 0) {
-		res->spawn_errno = e;
-		rc = 0;
-		goto out_pipes;
-	}
-
 	long long deadline = monotonic_ms() + req->timeout_ms, kill_at = 0;
-	int fds[2] = {outp[0], errp[0]};
-	outp[0] = errp[0] = -1;
 	while (fds[0] >= 0 || fds[1] >= 0) {
 		struct pollfd pf[2] = {{fds[0], POLLIN, 0}, {fds[1], POLLIN, 0}};
 		long long left = (kill_at ? kill_at : deadline) - monotonic_ms();
@@ -160,10 +132,90 @@ int run_capture(void *ctx, const struct run_request *req, struct run_result *res
 	for (int i = 0; i < 2; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
+}
+
+/*
+ * Gives the helper its payload over the channel: on the pam backend the
+ * socketpair's end chan (ruas-session's payload first), on sudo the
+ * connection that rendezvous_accept() authenticates. A helper that ends
+ * before (sudo's own failure) is no error: its output and status tell.
+ * -1 only when no helper came in time.
+ */
+static int hand_over(const struct run_channel *ch, pid_t pid, int chan)
+{
+	if (ch->listen_fd < 0) {
+		(void)rendezvous_deliver(chan, CHANNEL_SESSION, ch->session, ch->payload, NULL, 0);
+		return 0;
+	}
+	int pidfd = pidfd_open_nocheck(pid), conn = -1;
+	int r = rendezvous_accept(ch->listen_fd, pid, pidfd, ch->uid, &conn);
+	if (pidfd >= 0)
+		close(pidfd);
+	if (r == RENDEZVOUS_OK) {
+		(void)rendezvous_deliver(conn, 0, NULL, ch->payload, NULL, 0);
+		close(conn);
+	}
+	return r == RENDEZVOUS_OK || r == RENDEZVOUS_GONE ? 0 : -1;
+}
+
+int run_capture(void *ctx, const struct run_request *req, struct run_result *res)
+{
+	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, sv[2] = {-1, -1};
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	pid_t pid;
+	int rc = -1;
+	(void)ctx;
+
+	memset(res, 0, sizeof *res);
+	if (req->pty)
+		return run_capture_pty(req, res);
+	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0)
+		goto out_pipes;
+	if (spawn_setup(&fa, &attr, 0) != 0)
+		goto out_pipes;
+	int pam = req->channel && req->channel->listen_fd < 0;
+	if (pam && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		spawn_teardown(&fa, &attr);
+		goto out_pipes;
+	}
+	if (posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) ||
+	    posix_spawn_file_actions_adddup2(&fa, outp[1], 1) ||
+	    posix_spawn_file_actions_adddup2(&fa, errp[1], 2) ||
+	    (pam && posix_spawn_file_actions_adddup2(&fa, sv[1], 3)) ||
+	    spawn_close_from(&fa, pam ? 4 : 3)) {
+		spawn_teardown(&fa, &attr);
+		goto out_pipes;
+	}
+	int e = posix_spawn(&pid, req->path, &fa, &attr, (char *const *)req->argv,
+			    (char *const *)req->envp);
+	spawn_teardown(&fa, &attr);
+	close(outp[1]);
+	close(errp[1]);
+	outp[1] = errp[1] = -1;
+	if (sv[1] >= 0)
+		close(sv[1]);
+	sv[1] = -1;
+	if (e != 0) {
+		res->spawn_errno = e;
+		rc = 0;
+		goto out_pipes;
+	}
+	if (req->channel && hand_over(req->channel, pid, sv[0]) < 0) {
+		/* No helper came in time: end the call, as at its deadline. */
+		kill(pid, SIGKILL);
+		res->timed_out = 1;
+	}
+
+	int fds[2] = {outp[0], errp[0]};
+	outp[0] = errp[0] = -1;
+	capture(pid, fds, req, res);
 	if (wait_child(pid, &res->wait_status) == 0)
 		rc = (res->out.oom || res->err.oom) ? -1 : 0;
 out_pipes:
 	for (int i = 0; i < 2; i++) {
+		if (sv[i] >= 0)
+			close(sv[i]);
 		if (outp[i] >= 0)
 			close(outp[i]);
 		if (errp[i] >= 0)

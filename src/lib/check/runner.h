@@ -8,8 +8,21 @@
 #define RUAS_RUNNER_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "buf.h"
+
+/*
+ * The spawn channel of a helper call (channel.h): the runner waits for the
+ * helper below the started program and hands it its messages, so that no
+ * payload is ever on a command line.
+ */
+struct run_channel {
+	int listen_fd;             /* sudo: the listener whose token argv names; -1: pam */
+	uid_t uid;                 /* sudo: the helper's uid */
+	const struct buf *session; /* pam: ruas-session's payload (descriptor 3), else NULL */
+	const struct buf *payload; /* the helper's payload (hex) */
+};
 
 struct run_request {
 	const char *path;         /* absolute path executed */
@@ -18,6 +31,7 @@ struct run_request {
 	size_t max_output;        /* bytes kept of stdout and of stderr each */
 	unsigned int timeout_ms;  /* then SIGTERM, and SIGKILL 2 s later */
 	int pty;                  /* on a terminal of its own: out gets stdout and stderr */
+	const struct run_channel *channel; /* NULL: none (pty calls never have one) */
 };
 
 struct run_result {

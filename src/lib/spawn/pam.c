@@ -5,7 +5,7 @@
  * ruas-session one end of a socketpair as descriptor 3 (`--channel-fd 3`):
  * its own session payload, then ruas-exec's payload and the agent's stdio
  * (channel.h), which ruas-session passes down unread. The startup checks
- * still call `ruas-session HEX` (session_argv_build).
+ * do the same with a check payload (check/engine.c).
  */
 #include "spawn/pam.h"
 
@@ -18,7 +18,6 @@
 #include "ruas.h"
 #include "spawn/rendezvous.h"
 #include "spawn/start.h"
-#include "spawn/sudo_call.h"
 
 /* The session payload for ruas-session; inner: ruas-exec's, hex, or "" (over the channel). */
 static int session_encode(struct buf *out, const struct ruas_config *cfg, const char *user,
@@ -37,38 +36,10 @@ static int session_encode(struct buf *out, const struct ruas_config *cfg, const 
 	return payload_encode(&s, out) < 0 ? RUAS_ERR_NOMEM : 0;
 }
 
-int session_argv_build(struct session_call *c, const struct ruas_config *cfg, const char *user,
-		       const char *service, const struct payload *inner, int mode)
+int session_payload_build(struct buf *out, const struct ruas_config *cfg, const char *user,
+			  const char *service, int mode)
 {
-	struct buf in = BUF_INIT;
-	memset(c, 0, sizeof *c);
-	if (payload_encode(inner, &in) < 0) {
-		buf_free(&in);
-		return RUAS_ERR_NOMEM;
-	}
-	/* ruas-exec's argument passes through the login shell as sudo's does. */
-	if (!sudo_call_fits(in.len, cfg->helper)) {
-		buf_free(&in);
-		return RUAS_ERR_TOOLONG;
-	}
-	int r = session_encode(&c->hex, cfg, user, service, in.data, mode);
-	buf_free(&in);
-	if (r == 0 && c->hex.len >= PAYLOAD_ARG_MAX - 1)
-		r = RUAS_ERR_TOOLONG;
-	if (r < 0) {
-		buf_free(&c->hex);
-		return r;
-	}
-	c->argv[0] = cfg->session_helper;
-	c->argv[1] = c->hex.data;
-	c->argv[2] = NULL;
-	return 0;
-}
-
-void session_argv_free(struct session_call *c)
-{
-	buf_free(&c->hex);
-	memset(c, 0, sizeof *c);
+	return session_encode(out, cfg, user, service, "", mode);
 }
 
 int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error **err)
@@ -77,7 +48,7 @@ int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error 
 	struct buf session = BUF_INIT, inner = BUF_INIT;
 	int sv[2] = {-1, -1};
 	const char *argv[] = {s->cfg->session_helper, "--channel-fd", "3", NULL};
-	int r = session_encode(&session, s->cfg, p->run_as_user, p->pam_service, "", SESSION_EXEC);
+	int r = session_payload_build(&session, s->cfg, p->run_as_user, p->pam_service, SESSION_EXEC);
 	if (r == 0 && payload_encode(pl, &inner) < 0)
 		r = RUAS_ERR_NOMEM;
 	if (r == 0 && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
@@ -93,7 +64,7 @@ int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error 
 	}
 	if (r == 0) {
 		s->pidfd = pidfd_open_nocheck(*pid);
-		if (rendezvous_deliver(sv[0], CHANNEL_SESSION, &session, &inner, s->stdio) == 0) {
+		if (rendezvous_deliver(sv[0], CHANNEL_SESSION, &session, &inner, s->stdio, 3) == 0) {
 			s->chan = sv[0];
 			sv[0] = -1;
 		}

@@ -6,18 +6,13 @@
 #include "config/config_int.h"
 #include "payload.h"
 
-/* ruas-session HEX: the pam backend's call. */
-struct session_call {
-	const char *argv[3];
-	struct buf hex;
-};
-
 /*
- * Wraps an inner ruas-exec payload for ruas-session, which opens a session
- * of PAM service `service` for `user`; mode is enum session_mode.
+ * ruas-session's own payload (the first message on its channel, channel.h):
+ * open a session of PAM service `service` for `user`, then run ruas-exec in
+ * mode (enum session_mode), which takes its payload from the channel.
+ * 0 or RUAS_ERR_NOMEM.
  */
-int session_argv_build(struct session_call *c, const struct ruas_config *cfg, const char *user,
-		       const char *service, const struct payload *inner, int mode);
-void session_argv_free(struct session_call *c);
+int session_payload_build(struct buf *out, const struct ruas_config *cfg, const char *user,
+			  const char *service, int mode);
 
 #endif

@@ -78,9 +78,9 @@ int rendezvous_accept(int lfd, pid_t parent, int parent_fd, uid_t uid, int *chan
 }
 
 int rendezvous_deliver(int chan, int session_type, const struct buf *session,
-		       const struct buf *payload, const int stdio[3])
+		       const struct buf *payload, const int *fds, size_t nfds)
 {
 	if (session && channel_send(chan, session_type, session->data, session->len, NULL, 0) < 0)
 		return -1;
-	return channel_send(chan, CHANNEL_PAYLOAD, payload->data, payload->len, stdio, 3);
+	return channel_send(chan, CHANNEL_PAYLOAD, payload->data, payload->len, fds, nfds);
 }

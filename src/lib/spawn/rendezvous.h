@@ -25,10 +25,11 @@ int rendezvous_accept(int lfd, pid_t parent, int parent_fd, uid_t uid, int *chan
 
 /*
  * Sends the helper its messages: session (ruas-session's payload, when not
- * NULL) as a message of session_type, then the payload with the agent's
- * stdin, stdout and stderr attached. 0, or -1 with errno.
+ * NULL) as a message of session_type, then the payload with nfds
+ * descriptors attached (a spawn's: the agent's stdin, stdout and stderr; a
+ * check's: none). 0, or -1 with errno.
  */
 int rendezvous_deliver(int chan, int session_type, const struct buf *session,
-		       const struct buf *payload, const int stdio[3]);
+		       const struct buf *payload, const int *fds, size_t nfds);
 
 #endif

@@ -46,7 +46,7 @@ static int meet(struct start *s, int lfd, pid_t pid, uid_t uid, const struct buf
 		return 0; /* sudo's own failure: its exit status and stderr tell */
 	if (r != RENDEZVOUS_OK)
 		return abandon(s, pid, r, err);
-	if (rendezvous_deliver(chan, 0, NULL, hex, s->stdio) < 0) {
+	if (rendezvous_deliver(chan, 0, NULL, hex, s->stdio, 3) < 0) {
 		close(chan);
 		return 0; /* the helper died on the way: the status tells */
 	}
@@ -64,7 +64,7 @@ static int build_call(const struct ruas_config *cfg, const struct ruas_project *
 		return RUAS_ERR_NOMEM;
 	if (hex->len > CHANNEL_MAX_BODY)
 		return RUAS_ERR_TOOLONG;
-	return sudo_call_build_channel(call, cfg->sudo, p->run_as_user, cfg->helper, token);
+	return sudo_call_build(call, cfg->sudo, p->run_as_user, cfg->helper, token);
 }
 
 int start_sudo(struct start *s, const struct payload *pl, pid_t *pid, ruas_error **err)

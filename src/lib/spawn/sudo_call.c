@@ -7,29 +7,20 @@
 
 const char *const sudo_call_envp[] = {NULL};
 
-int sudo_call_fits(size_t len, const char *helper)
+int sudo_call_build(struct sudo_call *c, const char *sudo, const char *user, const char *helper,
+		    const char *token)
 {
-	return len + 2 * strlen(helper) + 32 < PAYLOAD_ARG_MAX;
+	return sudo_call_build_via(c, sudo, NULL, user, helper, token);
 }
 
-int sudo_call_build(struct sudo_call *c, const char *sudo, const char *user,
-		    const char *helper, const struct payload *p)
-{
-	return sudo_call_build_via(c, sudo, NULL, user, helper, p);
-}
-
-int sudo_call_build_via(struct sudo_call *c, const char *sudo, const char *via,
-			const char *user, const char *helper,
-			const struct payload *p)
+int sudo_call_build_via(struct sudo_call *c, const char *sudo, const char *via, const char *user,
+			const char *helper, const char *token)
 {
 	memset(c, 0, sizeof *c);
-	if (payload_encode(p, &c->hex) < 0) {
+	buf_adds(&c->hex, token);
+	if (c->hex.oom) {
 		buf_free(&c->hex);
 		return RUAS_ERR_NOMEM;
-	}
-	if (!sudo_call_fits(c->hex.len, helper)) {
-		buf_free(&c->hex);
-		return RUAS_ERR_TOOLONG;
 	}
 	const char **a = c->argv;
 	if (via) {
@@ -39,28 +30,6 @@ int sudo_call_build_via(struct sudo_call *c, const char *sudo, const char *via,
 		*a++ = via;
 		*a++ = "--";
 	}
-	*a++ = sudo;
-	*a++ = "-n";
-	*a++ = "-iu";
-	*a++ = user;
-	*a++ = "--";
-	*a++ = "exec";
-	*a++ = helper;
-	*a++ = c->hex.data;
-	*a = NULL;
-	return 0;
-}
-
-int sudo_call_build_channel(struct sudo_call *c, const char *sudo, const char *user,
-			    const char *helper, const char *token)
-{
-	memset(c, 0, sizeof *c);
-	buf_adds(&c->hex, token);
-	if (c->hex.oom) {
-		buf_free(&c->hex);
-		return RUAS_ERR_NOMEM;
-	}
-	const char **a = c->argv;
 	*a++ = sudo;
 	*a++ = "-n";
 	*a++ = "-iu";

@@ -3,10 +3,9 @@
 #define RUAS_SUDO_CALL_H
 
 #include "buf.h"
-#include "payload.h"
 
 /*
- * sudo -n -iu USER -- exec HELPER HEX
+ * sudo -n -iu USER -- exec HELPER --channel TOKEN
  *
  * -n: never prompt; -i: the target's login shell and environment; nothing
  * that forwards the supervisor's environment. sudo itself is started with
@@ -17,38 +16,26 @@
  * agent.
  */
 struct sudo_call {
-	const char *argv[14];
-	struct buf hex;
+	const char *argv[15];
+	struct buf hex; /* the token */
 };
 
 extern const char *const sudo_call_envp[];
 
 /*
- * Whether a payload of len hex digits still fits as the one argument after
- * helper on a login shell's command line (PAYLOAD_ARG_MAX): sudo escapes
- * each '/' of the helper path and joins with spaces, and the pam backend's
- * ruas-exec argument passes through the login shell as sudo's does.
+ * The call of a spawn and of a check: sudo -n -iu USER -- exec HELPER
+ * --channel TOKEN. The payload goes over the channel (channel.h), never on
+ * the command line. 0 or RUAS_ERR_NOMEM.
  */
-int sudo_call_fits(size_t len, const char *helper);
-
-/* 0, RUAS_ERR_TOOLONG when the payload cannot pass as one argument, RUAS_ERR_NOMEM. */
-int sudo_call_build(struct sudo_call *c, const char *sudo, const char *user,
-		    const char *helper, const struct payload *p);
+int sudo_call_build(struct sudo_call *c, const char *sudo, const char *user, const char *helper,
+		    const char *token);
 /*
  * The same, run as user `via` first: sudo -n -u VIA -- sudo -n -iu USER ...
  * Only root can do this without a password; ruas-setup uses it to check,
  * as the supervisor, that the supervisor's rule works. via NULL: as above.
  */
-int sudo_call_build_via(struct sudo_call *c, const char *sudo, const char *via,
-			const char *user, const char *helper,
-			const struct payload *p);
-/*
- * The spawn's call: sudo -n -iu USER -- exec HELPER --channel TOKEN. The
- * payload goes over the channel (channel.h), never on the command line.
- * 0 or RUAS_ERR_NOMEM.
- */
-int sudo_call_build_channel(struct sudo_call *c, const char *sudo, const char *user,
-			    const char *helper, const char *token);
+int sudo_call_build_via(struct sudo_call *c, const char *sudo, const char *via, const char *user,
+			const char *helper, const char *token);
 void sudo_call_free(struct sudo_call *c);
 
 #endif

@@ -302,8 +302,8 @@ static void test_helper_refuses_session_payload(void **state)
 		enum via via;
 		const char *want;
 	} ways[] = {
-		{VIA_ARGV, "refusing a payload that is not for ruas-exec"},
-		{VIA_CHANNEL, "refusing a payload on the channel that is not for exec"},
+		{VIA_ARGV, "refusing a payload on the command line: it comes only over the channel"},
+		{VIA_CHANNEL, "refusing a payload that is not for ruas-exec \"session\""},
 	};
 	for (size_t i = 0; i < sizeof ways / sizeof ways[0]; i++) {
 		struct buf err = BUF_INIT;
@@ -319,8 +319,9 @@ static void test_helper_refuses_session_payload(void **state)
 /*
  * An exec payload carries the agent's arguments and secrets: a command line
  * would show them to every local user and to sudo's log. ruas-exec takes
- * one only over the channel; on its command line it refuses it, runs
- * nothing (exit 125), and says where it belongs.
+ * one only over the channel (a check payload too: its paths are the
+ * target's business); on its command line it refuses it, runs nothing
+ * (exit 125), and says where it belongs.
  */
 static void test_helper_refuses_exec_payload_on_argv(void **state)
 {
@@ -337,7 +338,8 @@ static void test_helper_refuses_exec_payload_on_argv(void **state)
 	char said[1024];
 	snprintf(said, sizeof said, "%s", err.data ? err.data : "");
 	buf_free(&err);
-	if (rc != 125 || !strstr(said, "refusing an exec payload on the command line") ||
+	if (rc != 125 ||
+	    !strstr(said, "refusing a payload on the command line: it comes only over the channel") ||
 	    strstr(said, "ran"))
 		fail_msg("ruas-exec on an exec payload in argv: exit %d, stderr: %s", rc, said);
 	/* The control: the same payload over the channel runs. */

@@ -43,10 +43,12 @@
 #define HELPER "/usr/libexec/ruas/ruas-exec"
 /*
  * The one shape of sudo call (src/lib/spawn/sudo_call.h, docs/run-as-user.md):
- * {sudo, -n, -iu, USER, --, exec, HELPER, HEX}; argv[HEX_ARG] is the payload.
+ * {sudo, -n, -iu, USER, --, exec, HELPER, --channel, TOKEN}; the payload
+ * goes over the channel (req->channel->payload), which the fake reads
+ * directly instead of playing the helper's end of the socket.
  */
-#define SUDO_ARGC 8
-#define HEX_ARG 7
+#define SUDO_ARGC 9
+#define TOKEN_ARG 8
 
 static const char passwd_lines[] =
 	"root:x:0:0:root:/root:/bin/sh\n"
@@ -138,6 +140,8 @@ struct call {
 	size_t nenv;
 	size_t max_output;
 	unsigned int timeout_ms;
+	char *payload; /* what went over the channel, or NULL */
+	int listening;  /* the call came with a listener for its token */
 };
 
 #define MAX_CALLS 64
@@ -294,6 +298,10 @@ static int fake_run(void *ctx, const struct run_request *req, struct run_result 
 		c->nenv = nenv;
 		c->max_output = req->max_output;
 		c->timeout_ms = req->timeout_ms;
+		c->payload = req->channel && req->channel->payload->data
+				     ? strdup(req->channel->payload->data)
+				     : NULL;
+		c->listening = req->channel && req->channel->listen_fd >= 0;
 	}
 
 	if (argc == 5 && strcmp(req->argv[2], "-l") == 0 && strcmp(req->argv[3], "-U") == 0) {
@@ -321,7 +329,8 @@ static int fake_run(void *ctx, const struct run_request *req, struct run_result 
 	const struct script *s = script_for(fk, user);
 	struct payload p;
 	const char *why = NULL;
-	int decoded = argc > HEX_ARG && payload_decode(req->argv[HEX_ARG], &p, &why) == 0;
+	int decoded = req->channel && req->channel->payload->data &&
+		      payload_decode(req->channel->payload->data, &p, &why) == 0;
 
 	if (s->sleep_ms) {
 		struct timespec ts = {s->sleep_ms / 1000, (long)(s->sleep_ms % 1000) * 1000000L};
@@ -391,6 +400,7 @@ static void fake_free(struct fake *fk)
 {
 	for (size_t i = 0; i < fk->ncalls; i++) {
 		free(fk->calls[i].path);
+		free(fk->calls[i].payload);
 		for (size_t k = 0; fk->calls[i].argv && k < fk->calls[i].argc; k++)
 			free(fk->calls[i].argv[k]);
 		free(fk->calls[i].argv);
@@ -467,7 +477,7 @@ static int is_lower_hex(const char *s)
 	return 1;
 }
 
-/* Every call is exactly {sudo, -n, -iu, USER, --, exec, HELPER, HEX}, empty env. */
+/* Every call is exactly {sudo, -n, -iu, USER, --, exec, HELPER, --channel, TOKEN}, empty env. */
 static void assert_calls_well_formed(const struct fake *fk, const ruas_config *cfg)
 {
 	for (size_t i = 0; i < fk->ncalls; i++) {
@@ -490,15 +500,19 @@ static void assert_calls_well_formed(const struct fake *fk, const ruas_config *c
 		assert_string_equal(c->argv[4], "--");
 		assert_string_equal(c->argv[5], "exec");
 		assert_string_equal(c->argv[6], HELPER);
-		if (!is_lower_hex(c->argv[HEX_ARG]))
-			fail_msg("payload of call %zu is not lower-case hex", i);
+		assert_string_equal(c->argv[7], "--channel");
+		if (strlen(c->argv[TOKEN_ARG]) != 32 || !is_lower_hex(c->argv[TOKEN_ARG]))
+			fail_msg("token of call %zu is not 32 lower-case hex digits", i);
+		assert_true(c->listening);
 		assert_null(c->argv[SUDO_ARGC]);
+		if (!c->payload || !is_lower_hex(c->payload))
+			fail_msg("payload of call %zu is missing or not lower-case hex", i);
 		assert_int_equal(c->nenv, 0);
 		assert_true(c->max_output >= 65536);
 
 		struct payload p;
 		const char *why = NULL;
-		if (payload_decode(c->argv[HEX_ARG], &p, &why) != 0)
+		if (payload_decode(c->payload, &p, &why) != 0)
 			fail_msg("payload of call %zu does not decode: %s", i, why);
 		assert_int_equal(p.kind, PAYLOAD_CHECK);
 		assert_string_equal(p.sudo_path, SUDO);
@@ -506,6 +520,14 @@ static void assert_calls_well_formed(const struct fake *fk, const ruas_config *c
 		assert_int_equal(p.scan_seconds, cfg->scan_time_limit);
 		assert_true(strlen(p.nonce) >= 16);
 		assert_true(c->timeout_ms >= 1000u * cfg->scan_time_limit * p.ndirs);
+		/* Nothing of the payload is on the command line, which everyone reads. */
+		for (size_t d = 0; d < p.ndirs; d++)
+			for (size_t k = 0; k < c->argc; k++)
+				if (strstr(c->argv[k], p.dirs[d].work_dir))
+					fail_msg("work_dir %s is on the command line of call %zu",
+						 p.dirs[d].work_dir, i);
+		for (size_t k = 0; k < c->argc; k++)
+			assert_null(strstr(c->argv[k], p.nonce));
 		payload_free(&p);
 	}
 }
@@ -668,7 +690,7 @@ static void test_all_ok_and_legacy_skipped(void **state)
 
 	struct payload p;
 	const char *why;
-	assert_int_equal(payload_decode(c->argv[HEX_ARG], &p, &why), 0);
+	assert_int_equal(payload_decode(c->payload, &p, &why), 0);
 	assert_int_equal(p.ndirs, 1);
 	assert_string_equal(p.dirs[0].work_dir, "/srv/a");
 	static const char *const prune[] = {".git", "node_modules", ".venv", "venv", "dist",
@@ -741,7 +763,7 @@ static void test_one_call_per_user(void **state)
 	const char *why;
 	const struct call *c1 = call_for(&fk, "t1");
 	assert_non_null(c1);
-	assert_int_equal(payload_decode(c1->argv[HEX_ARG], &p, &why), 0);
+	assert_int_equal(payload_decode(c1->payload, &p, &why), 0);
 	assert_int_equal(p.ndirs, 3);
 	assert_string_equal(p.dirs[0].work_dir, "/srv/a");
 	assert_string_equal(p.dirs[1].work_dir, "/srv/c");
@@ -753,15 +775,15 @@ static void test_one_call_per_user(void **state)
 
 	const struct call *c2 = call_for(&fk, "t2");
 	assert_non_null(c2);
-	assert_int_equal(payload_decode(c2->argv[HEX_ARG], &p, &why), 0);
+	assert_int_equal(payload_decode(c2->payload, &p, &why), 0);
 	assert_int_equal(p.ndirs, 2);
 	assert_string_equal(p.dirs[0].work_dir, "/srv/b");
 	assert_string_equal(p.dirs[1].work_dir, "/srv/denied");
 	payload_free(&p);
 	/* The two users got different nonces. */
 	struct payload p1, p2;
-	assert_int_equal(payload_decode(c1->argv[HEX_ARG], &p1, &why), 0);
-	assert_int_equal(payload_decode(c2->argv[HEX_ARG], &p2, &why), 0);
+	assert_int_equal(payload_decode(c1->payload, &p1, &why), 0);
+	assert_int_equal(payload_decode(c2->payload, &p2, &why), 0);
 	assert_string_not_equal(p1.nonce, p2.nonce);
 	payload_free(&p1);
 	payload_free(&p2);
@@ -1419,7 +1441,7 @@ static void test_anchors_known_in_payload(void **state)
 	assert_non_null(c);
 	struct payload p;
 	const char *why = NULL;
-	assert_int_equal(payload_decode(c->argv[HEX_ARG], &p, &why), 0);
+	assert_int_equal(payload_decode(c->payload, &p, &why), 0);
 	int home = 0, helper = 0;
 	for (size_t i = 0; i < p.nanchors; i++) {
 		home |= strcmp(p.anchors[i], "supervisor-home /home/sup") == 0;

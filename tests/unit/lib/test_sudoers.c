@@ -114,28 +114,24 @@ static void test_user_name_problem_public(void **state)
 static void test_sudo_call_via_supervisor(void **state)
 {
 	(void)state;
-	struct payload p;
 	struct sudo_call c;
-	memset(&p, 0, sizeof p);
-	p.kind = PAYLOAD_CHECK;
-	p.nonce = (char *)"00";
-	p.sudo_path = (char *)"/usr/bin/sudo";
+	const char *token = "00112233445566778899aabbccddeeff";
 	assert_int_equal(sudo_call_build_via(&c, "/usr/bin/sudo", "sup", "t1",
-					     "/usr/libexec/ruas/ruas-exec", &p), 0);
+					     "/usr/libexec/ruas/ruas-exec", token), 0);
 	const char *want[] = {"/usr/bin/sudo", "-n", "-u", "sup", "--", "/usr/bin/sudo",
 			      "-n", "-iu", "t1", "--", "exec",
-			      "/usr/libexec/ruas/ruas-exec", NULL};
+			      "/usr/libexec/ruas/ruas-exec", "--channel", token, NULL};
 	size_t i = 0;
 	for (; want[i]; i++)
 		assert_string_equal(c.argv[i], want[i]);
-	assert_string_equal(c.argv[i], c.hex.data);
-	assert_null(c.argv[i + 1]);
+	assert_null(c.argv[i]);
 	sudo_call_free(&c);
 
-	assert_int_equal(sudo_call_build_via(&c, "/usr/bin/sudo", NULL, "t1", "/h", &p), 0);
+	assert_int_equal(sudo_call_build_via(&c, "/usr/bin/sudo", NULL, "t1", "/h", token), 0);
 	assert_string_equal(c.argv[2], "-iu");
 	assert_string_equal(c.argv[5], "exec");
-	assert_null(c.argv[8]);
+	assert_string_equal(c.argv[7], "--channel");
+	assert_null(c.argv[9]);
 	sudo_call_free(&c);
 }
 
