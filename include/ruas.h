@@ -151,8 +151,9 @@ typedef struct {
 /*
  * Run every startup check of every project, concurrently: passwordless sudo
  * to the target, no passwordless sudo from the target, work_dir access, the
- * descendant scan, root-equivalent groups. Findings are in the report, not
- * in the return value: a return of 0 with fatal findings is normal.
+ * descendant scan, root-equivalent groups, what outlives a run. Findings
+ * are in the report, not in the return value: a return of 0 with fatal
+ * findings is normal.
  */
 RUAS_EXTERN int ruas_preflight(ruas_report **out, const ruas_config *cfg,
 			       const ruas_preflight_options *opts,
@@ -185,6 +186,9 @@ RUAS_EXTERN ruas_severity ruas_report_item_severity(const ruas_report *report,
  *   "bwrap"       people.enforce = "bwrap", but bubblewrap cannot run
  *   "people"      people who share one run_as_user (warning)
  *   "audit"       ruas_audit(): a path a person's user must not read
+ *   "lifetime"    the target can hand processes to what outlives a run:
+ *                 lingering, a running systemd user manager, crontab or at
+ *                 (warning, one per user)
  */
 RUAS_EXTERN const char *ruas_report_item_check(const ruas_report *report,
 					       size_t project, size_t item);

@@ -129,7 +129,7 @@ int audit_run(ruas_report **out, const ruas_config *cfg, unsigned int max_parall
 int ruas_audit(ruas_report **out, const ruas_config *cfg,
 	       const ruas_preflight_options *opts, ruas_error **err)
 {
-	struct runner real = {run_capture, NULL, geteuid() == 0};
+	struct runner real = {run_capture, NULL, geteuid() == 0, NULL};
 	if (!out || !cfg)
 		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
 				 "ruas_audit: out and cfg are required");

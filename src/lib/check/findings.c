@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "check/anchors_report.h"
 #include "check/escalation.h"
+#include "check/lifetime.h"
 #include "check/messages.h"
 #include "check/report.h"
 #include "exit_status.h"
@@ -148,6 +149,17 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
 						  j->hr.bwrap_out ? j->hr.bwrap_out : ""));
 		r |= report_groups(rep, pi, p->name, user, &j->groups, j->groups_failed);
 	}
+	return r;
+}
+
+/* The same text on every project of the user: ruas check prints it once. */
+int report_lifetime(const struct job_projects *jp, const char *user, const struct lifetime *lt,
+		    ruas_report *rep)
+{
+	int r = 0;
+	for (size_t k = 0; lifetime_any(lt) && k < jp->n; k++)
+		r |= report_add(rep, jp->index[k], RUAS_SEVERITY_WARNING, "lifetime",
+				msg_lifetime(user, lt));
 	return r;
 }
 

@@ -4,8 +4,9 @@
  * a contract: change them only by adding lines.
  * Each returns a malloc'd block ending in '\n', or NULL on OOM. They live in
  * messages.c (check 1 and the pam backend), messages_escalation.c (check 2),
- * messages_work_dir.c (check 3 and the scan), messages_groups.c and
- * messages_people.c (people on one instance, the audit).
+ * messages_work_dir.c (check 3 and the scan), messages_groups.c,
+ * messages_people.c (people on one instance, the audit) and
+ * messages_lifetime.c (what outlives a run).
  */
 #ifndef RUAS_MESSAGES_H
 #define RUAS_MESSAGES_H
@@ -63,6 +64,14 @@ char *msg_group_warning(const char *project, const char *user,
 char *msg_group_fatal(const char *project, const char *user,
 		      const struct group_hit *h, size_t n);
 char *msg_internal(const char *project, const char *user, const char *what);
+
+struct lifetime;
+/*
+ * The lifetime warning of a user: a line for each of lingering, a running
+ * user manager, crontab and at that lt holds (lifetime_any() must be true),
+ * the residual risk, and a fix for each.
+ */
+char *msg_lifetime(const char *user, const struct lifetime *lt);
 
 /* The pam backend's own failures. */
 char *msg_pam_account(const char *project, const char *user, const char *service,

@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "account.h"
 #include "check/findings.h"
+#include "check/lifetime.h"
 #include "check/report.h"
 #include "config/config_int.h"
 #include "error.h"
@@ -150,6 +152,24 @@ static void plan_free(struct plan *pl)
 	free(pl->more);
 }
 
+/*
+ * What outlives a run of the job's user. Looked at after the jobs: where
+ * pam_systemd is in the login's PAM stack, the check's own login has
+ * started the user manager that every run would start.
+ */
+static int report_job_lifetime(const struct runner *runner, const struct job *j,
+			       const struct job_projects *jp, ruas_report *rep)
+{
+	struct account acct;
+	struct lifetime lt;
+	/* No such user: the sudo (or pam) finding says so. */
+	if (account_lookup(j->spec->user, &acct) != ACCOUNT_FOUND)
+		return 0;
+	lifetime_probe(runner->fs_root, j->spec->user, acct.uid, &lt);
+	account_clear(&acct);
+	return report_lifetime(jp, j->spec->user, &lt, rep);
+}
+
 int preflight_run(ruas_report **out, const ruas_config *cfg,
 		  unsigned int max_parallel, const struct runner *runner,
 		  ruas_error **err)
@@ -172,9 +192,12 @@ int preflight_run(ruas_report **out, const ruas_config *cfg,
 	if (!(jobs = jobs_run(&run, runner, pl.specs, pl.n, max_parallel)))
 		goto done;
 	rc = 0;
-	for (size_t i = 0; i < pl.n; i++)
+	for (size_t i = 0; i < pl.n; i++) {
 		if (report_job(cfg, &run, &jobs[i], &pl.more[i].projects, rep) < 0)
 			rc = RUAS_ERR_NOMEM;
+		if (report_job_lifetime(runner, &jobs[i], &pl.more[i].projects, rep) < 0)
+			rc = RUAS_ERR_NOMEM;
+	}
 	if (report_shared_users(cfg, rep) < 0)
 		rc = RUAS_ERR_NOMEM;
 done:
@@ -193,7 +216,7 @@ done:
 int ruas_preflight(ruas_report **out, const ruas_config *cfg,
 		   const ruas_preflight_options *opts, ruas_error **err)
 {
-	struct runner real = {run_capture, NULL, geteuid() == 0};
+	struct runner real = {run_capture, NULL, geteuid() == 0, NULL};
 	if (!out || !cfg)
 		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
 				 "ruas_preflight: out and cfg are required");

@@ -53,6 +53,11 @@ struct runner {
 	 * rules with `sudo -l -U`, which no listpw setting hides from root.
 	 */
 	int root;
+	/*
+	 * The tree the checks that read files look in (the lifetime check):
+	 * NULL for "/", a fake one in the tests.
+	 */
+	const char *fs_root;
 };
 
 /*

@@ -110,7 +110,7 @@ done:
 int ruas_check_targets(ruas_report **out, const char *const *targets,
 		       const ruas_target_options *opts, ruas_error **err)
 {
-	struct runner real = {run_capture, NULL, geteuid() == 0};
+	struct runner real = {run_capture, NULL, geteuid() == 0, NULL};
 	ruas_target_options defaults = RUAS_TARGET_OPTIONS_INIT;
 	if (!out || !targets || !targets[0])
 		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,

@@ -26,11 +26,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "config/config_int.h"
+#include "fixture.h"
 #include "nss_env.h"
 #include "payload.h"
 #include "check/preflight.h"
@@ -164,6 +166,8 @@ struct fake {
 	int overflow;
 	const struct root_answer *root; /* NULL-user-terminated */
 	int root_calls, root_pty_calls;
+	/* The tree the lifetime check reads; NULL: one that does not exist (a clean host). */
+	const char *fs_root;
 };
 
 static const struct script default_script = {NULL, B_REPORT, 1, 1, "", NULL, 0,
@@ -453,7 +457,8 @@ static ruas_config *load(const struct proj *ps, size_t n, const char *globals)
 /* Runs the preflight through the fake; the report must be there. */
 static ruas_report *run(const ruas_config *cfg, struct fake *fk, unsigned int max_parallel)
 {
-	struct runner rn = {fake_run, fk, fk->root != NULL};
+	struct runner rn = {fake_run, fk, fk->root != NULL,
+			    fk->fs_root ? fk->fs_root : "/nonexistent/ruas-test-fs-root"};
 	ruas_report *rep = NULL;
 	ruas_error *err = NULL;
 	int r = preflight_run(&rep, cfg, max_parallel, &rn, &err);
@@ -1300,6 +1305,60 @@ static void test_root_group_fatal(void **state)
 	done(rep, cfg, &fk);
 }
 
+/*
+ * What outlives a run: one "lifetime" warning per user, the same text on each
+ * of its projects (so ruas check prints it once); none for a clean user, nor
+ * for a user that does not exist.
+ */
+static void test_lifetime_per_user(void **state)
+{
+	(void)state;
+	char root[] = "/tmp/ruas-preflight-fs.XXXXXX", path[128];
+	assert_non_null(mkdtemp(root));
+	static const char *const dirs[] = {"/var", "/var/lib", "/var/lib/systemd",
+					   "/var/lib/systemd/linger", "/usr", "/usr/bin", "/etc"};
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+		snprintf(path, sizeof path, "%s%s", root, dirs[i]);
+		assert_int_equal(mkdir(path, 0755), 0);
+	}
+	static const char *const files[][2] = {{"/var/lib/systemd/linger/t1", ""},
+					       {"/var/lib/systemd/linger/ghost", ""},
+					       {"/usr/bin/at", ""},
+					       {"/etc/at.deny", "t2\n"}};
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		snprintf(path, sizeof path, "%s%s", root, files[i][0]);
+		write_file(path, files[i][1], 0644);
+	}
+	const struct proj ps[] = {
+		{"a", "t1", "/srv/a", NULL},
+		{"b", "t2", "/srv/b", NULL},
+		{"c", "t1", "/srv/c", NULL},
+		{"g", "ghost", "/srv/g", NULL},
+	};
+	ruas_config *cfg = load(ps, 4, NULL);
+	struct fake fk;
+	fake_init(&fk, NULL, 0);
+	fk.fs_root = root;
+	ruas_report *rep = run(cfg, &fk, 0);
+	assert_count(rep, 0, 1);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_WARNING, "lifetime",
+		    "WARNING: target user \"t1\" can hand processes to something that outlives a "
+		    "run:\n  lingering is enabled (/var/lib/systemd/linger/t1): ");
+	assert_item(rep, 0, 0, RUAS_SEVERITY_WARNING, "lifetime",
+		    "\n  it may use at: /etc/at.deny does not name it.\n");
+	assert_item(rep, 0, 0, RUAS_SEVERITY_WARNING, "lifetime", "\n  loginctl disable-linger t1\n");
+	assert_count(rep, 2, 1);
+	assert_string_equal(ruas_report_item_text(rep, 0, 0), ruas_report_item_text(rep, 2, 0));
+	assert_string_equal(ruas_report_item_check(rep, 2, 0), "lifetime");
+	/* t2 is on at.deny, and nothing else holds its processes. */
+	assert_count(rep, 1, 0);
+	assert_count(rep, 3, 1);
+	assert_item(rep, 3, 0, RUAS_SEVERITY_FATAL, "sudo", "does not exist");
+	assert_true(ruas_report_has_fatal(rep));
+	done(rep, cfg, &fk);
+	rm_rf(root);
+}
+
 static void test_items_in_order(void **state)
 {
 	(void)state;
@@ -1466,7 +1525,7 @@ static void test_anchors_for_targets(void **state)
 	const struct script s[] = {{"t1", B_REPORT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1}};
 	struct fake fk;
 	fake_init(&fk, s, 1);
-	struct runner rn = {fake_run, &fk, 0};
+	struct runner rn = {fake_run, &fk, 0, NULL};
 	const char *const targets[] = {"t1", "t2", NULL};
 	ruas_target_options o = RUAS_TARGET_OPTIONS_INIT;
 	o.sudo = SUDO;
@@ -1578,6 +1637,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_root_group_warning),
 		cmocka_unit_test(test_root_group_fatal),
 		cmocka_unit_test(test_items_in_order),
+		cmocka_unit_test(test_lifetime_per_user),
 		cmocka_unit_test(test_concurrency),
 		cmocka_unit_test(test_anchors_fatal_per_project),
 		cmocka_unit_test(test_anchors_truncated_and_missing),

@@ -1,0 +1,102 @@
+/* messages_lifetime.c - the text of the lifetime check: what outlives a run (lifetime.h). */
+#include "check/messages.h"
+
+#include <string.h>
+
+#include "buf.h"
+#include "check/lifetime.h"
+#include "check/messages_int.h"
+#include "quote.h"
+
+/* before, user as one shell word, after: every command of the fix names the user this way. */
+static void cmd(struct buf *b, const char *before, const char *user, const char *after)
+{
+	buf_adds(b, before);
+	quote_shell(b, user);
+	buf_adds(b, after);
+}
+
+/* "  it may use crontab: /etc/cron.deny does not name it.", or nothing. */
+static void sched_line(struct buf *b, const char *program, const char *none, const struct sched *s)
+{
+	if (s->verdict == SCHED_NO)
+		return;
+	buf_printf(b, "  it may use %s: ", program);
+	switch (s->verdict) {
+	case SCHED_ALLOW_LISTED:
+		buf_printf(b, "%s names it.\n", s->file);
+		break;
+	case SCHED_DENY_UNLISTED:
+		buf_printf(b, "%s does not name it.\n", s->file);
+		break;
+	case SCHED_UNREADABLE:
+		buf_printf(b, "%s exists, but could not be read (ruas check as root can read it).\n",
+			   s->file);
+		break;
+	default:
+		buf_printf(b, "%s.\n", none);
+		break;
+	}
+}
+
+/* The fix of one verdict: off the allow file where it decides, else onto the deny file. */
+static void sched_fix(struct buf *b, const char *user, const char *deny, const struct sched *s)
+{
+	int off_allow = s->verdict == SCHED_ALLOW_LISTED ||
+			(s->verdict == SCHED_UNREADABLE && strcmp(s->file, deny) != 0);
+	if (s->verdict == SCHED_NO)
+		return;
+	cmd(b, off_allow ? "  remove " : "  echo ", user, off_allow ? " from " : " >> ");
+	buf_printf(b, "%s\n", off_allow ? s->file : deny);
+	if (s->verdict == SCHED_UNREADABLE)
+		buf_printf(b, "  chmod 0644 %s   (it holds only user names; then ruas check can "
+			      "judge it)\n",
+			   s->file);
+}
+
+static void lifetime_whys(struct buf *b, const char *user, const struct lifetime *lt)
+{
+	if (lt->linger) {
+		buf_adds(b, "  lingering is enabled (/var/lib/systemd/linger/");
+		quote_display(b, user, 0);
+		buf_adds(b, "): its systemd user manager runs whether or not it is logged in.\n");
+	}
+	if (lt->manager)
+		buf_adds(b, "  a systemd user manager (systemd --user) is running for it: "
+			    "systemd-run --user and systemctl --user start processes there. A login "
+			    "through sudo -i or the ruas PAM service starts one where pam_systemd is in "
+			    "its PAM stack.\n");
+	sched_line(b, "crontab", "neither /etc/cron.allow nor /etc/cron.deny exists", &lt->cron);
+	if (lt->crontab) {
+		buf_adds(b, "  it has a crontab (/var/spool/cron/crontabs/");
+		quote_display(b, user, 0);
+		buf_adds(b, "), which cron runs.\n");
+	}
+	sched_line(b, "at", "neither /etc/at.allow nor /etc/at.deny exists", &lt->at);
+}
+
+char *msg_lifetime(const char *user, const struct lifetime *lt)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "WARNING: target user ");
+	q(&b, user);
+	buf_adds(&b, " can hand processes to something that outlives a run:\n");
+	lifetime_whys(&b, user, lt);
+	buf_adds(&b, "ruas ends the agent's process tree when a run ends; what the agent hands to "
+		     "these is not in that tree, and keeps running as ");
+	q(&b, user);
+	buf_adds(&b, " after it.\nTurn off what it does not need, or accept the risk:\n");
+	if (lt->linger)
+		cmd(&b, "  loginctl disable-linger ", user, "\n");
+	if (lt->manager) {
+		cmd(&b, "  loginctl terminate-user ", user, "   (stops the running manager, and ");
+		buf_adds(&b, "every process of ");
+		q(&b, user);
+		buf_adds(&b, ")\n");
+	}
+	sched_fix(&b, user, "/etc/cron.deny", &lt->cron);
+	if (lt->crontab)
+		cmd(&b, "  crontab -r -u ", user, "\n");
+	sched_fix(&b, user, "/etc/at.deny", &lt->at);
+	return buf_detach(&b);
+}
