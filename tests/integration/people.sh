@@ -48,7 +48,9 @@ people = { worktrees = "$WT"; credentials = "$SB/cred"; claude_projects = "$SB/c
 projects = (
   { name = "alice-repo"; person = "alice"; work_dir = "$WT/alice/repo";
     command = ["sh", "-c", "echo \"list=\$RUAS_DENY_LIST\"; cat \"\$RUAS_DENY_LIST\"; test -w \"\$RUAS_DENY_LIST\" && echo WRITABLE; echo \"tmp=\$TMPDIR cc=\$CLAUDE_CODE_TMPDIR\"; stat -c 'tmpstat=%a %U' \"\$TMPDIR\"; printf 'arg=%s\\\\n' \"\$@\"", "agent"];
-    deny_settings_args = ["--settings", "{file}", "x{file}y"]; }
+    deny_settings_args = ["--settings", "{file}", "x{file}y"]; },
+  { name = "alice-hold"; person = "alice"; work_dir = "$WT/alice/repo";
+    command = ["sh", "-c", "exec sleep 30"]; deny_settings_args = ["--settings", "{file}"]; }
 );
 EOC
 PEOPLE_CONF=$CONF
@@ -149,6 +151,42 @@ settings=$(printf '%s\n' "$OUT" | grep '^arg=/' | head -1 | sed 's/^arg=//')
 expect "person run: ... the settings file is absolute" test -n "$settings"
 expect "person run: ... {file} inside an argument too" has "$OUT" "arg=x${settings}y"
 expect "person run: the deny files are removed after the run" test ! -e "$list"
+
+# While an agent runs, another local user tries to read its person's deny
+# list and settings, which name what the person must not see: by the name
+# it finds in the agent's environment, and by listing the directory.
+pkill -KILL -u ruas-alice -x sleep || :
+as_user sup "$RUAS" run -c "$CONF" alice-hold >/dev/null 2>"$SB/hold.err" </dev/null &
+hold=$!
+pid=""
+for _ in $(seq 100); do
+	pid=$(pgrep -n -u ruas-alice -x sleep)
+	[ -n "$pid" ] && break
+	sleep 0.1
+done
+list=$(tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | sed -n 's/^RUAS_DENY_LIST=//p')
+settings=${list%/*}/settings.json
+RC=0 OUT="list=$list settings=$settings" ERR=$(cat "$SB/hold.err")
+expect "held run: the agent runs with a deny list and a settings file" test -n "$list" -a -n "$settings"
+OUT=$(as_user ruas-bob cat "$list" 2>&1); RC=$?
+expect "another user cannot read the deny list, even by its name" test "$RC" != 0
+expect "... and it really did not" hasnt "$OUT" "$WT/bob"
+OUT=$(as_user ruas-bob cat "$settings" 2>&1); RC=$?
+expect "another user cannot read the claude settings" test "$RC" != 0
+OUT=$(as_user ruas-bob ls "$(dirname "$list")" 2>&1); RC=$?
+expect "another user cannot list or enter their directory" test "$RC" != 0
+OUT=$(as_user ruas-alice cat "$list" 2>&1); RC=$?
+expect "the target reads its deny list" has "$OUT" "$WT/bob"
+OUT=$(as_user ruas-alice sh -c 'echo x >>"$1" && echo WROTE' _ "$list" 2>&1); RC=$?
+expect "the target cannot write it" hasnt "$OUT" "WROTE"
+OUT=$(as_user ruas-alice chmod 666 "$list" 2>&1); RC=$?
+expect "... nor chmod it (it is not the target's)" test "$RC" != 0
+OUT=$(stat -c '%a %U' "$list" "$(dirname "$list")"); RC=0
+expect "the files are the supervisor's, 0600 plus the target's ACL entry; the directory 0700 plus it" \
+	test "$OUT" = "640 sup"$'\n'"710 sup"
+kill -TERM "$pid"
+wait "$hold"
+expect "held run: the files are gone once it ended" test ! -e "$list" -a ! -e "$settings"
 
 # TMPDIR squatting: someone else made the directory first, or a symlink.
 bob_uid=$(id -u ruas-bob)

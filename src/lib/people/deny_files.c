@@ -8,6 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <acl/libacl.h>
+#include <stdio.h>
+#include <sys/acl.h>
+
+#include "account.h"
 #include "buf.h"
 #include "error.h"
 
@@ -67,14 +72,77 @@ void deny_files_remove(const char *dir)
 	rmdir(dir);
 }
 
-static int write_file(const char *path, const char *text)
+/*
+ * Only the supervisor and the target: mode 0700 (directory) or 0600
+ * (file) for the supervisor, and an ACL entry that gives the target uid
+ * `perm` alone (--x on the directory, r-- on the files). Nobody else can
+ * enter the directory or read a file, even knowing its name, and the
+ * target can read but neither write nor chmod, since the files are not
+ * its own. -1 with errno when the filesystem has no ACLs (EOPNOTSUPP):
+ * then the spawn is refused rather than the files opened to everyone.
+ */
+static int only_target(int fd, const char *own, uid_t uid, const char *perm)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	char text[128];
+	snprintf(text, sizeof text, "u::%s,u:%u:%s,g::---,m::%s,o::---", own, (unsigned)uid, perm,
+		 perm);
+	acl_t acl = acl_from_text(text);
+	if (!acl)
+		return -1;
+	int r = acl_set_fd(fd, acl);
+	int e = errno;
+	acl_free(acl);
+	errno = e;
+	return r;
+}
+
+static int write_file(const char *path, const char *text, uid_t uid)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
 	size_t n = strlen(text);
-	int ok = write(fd, text, n) == (ssize_t)n && fchmod(fd, 0644) == 0;
-	return close(fd) == 0 && ok ? 0 : -1;
+	int ok = only_target(fd, "rw-", uid, "r--") == 0 && write(fd, text, n) == (ssize_t)n;
+	int e = errno;
+	if (close(fd) < 0 && ok)
+		return -1;
+	errno = e;
+	return ok ? 0 : -1;
+}
+
+/* The spawn's directory, made 0700 with --x for the target alone. */
+static int make_dir(char *tmpl, uid_t uid)
+{
+	if (!mkdtemp(tmpl))
+		return -1;
+	int fd = open(tmpl, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int r = fd >= 0 && only_target(fd, "rwx", uid, "--x") == 0 ? 0 : -1;
+	int e = errno;
+	if (fd >= 0)
+		close(fd);
+	errno = e;
+	return r;
+}
+
+static const char *no_acls(int e)
+{
+	return e == EOPNOTSUPP ? " (the filesystem of /tmp has no POSIX ACLs, which keep the "
+				 "files from other users; mount it with acl support)"
+			       : "";
+}
+
+/* The target's uid, for the ACLs. -1 (ENOENT) when it does not exist. */
+static int target_uid(const struct ruas_project *p, uid_t *uid)
+{
+	struct account a;
+	int found = account_lookup(p->run_as_user, &a);
+	if (found != ACCOUNT_FOUND) {
+		errno = found == ACCOUNT_MISSING ? ENOENT : errno;
+		return -1;
+	}
+	*uid = a.uid;
+	account_clear(&a);
+	return 0;
 }
 
 static char *replace_file(const char *arg, const char *file)
@@ -111,8 +179,9 @@ static int replace_args(const struct ruas_project *p, struct deny_files *x)
 
 /*
  * The deny list is computed afresh at every spawn, so directories made since
- * are on it. The files are the supervisor's, 0644 in a 0711 directory: the
- * agent can read them by name, cannot list the directory, cannot write.
+ * are on it. The files are the supervisor's, readable by the target alone
+ * (only_target): the agent can read them, cannot list the directory, cannot
+ * write; another local user cannot even enter the directory.
  */
 int deny_files_build(const struct ruas_config *cfg, const struct ruas_project *p,
 		     struct deny_files *x, ruas_error **err)
@@ -120,6 +189,12 @@ int deny_files_build(const struct ruas_config *cfg, const struct ruas_project *p
 	memset(x, 0, sizeof *x);
 	if (!p->person)
 		return 0;
+	uid_t uid = (uid_t)-1;
+	if (target_uid(p, &uid) < 0)
+		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, errno,
+				 "project \"%s\": cannot look up run_as_user \"%s\" for its deny "
+				 "files: %s (run ruas check)", p->name, p->run_as_user,
+				 errno == ENOENT ? "no such user" : strerror(errno));
 	int r = deny_list_compute(cfg, p->person, &x->dl, err);
 	if (r < 0)
 		return r;
@@ -129,7 +204,7 @@ int deny_files_build(const struct ruas_config *cfg, const struct ruas_project *p
 	for (size_t i = 0; i < x->dl.n; i++)
 		buf_printf(&lines, "%s\n", x->dl.paths[i]);
 	if (!(x->scope = people_scope(cfg->people, p->person)) || !settings_json ||
-	    lines.oom || !mkdtemp(tmpl) || chmod(tmpl, 0711) < 0 ||
+	    lines.oom || make_dir(tmpl, uid) < 0 ||
 	    !(x->dir = strdup(tmpl))) {
 		int e = errno;
 		free(settings_json);
@@ -137,14 +212,14 @@ int deny_files_build(const struct ruas_config *cfg, const struct ruas_project *p
 		if (tmpl[strlen(tmpl) - 1] != 'X')
 			rmdir(tmpl);
 		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
-				 "project \"%s\": cannot prepare the deny files: %s", p->name,
-				 strerror(e));
+				 "project \"%s\": cannot prepare the deny files: %s%s", p->name,
+				 strerror(e), no_acls(e));
 	}
 	x->list_path = path_in(x->dir, LIST);
 	x->settings = path_in(x->dir, SETTINGS);
 	r = (!x->list_path || !x->settings ||
-	     write_file(x->list_path, lines.data ? lines.data : "") < 0 ||
-	     write_file(x->settings, settings_json) < 0) ? -1 : 0;
+	     write_file(x->list_path, lines.data ? lines.data : "", uid) < 0 ||
+	     write_file(x->settings, settings_json, uid) < 0) ? -1 : 0;
 	free(settings_json);
 	buf_free(&lines);
 	if (r == 0)
@@ -153,8 +228,8 @@ int deny_files_build(const struct ruas_config *cfg, const struct ruas_project *p
 		int e = errno;
 		deny_files_free(x);
 		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
-				 "project \"%s\": cannot write the deny files: %s", p->name,
-				 strerror(e));
+				 "project \"%s\": cannot write the deny files: %s%s", p->name,
+				 strerror(e), no_acls(e));
 	}
 	return 0;
 }
