@@ -1,4 +1,8 @@
-/* fuzz_config - ruas_config_load_buffer on arbitrary bytes: never crash, leak or accept a root run_as_user. */
+/*
+ * fuzz_config - ruas_config_load_buffer on arbitrary bytes: never crash, leak or accept a root
+ * run_as_user; and every project it accepts, built again in code (ruas_config_add_project), is
+ * accepted too and comes out the same.
+ */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -7,6 +11,63 @@
 #include "ruas.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int same_strv(char *const *a, char *const *b)
+{
+	for (; a && b && *a && *b; a++, b++)
+		if (strcmp(*a, *b) != 0)
+			return 0;
+	return (!a && !b) || (a && b && !*a && !*b);
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* p through the spec API into cfg, whose globals add nothing: the effective values come back. */
+static void same_in_code(ruas_config *cfg, const struct ruas_project *p)
+{
+	static const char *const backends[] = {"auto", "sudo", "pam"};
+	ruas_project_spec sp = RUAS_PROJECT_SPEC_INIT;
+	sp.name = p->name;
+	sp.work_dir = p->work_dir;
+	sp.command = (const char *const *)p->command;
+	sp.run_as_user = p->run_as_user;
+	sp.env_allowlist = (const char *const *)p->env_allowlist;
+	sp.scan_prune = (const char *const *)p->scan_prune;
+	sp.target_sudo_allowed = (const char *const *)p->target_sudo_allowed;
+	sp.backend = backends[p->backend];
+	sp.pam_service = p->pam_service;
+	sp.terminate_grace = (int)p->terminate_grace;
+	if (ruas_config_add_project(cfg, &sp, NULL) != 0)
+		__builtin_trap();
+	const struct ruas_project *q = cfg->projects[cfg->nprojects - 1];
+	if (!same_str(p->name, q->name) || !same_str(p->work_dir, q->work_dir) ||
+	    !same_str(p->run_as_user, q->run_as_user) || !same_str(p->pam_service, q->pam_service) ||
+	    !same_strv(p->command, q->command) || !same_strv(p->env_allowlist, q->env_allowlist) ||
+	    !same_strv(p->scan_prune, q->scan_prune) ||
+	    !same_strv(p->target_sudo_allowed, q->target_sudo_allowed) ||
+	    p->backend != q->backend || p->terminate_grace != q->terminate_grace)
+		__builtin_trap();
+}
+
+static void rebuild_in_code(const ruas_config *loaded, const ruas_config_options *o)
+{
+	const char *const none[] = {NULL};
+	ruas_config_globals g = RUAS_CONFIG_GLOBALS_INIT;
+	g.sudo = loaded->sudo;
+	g.helper = loaded->helper;
+	g.session_helper = loaded->session_helper;
+	g.env_allowlist = none;
+	ruas_config *cfg = NULL;
+	if (ruas_config_new(&cfg, &g, o, NULL) != 0)
+		__builtin_trap();
+	for (size_t i = 0; i < loaded->nprojects; i++)
+		if (!loaded->projects[i]->person) /* code has no people block */
+			same_in_code(cfg, loaded->projects[i]);
+	ruas_config_free(cfg);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -28,6 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				if (strcmp(*a, "PATH") == 0 || strncmp(*a, "LD_", 3) == 0)
 					__builtin_trap();
 		}
+		rebuild_in_code(cfg, &o);
 		ruas_config_free(cfg);
 	} else if (!err || !ruas_error_message(err)[0]) {
 		__builtin_trap(); /* every refusal says why */

@@ -130,6 +130,102 @@ RUAS_EXTERN const char *const *ruas_project_env_allowlist(const ruas_project *p)
  */
 RUAS_EXTERN const char *const *ruas_project_target_sudo_allowed(const ruas_project *p);
 
+/* ------------------------------------------ configuration built in code */
+
+/*
+ * A configuration from the embedder's own store, with no configuration text
+ * anywhere: ruas_config_new(), then ruas_config_add_project() for each
+ * project. Each value meets the rules of the same key in ruas.conf(5), in
+ * the same order and with the same messages, only without a file and line:
+ * RUAS_ERR_CONFIG, ruas_error_file() NULL, ruas_error_line() 0, and the
+ * message without its "FILE:LINE: " prefix. What only a file can get wrong
+ * (syntax, types, unknown keys) has no counterpart here.
+ *
+ * In both structs below a NULL pointer, and RUAS_UNSET for a number, means
+ * that the key is absent, so that its default applies. Lists are
+ * NULL-terminated; an empty one ({NULL}) is the file's [], which differs
+ * from absent (for example scan_prune = [] prunes nothing). Every string
+ * is copied: the caller keeps ownership of all it passes and may free or
+ * reuse it as soon as the call returns.
+ */
+#define RUAS_UNSET (-1)
+
+#define RUAS_CONFIG_GLOBALS_VERSION 1
+typedef struct {
+	unsigned int version;
+	/*
+	 * Names the configuration in messages where a path would be
+	 * (ruas_config_path()); NULL: "(ruas_config_new)".
+	 */
+	const char *name;
+	/* The top-level keys of ruas.conf, with its defaults. */
+	const char *const *env_allowlist;
+	const char *sudo;
+	const char *helper;
+	const char *session_helper;
+	const char *const *scan_prune;
+	int scan_time_limit;
+	const char *backend; /* "sudo", "pam" or "auto" */
+	const char *pam_service;
+	int terminate_grace;
+	const char *const *target_sudo_allowed;
+} ruas_config_globals;
+#define RUAS_CONFIG_GLOBALS_INIT                                                          \
+	{RUAS_CONFIG_GLOBALS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, RUAS_UNSET, NULL, \
+	 NULL, RUAS_UNSET, NULL}
+
+/*
+ * A configuration with no projects yet. NULL globals are the defaults, the
+ * same as those of a file that sets only projects. opts->supervisor_uid
+ * (opts may be NULL) is the account that no run_as_user may be, as for a
+ * file; skip_owner_check has no meaning here. The people block has no
+ * counterpart in this version: a project that names a person is refused
+ * ("no people block") unless it is added to a loaded configuration that
+ * has one (a file with `projects = ();` and its people block will do).
+ */
+RUAS_EXTERN int ruas_config_new(ruas_config **out, const ruas_config_globals *globals,
+				const ruas_config_options *opts, ruas_error **err);
+
+#define RUAS_PROJECT_SPEC_VERSION 1
+typedef struct {
+	unsigned int version;
+	/* Required: name (unique), work_dir (absolute), command (non-empty). */
+	const char *name;
+	const char *work_dir;
+	const char *const *command;
+	/* Optional, as the project keys of ruas.conf of the same names. */
+	const char *run_as_user; /* NULL: legacy mode, the supervisor runs it */
+	const char *const *env_allowlist;
+	const char *person;
+	const char *const *deny_settings_args;
+	const char *const *scan_prune;
+	const char *const *target_sudo_allowed;
+	const char *backend;
+	const char *pam_service;
+	int terminate_grace;
+} ruas_project_spec;
+#define RUAS_PROJECT_SPEC_INIT                                                             \
+	{RUAS_PROJECT_SPEC_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+	 NULL, RUAS_UNSET}
+
+/*
+ * Validates the project and adds it at the end of cfg, which may also be a
+ * loaded configuration: the project then starts from that file's globals.
+ * On any refusal cfg is unchanged. A name that cfg already has is refused
+ * as the file loader refuses it. Projects added this way work with
+ * ruas_preflight(), ruas_spawn(), ruas_audit() and the accessors exactly as
+ * loaded ones. Pointers from ruas_config_project_at() and _find() stay valid
+ * across later additions, until ruas_config_free().
+ *
+ * Threads: this call changes cfg. No other call on the same cfg (preflight,
+ * spawn, audit, deny, an accessor, another add) may run while it does;
+ * guard the configuration with a lock of your own (a read-write lock: adds
+ * under the write lock) when threads share it. Distinct configurations
+ * need nothing.
+ */
+RUAS_EXTERN int ruas_config_add_project(ruas_config *cfg, const ruas_project_spec *spec,
+					ruas_error **err);
+
 /* ------------------------------------------------------------- preflight */
 
 typedef enum {

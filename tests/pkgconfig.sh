@@ -29,6 +29,18 @@ ERR=$(LD_LIBRARY_PATH="$dest$RUAS_LIBDIR" "$dest/supervisor" 2>&1)
 RC=$? OUT=""
 expect "... and runs: a missing /etc/ruas/ruas.conf is reported, exit 2" test "$RC" = 2
 expect "... with the library's message" has "$ERR" "cannot open"
+# The same for the example that builds its projects in code (ruas_config_new).
+# shellcheck disable=SC2086
+ERR=$(cc -std=c11 -Wall -Wextra -Werror ${RUAS_BUILD_CFLAGS:-} "$abs_top_srcdir/tests/consumer/store.c" \
+	$flags ${RUAS_BUILD_LDFLAGS:-} -o "$dest/store" 2>&1)
+RC=$? OUT=""
+expect "the example of projects built in code builds with pkg-config alone" test "$RC" = 0
+OUT=$(LD_LIBRARY_PATH="$dest$RUAS_LIBDIR" "$dest/store" 2>"$dest/store.err")
+RC=$? ERR=$(cat "$dest/store.err")
+expect "... and runs: exit 0" test "$RC" = 0
+expect "... with the valid project added" test "$OUT" = "1 project(s)"
+expect "... and the hostile name refused with the loader's message" has "$ERR" \
+	'skipped: project name "x\"; run_as_user = \"root\"; } ); #" is invalid'
 OUT=$(nm -D --defined-only "$dest$RUAS_LIBDIR/libruas.so" | awk '{print $3}' | grep -v '^ruas_')
 RC=0 ERR=""
 expect "the library exports only ruas_* symbols" test -z "$OUT"

@@ -97,7 +97,7 @@ static int report_escalation(const struct job *j, size_t idx, ruas_report *rep,
 static int report_checks(const struct ruas_config *cfg, const struct job *j, size_t pi,
 			 size_t dir, ruas_report *rep)
 {
-	const struct ruas_project *p = &cfg->projects[pi];
+	const struct ruas_project *p = cfg->projects[pi];
 	const char *user = j->spec->user;
 	const struct dir_result *d = &j->hr.dirs[dir];
 	int r = report_escalation(j, pi, rep, p->target_sudo_allowed);
@@ -131,7 +131,7 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
 	int r = 0;
 	for (size_t k = 0; k < jp->n; k++) {
 		size_t pi = jp->index[k];
-		const struct ruas_project *p = &cfg->projects[pi];
+		const struct ruas_project *p = cfg->projects[pi];
 		if (j->outcome != OUT_OK)
 			r |= report_add(rep, pi, RUAS_SEVERITY_FATAL,
 					j->outcome == OUT_PAM_ACCOUNT ? "account"
@@ -169,7 +169,7 @@ int report_shared_users(const struct ruas_config *cfg, ruas_report *rep)
 	const struct ruas_people *pp = cfg->people;
 	int r = 0;
 	for (size_t i = 0; pp && i < cfg->nprojects; i++) {
-		const struct ruas_project *p = &cfg->projects[i];
+		const struct ruas_project *p = cfg->projects[i];
 		if (!p->person)
 			continue;
 		struct buf others = BUF_INIT;

@@ -119,7 +119,7 @@ static int plan_jobs(const struct ruas_config *cfg, struct plan *pl)
 	if (!pl->specs || !pl->more)
 		return -1;
 	for (size_t i = 0; i < cfg->nprojects; i++) {
-		const struct ruas_project *p = &cfg->projects[i];
+		const struct ruas_project *p = cfg->projects[i];
 		size_t k, d;
 		if (!p->run_as_user)
 			continue;
@@ -185,7 +185,7 @@ int preflight_run(ruas_report **out, const ruas_config *cfg,
 	if (!names || plan_jobs(cfg, &pl) < 0)
 		goto done;
 	for (size_t i = 0; i < cfg->nprojects; i++)
-		names[i] = cfg->projects[i].name;
+		names[i] = cfg->projects[i]->name;
 	if (!(rep = report_new(names, cfg->nprojects)))
 		goto done;
 

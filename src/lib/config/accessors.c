@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config/config_int.h"
+#include "config/loader.h"
 #include "strv.h"
 
 enum backend project_backend(const struct ruas_project *p)
@@ -16,23 +16,29 @@ enum backend project_backend(const struct ruas_project *p)
 	return geteuid() == 0 ? BACKEND_PAM : BACKEND_SUDO;
 }
 
+void project_free(struct ruas_project *p)
+{
+	if (!p)
+		return;
+	free(p->name);
+	free(p->work_dir);
+	free(p->run_as_user);
+	strv_free(p->command);
+	strv_free(p->env_allowlist);
+	strv_free(p->scan_prune);
+	free(p->pam_service);
+	free(p->person);
+	strv_free(p->deny_settings_args);
+	strv_free(p->target_sudo_allowed);
+	free(p);
+}
+
 void ruas_config_free(ruas_config *cfg)
 {
 	if (!cfg)
 		return;
-	for (size_t i = 0; i < cfg->nprojects; i++) {
-		struct ruas_project *p = &cfg->projects[i];
-		free(p->name);
-		free(p->work_dir);
-		free(p->run_as_user);
-		strv_free(p->command);
-		strv_free(p->env_allowlist);
-		strv_free(p->scan_prune);
-		free(p->pam_service);
-		free(p->person);
-		strv_free(p->deny_settings_args);
-		strv_free(p->target_sudo_allowed);
-	}
+	for (size_t i = 0; i < cfg->nprojects; i++)
+		project_free(cfg->projects[i]);
 	if (cfg->people) {
 		for (size_t i = 0; i < cfg->people->nmembers; i++) {
 			free(cfg->people->members[i].id);
@@ -51,6 +57,9 @@ void ruas_config_free(ruas_config *cfg)
 	free(cfg->session_helper);
 	free(cfg->supervisor_name);
 	strv_free(cfg->target_sudo_allowed);
+	strv_free(cfg->env_allowlist);
+	strv_free(cfg->scan_prune);
+	free(cfg->pam_service);
 	free(cfg);
 }
 
@@ -76,15 +85,15 @@ size_t ruas_config_project_count(const ruas_config *cfg)
 
 const ruas_project *ruas_config_project_at(const ruas_config *cfg, size_t i)
 {
-	return i < cfg->nprojects ? &cfg->projects[i] : NULL;
+	return i < cfg->nprojects ? cfg->projects[i] : NULL;
 }
 
 const ruas_project *ruas_config_project_find(const ruas_config *cfg,
 					      const char *name)
 {
 	for (size_t i = 0; name && i < cfg->nprojects; i++)
-		if (strcmp(cfg->projects[i].name, name) == 0)
-			return &cfg->projects[i];
+		if (strcmp(cfg->projects[i]->name, name) == 0)
+			return cfg->projects[i];
 	return NULL;
 }
 

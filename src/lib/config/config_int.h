@@ -67,13 +67,26 @@ struct ruas_config {
 	char *helper;
 	char *session_helper;
 	unsigned int scan_time_limit;
-	struct ruas_project *projects;
+	/*
+	 * Each project is an allocation of its own, so that a pointer to one
+	 * stays valid while ruas_config_add_project() grows the array.
+	 */
+	struct ruas_project **projects;
 	size_t nprojects;
 	struct ruas_people *people; /* NULL without a people block */
 	uid_t supervisor_uid;
 	char *supervisor_name; /* "#UID" when the uid has no passwd entry */
-	/* the global target_sudo_allowed */
+	/*
+	 * The globals that each project starts from, kept for projects added
+	 * after the load: env_allowlist, scan_prune (NULL-terminated, possibly
+	 * empty), target_sudo_allowed (NULL: none), and the overridable three.
+	 */
+	char **env_allowlist;
+	char **scan_prune;
 	char **target_sudo_allowed;
+	enum backend backend;
+	char *pam_service;
+	unsigned int terminate_grace;
 };
 
 const struct ruas_person *people_find(const struct ruas_config *cfg, const char *id);

@@ -1,8 +1,8 @@
 /*
  * file.c - the entry points that load ruas.conf: reading it from a path
  * (refusing a file that someone besides root and the supervisor could have
- * written) or from a buffer, and parsing it with libconfig before the
- * schema (config.c) reads it.
+ * written) or from a buffer, parsing it with libconfig, and handing its
+ * groups to the schema (config.c, people.c, project.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +19,7 @@
 
 #define CONFIG_MAX_BYTES (4u << 20)
 
-static int set_supervisor(struct loader *ld, const ruas_config_options *opts)
+int ld_set_supervisor(struct loader *ld, const ruas_config_options *opts)
 {
 	uid_t uid = opts && opts->supervisor_uid != (uid_t)-1 ? opts->supervisor_uid
 							    : geteuid();
@@ -60,6 +60,40 @@ static int refuse_includes(struct loader *ld, const char *text)
 	return 0;
 }
 
+/* The list of projects: each a group, which the schema adds. */
+static int load_projects(struct loader *ld, config_t *lc)
+{
+	config_setting_t *root = config_root_setting(lc);
+	config_setting_t *list = config_setting_get_member(root, "projects");
+	if (!list)
+		return ld_fail(ld, NULL, "missing key \"projects\"");
+	if (config_setting_type(list) != CONFIG_TYPE_LIST)
+		return ld_fail(ld, list, "\"projects\" must be a list: projects = ( { ... }, { ... } );");
+	int n = config_setting_length(list);
+	for (int i = 0; i < n; i++) {
+		config_setting_t *ps = config_setting_get_elem(list, (unsigned)i);
+		ld->project = NULL;
+		if (!config_setting_is_group(ps))
+			return ld_fail(ld, ps, "each entry of \"projects\" must be a group { ... }");
+		struct src s = src_group(ps);
+		int r = schema_add_project(ld, &s);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int load_schema(struct loader *ld, config_t *lc)
+{
+	struct src root = src_group(config_root_setting(lc));
+	int r = schema_globals(ld, &root);
+	if (r == 0)
+		r = load_people(ld, lc);
+	if (r == 0)
+		r = load_projects(ld, lc);
+	return r;
+}
+
 static int load_text(struct loader *ld, const char *text,
 		     const ruas_config_options *opts)
 {
@@ -69,7 +103,7 @@ static int load_text(struct loader *ld, const char *text,
 	if ((r = refuse_includes(ld, text)) < 0)
 		return r;
 	config_init(&lc);
-	if (set_supervisor(ld, opts) < 0) {
+	if (ld_set_supervisor(ld, opts) < 0) {
 		config_destroy(&lc);
 		return RUAS_ERR_NOMEM;
 	}

@@ -1,8 +1,15 @@
 /*
- * loader.h - the state of one load of ruas.conf, and the helpers that the
- * schema (config.c), the people block (people.c) and the entry points
- * (file.c) share. Private to src/lib/config: the rest of libruas sees the
- * result through config_int.h and needs no libconfig.
+ * loader.h - the state of one load of configuration, and the helpers that
+ * the schema (config.c, project.c), the people block (people.c), the
+ * sources of values (source.c) and the entry points (file.c, new.c) share.
+ * Private to src/lib/config: the rest of libruas sees the result through
+ * config_int.h and needs no libconfig.
+ *
+ * Values come from a source (struct src): a group of a parsed file, or a
+ * struct that the embedder filled in code (ruas_config_globals,
+ * ruas_project_spec). Only a file can hold a value of the wrong type or an
+ * unknown key, so only source.c knows the difference; every other rule is
+ * written once, in the schema, for both.
  */
 #ifndef RUAS_CONFIG_LOADER_H
 #define RUAS_CONFIG_LOADER_H
@@ -14,44 +21,139 @@
 #include "ruas.h"
 
 struct loader {
-	const char *file;
+	const char *file; /* NULL: values from code, so messages name no file or line */
 	ruas_error **err;
 	struct ruas_config *cfg;
 	const char *project; /* the project being read, for messages */
 };
 
+/* ------------------------------------------------------------ messages */
+
 /*
  * Sets *ld->err to "FILE[:LINE]: [project "NAME": ]MESSAGE", LINE being s's
- * (none for a NULL s); returns RUAS_ERR_CONFIG.
+ * (none for a NULL s), or without a file "[project "NAME": ]MESSAGE";
+ * returns RUAS_ERR_CONFIG.
  */
 int ld_fail(struct loader *ld, const config_setting_t *s, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* "FILE: out of memory"; returns RUAS_ERR_NOMEM. */
+/* The same at a line (0: none). */
+int ld_fail_at(struct loader *ld, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* "[FILE: ]out of memory"; returns RUAS_ERR_NOMEM. */
 int ld_oom(struct loader *ld);
-/* Refuses a member of group not in allowed; `where` places it ("in a project"). */
-int ld_check_keys(struct loader *ld, const config_setting_t *group,
-		  const char *const *allowed, const char *where);
-/* Optional string; *out stays NULL when absent. */
-int ld_get_string(struct loader *ld, const config_setting_t *group,
-		  const char *key, const char **out);
+/* s's line in the file, 0 for NULL. */
+static inline int ld_line(const config_setting_t *s)
+{
+	return s ? (int)config_setting_source_line(s) : 0;
+}
 /* *dst = strdup(src), or ld_oom(). Inline, so that the analyzer sees *dst set. */
 static inline int ld_dup(struct loader *ld, char **dst, const char *src)
 {
 	*dst = strdup(src);
 	return *dst ? 0 : ld_oom(ld);
 }
-/*
- * An absolute path under `key` of group g, or dflt when absent (NULL: none,
- * unless required). `where` prefixes messages ("" or "people: ").
- */
-int ld_abs_path(struct loader *ld, const config_setting_t *g, const char *where,
-		const char *key, int required, const char *dflt, char **out);
-/* Refuses a run_as_user that is invalid, root, uid 0 or the supervisor. */
-int ld_run_as_user(struct loader *ld, const config_setting_t *s, const char *user);
 
+/* ------------------------------------------------------------- sources */
+
+enum src_type { SRC_STRING, SRC_LIST, SRC_INT };
+
+/* A key of a struct filled in code, and where its field is. */
+struct src_field {
+	const char *key;
+	enum src_type type;
+	size_t offset;
+};
+
+struct src {
+	const config_setting_t *group; /* a file's group; NULL: st */
+	const void *st;
+	const struct src_field *fields; /* st's, ending with a NULL key */
+};
+
+static inline struct src src_group(const config_setting_t *group)
+{
+	struct src s = {group, NULL, NULL};
+	return s;
+}
+
+/* One value: present or not, its line (0 without a file), and what it holds. */
+struct src_val {
+	int present;
+	int line;
+	const char *str;                 /* SRC_STRING */
+	int num;                         /* SRC_INT */
+	size_t n;                        /* SRC_LIST: how many elements */
+	const config_setting_t *setting; /* SRC_LIST from a file */
+	const char *const *strv;         /* SRC_LIST from code */
+};
+
+/* The line of the group itself (for "missing key" and the like), 0 from code. */
+int src_line(const struct src *s);
+/* Whether key is given at all, whatever its type; *line is its line. */
+int src_has(const struct src *s, const char *key, int *line);
+/* Refuses a member of a file's group that is not in allowed; nothing from code. */
+int src_keys(struct loader *ld, const struct src *s, const char *const *allowed,
+	     const char *where);
+/* An optional string: 0 with v->present, or a refusal of its type. */
+int src_string(struct loader *ld, const struct src *s, const char *key, struct src_val *v);
+/* An optional list of strings; its elements through src_elem(). */
+int src_list(struct loader *ld, const struct src *s, const char *key, struct src_val *v);
+/* Element i of list v: 0 with *str and *line, or a refusal of its type. */
+int src_elem(struct loader *ld, const struct src_val *v, const char *key, size_t i,
+	     const char **str, int *line);
+/* An optional whole number; a file's value of another type is refused with type_msg. */
+int src_int(struct loader *ld, const struct src *s, const char *key, const char *type_msg,
+	    struct src_val *v);
+
+/* A file's group: refuses a member not in allowed; `where` places it ("in a project"). */
+int ld_check_keys(struct loader *ld, const config_setting_t *group,
+		  const char *const *allowed, const char *where);
+/* A file's group: an optional string; *out stays NULL when absent. */
+int ld_get_string(struct loader *ld, const config_setting_t *group,
+		  const char *key, const char **out);
+
+/* -------------------------------------------------------------- values */
+
+/*
+ * A list of strings under key, when given: appends each to *vec
+ * (NULL-terminated), skipping duplicates when `dedup`; `check` returns NULL
+ * or a refusal. *given says whether the key was there (may be NULL).
+ */
+int ld_get_list(struct loader *ld, const struct src *s, const char *key, char ***vec,
+		size_t *n, int dedup, const char *(*check)(const char *), int *given);
+/* Appends a copy of each of src to *vec, which is then never NULL. */
+int ld_copy_strv(struct loader *ld, const char *const *src, char ***vec, size_t *n);
+/* scan_prune: a plain file name. */
+const char *ld_prune_problem(const char *v);
+/*
+ * An absolute path under `key`, or dflt when absent (NULL: none, unless
+ * required). `where` prefixes messages ("" or "people: ").
+ */
+int ld_abs_path(struct loader *ld, const struct src *s, const char *where, const char *key,
+		int required, const char *dflt, char **out);
+/* Refuses a run_as_user that is invalid, root, uid 0 or the supervisor. */
+int ld_run_as_user(struct loader *ld, int line, const char *user);
+/* backend, pam_service, terminate_grace: *out keeps its value when absent. */
+int ld_backend(struct loader *ld, const struct src *s, enum backend *out);
+int ld_service(struct loader *ld, const struct src *s, const char **out);
+int ld_grace(struct loader *ld, const struct src *s, unsigned int *out);
+
+/* -------------------------------------------------------------- schema */
+
+/* The supervisor (opts->supervisor_uid, or geteuid()) and its name, into ld->cfg. */
+int ld_set_supervisor(struct loader *ld, const ruas_config_options *opts);
+/* The top-level keys but projects and people, into ld->cfg (config.c). */
+int schema_globals(struct loader *ld, const struct src *s);
+/*
+ * One project, validated and appended to ld->cfg, or refused with ld->cfg
+ * unchanged (project.c). Every project, from a file or from code, passes here.
+ */
+int schema_add_project(struct loader *ld, const struct src *s);
 /* The people block, before the projects that name its members (people.c). */
 int load_people(struct loader *ld, config_t *lc);
-/* Everything below the root of a parsed file: globals, people, projects (config.c). */
+/* Everything below the root of a parsed file: globals, people, projects (file.c). */
 int load_schema(struct loader *ld, config_t *lc);
+/* Frees a project and what it holds (accessors.c). */
+void project_free(struct ruas_project *p);
 
 #endif

@@ -43,9 +43,10 @@ int load_people(struct loader *ld, config_t *lc)
 	if (!pp)
 		return ld_oom(ld);
 	ld->cfg->people = pp;
-	if ((r = ld_abs_path(ld, g, "people: ", "worktrees", 1, NULL, &pp->worktrees)) < 0 ||
-	    (r = ld_abs_path(ld, g, "people: ", "credentials", 1, NULL, &pp->credentials)) < 0 ||
-	    (r = ld_abs_path(ld, g, "people: ", "claude_projects", 0, NULL,
+	struct src gs = src_group(g);
+	if ((r = ld_abs_path(ld, &gs, "people: ", "worktrees", 1, NULL, &pp->worktrees)) < 0 ||
+	    (r = ld_abs_path(ld, &gs, "people: ", "credentials", 1, NULL, &pp->credentials)) < 0 ||
+	    (r = ld_abs_path(ld, &gs, "people: ", "claude_projects", 0, NULL,
 			     &pp->claude_projects)) < 0)
 		return r;
 	const char *enforce;
@@ -88,7 +89,7 @@ int load_people(struct loader *ld, config_t *lc)
 		for (int j = 0; j < i; j++)
 			if (strcmp(pp->members[j].id, id) == 0)
 				return ld_fail(ld, m, "people: duplicate member id \"%s\"", id);
-		if ((r = ld_run_as_user(ld, config_setting_get_member(m, "run_as_user"), user)) < 0)
+		if ((r = ld_run_as_user(ld, ld_line(config_setting_get_member(m, "run_as_user")), user)) < 0)
 			return r;
 		if (ld_dup(ld, &pe->id, id) < 0 || ld_dup(ld, &pe->run_as_user, user) < 0)
 			return RUAS_ERR_NOMEM;

@@ -260,11 +260,11 @@ static void test_allowlists_merge_without_duplicates(void **state)
 	const char *const none[] = {NULL};
 	assert_strv(ruas_project_env_allowlist(ruas_config_project_at(cfg, 0)), want2);
 	assert_strv(ruas_project_env_allowlist(ruas_config_project_at(cfg, 1)), term);
-	assert_strv((const char *const *)cfg->projects[0].scan_prune, ab);
-	assert_strv((const char *const *)cfg->projects[1].scan_prune, c);
-	assert_non_null(cfg->projects[2].scan_prune);
-	assert_strv((const char *const *)cfg->projects[2].scan_prune, none);
-	assert_int_equal(cfg->projects[2].nprune, 0);
+	assert_strv((const char *const *)cfg->projects[0]->scan_prune, ab);
+	assert_strv((const char *const *)cfg->projects[1]->scan_prune, c);
+	assert_non_null(cfg->projects[2]->scan_prune);
+	assert_strv((const char *const *)cfg->projects[2]->scan_prune, none);
+	assert_int_equal(cfg->projects[2]->nprune, 0);
 	assert_int_equal(cfg->scan_time_limit, 5);
 	ruas_config_free(cfg);
 

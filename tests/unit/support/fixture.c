@@ -52,21 +52,16 @@ void write_file(const char *path, const char *text, mode_t mode)
 	assert_int_equal(close(fd), 0);
 }
 
-char *read_source_file(const char *rel)
+char *read_whole_file(const char *path)
 {
-	const char *top = getenv("abs_top_srcdir");
-	if (!top)
-		fail_msg("abs_top_srcdir unset: run through make check");
-	char *path = NULL;
-	assert_true(asprintf(&path, "%s/%s", top, rel) > 0);
 	FILE *f = fopen(path, "re");
 	if (!f)
 		fail_msg("cannot open %s", path);
-	free(path);
-	char *text = NULL;
+	char *text = calloc(1, 1);
 	size_t len = 0;
 	char chunk[4096];
 	size_t got;
+	assert_non_null(text);
 	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
 		char *t = realloc(text, len + got + 1);
 		assert_non_null(t);
@@ -76,6 +71,19 @@ char *read_source_file(const char *rel)
 		text[len] = '\0';
 	}
 	fclose(f);
-	assert_non_null(text);
+	return text;
+}
+
+char *read_source_file(const char *rel)
+{
+	const char *top = getenv("abs_top_srcdir");
+	if (!top)
+		fail_msg("abs_top_srcdir unset: run through make check");
+	char *path = NULL;
+	assert_true(asprintf(&path, "%s/%s", top, rel) > 0);
+	char *text = read_whole_file(path);
+	free(path);
+	if (!text[0])
+		fail_msg("%s is empty", rel);
 	return text;
 }

@@ -10,6 +10,9 @@ void rm_rf(const char *path);
 /* Creates or truncates path with text, then sets mode; fails the test otherwise. */
 void write_file(const char *path, const char *text, mode_t mode);
 
+/* The contents of the file at path, malloc'd ("" when empty); fails the test otherwise. */
+char *read_whole_file(const char *path);
+
 /*
  * The contents of a file of the source tree, by its path under
  * $abs_top_srcdir (which make check sets), malloc'd; fails the test otherwise.

@@ -1,0 +1,1010 @@
+/*
+ * test_config_new.c - configurations built in code (ruas_config_new,
+ * ruas_config_add_project): every refusal the file loader has for a value
+ * comes with the same message, only without "FILE:LINE: "; accepted values
+ * are stored byte for byte and equal what the file gives; the caller's
+ * strings are copied; and a built configuration preflights, spawns and
+ * audits as a loaded one does.
+ *
+ * Each case is written once, as a spec. The test also writes it as
+ * ruas.conf text (every byte but letters and digits as \xNN, which libconfig
+ * decodes exactly) and loads that, so that both paths judge the same bytes.
+ * A fake user database (nss_env.h) has the accounts that uid 0 and the
+ * supervisor's uid need; the supervisor is "sup", uid 1500.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "check/preflight.h"
+#include "check/runner.h"
+#include "config/config_int.h"
+#include "env_rules.h"
+#include "fixture.h"
+#include "nss_env.h"
+#include "ruas.h"
+
+/* The tables override the defaults of SPEC() and GLOBALS() field by field. */
+#pragma GCC diagnostic ignored "-Woverride-init"
+
+#define NAME "same.conf"
+#define SUPERVISOR_UID 1500
+
+static const char passwd_lines[] =
+	"root:x:0:0:root:/root:/bin/sh\n"
+	"sup:x:1500:1500:supervisor:/home/sup:/bin/sh\n"
+	"t1:x:1501:1501::/home/t1:/bin/sh\n"
+	"t2:x:1502:1502::/home/t2:/bin/sh\n"
+	"zero:x:0:0:not named root:/home/zero:/bin/sh\n"
+	"supalias:x:1500:1500:same uid as sup:/home/sup:/bin/sh\n";
+static const char group_lines[] = "root:x:0:\nsup:x:1500:\nt1:x:1501:\nt2:x:1502:\n";
+
+/* A people block for the cases that name a person. */
+static const char people_text[] =
+	"people = { worktrees = \"/srv/wt\"; credentials = \"/srv/cred\";\n"
+	"  members = ( { id = \"alice\"; run_as_user = \"t1\"; },\n"
+	"              { id = \"bob\"; run_as_user = \"t2\"; } ); };\n";
+
+#define EMPTY ((const char *const[]){NULL})
+#define L(...) ((const char *const[]){__VA_ARGS__, NULL})
+static const char *const agent_cmd[] = {"agent", NULL};
+#define SPEC(...)                                                                        \
+	{RUAS_PROJECT_SPEC_VERSION, .name = "p", .work_dir = "/srv/p", .command = agent_cmd, \
+	 .terminate_grace = RUAS_UNSET, __VA_ARGS__}
+#define GLOBALS(...)                                                                     \
+	{RUAS_CONFIG_GLOBALS_VERSION, .scan_time_limit = RUAS_UNSET,                       \
+	 .terminate_grace = RUAS_UNSET, __VA_ARGS__}
+
+#define A8 "aaaaaaaa"
+#define A128 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8
+/* The injection of issue 13, for a generator that does not escape. */
+#define INJECTION "x\"; run_as_user = \"agent2\"; } ); #"
+
+/* ------------------------------------------------------------ writing text */
+
+/* A libconfig string holding exactly s. */
+static void put_quoted(struct buf *b, const char *s)
+{
+	buf_addc(b, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))
+			buf_addc(b, (char)*p);
+		else
+			buf_printf(b, "\\x%02x", *p);
+	buf_addc(b, '"');
+}
+
+static void put_str(struct buf *b, const char *key, const char *v)
+{
+	if (!v)
+		return;
+	buf_printf(b, "  %s = ", key);
+	put_quoted(b, v);
+	buf_adds(b, ";\n");
+}
+
+static void put_list(struct buf *b, const char *key, const char *const *v)
+{
+	if (!v)
+		return;
+	buf_printf(b, "  %s = [", key);
+	for (const char *const *e = v; *e; e++) {
+		buf_adds(b, e == v ? "" : ", ");
+		put_quoted(b, *e);
+	}
+	buf_adds(b, "];\n");
+}
+
+static void put_int(struct buf *b, const char *key, int v)
+{
+	if (v != RUAS_UNSET)
+		buf_printf(b, "  %s = %d;\n", key, v);
+}
+
+static void spec_text(struct buf *b, const ruas_project_spec *sp)
+{
+	buf_adds(b, "{\n");
+	put_str(b, "name", sp->name);
+	put_str(b, "work_dir", sp->work_dir);
+	put_list(b, "command", sp->command);
+	put_str(b, "run_as_user", sp->run_as_user);
+	put_list(b, "env_allowlist", sp->env_allowlist);
+	put_str(b, "person", sp->person);
+	put_list(b, "deny_settings_args", sp->deny_settings_args);
+	put_list(b, "scan_prune", sp->scan_prune);
+	put_list(b, "target_sudo_allowed", sp->target_sudo_allowed);
+	put_str(b, "backend", sp->backend);
+	put_str(b, "pam_service", sp->pam_service);
+	put_int(b, "terminate_grace", sp->terminate_grace);
+	buf_adds(b, "}");
+}
+
+static void globals_text(struct buf *b, const ruas_config_globals *g)
+{
+	if (!g)
+		return;
+	put_list(b, "env_allowlist", g->env_allowlist);
+	put_str(b, "sudo", g->sudo);
+	put_str(b, "helper", g->helper);
+	put_str(b, "session_helper", g->session_helper);
+	put_list(b, "scan_prune", g->scan_prune);
+	put_int(b, "scan_time_limit", g->scan_time_limit);
+	put_str(b, "backend", g->backend);
+	put_str(b, "pam_service", g->pam_service);
+	put_int(b, "terminate_grace", g->terminate_grace);
+	put_list(b, "target_sudo_allowed", g->target_sudo_allowed);
+}
+
+/* ------------------------------------------------------------- two paths */
+
+struct got {
+	int r;
+	ruas_config *cfg;
+	ruas_error *err;
+};
+
+static void got_free(struct got *o)
+{
+	ruas_config_free(o->cfg);
+	ruas_error_free(o->err);
+	memset(o, 0, sizeof *o);
+}
+
+static ruas_config_options options(void)
+{
+	ruas_config_options o = RUAS_CONFIG_OPTIONS_INIT;
+	o.supervisor_uid = SUPERVISOR_UID;
+	return o;
+}
+
+static struct got load_text(const char *text)
+{
+	ruas_config_options o = options();
+	struct got out = {0, NULL, NULL};
+	out.r = ruas_config_load_buffer(&out.cfg, text, strlen(text), NAME, &o, &out.err);
+	return out;
+}
+
+/* The specs as the text of one file (with the people block when `people`). */
+static struct got by_file(const ruas_config_globals *g, const ruas_project_spec *specs,
+			      size_t n, int people)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, people ? people_text : "");
+	globals_text(&b, g);
+	buf_adds(&b, "projects = (\n");
+	for (size_t i = 0; i < n; i++) {
+		buf_adds(&b, i ? ",\n" : "");
+		spec_text(&b, &specs[i]);
+	}
+	buf_adds(&b, "\n);\n");
+	assert_false(b.oom);
+	struct got out = load_text(b.data);
+	buf_free(&b);
+	return out;
+}
+
+/*
+ * The same through the API: ruas_config_new(g), or with `people` a file
+ * of just the people block (and g), then each spec added.
+ */
+static struct got by_code(const ruas_config_globals *g, const ruas_project_spec *specs,
+			      size_t n, int people)
+{
+	struct got out = {0, NULL, NULL};
+	if (people) {
+		struct buf b = BUF_INIT;
+		buf_adds(&b, people_text);
+		globals_text(&b, g);
+		buf_adds(&b, "projects = ();\n");
+		out = load_text(b.data);
+		buf_free(&b);
+		if (out.r != 0)
+			fail_msg("base refused: %s", ruas_error_message(out.err));
+	} else {
+		ruas_config_options o = options();
+		ruas_config_globals named = RUAS_CONFIG_GLOBALS_INIT;
+		if (g)
+			named = *g;
+		named.name = NAME;
+		out.r = ruas_config_new(&out.cfg, &named, &o, &out.err);
+	}
+	for (size_t i = 0; out.r == 0 && i < n; i++) {
+		size_t before = ruas_config_project_count(out.cfg);
+		out.r = ruas_config_add_project(out.cfg, &specs[i], &out.err);
+		/* A refusal leaves the configuration as it was. */
+		if (out.r != 0)
+			assert_int_equal(ruas_config_project_count(out.cfg), before);
+	}
+	return out;
+}
+
+static void assert_one_line(const char *msg)
+{
+	for (const unsigned char *p = (const unsigned char *)msg; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			fail_msg("message holds control byte 0x%02x: %s", *p, msg);
+}
+
+/* The file's message without "same.conf[:LINE]: ". */
+static const char *without_place(const char *msg)
+{
+	if (strncmp(msg, NAME ":", strlen(NAME ":")) != 0)
+		fail_msg("file message does not start with " NAME ": %s", msg);
+	const char *p = msg + strlen(NAME ":");
+	p += strspn(p, "0123456789");
+	if (*p == ':')
+		p++;
+	if (*p != ' ')
+		fail_msg("file message has no place prefix: %s", msg);
+	return p + 1;
+}
+
+/* Both refused, RUAS_ERR_CONFIG, with the same message but for the place. */
+static void assert_same_refusal(const char *what, struct got *f, struct got *c,
+				const char *reason)
+{
+	if (f->r != RUAS_ERR_CONFIG || c->r != RUAS_ERR_CONFIG)
+		fail_msg("%s: file %d (%s), code %d (%s); expected both refused", what, f->r,
+			 ruas_error_message(f->err), c->r, ruas_error_message(c->err));
+	const char *fm = without_place(ruas_error_message(f->err));
+	const char *cm = ruas_error_message(c->err);
+	if (strcmp(fm, cm) != 0)
+		fail_msg("%s: the messages differ:\n file: %s\n code: %s", what, fm, cm);
+	if (!strstr(cm, reason))
+		fail_msg("%s: message lacks \"%s\": %s", what, reason, cm);
+	assert_int_equal(ruas_error_code(c->err), RUAS_ERR_CONFIG);
+	assert_null(ruas_error_file(c->err));
+	assert_int_equal(ruas_error_line(c->err), 0);
+	assert_one_line(cm);
+}
+
+/* ------------------------------------------------------- project refusals */
+
+struct pcase {
+	const char *reason;
+	ruas_project_spec spec;
+	int people;
+};
+
+static const struct pcase pcases[] = {
+	{"a project has no \"name\"", SPEC(.name = NULL), 0},
+	{"is invalid; use letters", SPEC(.name = ""), 0},
+	{"is invalid", SPEC(.name = "-p"), 0},
+	{"is invalid", SPEC(.name = INJECTION), 0},
+	{"is invalid", SPEC(.name = "a\"b"), 0},
+	{"is invalid", SPEC(.name = "a\nb"), 0},
+	{"is invalid", SPEC(.name = "$HOME"), 0},
+	{"is invalid", SPEC(.name = "a b"), 0},
+	{"is invalid", SPEC(.name = "\x1b[2J"), 0},
+	{"is invalid", SPEC(.name = A128 "a"), 0},
+	{"missing key \"work_dir\"", SPEC(.work_dir = NULL), 0},
+	{"work_dir must be an absolute path", SPEC(.work_dir = "srv/p"), 0},
+	{"work_dir must be an absolute path", SPEC(.work_dir = ""), 0},
+	{"work_dir must be an absolute path", SPEC(.work_dir = INJECTION), 0},
+	{"missing key \"command\"", SPEC(.command = NULL), 0},
+	{"command must be a non-empty list", SPEC(.command = EMPTY), 0},
+	{"command must be a non-empty list", SPEC(.command = L("")), 0},
+	{"command must be a non-empty list", SPEC(.command = L("", "x")), 0},
+	{"is root", SPEC(.run_as_user = "root"), 0},
+	{"has uid 0", SPEC(.run_as_user = "zero"), 0},
+	{"is the supervisor itself", SPEC(.run_as_user = "sup"), 0},
+	{"has the supervisor's uid 1500", SPEC(.run_as_user = "supalias"), 0},
+	{"must start with a lower-case letter", SPEC(.run_as_user = "ALL"), 0},
+	{"must start with a lower-case letter", SPEC(.run_as_user = "#0"), 0},
+	{"must start with a lower-case letter", SPEC(.run_as_user = "%grp"), 0},
+	{"must start with a lower-case letter", SPEC(.run_as_user = "Bob"), 0},
+	{"may contain only", SPEC(.run_as_user = "a,b"), 0},
+	{"may contain only", SPEC(.run_as_user = "a\nERROR: x"), 0},
+	{"longer than 32 bytes", SPEC(.run_as_user = INJECTION + 1), 0},
+	{"may contain only", SPEC(.run_as_user = "x\"; a = b"), 0},
+	{"is empty", SPEC(.run_as_user = ""), 0},
+	{"longer than 32 bytes", SPEC(.run_as_user = "abcdefghijklmnopqrstuvwxyz0123456"), 0},
+	{"\"(there is no people block)\" is not a member", SPEC(.person = "alice"), 0},
+	{"is not a member of the people block", SPEC(.person = "mallory"), 1},
+	{"is not a member of the people block", SPEC(.person = "a\nb\"c"), 1},
+	{"differs from person \"alice\"'s run_as_user \"t1\"",
+	 SPEC(.person = "alice", .run_as_user = "t2"), 1},
+	{"differs from person", SPEC(.person = "alice", .run_as_user = INJECTION), 1},
+	{"deny_settings_args needs a person", SPEC(.deny_settings_args = L("--settings", "{file}")),
+	 0},
+	{"not a variable name", SPEC(.env_allowlist = L("LANG", "")), 0},
+	{"not a variable name", SPEC(.env_allowlist = L("A=B")), 0},
+	{"not a variable name", SPEC(.env_allowlist = L("A\nB")), 0},
+	{"not a variable name", SPEC(.env_allowlist = L(INJECTION)), 0},
+	{"plain file name", SPEC(.scan_prune = L("a/b")), 0},
+	{"plain file name", SPEC(.scan_prune = L("..")), 0},
+	{"plain file name", SPEC(.scan_prune = L("ok", ".")), 0},
+	{"plain file name", SPEC(.scan_prune = L("")), 0},
+	{"names ALL", SPEC(.target_sudo_allowed = L("ALL")), 0},
+	{"is empty", SPEC(.target_sudo_allowed = L("")), 0},
+	{"contains a control character", SPEC(.target_sudo_allowed = L("/bin/x\n ALL")), 0},
+	{"contains a wildcard", SPEC(.target_sudo_allowed = L("/usr/bin/* x")), 0},
+	{"must be an absolute command path", SPEC(.target_sudo_allowed = L("systemctl x")), 0},
+	{"names a directory", SPEC(.target_sudo_allowed = L("/usr/bin/ x")), 0},
+	{"has no arguments", SPEC(.target_sudo_allowed = L("/usr/bin/systemctl")), 0},
+	{"backend must be \"sudo\", \"pam\" or \"auto\"", SPEC(.backend = ""), 0},
+	{"backend must be", SPEC(.backend = "SUDO"), 0},
+	{"backend must be", SPEC(.backend = INJECTION), 0},
+	{"must be a PAM service name", SPEC(.pam_service = ""), 0},
+	{"must be a PAM service name", SPEC(.pam_service = "a/b"), 0},
+	{"must be a PAM service name", SPEC(.pam_service = ".x"), 0},
+	{"must be a PAM service name", SPEC(.pam_service = "a b"), 0},
+	{"must be a PAM service name", SPEC(.pam_service = A8 A8 A8 A8 A8 A8 A8 A8 "a"), 0},
+	{"terminate_grace must be between 0 and 3600", SPEC(.terminate_grace = -2), 0},
+	{"terminate_grace must be between 0 and 3600", SPEC(.terminate_grace = 3601), 0},
+	{"terminate_grace must be between 0 and 3600", SPEC(.terminate_grace = INT_MIN), 0},
+	{"terminate_grace must be between 0 and 3600", SPEC(.terminate_grace = INT_MAX), 0},
+};
+
+static void check_pcase(const char *what, const struct pcase *pc)
+{
+	struct got f = by_file(NULL, &pc->spec, 1, pc->people);
+	struct got c = by_code(NULL, &pc->spec, 1, pc->people);
+	assert_same_refusal(what, &f, &c, pc->reason);
+	/* Refused: the injection added no project and no key to any. */
+	assert_int_equal(ruas_config_project_count(c.cfg), 0);
+	got_free(&f);
+	got_free(&c);
+}
+
+static void test_project_refusals_same(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof pcases / sizeof *pcases; i++) {
+		char what[64];
+		snprintf(what, sizeof what, "project case %zu", i);
+		check_pcase(what, &pcases[i]);
+	}
+}
+
+/* Every entry of the table of refused variables, through both paths. */
+static void test_env_rules_refused_same(void **state)
+{
+	(void)state;
+	size_t n;
+	const struct env_rule *rules = env_rules(&n);
+	for (size_t i = 0; i < n; i++) {
+		char name[96];
+		snprintf(name, sizeof name, "%s%s", rules[i].name, rules[i].prefix ? "EXTRA" : "");
+		const char *const allow[] = {"LANG", name, NULL};
+		struct pcase pc = {rules[i].why, SPEC(.env_allowlist = allow), 0};
+		check_pcase(name, &pc);
+
+		ruas_config_globals g = GLOBALS(.env_allowlist = allow);
+		const ruas_project_spec sp = SPEC();
+		struct got f = by_file(&g, &sp, 1, 0);
+		struct got c = by_code(&g, NULL, 0, 0);
+		assert_same_refusal(name, &f, &c, rules[i].why);
+		assert_null(c.cfg);
+		got_free(&f);
+		got_free(&c);
+	}
+}
+
+/* -------------------------------------------------------- global refusals */
+
+struct gcase {
+	const char *reason;
+	ruas_config_globals g;
+};
+
+static const struct gcase gcases[] = {
+	{"sudo must be an absolute path", GLOBALS(.sudo = "usr/bin/sudo")},
+	{"sudo must be an absolute path", GLOBALS(.sudo = "")},
+	{"helper must be an absolute path", GLOBALS(.helper = "ruas-exec")},
+	{"session_helper must be an absolute path", GLOBALS(.session_helper = INJECTION)},
+	{"scan_time_limit must be between 1 and 86400", GLOBALS(.scan_time_limit = 0)},
+	{"scan_time_limit must be between 1 and 86400", GLOBALS(.scan_time_limit = 86401)},
+	{"scan_time_limit must be between 1 and 86400", GLOBALS(.scan_time_limit = -5)},
+	{"backend must be", GLOBALS(.backend = "pam ")},
+	{"must be a PAM service name", GLOBALS(.pam_service = "../x")},
+	{"terminate_grace must be between 0 and 3600", GLOBALS(.terminate_grace = 3601)},
+	{"not a variable name", GLOBALS(.env_allowlist = L("TERM", "X Y"))},
+	{"plain file name", GLOBALS(.scan_prune = L("a/b"))},
+	{"names ALL", GLOBALS(.target_sudo_allowed = L("/usr/bin/systemctl restart ALL"))},
+};
+
+static void test_global_refusals_same(void **state)
+{
+	(void)state;
+	const ruas_project_spec sp = SPEC();
+	for (size_t i = 0; i < sizeof gcases / sizeof *gcases; i++) {
+		char what[64];
+		snprintf(what, sizeof what, "globals case %zu", i);
+		struct got f = by_file(&gcases[i].g, &sp, 1, 0);
+		struct got c = by_code(&gcases[i].g, NULL, 0, 0);
+		assert_same_refusal(what, &f, &c, gcases[i].reason);
+		assert_null(c.cfg);
+		got_free(&f);
+		got_free(&c);
+	}
+}
+
+/* -------------------------------------------------------- accepted values */
+
+static void assert_same_str(const char *what, const char *a, const char *b)
+{
+	if (!a || !b) {
+		if (a != b)
+			fail_msg("%s: \"%s\" against \"%s\"", what, a ? a : "(null)", b ? b : "(null)");
+		return;
+	}
+	if (strcmp(a, b) != 0)
+		fail_msg("%s: \"%s\" against \"%s\"", what, a, b);
+}
+
+static void assert_same_strv(const char *what, char *const *a, const char *const *b)
+{
+	if (!a || !b) {
+		if ((const void *)a != (const void *)b)
+			fail_msg("%s: one list is NULL", what);
+		return;
+	}
+	size_t i = 0;
+	for (; a[i] && b[i]; i++)
+		assert_same_str(what, a[i], b[i]);
+	if (a[i] || b[i])
+		fail_msg("%s: lists of different lengths", what);
+}
+
+static void assert_same_project(const struct ruas_project *a, const struct ruas_project *b)
+{
+	assert_same_str("name", a->name, b->name);
+	assert_same_str("work_dir", a->work_dir, b->work_dir);
+	assert_same_str("run_as_user", a->run_as_user, b->run_as_user);
+	assert_same_str("person", a->person, b->person);
+	assert_same_str("pam_service", a->pam_service, b->pam_service);
+	assert_same_strv("command", a->command, (const char *const *)b->command);
+	assert_same_strv("env_allowlist", a->env_allowlist, (const char *const *)b->env_allowlist);
+	assert_same_strv("scan_prune", a->scan_prune, (const char *const *)b->scan_prune);
+	assert_same_strv("deny_settings_args", a->deny_settings_args,
+			 (const char *const *)b->deny_settings_args);
+	assert_same_strv("target_sudo_allowed", a->target_sudo_allowed,
+			 (const char *const *)b->target_sudo_allowed);
+	assert_int_equal(a->ncommand, b->ncommand);
+	assert_int_equal(a->nallow, b->nallow);
+	assert_int_equal(a->nprune, b->nprune);
+	assert_int_equal(a->ndeny_args, b->ndeny_args);
+	assert_int_equal(a->nsudo_allowed, b->nsudo_allowed);
+	assert_int_equal(a->backend, b->backend);
+	assert_int_equal(a->terminate_grace, b->terminate_grace);
+}
+
+static void assert_same_config(const struct ruas_config *a, const struct ruas_config *b)
+{
+	assert_same_str("path", a->path, b->path);
+	assert_same_str("sudo", a->sudo, b->sudo);
+	assert_same_str("helper", a->helper, b->helper);
+	assert_same_str("session_helper", a->session_helper, b->session_helper);
+	assert_same_str("supervisor", a->supervisor_name, b->supervisor_name);
+	assert_same_str("pam_service", a->pam_service, b->pam_service);
+	assert_same_strv("env_allowlist", a->env_allowlist, (const char *const *)b->env_allowlist);
+	assert_same_strv("scan_prune", a->scan_prune, (const char *const *)b->scan_prune);
+	assert_same_strv("target_sudo_allowed", a->target_sudo_allowed,
+			 (const char *const *)b->target_sudo_allowed);
+	assert_int_equal(a->scan_time_limit, b->scan_time_limit);
+	assert_int_equal(a->supervisor_uid, b->supervisor_uid);
+	assert_int_equal(a->backend, b->backend);
+	assert_int_equal(a->terminate_grace, b->terminate_grace);
+	assert_int_equal(a->nprojects, b->nprojects);
+	for (size_t i = 0; i < a->nprojects; i++) {
+		assert_same_project(a->projects[i], b->projects[i]);
+		assert_true(a->projects[i]->line > 0);
+		assert_int_equal(b->projects[i]->line, 0);
+	}
+}
+
+/* Accepted through both paths, and the same in every field. */
+static void assert_same_accepted(const ruas_config_globals *g, const ruas_project_spec *specs,
+				 size_t n, int people)
+{
+	struct got f = by_file(g, specs, n, people);
+	struct got c = by_code(g, specs, n, people);
+	if (f.r != 0 || c.r != 0)
+		fail_msg("refused: file %d (%s), code %d (%s)", f.r, ruas_error_message(f.err), c.r,
+			 ruas_error_message(c.err));
+	assert_same_config(f.cfg, c.cfg);
+	got_free(&f);
+	got_free(&c);
+}
+
+static char *long_string(size_t n)
+{
+	static const char mix[] = "a\"b\\c\nd$e'f`g;h}i)j#k ";
+	char *s = malloc(n + 1);
+	assert_non_null(s);
+	for (size_t i = 0; i < n; i++)
+		s[i] = mix[i % (sizeof mix - 1)];
+	s[n] = '\0';
+	return s;
+}
+
+/* Hostile strings where any string is allowed: stored byte for byte. */
+static void test_hostile_values_byte_exact(void **state)
+{
+	(void)state;
+	char *big = long_string(100000);
+	const char *const cmd[] = {"agent", INJECTION, "\"", "\\", "a\nb", "$HOME", "", "$(id)",
+				   "\xff\xfe", "{file}", big, NULL};
+	const char *work_dir = "/srv/x\"; run_as_user = \"root\"; #\n$HOME";
+	ruas_project_spec sp = SPEC(.name = A128, .work_dir = work_dir, .command = cmd);
+	assert_same_accepted(NULL, &sp, 1, 0);
+
+	struct got c = by_code(NULL, &sp, 1, 0);
+	assert_int_equal(c.r, 0);
+	assert_int_equal(ruas_config_project_count(c.cfg), 1);
+	const ruas_project *p = ruas_config_project_at(c.cfg, 0);
+	assert_string_equal(ruas_project_name(p), A128);
+	assert_string_equal(ruas_project_work_dir(p), work_dir);
+	assert_null(ruas_project_run_as_user(p));
+	const char *const *got = ruas_project_command(p);
+	for (size_t i = 0; cmd[i]; i++)
+		assert_string_equal(got[i], cmd[i]);
+	assert_null(got[sizeof cmd / sizeof *cmd - 1]);
+	got_free(&c);
+	free(big);
+}
+
+/* Every key of a project and of the globals, set: the same as from the file. */
+static void test_every_key_same_as_file(void **state)
+{
+	(void)state;
+	const ruas_config_globals g =
+		GLOBALS(.env_allowlist = L("TERM", "TERM", "LANG"), .sudo = "/opt/sudo",
+			.helper = "/opt/ruas-exec", .session_helper = "/opt/ruas-session",
+			.scan_prune = L("node_modules", ".cache"), .scan_time_limit = 7,
+			.backend = "sudo", .pam_service = "ruas-x", .terminate_grace = 9,
+			.target_sudo_allowed = L("/usr/bin/systemctl restart a"));
+	const ruas_project_spec specs[] = {
+		SPEC(.name = "full", .run_as_user = "t1", .env_allowlist = L("FOO", "TERM", "FOO"),
+		     .scan_prune = EMPTY, .target_sudo_allowed = L("/usr/bin/systemctl restart b"),
+		     .backend = "pam", .pam_service = "other", .terminate_grace = 0,
+		     .command = L("claude", "--print", "")),
+		SPEC(.name = "plain"),
+	};
+	assert_same_accepted(&g, specs, 2, 0);
+	assert_same_accepted(NULL, specs, 2, 0);
+
+	/* A person's project, added to a loaded configuration with people. */
+	const ruas_project_spec people[] = {
+		SPEC(.name = "alice-p", .person = "alice", .work_dir = "/srv/wt/alice/x",
+		     .deny_settings_args = L("--settings", "{file}", INJECTION)),
+		SPEC(.name = "bob-p", .person = "bob", .run_as_user = "t2", .work_dir = "/srv/wt/bob"),
+	};
+	assert_same_accepted(NULL, people, 2, 1);
+}
+
+/* ruas_config_new() with no globals: what a file of only projects gives. */
+static void test_defaults_as_file(void **state)
+{
+	(void)state;
+	const ruas_project_spec sp = SPEC(.run_as_user = "t1");
+	assert_same_accepted(NULL, &sp, 1, 0);
+
+	ruas_config *cfg = NULL;
+	ruas_error *err = NULL;
+	assert_int_equal(ruas_config_new(&cfg, NULL, NULL, &err), 0);
+	assert_null(err);
+	assert_string_equal(ruas_config_path(cfg), "(ruas_config_new)");
+	assert_int_equal(ruas_config_project_count(cfg), 0);
+	assert_null(ruas_config_project_at(cfg, 0));
+	assert_null(ruas_config_project_find(cfg, "p"));
+	assert_int_equal(cfg->supervisor_uid, geteuid());
+	struct got f = load_text("projects = ();\n");
+	assert_int_equal(f.r, 0);
+	assert_string_equal(ruas_config_sudo(cfg), ruas_config_sudo(f.cfg));
+	assert_string_equal(ruas_config_helper(cfg), ruas_config_helper(f.cfg));
+	assert_string_equal(cfg->session_helper, f.cfg->session_helper);
+	assert_int_equal(cfg->scan_time_limit, f.cfg->scan_time_limit);
+	assert_null(cfg->people);
+	got_free(&f);
+	ruas_config_free(cfg);
+}
+
+/* ------------------------------------------------------ duplicates, order */
+
+static void test_duplicate_name(void **state)
+{
+	(void)state;
+	const ruas_project_spec specs[] = {SPEC(.name = "dup"), SPEC(.name = "other"),
+					   SPEC(.name = "dup", .work_dir = "/z")};
+	struct got f = by_file(NULL, specs, 3, 0);
+	struct got c = by_code(NULL, specs, 3, 0);
+	assert_int_equal(f.r, RUAS_ERR_CONFIG);
+	assert_int_equal(c.r, RUAS_ERR_CONFIG);
+	/* The file names where the first is; code has no lines to name. */
+	assert_string_equal(ruas_error_message(c.err), "duplicate project name \"dup\"");
+	char *fm = strdup(without_place(ruas_error_message(f.err)));
+	assert_non_null(fm);
+	char *first = strstr(fm, " (first at line ");
+	assert_non_null(first);
+	*first = '\0';
+	assert_string_equal(fm, ruas_error_message(c.err));
+	free(fm);
+	assert_int_equal(ruas_config_project_count(c.cfg), 2);
+	assert_string_equal(ruas_project_work_dir(ruas_config_project_find(c.cfg, "dup")),
+			    "/srv/p");
+	got_free(&c);
+	got_free(&f);
+
+	/* Added to a loaded file: the first one has a line, which is named. */
+	f = load_text("projects = (\n  { name = \"dup\"; work_dir = \"/x\"; command = [\"x\"]; }\n);\n");
+	assert_int_equal(f.r, 0);
+	assert_int_equal(ruas_config_add_project(f.cfg, &specs[0], &f.err), RUAS_ERR_CONFIG);
+	assert_string_equal(ruas_error_message(f.err),
+			    "duplicate project name \"dup\" (first at line 2)");
+	assert_null(ruas_error_file(f.err));
+	got_free(&f);
+}
+
+/* Pointers to projects survive later additions; order is the order of adding. */
+static void test_pointers_stable(void **state)
+{
+	(void)state;
+	ruas_config *cfg = NULL;
+	assert_int_equal(ruas_config_new(&cfg, NULL, NULL, NULL), 0);
+	ruas_project_spec sp = SPEC(.name = "first");
+	assert_int_equal(ruas_config_add_project(cfg, &sp, NULL), 0);
+	const ruas_project *p0 = ruas_config_project_at(cfg, 0);
+	for (int i = 0; i < 100; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "p%d", i);
+		sp.name = name;
+		assert_int_equal(ruas_config_add_project(cfg, &sp, NULL), 0);
+	}
+	assert_ptr_equal(ruas_config_project_at(cfg, 0), p0);
+	assert_ptr_equal(ruas_config_project_find(cfg, "first"), p0);
+	assert_string_equal(ruas_project_name(p0), "first");
+	assert_int_equal(ruas_config_project_count(cfg), 101);
+	assert_string_equal(ruas_project_name(ruas_config_project_at(cfg, 100)), "p99");
+	ruas_config_free(cfg);
+}
+
+/* ------------------------------------------------------------- ownership */
+
+static char *dup_or_fail(const char *s)
+{
+	char *d = strdup(s);
+	assert_non_null(d);
+	return d;
+}
+
+/* Overwrites and frees what the caller passed, as a binding's GC would. */
+static void scrub(char **v)
+{
+	for (char **e = v; *e; e++) {
+		memset(*e, 'X', strlen(*e));
+		free(*e);
+	}
+}
+
+static void test_caller_keeps_ownership(void **state)
+{
+	(void)state;
+	char *gs[] = {dup_or_fail("store"), dup_or_fail("/opt/sudo"), dup_or_fail("FOO"),
+		      dup_or_fail("ruas-x"), NULL};
+	char *allow[] = {gs[2], NULL};
+	ruas_config_globals g = GLOBALS(.name = gs[0], .sudo = gs[1],
+					.env_allowlist = (const char *const *)allow,
+					.pam_service = gs[3]);
+	ruas_config *cfg = NULL;
+	ruas_config_options o = options();
+	assert_int_equal(ruas_config_new(&cfg, &g, &o, NULL), 0);
+	scrub(gs);
+
+	char *ps[] = {dup_or_fail("owned"), dup_or_fail("/srv/owned"), dup_or_fail("agent"),
+		      dup_or_fail("--flag"), dup_or_fail("t1"), dup_or_fail("BAR"),
+		      dup_or_fail("node_modules"), dup_or_fail("sudo"), NULL};
+	char *cmd[] = {ps[2], ps[3], NULL}, *pallow[] = {ps[5], NULL}, *prune[] = {ps[6], NULL};
+	ruas_project_spec sp = SPEC(.name = ps[0], .work_dir = ps[1],
+				    .command = (const char *const *)cmd, .run_as_user = ps[4],
+				    .env_allowlist = (const char *const *)pallow,
+				    .scan_prune = (const char *const *)prune, .backend = ps[7]);
+	assert_int_equal(ruas_config_add_project(cfg, &sp, NULL), 0);
+	scrub(ps);
+
+	assert_string_equal(ruas_config_path(cfg), "store");
+	assert_string_equal(ruas_config_sudo(cfg), "/opt/sudo");
+	const ruas_project *p = ruas_config_project_find(cfg, "owned");
+	assert_non_null(p);
+	assert_string_equal(ruas_project_work_dir(p), "/srv/owned");
+	assert_string_equal(ruas_project_run_as_user(p), "t1");
+	assert_string_equal(ruas_project_command(p)[0], "agent");
+	assert_string_equal(ruas_project_command(p)[1], "--flag");
+	assert_string_equal(ruas_project_env_allowlist(p)[0], "FOO");
+	assert_string_equal(ruas_project_env_allowlist(p)[1], "BAR");
+	assert_string_equal(p->scan_prune[0], "node_modules");
+	assert_string_equal(p->pam_service, "ruas-x");
+	assert_string_equal(ruas_project_backend(p), "sudo");
+	ruas_config_free(cfg);
+}
+
+/* ------------------------------------------------------------- arguments */
+
+static void test_bad_arguments(void **state)
+{
+	(void)state;
+	ruas_config *cfg = (ruas_config *)0x1;
+	ruas_error *err = NULL;
+	ruas_config_globals g = RUAS_CONFIG_GLOBALS_INIT;
+	g.version = 2;
+	assert_int_equal(ruas_config_new(&cfg, &g, NULL, &err), RUAS_ERR_INVALID);
+	assert_null(cfg);
+	assert_string_equal(ruas_error_message(err), "ruas_config_new: unknown options version 2");
+	ruas_error_free(err);
+	ruas_config_options o = RUAS_CONFIG_OPTIONS_INIT;
+	o.version = 0;
+	assert_int_equal(ruas_config_new(&cfg, NULL, &o, NULL), RUAS_ERR_INVALID);
+	assert_int_equal(ruas_config_new(NULL, NULL, NULL, NULL), RUAS_ERR_INVALID);
+
+	assert_int_equal(ruas_config_new(&cfg, NULL, NULL, NULL), 0);
+	ruas_project_spec sp = SPEC();
+	sp.version = 99;
+	err = NULL;
+	assert_int_equal(ruas_config_add_project(cfg, &sp, &err), RUAS_ERR_INVALID);
+	assert_string_equal(ruas_error_message(err),
+			    "ruas_config_add_project: unknown options version 99");
+	ruas_error_free(err);
+	sp.version = 0;
+	assert_int_equal(ruas_config_add_project(cfg, &sp, NULL), RUAS_ERR_INVALID);
+	assert_int_equal(ruas_config_add_project(cfg, NULL, NULL), RUAS_ERR_INVALID);
+	assert_int_equal(ruas_config_add_project(NULL, &sp, NULL), RUAS_ERR_INVALID);
+	assert_int_equal(ruas_config_project_count(cfg), 0);
+	ruas_config_free(cfg);
+}
+
+/* ---------------------------------------------------- preflight, audit */
+
+/* Every sudo call is refused for want of a password. */
+static int password_run(void *ctx, const struct run_request *req, struct run_result *res)
+{
+	(void)ctx;
+	(void)req;
+	memset(res, 0, sizeof *res);
+	buf_adds(&res->err, "sudo: a password is required\n");
+	res->wait_status = 1 << 8;
+	return 0;
+}
+
+static ruas_report *preflight_fake(const ruas_config *cfg)
+{
+	struct runner rn = {password_run, NULL, 0};
+	ruas_report *rep = NULL;
+	ruas_error *err = NULL;
+	if (preflight_run(&rep, cfg, 0, &rn, &err) != 0)
+		fail_msg("preflight_run: %s", ruas_error_message(err));
+	return rep;
+}
+
+static void assert_same_report(const ruas_report *a, const ruas_report *b)
+{
+	assert_int_equal(ruas_report_project_count(a), ruas_report_project_count(b));
+	assert_int_equal(ruas_report_has_fatal(a), ruas_report_has_fatal(b));
+	for (size_t p = 0; p < ruas_report_project_count(a); p++) {
+		assert_string_equal(ruas_report_project_name(a, p), ruas_report_project_name(b, p));
+		assert_int_equal(ruas_report_item_count(a, p), ruas_report_item_count(b, p));
+		for (size_t i = 0; i < ruas_report_item_count(a, p); i++) {
+			assert_int_equal(ruas_report_item_severity(a, p, i),
+					 ruas_report_item_severity(b, p, i));
+			assert_string_equal(ruas_report_item_check(a, p, i),
+					    ruas_report_item_check(b, p, i));
+			assert_string_equal(ruas_report_item_text(a, p, i),
+					    ruas_report_item_text(b, p, i));
+		}
+	}
+}
+
+static void test_preflight_as_loaded(void **state)
+{
+	(void)state;
+	const ruas_config_globals g = GLOBALS(.backend = "sudo", .sudo = "/usr/bin/sudo");
+	const ruas_project_spec specs[] = {
+		SPEC(.name = "a", .run_as_user = "t1"),
+		SPEC(.name = "b", .run_as_user = "t2", .work_dir = "/srv/b"),
+		SPEC(.name = "legacy"),
+	};
+	struct got f = by_file(&g, specs, 3, 0);
+	struct got c = by_code(&g, specs, 3, 0);
+	assert_int_equal(f.r, 0);
+	assert_int_equal(c.r, 0);
+	ruas_report *rf = preflight_fake(f.cfg), *rc = preflight_fake(c.cfg);
+	assert_same_report(rf, rc);
+	assert_true(ruas_report_has_fatal(rc)); /* the fake refuses every sudo */
+	assert_int_equal(ruas_report_project_count(rc), 3);
+	assert_true(ruas_report_item_count(rc, 0) > 0);
+	assert_string_equal(ruas_report_item_check(rc, 0, 0), "sudo");
+	assert_int_equal(ruas_report_item_count(rc, 2), 0); /* legacy: nothing to check */
+	ruas_report_free(rf);
+	ruas_report_free(rc);
+	got_free(&f);
+	got_free(&c);
+
+	/* The public entry point, with nothing to run: a legacy project only. */
+	c = by_code(NULL, &specs[2], 1, 0);
+	ruas_report *rep = NULL;
+	assert_int_equal(ruas_preflight(&rep, c.cfg, NULL, &c.err), 0);
+	assert_int_equal(ruas_report_project_count(rep), 1);
+	assert_false(ruas_report_has_fatal(rep));
+	ruas_report_free(rep);
+	got_free(&c);
+}
+
+static void test_audit_and_deny_as_loaded(void **state)
+{
+	(void)state;
+	const ruas_project_spec sp = SPEC();
+	struct got f = by_file(NULL, &sp, 1, 0);
+	struct got c = by_code(NULL, &sp, 1, 0);
+	ruas_report *rep = NULL;
+	ruas_error *ef = NULL, *ec = NULL;
+	assert_int_equal(ruas_audit(&rep, f.cfg, NULL, &ef), RUAS_ERR_CONFIG);
+	assert_int_equal(ruas_audit(&rep, c.cfg, NULL, &ec), RUAS_ERR_CONFIG);
+	assert_string_equal(ruas_error_message(ef), ruas_error_message(ec));
+	assert_string_equal(ruas_error_message(ec), NAME " has no people block: nothing to audit");
+	ruas_error_free(ef);
+	ruas_error_free(ec);
+	got_free(&f);
+	got_free(&c);
+
+	/* A person's project added to a loaded people block: the same deny list. */
+	const ruas_project_spec ps = SPEC(.name = "alice-p", .person = "alice");
+	f = by_file(NULL, &ps, 1, 1);
+	c = by_code(NULL, &ps, 1, 1);
+	char **pf = NULL, **pc = NULL;
+	assert_int_equal(ruas_deny_list(&pf, NULL, f.cfg, "alice", NULL), 0);
+	assert_int_equal(ruas_deny_list(&pc, NULL, c.cfg, "alice", NULL), 0);
+	assert_same_strv("deny list", pf, (const char *const *)pc);
+	assert_non_null(pc[0]);
+	ruas_strv_free(pf);
+	ruas_strv_free(pc);
+	got_free(&f);
+	got_free(&c);
+}
+
+/* ----------------------------------------------------------------- spawn */
+
+struct spawn_fix {
+	char dir[128];
+	char out[192];
+	char sudo[192];
+	char record[200];
+};
+
+/* The fake sudo records its arguments, one a line, and exits 42. */
+static const char fake_sudo[] = "#!/bin/sh\n"
+				"for a in \"$@\"; do printf '[%s]\\n' \"$a\"; done > \"$0.rec\"\n"
+				"exit 42\n";
+
+static int spawn_setup(void **state)
+{
+	struct spawn_fix *f = calloc(1, sizeof *f);
+	if (!f)
+		return -1;
+	snprintf(f->dir, sizeof f->dir, "/tmp/ruas new 'q\"$d.XXXXXX");
+	if (!mkdtemp(f->dir)) {
+		free(f);
+		return -1;
+	}
+	snprintf(f->out, sizeof f->out, "%s/out", f->dir);
+	snprintf(f->sudo, sizeof f->sudo, "%s/fake-sudo", f->dir);
+	snprintf(f->record, sizeof f->record, "%s.rec", f->sudo);
+	write_file(f->sudo, fake_sudo, 0755);
+	*state = f;
+	return 0;
+}
+
+static int spawn_teardown(void **state)
+{
+	struct spawn_fix *f = *state;
+	rm_rf(f->dir);
+	free(f);
+	return 0;
+}
+
+static int spawn_wait(const ruas_config *cfg, const char *project, const char *const *args,
+		      const char *const *env)
+{
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.env = env;
+	ruas_child *child = NULL;
+	ruas_error *err = NULL;
+	int code = -1;
+	if (ruas_spawn(&child, cfg, project, args, &o, &err) != 0 ||
+	    ruas_child_wait(child, &code, &err) != 0)
+		fail_msg("spawn of %s: %s", project, ruas_error_message(err));
+	ruas_child_free(child);
+	return code;
+}
+
+/* A legacy project runs for real: in work_dir, with the arguments byte for byte. */
+static void test_spawn_legacy(void **state)
+{
+	struct spawn_fix *f = *state;
+	const char *const cmd[] = {"/bin/sh", "-c",
+				   "pwd > \"$OUT\"; for a in \"$@\"; do printf '[%s]\\n' \"$a\"; "
+				   "done >> \"$OUT\"; exit 5",
+				   "sh-legacy", NULL};
+	ruas_project_spec sp = SPEC(.name = "legacy", .work_dir = f->dir, .command = cmd);
+	struct got c = by_code(NULL, &sp, 1, 0);
+	assert_int_equal(c.r, 0);
+	char env_out[256];
+	snprintf(env_out, sizeof env_out, "OUT=%s", f->out);
+	const char *const env[] = {env_out, NULL};
+	const char *const args[] = {INJECTION, "", "a\nb", "$HOME", NULL};
+	assert_int_equal(spawn_wait(c.cfg, "legacy", args, env), 5);
+	char *got = read_whole_file(f->out);
+	struct buf want = BUF_INIT;
+	buf_printf(&want, "%s\n[%s]\n[]\n[a\nb]\n[$HOME]\n", f->dir, INJECTION);
+	assert_string_equal(got, want.data);
+	buf_free(&want);
+	free(got);
+	got_free(&c);
+}
+
+/* With run_as_user, the sudo call is the one a loaded configuration makes. */
+static void test_spawn_sudo_as_loaded(void **state)
+{
+	struct spawn_fix *f = *state;
+	const ruas_config_globals g =
+		GLOBALS(.backend = "sudo", .sudo = f->sudo, .helper = "/usr/libexec/ruas/ruas-exec");
+	const ruas_project_spec sp = SPEC(.name = "agent", .run_as_user = "t1",
+					  .command = L("claude", "$HOME", "a\nb"));
+	const char *const args[] = {INJECTION, NULL};
+	char *rec[2];
+	for (int i = 0; i < 2; i++) {
+		struct got o = i ? by_code(&g, &sp, 1, 0) : by_file(&g, &sp, 1, 0);
+		assert_int_equal(o.r, 0);
+		unlink(f->record);
+		assert_int_equal(spawn_wait(o.cfg, "agent", args, EMPTY), 42);
+		rec[i] = read_whole_file(f->record);
+		got_free(&o);
+	}
+	assert_non_null(strstr(rec[1], "[-iu]\n[t1]\n"));
+	/* sudo's own part, up to "--", is the same; so is the number of arguments. */
+	char *end0 = strstr(rec[0], "[--]\n"), *end1 = strstr(rec[1], "[--]\n");
+	assert_non_null(end0);
+	assert_non_null(end1);
+	assert_int_equal(end0 - rec[0], end1 - rec[1]);
+	assert_memory_equal(rec[0], rec[1], (size_t)(end0 - rec[0]));
+	size_t lines[2] = {0, 0};
+	for (int i = 0; i < 2; i++)
+		for (const char *c = rec[i]; *c; c++)
+			lines[i] += *c == '\n';
+	assert_int_equal(lines[0], lines[1]);
+	free(rec[0]);
+	free(rec[1]);
+}
+
+int main(int argc, char **argv)
+{
+	nss_env_reexec(argc, argv, passwd_lines, group_lines);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_project_refusals_same),
+		cmocka_unit_test(test_env_rules_refused_same),
+		cmocka_unit_test(test_global_refusals_same),
+		cmocka_unit_test(test_hostile_values_byte_exact),
+		cmocka_unit_test(test_every_key_same_as_file),
+		cmocka_unit_test(test_defaults_as_file),
+		cmocka_unit_test(test_duplicate_name),
+		cmocka_unit_test(test_pointers_stable),
+		cmocka_unit_test(test_caller_keeps_ownership),
+		cmocka_unit_test(test_bad_arguments),
+		cmocka_unit_test(test_preflight_as_loaded),
+		cmocka_unit_test(test_audit_and_deny_as_loaded),
+		cmocka_unit_test_setup_teardown(test_spawn_legacy, spawn_setup, spawn_teardown),
+		cmocka_unit_test_setup_teardown(test_spawn_sudo_as_loaded, spawn_setup,
+						spawn_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
