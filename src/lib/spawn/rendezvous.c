@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "channel.h"
@@ -47,6 +48,14 @@ static int peer_is_ours(int fd, pid_t parent, uid_t uid)
 	return 0;
 }
 
+/* Whether our child pid has ended, without reaping it (the wait is the handle's). */
+static int has_ended(pid_t pid)
+{
+	siginfo_t si;
+	memset(&si, 0, sizeof si);
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
+}
+
 int rendezvous_accept(int lfd, pid_t parent, int parent_fd, uid_t uid, int *chan)
 {
 	long long deadline = monotonic_ms() + RENDEZVOUS_MS;
@@ -56,7 +65,9 @@ int rendezvous_accept(int lfd, pid_t parent, int parent_fd, uid_t uid, int *chan
 		if (left <= 0)
 			return RENDEZVOUS_TIMEOUT;
 		struct pollfd pf[2] = {{lfd, POLLIN, 0}, {parent_fd, POLLIN, 0}};
-		int n = poll(pf, parent_fd >= 0 ? 2 : 1, left > 1000 ? 1000 : (int)left);
+		/* Without a pidfd (Linux < 5.3, valgrind), look at the child every 50 ms. */
+		int slice = parent_fd >= 0 ? 1000 : 50;
+		int n = poll(pf, parent_fd >= 0 ? 2 : 1, left > slice ? slice : (int)left);
 		if (n < 0 && errno != EINTR)
 			return RENDEZVOUS_ERROR;
 		if (n > 0 && (pf[0].revents & POLLIN)) {
@@ -73,6 +84,8 @@ int rendezvous_accept(int lfd, pid_t parent, int parent_fd, uid_t uid, int *chan
 		}
 		/* sudo ended without a helper: its own failure, reported by its status. */
 		if (n > 0 && (pf[1].revents & (POLLIN | POLLHUP)))
+			return RENDEZVOUS_GONE;
+		if (parent_fd < 0 && has_ended(parent))
 			return RENDEZVOUS_GONE;
 	}
 }

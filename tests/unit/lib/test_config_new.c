@@ -779,7 +779,7 @@ static int password_run(void *ctx, const struct run_request *req, struct run_res
 
 static ruas_report *preflight_fake(const ruas_config *cfg)
 {
-	struct runner rn = {password_run, NULL, 0};
+	struct runner rn = {password_run, NULL, 0, NULL};
 	ruas_report *rep = NULL;
 	ruas_error *err = NULL;
 	if (preflight_run(&rep, cfg, 0, &rn, &err) != 0)
