@@ -16,6 +16,14 @@ enum backend project_backend(const struct ruas_project *p)
 	return geteuid() == 0 ? BACKEND_PAM : BACKEND_SUDO;
 }
 
+enum lifetime project_lifetime(const struct ruas_project *p)
+{
+	if (p->lifetime == LIFETIME_CFG_AUTO && p->nsudo_allowed > 0 &&
+	    project_backend(p) == BACKEND_SUDO)
+		return LIFETIME_CFG_SUBREAPER;
+	return p->lifetime;
+}
+
 void ruas_config_free(ruas_config *cfg)
 {
 	if (!cfg)

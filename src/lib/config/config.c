@@ -31,17 +31,18 @@ static const char *const default_prune[] = {
 static const char *const global_keys[] = {
 	"env_allowlist", "sudo", "helper", "session_helper", "projects",
 	"scan_prune", "scan_time_limit", "backend", "pam_service",
-	"terminate_grace", "people", "target_sudo_allowed", NULL};
+	"terminate_grace", "people", "target_sudo_allowed", "lifetime", NULL};
 static const char *const project_keys[] = {
 	"name", "work_dir", "command", "run_as_user", "env_allowlist",
 	"scan_prune", "backend", "pam_service", "terminate_grace", "person",
-	"deny_settings_args", "target_sudo_allowed", NULL};
+	"deny_settings_args", "target_sudo_allowed", "lifetime", NULL};
 
 /* Settings that a project may override. */
 struct defaults {
 	enum backend backend;
 	const char *pam_service;
 	unsigned int terminate_grace;
+	enum lifetime lifetime;
 };
 
 int ld_fail(struct loader *ld, const config_setting_t *s, const char *fmt, ...)
@@ -252,6 +253,22 @@ static int get_backend(struct loader *ld, const config_setting_t *group,
 	return 0;
 }
 
+static int get_lifetime(struct loader *ld, const config_setting_t *group, enum lifetime *out)
+{
+	static const char *const words[] = {"auto", "pidns", "subreaper", NULL};
+	const char *v;
+	int r = ld_get_string(ld, group, "lifetime", &v);
+	if (r < 0 || !v)
+		return r;
+	for (int i = 0; words[i]; i++)
+		if (strcmp(v, words[i]) == 0) {
+			*out = (enum lifetime)i; /* in the order of enum lifetime */
+			return 0;
+		}
+	return ld_fail(ld, config_setting_get_member(group, "lifetime"),
+		       "lifetime must be \"pidns\", \"subreaper\" or \"auto\"");
+}
+
 static const char *service_problem(const char *v)
 {
 	if (!*v || strlen(v) > 64 || strchr(v, '/') || v[0] == '.')
@@ -419,9 +436,11 @@ static int project_overrides(struct loader *ld, config_setting_t *ps, struct rua
 
 	p->backend = def->backend;
 	p->terminate_grace = def->terminate_grace;
+	p->lifetime = def->lifetime;
 	if ((r = get_backend(ld, ps, &p->backend)) < 0 ||
 	    (r = get_service(ld, ps, &service)) < 0 ||
-	    (r = get_grace(ld, ps, &p->terminate_grace)) < 0)
+	    (r = get_grace(ld, ps, &p->terminate_grace)) < 0 ||
+	    (r = get_lifetime(ld, ps, &p->lifetime)) < 0)
 		return r;
 	return ld_dup(ld, &p->pam_service, service);
 }
@@ -466,7 +485,8 @@ static int load_globals(struct loader *ld, config_t *lc, char ***allow,
 		return r;
 	if ((r = get_backend(ld, root, &def->backend)) < 0 ||
 	    (r = get_service(ld, root, &def->pam_service)) < 0 ||
-	    (r = get_grace(ld, root, &def->terminate_grace)) < 0)
+	    (r = get_grace(ld, root, &def->terminate_grace)) < 0 ||
+	    (r = get_lifetime(ld, root, &def->lifetime)) < 0)
 		return r;
 
 	config_setting_t *lim = config_setting_get_member(root, "scan_time_limit");
@@ -537,7 +557,8 @@ int load_schema(struct loader *ld, config_t *lc)
 {
 	char **allow = NULL, **prune = NULL;
 	size_t nallow = 0, nprune = 0;
-	struct defaults def = {BACKEND_AUTO, DEFAULT_PAM_SERVICE, DEFAULT_TERMINATE_GRACE};
+	struct defaults def = {BACKEND_AUTO, DEFAULT_PAM_SERVICE, DEFAULT_TERMINATE_GRACE,
+			       LIFETIME_CFG_AUTO};
 	int r = load_globals(ld, lc, &allow, &nallow, &prune, &nprune, &def);
 	if (r == 0)
 		r = load_people(ld, lc);

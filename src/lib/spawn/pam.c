@@ -20,9 +20,13 @@
 #include "spawn/start.h"
 #include "spawn/sudo_call.h"
 
-/* The session payload for ruas-session; inner: ruas-exec's, hex, or "" (over the channel). */
+/*
+ * The session payload for ruas-session; inner: ruas-exec's, hex, or "" (over
+ * the channel); lifetime: whether ruas-session makes the agent's PID
+ * namespace (enum payload_lifetime).
+ */
 static int session_encode(struct buf *out, const struct ruas_config *cfg, const char *user,
-			  const char *service, const char *inner, int mode)
+			  const char *service, const char *inner, int mode, unsigned int lifetime)
 {
 	struct payload s;
 	memset(&s, 0, sizeof s);
@@ -34,6 +38,7 @@ static int session_encode(struct buf *out, const struct ruas_config *cfg, const 
 	s.mode = (unsigned int)mode;
 	s.helper = cfg->helper;
 	s.inner = (char *)inner;
+	s.lifetime = lifetime;
 	return payload_encode(&s, out) < 0 ? RUAS_ERR_NOMEM : 0;
 }
 
@@ -51,7 +56,7 @@ int session_argv_build(struct session_call *c, const struct ruas_config *cfg, co
 		buf_free(&in);
 		return RUAS_ERR_TOOLONG;
 	}
-	int r = session_encode(&c->hex, cfg, user, service, in.data, mode);
+	int r = session_encode(&c->hex, cfg, user, service, in.data, mode, LIFETIME_SUBREAPER);
 	buf_free(&in);
 	if (r == 0 && c->hex.len >= PAYLOAD_ARG_MAX - 1)
 		r = RUAS_ERR_TOOLONG;
@@ -77,7 +82,8 @@ int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error 
 	struct buf session = BUF_INIT, inner = BUF_INIT;
 	int sv[2] = {-1, -1};
 	const char *argv[] = {s->cfg->session_helper, "--channel-fd", "3", NULL};
-	int r = session_encode(&session, s->cfg, p->run_as_user, p->pam_service, "", SESSION_EXEC);
+	int r = session_encode(&session, s->cfg, p->run_as_user, p->pam_service, "", SESSION_EXEC,
+			       pl->lifetime);
 	if (r == 0 && payload_encode(pl, &inner) < 0)
 		r = RUAS_ERR_NOMEM;
 	if (r == 0 && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
