@@ -129,8 +129,8 @@ static int reaper_setup(struct reaper *r, const struct reaper_options *o, sigset
 
 /*
  * The agent's PID namespace, when the lifetime asks for one: the one that
- * ruas-session made (pam), or one made here (sudo). 0 to go on, with r->ctl
- * set, or -1 for the subreaper; -1 when the agent must not run.
+ * ruas-session made (pam), or one made here (sudo). 0 to go on (r->ctl set,
+ * or left at -1 for the subreaper); -1 when the agent must not run.
  */
 static int lifetime_begin(struct reaper *r, const struct reaper_options *o)
 {
