@@ -169,10 +169,11 @@ typedef struct {
 	const char *pam_service;
 	int terminate_grace;
 	const char *const *target_sudo_allowed;
+	const char *lifetime; /* "pidns", "subreaper" or "auto" */
 } ruas_config_globals;
 #define RUAS_CONFIG_GLOBALS_INIT                                                          \
 	{RUAS_CONFIG_GLOBALS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, RUAS_UNSET, NULL, \
-	 NULL, RUAS_UNSET, NULL}
+	 NULL, RUAS_UNSET, NULL, NULL}
 
 /*
  * A configuration with no projects yet. NULL globals are the defaults, the
@@ -203,10 +204,11 @@ typedef struct {
 	const char *backend;
 	const char *pam_service;
 	int terminate_grace;
+	const char *lifetime;
 } ruas_project_spec;
 #define RUAS_PROJECT_SPEC_INIT                                                             \
 	{RUAS_PROJECT_SPEC_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
-	 NULL, RUAS_UNSET}
+	 NULL, RUAS_UNSET, NULL}
 
 /*
  * Validates the project and adds it at the end of cfg, which may also be a

@@ -10,7 +10,8 @@
  *
  * (or, on the pam backend, hands ruas-session one end of a socketpair as
  * descriptor 3, which ruas-session hands down to ruas-exec as
- * `--channel-fd 3`). The name is no secret: both ends authenticate the
+ * `--channel-fd 3`, with `--init-fd 4` when it made the agent's PID
+ * namespace, src/common/pidns.h). The name is no secret: both ends authenticate the
  * other with SO_PEERCRED. The library accepts only a peer whose uid is the
  * target's and whose parent chain reaches the sudo it started; ruas-exec
  * accepts only a listener whose uid is sudo's SUDO_UID. Nobody else can

@@ -89,6 +89,7 @@ static int encode_exec(const struct payload *p, struct buf *b)
 	for (size_t i = 0; i < p->ndeny; i++)
 		if (put_str(b, p->deny[i]) < 0)
 			return -1;
+	put_u32(b, p->lifetime);
 	return 0;
 }
 
@@ -126,7 +127,10 @@ static int encode_session(const struct payload *p, struct buf *b)
 	    put_str(b, p->ruser) < 0)
 		return -1;
 	put_u32(b, p->mode);
-	return put_str(b, p->helper) < 0 || put_str(b, p->inner) < 0 ? -1 : 0;
+	if (put_str(b, p->helper) < 0 || put_str(b, p->inner) < 0)
+		return -1;
+	put_u32(b, p->lifetime);
+	return 0;
 }
 
 int payload_encode(const struct payload *p, struct buf *out)
@@ -168,6 +172,20 @@ static int get_u32(struct reader *r, uint32_t *v)
 	     (uint32_t)r->p[2] << 8 | (uint32_t)r->p[3];
 	r->p += 4;
 	r->left -= 4;
+	return 0;
+}
+
+/* The lifetime mode, one of enum payload_lifetime. */
+static int get_lifetime(struct reader *r, unsigned int *out)
+{
+	uint32_t v;
+	if (get_u32(r, &v) < 0)
+		return -1;
+	if (v > LIFETIME_AUTO) {
+		r->why = "payload lifetime mode unknown";
+		return -1;
+	}
+	*out = v;
 	return 0;
 }
 
@@ -256,7 +274,8 @@ static int decode_exec(struct reader *r, struct payload *p)
 	p->grace_seconds = grace;
 	uint32_t flags;
 	if (get_u32(r, &flags) < 0 || get_str(r, &p->person) < 0 ||
-	    get_count(r, 4, &p->ndeny) < 0 || get_strv(r, p->ndeny, &p->deny) < 0)
+	    get_count(r, 4, &p->ndeny) < 0 || get_strv(r, p->ndeny, &p->deny) < 0 ||
+	    get_lifetime(r, &p->lifetime) < 0)
 		return -1;
 	p->exec_flags = flags;
 	return 0;
@@ -297,7 +316,8 @@ static int decode_session(struct reader *r, struct payload *p)
 	uint32_t mode;
 	if (get_str(r, &p->user) < 0 || get_str(r, &p->service) < 0 ||
 	    get_str(r, &p->ruser) < 0 || get_u32(r, &mode) < 0 ||
-	    get_str(r, &p->helper) < 0 || get_str(r, &p->inner) < 0)
+	    get_str(r, &p->helper) < 0 || get_str(r, &p->inner) < 0 ||
+	    get_lifetime(r, &p->lifetime) < 0)
 		return -1;
 	if (mode != SESSION_EXEC && mode != SESSION_CHECK) {
 		r->why = "payload session mode unknown";

@@ -15,13 +15,19 @@
 
 #include "buf.h"
 
-#define PAYLOAD_VERSION 6
+#define PAYLOAD_VERSION 7
 enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2, PAYLOAD_SESSION = 3 };
 enum session_mode { SESSION_EXEC = 1, SESSION_CHECK = 2 };
 /* PAYLOAD_EXEC flags */
 enum { EXEC_PRIVATE_TMP = 1, EXEC_BWRAP = 2 };
-/* PAYLOAD_CHECK flags */
-enum { CHECK_BWRAP = 1 };
+/* PAYLOAD_CHECK flags; CHECK_USERNS: can the target make the agent's PID namespace? */
+enum { CHECK_BWRAP = 1, CHECK_USERNS = 2 };
+/*
+ * How the agent's lifetime is owned (PAYLOAD_EXEC and PAYLOAD_SESSION; see
+ * src/common/pidns.h): the subreaper alone, a PID namespace or nothing, or
+ * a PID namespace where one can be made and the subreaper where not.
+ */
+enum payload_lifetime { LIFETIME_SUBREAPER = 0, LIFETIME_PIDNS = 1, LIFETIME_AUTO = 2 };
 
 struct payload_dir {
 	char *work_dir;
@@ -52,6 +58,7 @@ struct payload {
 	char *person; /* "" or the person id (names the private TMPDIR) */
 	char **deny;  /* NULL-terminated; masked with bwrap when EXEC_BWRAP */
 	size_t ndeny;
+	unsigned int lifetime; /* EXEC and SESSION: enum payload_lifetime */
 	/* PAYLOAD_CHECK */
 	char *nonce;
 	char *sudo_path;

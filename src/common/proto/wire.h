@@ -18,6 +18,8 @@
  *   item I HEX(path) FLAGS MODE(octal) HEX(owner)
  *   scan I TOTAL ENTRIES INCOMPLETE(0|1)
  *   bwrap RC HEX(output)              (when asked: can bubblewrap run?)
+ *   lifetime ERRNO HEX(why)           (when asked: can the target make the agent's
+ *                                      PID namespace, src/common/pidns.h? 0: yes)
  *   probe K readable|denied|missing   (audit: can the target open path K?)
  *   anchor HEX(path) HOW REL ID MODE(octal) HEX(owner) HEX(group) ACL(0|1) HEX(anchor)
  *   anchors TOTAL
@@ -40,7 +42,12 @@
  *   ruas-session-acct ok
  *   ruas-session-acct fail HEX(PAM's reason)    (pam_acct_mgmt refused)
  *
- * session_acct.h writes and reads it.
+ * and, after it, one more: can root make the agent's PID namespace?
+ *
+ *   ruas-session-pidns ok
+ *   ruas-session-pidns fail HEX(why)
+ *
+ * session_acct.h writes and reads both.
  */
 #ifndef RUAS_WIRE_H
 #define RUAS_WIRE_H
@@ -111,6 +118,8 @@ struct helper_report {
 	int complete; /* both markers seen */
 	int bwrap_seen, bwrap_rc;
 	char *bwrap_out;
+	int lifetime_seen, lifetime_errno; /* the PID namespace probe; 0: it works */
+	char *lifetime_why;
 	int probes[256]; /* enum probe_verdict by probe index */
 	int esc_seen;
 	int true_rc, list_rc; /* sudo -n true, sudo -n -l without a terminal */

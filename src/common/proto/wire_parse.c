@@ -16,6 +16,7 @@ void helper_report_free(struct helper_report *r)
 	free(r->tty_list_out);
 	free(r->gids);
 	free(r->bwrap_out);
+	free(r->lifetime_why);
 	for (size_t i = 0; r->dirs && i < r->ndirs; i++) {
 		free(r->dirs[i].path);
 		free(r->dirs[i].owner);
@@ -157,6 +158,17 @@ static int bwrap_record(struct helper_report *r, char **f)
 	return (r->bwrap_out = unhex(f[2])) ? 0 : -1;
 }
 
+/* lifetime ERRNO HEX(why) */
+static int lifetime_record(struct helper_report *r, char **f)
+{
+	long long a;
+	if (parse_ll(f[1], 0, 4095, &a) < 0 || r->lifetime_seen)
+		return -1;
+	r->lifetime_seen = 1;
+	r->lifetime_errno = (int)a;
+	return (r->lifetime_why = unhex(f[2])) ? 0 : -1;
+}
+
 /* probe K readable|denied|missing */
 static int probe_record(struct helper_report *r, char **f)
 {
@@ -253,6 +265,8 @@ static int record(struct helper_report *r, char **f, int n)
 		return gids_record(r, f[1]);
 	if (strcmp(f[0], "bwrap") == 0 && n == 3)
 		return bwrap_record(r, f);
+	if (strcmp(f[0], "lifetime") == 0 && n == 3)
+		return lifetime_record(r, f);
 	if (strcmp(f[0], "probe") == 0 && n == 3)
 		return probe_record(r, f);
 	if (strcmp(f[0], "anchor") == 0 && n == 10)

@@ -111,3 +111,10 @@ void wire_write_anchors(FILE *out, size_t total)
 {
 	fprintf(out, "anchors %zu\n", total);
 }
+
+void wire_write_lifetime(FILE *out, int errnum, const char *why)
+{
+	fprintf(out, "lifetime %d ", errnum);
+	put_hex(out, why ? why : "");
+	fputc('\n', out);
+}

@@ -36,6 +36,8 @@ void wire_write_scan(FILE *out, size_t idx, unsigned long long total,
 		     unsigned long long entries, int incomplete);
 
 void wire_write_bwrap(FILE *out, int rc, const char *output);
+/* lifetime ERRNO HEX(why): can the target make the agent's PID namespace (0: yes)? */
+void wire_write_lifetime(FILE *out, int errnum, const char *why);
 /* probe K: verdict is an enum probe_verdict other than PROBE_UNKNOWN. */
 void wire_write_probe(FILE *out, size_t idx, int verdict);
 

@@ -48,30 +48,40 @@ static int server_is_sudos_caller(int fd)
 	return 0;
 }
 
-static int handed_down(const char *arg, int *chan)
+/* A socket that ruas-session handed down as descriptor arg (named by opt): 0, or -1. */
+static int handed_down(const char *opt, const char *arg, int *out)
 {
 	char *end;
 	struct stat st;
 	errno = 0;
 	long fd = strtol(arg, &end, 10);
 	if (errno || *end || fd < 3 || fd > 1024 || fstat((int)fd, &st) < 0 ||
-	    !S_ISSOCK(st.st_mode))
-		return refuse("--channel-fd does not name a socket", arg);
+	    !S_ISSOCK(st.st_mode)) {
+		fprintf(stderr, "ruas-exec: %s does not name a socket: %s\n", opt, arg);
+		return -1;
+	}
 	/* ruas-session cleared close-on-exec for the shell; the agent must not get it. */
 	if (fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0)
 		return refuse("cannot keep the channel private", strerror(errno));
-	*chan = (int)fd;
-	return 1;
+	*out = (int)fd;
+	return 0;
 }
 
-int channel_in_open(int argc, char **argv, int *chan)
+int channel_in_open(int argc, char **argv, int *chan, int *init_fd)
 {
+	*init_fd = -1;
+	if (argc == 5 && strcmp(argv[1], "--channel-fd") == 0 &&
+	    strcmp(argv[3], "--init-fd") == 0 && strcmp(argv[2], argv[4]) != 0)
+		return handed_down("--channel-fd", argv[2], chan) < 0 ||
+				       handed_down("--init-fd", argv[4], init_fd) < 0
+			       ? -1
+			       : CHANNEL_VIA_FD;
 	if (argc != 3)
-		return 0;
+		return CHANNEL_VIA_NONE;
 	if (strcmp(argv[1], "--channel-fd") == 0)
-		return handed_down(argv[2], chan);
+		return handed_down("--channel-fd", argv[2], chan) < 0 ? -1 : CHANNEL_VIA_FD;
 	if (strcmp(argv[1], "--channel") != 0)
-		return 0;
+		return CHANNEL_VIA_NONE;
 	if (!channel_token_valid(argv[2]))
 		return refuse("--channel needs a token of 32 hex digits", NULL);
 	int fd;
@@ -82,7 +92,7 @@ int channel_in_open(int argc, char **argv, int *chan)
 		return -1;
 	}
 	*chan = fd;
-	return 1;
+	return CHANNEL_VIA_SOCKET;
 }
 
 /* fds[i] onto i, each exactly once, whatever their numbers. */

@@ -8,14 +8,19 @@
 
 #include "payload.h"
 
+/* How the channel came. */
+enum channel_via { CHANNEL_VIA_NONE = 0, CHANNEL_VIA_SOCKET, CHANNEL_VIA_FD };
+
 /*
  * The channel that argv names: `--channel TOKEN` (sudo backend: connect to
  * the library's abstract socket, and accept it only if its uid is sudo's
  * SUDO_UID) or `--channel-fd N` (pam backend: handed down by ruas-session,
- * which is root). 1 with *chan set; 0 when argv names none; -1 after a
- * complaint on stderr.
+ * which is root), there optionally followed by `--init-fd M`, the control
+ * socket of the PID namespace's init that ruas-session made (pidns.h).
+ * CHANNEL_VIA_SOCKET or CHANNEL_VIA_FD with *chan set and *init_fd set or
+ * -1; CHANNEL_VIA_NONE when argv names none; -1 after a complaint on stderr.
  */
-int channel_in_open(int argc, char **argv, int *chan);
+int channel_in_open(int argc, char **argv, int *chan, int *init_fd);
 /*
  * The payload; an exec payload comes with the agent's stdin, stdout and
  * stderr, which then replace this process's 0, 1 and 2 (a check payload

@@ -3,7 +3,8 @@
 #include "buf.h"
 #include "channel.h"
 #include "exit_status.h"
-
+#include "payload.h"
+#include "pidns.h"
 #include "proc.h"
 
 #include <dirent.h>
@@ -88,6 +89,7 @@ out:
 struct reaper {
 	int sfd, sup_fd, par_fd; /* the signalfd; the supervisor's and the parent's pidfds */
 	int chan;                /* the spawn channel, -1 once it has ended */
+	int ctl;                 /* the PID namespace's init (pidns.h), -1: the subreaper alone */
 	unsigned int grace_seconds;
 	pid_t agent;
 	int agent_status; /* -1 while it runs */
@@ -125,6 +127,42 @@ static int reaper_setup(struct reaper *r, const struct reaper_options *o, sigset
 	return 0;
 }
 
+/*
+ * The agent's PID namespace, when the lifetime asks for one: the one that
+ * ruas-session made (pam), or one made here (sudo). 0 to go on (r->ctl set,
+ * or left at -1 for the subreaper); -1 when the agent must not run.
+ */
+static int lifetime_begin(struct reaper *r, const struct reaper_options *o)
+{
+	char why[256] = "ruas-session made none";
+	int got = PIDNS_UNAVAILABLE;
+	if (o->init_ctl >= 0) {
+		r->ctl = o->init_ctl;
+		got = PIDNS_OK;
+	} else if (o->lifetime == LIFETIME_SUBREAPER) {
+		return 0;
+	} else if (!o->via_fd) {
+		got = pidns_start(1, &r->ctl, why, sizeof why);
+	}
+	if (got == PIDNS_UNAVAILABLE && o->lifetime == LIFETIME_AUTO)
+		return 0;
+	if (got != PIDNS_OK) {
+		fprintf(stderr, "ruas-exec: %s: %s\n", pidns_failure(got), why);
+		return -1;
+	}
+	/*
+	 * The agent's /proc shows its namespace only; should the mount fail, it
+	 * sees the host's, and this helper there: nothing of its uid may then
+	 * ptrace the helper or write its memory.
+	 */
+	int err = 0;
+	if (prctl(PR_SET_DUMPABLE, 0) < 0 || pidns_mount_proc(r->ctl, &err) < 0) {
+		perror("ruas-exec: the agent's PID namespace");
+		return -1;
+	}
+	return 0;
+}
+
 /* The agent: a session of its own, the signal mask the helper had, argv. -1 when fork failed. */
 static pid_t start_agent(char **argv, const sigset_t *old)
 {
@@ -150,7 +188,10 @@ static void begin_terminating(struct reaper *r)
 	if (r->terminating)
 		return;
 	r->terminating = 1;
-	signal_tree(SIGTERM);
+	if (r->ctl >= 0)
+		pidns_terminate(r->ctl, r->grace_seconds); /* gone: the namespace is too */
+	else
+		signal_tree(SIGTERM);
 	r->kill_at = monotonic_ms() + 1000LL * r->grace_seconds;
 }
 
@@ -236,11 +277,12 @@ static int wait_event(struct reaper *r)
 
 int reaper_run(char **argv, struct reaper_options *o)
 {
-	struct reaper r = {-1, -1, -1, o->chan, o->grace_seconds, -1, -1, 0, 0};
+	struct reaper r = {-1, -1, -1, o->chan, -1, o->grace_seconds, -1, -1, 0, 0};
 	sigset_t old;
 	int rc = EXIT_HELPER;
 
-	if (reaper_setup(&r, o, &old) == 0 && (r.agent = start_agent(argv, &old)) > 0) {
+	if (reaper_setup(&r, o, &old) == 0 && lifetime_begin(&r, o) == 0 &&
+	    (r.agent = start_agent(argv, &old)) > 0) {
 		for (;;) {
 			int no_children = reap(&r);
 			if (r.agent_status != -1 && no_children)
@@ -249,7 +291,11 @@ int reaper_run(char **argv, struct reaper_options *o)
 			if (r.agent_status != -1)
 				begin_terminating(&r);
 			if (r.terminating && monotonic_ms() >= r.kill_at) {
-				signal_tree(SIGKILL);
+				/* The init's exit makes the kernel kill all the namespace holds. */
+				if (r.ctl >= 0)
+					pidns_kill(r.ctl);
+				else
+					signal_tree(SIGKILL);
 				r.kill_at = monotonic_ms() + 200;
 			}
 			int stop = wait_event(&r);
@@ -268,5 +314,10 @@ int reaper_run(char **argv, struct reaper_options *o)
 		close(r.par_fd);
 	if (r.sfd >= 0)
 		close(r.sfd);
+	/* Its end of file ends the init, and the namespace, should anything be left. */
+	if (r.ctl >= 0)
+		close(r.ctl);
+	else if (o->init_ctl >= 0)
+		close(o->init_ctl);
 	return rc;
 }

@@ -1,6 +1,21 @@
 /*
  * reaper.h - run the agent and guarantee that its whole process tree ends.
  *
+ * Two ways to own the tree (the payload's lifetime, src/common/pidns.h):
+ *
+ *   pidns      the agent runs in a PID namespace of its own, whose init
+ *              the agent can neither see nor signal, and whose end the
+ *              kernel enforces when the init exits; the helper stays
+ *              outside, where the agent cannot reach it. On the sudo
+ *              backend the helper makes it (with a user namespace); on the
+ *              pam backend ruas-session did, as root, and hands down the
+ *              init's control socket.
+ *   subreaper  the helper alone, as below: the agent, of the same uid,
+ *              can kill or stop it and so end its own supervision.
+ *
+ * Either way the rest holds: the events that end the tree, the channel,
+ * the agent's exact status.
+ *
  * The helper is the part that runs as the target, so it owns this: the
  * supervisor cannot signal another uid, sudo cannot relay SIGKILL, and
  * PR_SET_PDEATHSIG does not survive sudo's exec. The helper becomes a child
@@ -30,14 +45,24 @@ struct reaper_options {
 	 * with the grace, KILL at once.
 	 */
 	int chan;
+	unsigned int lifetime; /* enum payload_lifetime */
+	/*
+	 * The init's control socket that ruas-session handed down (pam), or
+	 * -1; with via_fd (the pam backend) the helper makes no namespace of
+	 * its own.
+	 */
+	int init_ctl;
+	int via_fd;
 	int status; /* out: the agent's wait status, -1 when it never ran */
 };
 
 /*
  * Forks and execs argv (execvp) in a new session, then supervises it as
- * above. Returns the exit code to leave with: the agent's status, 128+N
+ * above; the agent's PID namespace, when lifetime asks for one, is made
+ * (or taken) first. Returns the exit code to leave with: the agent's status, 128+N
  * when signal N killed it, 126/127 when it could not be run, 125 when the
- * supervisor was already gone or the helper could not set up.
+ * supervisor was already gone, the helper could not set up, or lifetime is
+ * pidns and no PID namespace could be had.
  */
 int reaper_run(char **argv, struct reaper_options *o);
 

@@ -9,8 +9,8 @@
  *   exec mode:  chdir(work_dir), allowlisted variables over the login
  *               environment, close stray descriptors, then run argv under
  *               the reaper (reaper.h), which ends the agent's whole tree.
- *   check mode: the startup probes (escalation, trust anchors, work_dir
- *               access, scan), reported on stdout between nonce-marked
+ *   check mode: the startup probes (escalation, trust anchors, the agent's
+ *               PID namespace, work_dir access, scan), reported on stdout between nonce-marked
  *               lines, in the records of src/common/proto/wire_write.h.
  *
  * Exit codes follow env(1): 125 the helper failed, 126 the command could
@@ -35,6 +35,7 @@
 #include "names.h"
 #include "payload.h"
 #include "people_exec.h"
+#include "pidns.h"
 #include "probes.h"
 #include "reaper.h"
 #include "quote.h"
@@ -62,18 +63,21 @@ static void complain(const char *what, const char *arg, const char *why)
 }
 
 /*
- * Every descriptor but 0, 1, 2 and the channel closes: nothing of the
- * login shell's (or of sudo's) may reach the agent.
+ * Every descriptor but 0, 1, 2, the channel and the init's control socket
+ * closes: nothing of the login shell's (or of sudo's) may reach the agent.
  */
-static void close_strays(int chan)
+static void close_strays(int chan, int ctl)
 {
-	if (chan < 0) {
-		closefrom(3);
-		return;
+	int keep[2] = {chan < ctl ? chan : ctl, chan < ctl ? ctl : chan};
+	unsigned int from = 3;
+	for (int i = 0; i < 2; i++) {
+		if (keep[i] < 0)
+			continue;
+		if ((unsigned int)keep[i] > from)
+			close_range(from, (unsigned int)keep[i] - 1, 0);
+		from = (unsigned int)keep[i] + 1;
 	}
-	if (chan > 3)
-		close_range(3, (unsigned int)chan - 1, 0);
-	close_range((unsigned int)chan + 1, ~0U, 0);
+	close_range(from, ~0U, 0);
 }
 
 static int exec_mode(struct payload *p, struct reaper_options *ro)
@@ -134,10 +138,11 @@ static int exec_mode(struct payload *p, struct reaper_options *ro)
 		if (!(argv = bwrap_argv(p->argv, p->deny, p->ndeny)))
 			return EXIT_HELPER;
 	}
-	close_strays(ro->chan);
+	close_strays(ro->chan, ro->init_ctl);
 	ro->supervisor = (pid_t)p->supervisor_pid;
 	ro->supervisor_start = p->supervisor_start;
 	ro->grace_seconds = p->grace_seconds;
+	ro->lifetime = p->lifetime;
 	int rc = reaper_run(argv, ro);
 	if (argv != p->argv)
 		free(argv);
@@ -262,6 +267,12 @@ static int check_mode(struct payload *p)
 	buf_free(&plain.list);
 	buf_free(&tty.list);
 
+	/* Before the scans and their threads: the probe forks and unshares. */
+	if (p->check_flags & CHECK_USERNS) {
+		char why[256];
+		int e = pidns_probe(1, why, sizeof why);
+		wire_write_lifetime(stdout, e, why);
+	}
 	for (size_t i = 0; i < p->ndirs; i++)
 		check_dir(i, &p->dirs[i], p);
 	if (p->check_flags & CHECK_BWRAP)
@@ -278,12 +289,13 @@ static int check_mode(struct payload *p)
  * are for the target alone, and a command line shows them to every local
  * user and to sudo's log.
  */
-static int take_payload(int argc, char **argv, int *chan, struct payload *p)
+static int take_payload(int argc, char **argv, struct reaper_options *ro, struct payload *p)
 {
-	int via = channel_in_open(argc, argv, chan);
+	int via = channel_in_open(argc, argv, &ro->chan, &ro->init_ctl);
 	if (via < 0)
 		return -1;
-	if (via == 0) {
+	ro->via_fd = via == CHANNEL_VIA_FD;
+	if (via == CHANNEL_VIA_NONE) {
 		fputs(argc == 2 ? "ruas-exec: refusing a payload on the command line: it comes only "
 				  "over the channel (are ruas and ruas-exec of the same version?)\n"
 				: "ruas-exec: internal helper of ruas, started by libruas "
@@ -291,7 +303,7 @@ static int take_payload(int argc, char **argv, int *chan, struct payload *p)
 		      stderr);
 		return -1;
 	}
-	if (channel_in_payload(*chan, p) < 0)
+	if (channel_in_payload(ro->chan, p) < 0)
 		return -1;
 	if (p->kind != PAYLOAD_EXEC && p->kind != PAYLOAD_CHECK) {
 		/* A session payload is ruas-session's; anything else is nobody's. */
@@ -306,7 +318,7 @@ static int take_payload(int argc, char **argv, int *chan, struct payload *p)
 int main(int argc, char **argv)
 {
 	struct payload p;
-	int chan = -1;
+	struct reaper_options ro = {.chan = -1, .init_ctl = -1, .status = -1};
 
 	if (getuid() == 0 || geteuid() == 0) {
 		fputs("ruas-exec: refusing to run as root: a run_as_user must be "
@@ -314,13 +326,12 @@ int main(int argc, char **argv)
 		return EXIT_HELPER;
 	}
 	memset(&p, 0, sizeof p);
-	if (take_payload(argc, argv, &chan, &p) < 0) {
-		if (chan >= 0)
-			channel_in_exit(chan, -1, EXIT_HELPER);
+	if (take_payload(argc, argv, &ro, &p) < 0) {
+		if (ro.chan >= 0)
+			channel_in_exit(ro.chan, -1, EXIT_HELPER);
 		return EXIT_HELPER;
 	}
 	int rc;
-	struct reaper_options ro = {0, 0, 0, chan, -1};
 	switch (p.kind) {
 	case PAYLOAD_EXEC:
 		rc = exec_mode(&p, &ro);
@@ -328,7 +339,7 @@ int main(int argc, char **argv)
 			channel_in_exit(ro.chan, ro.status, rc);
 		break;
 	case PAYLOAD_CHECK:
-		close(chan); /* the report goes to stdout, framed by its nonce */
+		close(ro.chan); /* the report goes to stdout, framed by its nonce */
 		rc = check_mode(&p);
 		break;
 	default: /* take_payload() let no other kind through */

@@ -6,10 +6,13 @@
  *   pam_setcred are added to these and survive, as in util-linux su);
  *   pam_start, pam_acct_mgmt (refuse expired accounts with PAM's reason),
  *   pam_setcred(ESTABLISH), pam_open_session, fork;
- *   child:  setsid, setresgid + setresuid, verified; the login
+ *   child:  setsid; unless lifetime is the subreaper's, a new PID namespace
+ *           whose init stays root (pidns.h), its control socket handed
+ *           down as descriptor 4; setresgid + setresuid, verified; the login
  *           environment, then PAM's; exec the target's login shell with
- *           "exec ruas-exec --channel-fd 3", the same helper the sudo
- *           backend runs, so both backends give the same agent;
+ *           "exec ruas-exec --channel-fd 3" (and "--init-fd 4" with the
+ *           namespace), the same helper the sudo backend runs, so both
+ *           backends give the same agent;
  *   parent: relay SIGTERM, SIGHUP, SIGINT, SIGQUIT to the child, wait, then
  *           pam_close_session, pam_setcred(DELETE), pam_end on every path,
  *           and exit as the child did.
@@ -21,8 +24,9 @@
  * channel ends when the helper does. Nothing is on a command line.
  *
  * In check mode it runs only pam_start and pam_acct_mgmt, prints the
- * verdict (src/common/proto/session_acct.h), then runs ruas-exec's checks
- * in a child that has fully dropped.
+ * verdict (src/common/proto/session_acct.h) and whether root can make the
+ * agent's PID namespace, then runs ruas-exec's checks in a child that has
+ * fully dropped.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +46,7 @@
 #include "exit_status.h"
 #include "pam_login.h"
 #include "payload.h"
+#include "pidns.h"
 #include "proc.h"
 #include "session_acct.h"
 
@@ -62,16 +67,44 @@ static void shell_escape(struct buf *b, const char *s)
 	}
 }
 
+/*
+ * As root, before the drop: the agent's PID namespace (pidns.h), whose init
+ * stays root, where the agent cannot signal it, and needs no user
+ * namespace, so set-user-ID programs keep working inside. 1 when
+ * descriptor 4 is then the init's control socket, 0 when the lifetime is
+ * the subreaper's (or auto, and no namespace can be made). Exits on failure.
+ */
+static int make_pidns(const struct payload *p)
+{
+	char why[256];
+	int ctl = -1;
+	int got = p->lifetime == LIFETIME_SUBREAPER ? PIDNS_UNAVAILABLE
+						     : pidns_start(0, &ctl, why, sizeof why);
+	if (p->lifetime == LIFETIME_SUBREAPER ||
+	    (got == PIDNS_UNAVAILABLE && p->lifetime == LIFETIME_AUTO))
+		return 0;
+	if (got != PIDNS_OK) {
+		fprintf(stderr, "ruas-session: %s: %s\n", pidns_failure(got), why);
+		_exit(EXIT_HELPER);
+	}
+	if ((ctl != 4 && dup2(ctl, 4) < 0) || fcntl(4, F_SETFD, 0) < 0)
+		_exit(EXIT_HELPER);
+	if (ctl != 4)
+		close(ctl);
+	return 1;
+}
+
 /* In the child: become the target and exec. Never returns. */
 static void run_child(const struct passwd *pw, char **env, const struct payload *p)
 {
 	setsid();
+	int init = p->mode == SESSION_EXEC && make_pidns(p);
 	if (drop_to(pw) < 0)
 		_exit(EXIT_HELPER);
 	if (chdir(pw->pw_dir) < 0 && chdir("/") < 0)
 		_exit(EXIT_HELPER);
-	/* The channel, and nothing else, reaches ruas-exec, as descriptor 3. */
-	closefrom(4);
+	/* The channel, and nothing else but the init's socket, reaches ruas-exec as 3 (and 4). */
+	closefrom(init ? 5 : 4);
 	if (fcntl(3, F_SETFD, 0) < 0)
 		_exit(EXIT_HELPER);
 	if (p->mode == SESSION_CHECK) {
@@ -86,7 +119,7 @@ static void run_child(const struct passwd *pw, char **env, const struct payload 
 	buf_printf(&arg0, "-%s", base ? base + 1 : shell);
 	buf_adds(&cmd, "exec ");
 	shell_escape(&cmd, p->helper);
-	buf_adds(&cmd, " --channel-fd 3");
+	buf_adds(&cmd, init ? " --channel-fd 3 --init-fd 4" : " --channel-fd 3");
 	char *argv[] = {arg0.data, "-c", cmd.data, NULL};
 	if (arg0.oom || cmd.oom)
 		_exit(EXIT_HELPER);
@@ -235,7 +268,11 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (check) {
+		char why[256];
 		session_acct_write_ok(stdout);
+		/* Can root make the agent's PID namespace (lifetime = "pidns")? */
+		int e = pidns_probe(0, why, sizeof why);
+		session_pidns_write(stdout, e, why);
 		fflush(stdout);
 	}
 	char **pam_env = pam_login_env(&l);

@@ -94,8 +94,10 @@ static enum outcome pam_verdict(struct job *j)
 {
 	enum session_acct acct = SESSION_ACCT_NONE;
 	/* A spawn failure wins over any "fail" line, and "fail" over a missing "ok". */
-	if (!j->rr.spawn_errno)
+	if (!j->rr.spawn_errno) {
 		acct = session_acct_parse(j->rr.out.data ? j->rr.out.data : "", &j->pam_reason);
+		j->pidns = session_pidns_parse(j->rr.out.data ? j->rr.out.data : "", &j->pidns_why);
+	}
 	if (acct == SESSION_ACCT_OK)
 		return OUT_OK;
 	j->outcome = acct == SESSION_ACCT_FAIL ? OUT_PAM_ACCOUNT : OUT_SESSION_FAILED;
@@ -264,7 +266,7 @@ static int call_around(const struct check_run *run, const struct job_spec *s,
 		c->session_argv[2] = "3";
 		c->ch.session = &c->session;
 		return session_payload_build(&c->session, run->cfg, s->user, s->pam_service,
-					     SESSION_CHECK);
+					     SESSION_CHECK, LIFETIME_SUBREAPER);
 	}
 	char token[CHANNEL_TOKEN_LEN + 1];
 	if (channel_listen(token, &c->ch.listen_fd) < 0)
@@ -425,6 +427,7 @@ void jobs_free(struct job *jobs, size_t n)
 		free(jobs[i].shell);
 		group_hits_clear(&jobs[i].groups);
 		free(jobs[i].pam_reason);
+		free(jobs[i].pidns_why);
 		free(jobs[i].root_list);
 		free(jobs[i].root_sudo_v);
 		run_result_free(&jobs[i].rr);

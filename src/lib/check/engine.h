@@ -73,6 +73,9 @@ struct job {
 	enum outcome outcome;
 	const char *internal; /* static description for OUT_INTERNAL */
 	char *pam_reason;
+	/* pam: can root make the agent's PID namespace (enum session_acct), and why not */
+	int pidns;
+	char *pidns_why;
 	char *shell;
 	struct group_hits groups; /* account_group_risks() */
 	int groups_failed;

@@ -15,6 +15,7 @@
 #include "exit_status.h"
 #include "people/deny.h"
 #include "quote.h"
+#include "session_acct.h"
 
 static char *pam_failure_text(const struct check_run *run, const struct job *j,
 			      const char *project)
@@ -124,6 +125,39 @@ static int report_checks(const struct ruas_config *cfg, const struct job *j, siz
 	return r;
 }
 
+/*
+ * Who owns the agent's tree: the subreaper (as configured, or as auto picks
+ * for target_sudo_allowed on the sudo backend) leaves a residual risk; a
+ * PID namespace that cannot be made is fatal when required and a fallback
+ * otherwise (pam: root's, as ruas-session said; sudo: the target's, as the
+ * helper's probe said).
+ */
+static int report_lifetime(const struct job *j, size_t pi, const struct ruas_project *p,
+			   ruas_report *rep)
+{
+	const char *user = j->spec->user;
+	int pam = j->spec->pam;
+	if (p->lifetime == LIFETIME_CFG_SUBREAPER)
+		return report_add(rep, pi, RUAS_SEVERITY_WARNING, "lifetime",
+				  msg_lifetime_subreaper(p->name, user));
+	if (project_lifetime(p) == LIFETIME_CFG_SUBREAPER)
+		return report_add(rep, pi, RUAS_SEVERITY_WARNING, "lifetime",
+				  msg_lifetime_sudo_allowed(p->name, user));
+	int required = p->lifetime == LIFETIME_CFG_PIDNS;
+	int r = 0;
+	int ok = pam ? j->pidns == SESSION_ACCT_OK : j->hr.lifetime_seen && !j->hr.lifetime_errno;
+	const char *why = pam ? j->pidns_why : j->hr.lifetime_why;
+	if (!ok)
+		r |= report_add(rep, pi, required ? RUAS_SEVERITY_FATAL : RUAS_SEVERITY_WARNING,
+				"lifetime",
+				msg_lifetime_unavailable(p->name, user, pam, required,
+							 why ? why : "the helper did not say"));
+	if (required && !pam && p->nsudo_allowed > 0)
+		r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "lifetime",
+				msg_lifetime_no_sudo(p->name));
+	return r;
+}
+
 int report_job(const struct ruas_config *cfg, const struct check_run *run, const struct job *j,
 	       const struct job_projects *jp, ruas_report *rep)
 {
@@ -139,7 +173,8 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
 								       : "sudo",
 					failure_text(run, j, p->name));
 		else
-			r |= report_checks(cfg, j, pi, jp->dir_of[k], rep);
+			r |= report_checks(cfg, j, pi, jp->dir_of[k], rep) |
+			     report_lifetime(j, pi, p, rep);
 		r |= report_anchors(rep, pi, user, cfg->supervisor_name,
 				    j->outcome == OUT_OK ? &j->hr : NULL);
 		if (j->outcome == OUT_OK && p->person && cfg->people->enforce_bwrap &&

@@ -6,7 +6,7 @@
  * messages.c (check 1 and the pam backend), messages_escalation.c (check 2),
  * messages_work_dir.c (check 3 and the scan), messages_groups.c,
  * messages_people.c (people on one instance, the audit) and
- * messages_lifetime.c (what outlives a run).
+ * messages_lifetime.c (who owns the agent's tree, and what outlives a run).
  */
 #ifndef RUAS_MESSAGES_H
 #define RUAS_MESSAGES_H
@@ -91,6 +91,19 @@ char *msg_shared_user(const char *project, const char *person, const char *user,
 char *msg_audit_readable(const char *person, const char *user, const char *path,
 			 int supervisor_secret);
 char *msg_audit_shared(const char *person, const char *other, const char *user, int bwrap);
+
+/*
+ * Who owns the agent's tree (messages_lifetime.c): the subreaper as
+ * configured, or picked by auto for target_sudo_allowed on the sudo backend
+ * (warnings); no PID namespace to be had (fatal when required, else a
+ * warning; pam: root's); lifetime = "pidns" with target_sudo_allowed on
+ * the sudo backend (a warning).
+ */
+char *msg_lifetime_subreaper(const char *project, const char *user);
+char *msg_lifetime_sudo_allowed(const char *project, const char *user);
+char *msg_lifetime_unavailable(const char *project, const char *user, int pam, int required,
+			       const char *why);
+char *msg_lifetime_no_sudo(const char *project);
 
 /* "not readable, not writable" for a scan item's flags. */
 void msg_scan_reasons(struct buf *b, unsigned int flags);

@@ -129,6 +129,9 @@ static int plan_jobs(const struct ruas_config *cfg, struct plan *pl)
 		struct job_projects *jp = &pl->more[k].projects;
 		if (p->person && cfg->people->enforce_bwrap)
 			s->check_flags |= CHECK_BWRAP;
+		/* The sudo backend's PID namespace is the target's own to make. */
+		if (!s->pam && project_lifetime(p) != LIFETIME_CFG_SUBREAPER)
+			s->check_flags |= CHECK_USERNS;
 		jp->dir_of[jp->n] = d;
 		jp->index[jp->n++] = i;
 		pl->more[k].allowed[s->nallowed++] = p->target_sudo_allowed;

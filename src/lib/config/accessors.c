@@ -33,6 +33,14 @@ void project_free(struct ruas_project *p)
 	free(p);
 }
 
+enum lifetime project_lifetime(const struct ruas_project *p)
+{
+	if (p->lifetime == LIFETIME_CFG_AUTO && p->nsudo_allowed > 0 &&
+	    project_backend(p) == BACKEND_SUDO)
+		return LIFETIME_CFG_SUBREAPER;
+	return p->lifetime;
+}
+
 void ruas_config_free(ruas_config *cfg)
 {
 	if (!cfg)

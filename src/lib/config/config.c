@@ -34,7 +34,7 @@ static const char *const default_prune[] = {
 static const char *const global_keys[] = {
 	"env_allowlist", "sudo", "helper", "session_helper", "projects",
 	"scan_prune", "scan_time_limit", "backend", "pam_service",
-	"terminate_grace", "people", "target_sudo_allowed", NULL};
+	"terminate_grace", "people", "target_sudo_allowed", "lifetime", NULL};
 
 __attribute__((format(printf, 3, 0))) static int ld_vfail(struct loader *ld, int line,
 							  const char *fmt, va_list ap)
@@ -234,6 +234,21 @@ int ld_grace(struct loader *ld, const struct src *s, unsigned int *out)
 	return 0;
 }
 
+int ld_lifetime(struct loader *ld, const struct src *s, enum lifetime *out)
+{
+	static const char *const words[] = {"auto", "pidns", "subreaper", NULL};
+	struct src_val v;
+	int r = src_string(ld, s, "lifetime", &v);
+	if (r < 0 || !v.present)
+		return r;
+	for (int i = 0; words[i]; i++)
+		if (strcmp(v.str, words[i]) == 0) {
+			*out = (enum lifetime)i; /* in the order of enum lifetime */
+			return 0;
+		}
+	return ld_fail_at(ld, v.line, "lifetime must be \"pidns\", \"subreaper\" or \"auto\"");
+}
+
 /* sudo, helper, session_helper: the programs the library runs. */
 static int global_programs(struct loader *ld, const struct src *s)
 {
@@ -249,7 +264,7 @@ static int global_programs(struct loader *ld, const struct src *s)
 			   sudo_allowed_problem, NULL);
 }
 
-/* backend, pam_service, terminate_grace: what a project may override. */
+/* backend, pam_service, terminate_grace, lifetime: what a project may override. */
 static int global_overrides(struct loader *ld, const struct src *s)
 {
 	struct ruas_config *cfg = ld->cfg;
@@ -257,8 +272,10 @@ static int global_overrides(struct loader *ld, const struct src *s)
 	int r;
 	cfg->backend = BACKEND_AUTO;
 	cfg->terminate_grace = DEFAULT_TERMINATE_GRACE;
+	cfg->lifetime = LIFETIME_CFG_AUTO;
 	if ((r = ld_backend(ld, s, &cfg->backend)) < 0 || (r = ld_service(ld, s, &service)) < 0 ||
-	    (r = ld_grace(ld, s, &cfg->terminate_grace)) < 0)
+	    (r = ld_grace(ld, s, &cfg->terminate_grace)) < 0 ||
+	    (r = ld_lifetime(ld, s, &cfg->lifetime)) < 0)
 		return r;
 	return ld_dup(ld, &cfg->pam_service, service);
 }

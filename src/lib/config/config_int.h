@@ -20,6 +20,8 @@
 #define DEFAULT_PAM_SERVICE "ruas"
 
 enum backend { BACKEND_AUTO = 0, BACKEND_SUDO, BACKEND_PAM };
+/* lifetime: who owns the agent's tree (docs/run-as-user.md, src/common/pidns.h). */
+enum lifetime { LIFETIME_CFG_AUTO = 0, LIFETIME_CFG_PIDNS, LIFETIME_CFG_SUBREAPER };
 #define SCAN_REPORT_CAP 50u
 
 struct ruas_project {
@@ -40,11 +42,19 @@ struct ruas_project {
 	enum backend backend;  /* as configured (auto resolved at use) */
 	char *pam_service;     /* effective */
 	unsigned int terminate_grace; /* effective */
+	enum lifetime lifetime;       /* effective, as configured */
 	int line;
 };
 
 /* auto: pam for a root supervisor, sudo otherwise. */
 enum backend project_backend(const struct ruas_project *p);
+/*
+ * The lifetime a spawn asks for: as configured, but auto on the sudo backend
+ * with target_sudo_allowed is the subreaper, since sudo, being set-user-ID,
+ * cannot work in the user namespace that the sudo backend's PID namespace
+ * needs.
+ */
+enum lifetime project_lifetime(const struct ruas_project *p);
 
 struct ruas_person {
 	char *id;
@@ -87,6 +97,7 @@ struct ruas_config {
 	enum backend backend;
 	char *pam_service;
 	unsigned int terminate_grace;
+	enum lifetime lifetime;
 };
 
 const struct ruas_person *people_find(const struct ruas_config *cfg, const char *id);

@@ -137,6 +137,7 @@ int ld_run_as_user(struct loader *ld, int line, const char *user);
 int ld_backend(struct loader *ld, const struct src *s, enum backend *out);
 int ld_service(struct loader *ld, const struct src *s, const char **out);
 int ld_grace(struct loader *ld, const struct src *s, unsigned int *out);
+int ld_lifetime(struct loader *ld, const struct src *s, enum lifetime *out);
 
 /* -------------------------------------------------------------- schema */
 

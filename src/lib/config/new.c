@@ -26,6 +26,7 @@ static const struct src_field globals_fields[] = {
 	GLOBAL(pam_service, SRC_STRING),
 	GLOBAL(terminate_grace, SRC_INT),
 	GLOBAL(target_sudo_allowed, SRC_LIST),
+	GLOBAL(lifetime, SRC_STRING),
 	{NULL, SRC_STRING, 0},
 };
 
@@ -43,6 +44,7 @@ static const struct src_field project_fields[] = {
 	PROJECT(backend, SRC_STRING),
 	PROJECT(pam_service, SRC_STRING),
 	PROJECT(terminate_grace, SRC_INT),
+	PROJECT(lifetime, SRC_STRING),
 	{NULL, SRC_STRING, 0},
 };
 

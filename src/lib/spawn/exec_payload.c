@@ -25,10 +25,23 @@ char **agent_argv(const struct ruas_project *p, const char *const *args, size_t 
 	return v;
 }
 
+/* The payload's word for the lifetime that p asks for (project_lifetime()). */
+static unsigned int payload_lifetime(const struct ruas_project *p)
+{
+	switch (project_lifetime(p)) {
+	case LIFETIME_CFG_PIDNS:
+		return LIFETIME_PIDNS;
+	case LIFETIME_CFG_SUBREAPER:
+		return LIFETIME_SUBREAPER;
+	default:
+		return LIFETIME_AUTO;
+	}
+}
+
 /*
  * The helper's exec payload: work_dir, allowlisted variables, argv, who to
  * watch (this process), the grace between SIGTERM and SIGKILL of the agent's
- * tree, and for a person: the scope, the deny list and its files.
+ * tree, who owns that tree (lifetime), and for a person: the scope, the deny list and its files.
  */
 int exec_payload_build(const struct ruas_config *cfg, const struct ruas_project *p,
 		       const char *const *args, const char *const *env,
@@ -62,6 +75,7 @@ int exec_payload_build(const struct ruas_config *cfg, const struct ruas_project 
 	pl->supervisor_pid = (unsigned int)getpid();
 	pl->supervisor_start = process_start_time(getpid());
 	pl->grace_seconds = p->terminate_grace;
+	pl->lifetime = payload_lifetime(p);
 	if (p->person) {
 		pl->scope = x->scope;
 		pl->person = p->person;

@@ -9,10 +9,12 @@
 /*
  * ruas-session's own payload (the first message on its channel, channel.h):
  * open a session of PAM service `service` for `user`, then run ruas-exec in
- * mode (enum session_mode), which takes its payload from the channel.
+ * mode (enum session_mode), which takes its payload from the channel;
+ * lifetime (enum payload_lifetime): whether ruas-session makes the agent's
+ * PID namespace.
  * 0 or RUAS_ERR_NOMEM.
  */
 int session_payload_build(struct buf *out, const struct ruas_config *cfg, const char *user,
-			  const char *service, int mode);
+			  const char *service, int mode, unsigned int lifetime);
 
 #endif

@@ -86,6 +86,7 @@ static void build_random_exec(struct payload *p, size_t maxlen)
 	p->person = rand_str(0, maxlen);
 	p->ndeny = rng_below(5);
 	p->deny = rand_strv(p->ndeny, maxlen);
+	p->lifetime = (unsigned int)rng_below(3);
 }
 
 static void build_random_check(struct payload *p, size_t maxlen)
@@ -153,6 +154,7 @@ static void assert_payload_equal(const struct payload *want, const struct payloa
 		assert_string_equal(got->person, want->person ? want->person : "");
 		assert_int_equal(got->ndeny, want->ndeny);
 		assert_strv_equal(got->deny, want->deny, want->ndeny);
+		assert_int_equal(got->lifetime, want->lifetime);
 		assert_null(got->nonce);
 		assert_null(got->dirs);
 	} else {
@@ -274,6 +276,7 @@ static void raw_valid_exec(struct buf *b)
 	raw_u32(b, 0);          /* exec flags */
 	raw_str(b, "");         /* person */
 	raw_u32(b, 0);          /* deny paths */
+	raw_u32(b, LIFETIME_PIDNS);
 }
 
 /* ------------------------------------------------------------- hex */
@@ -482,6 +485,7 @@ static void test_crafted_valid_is_accepted(void **state)
 	assert_string_equal(p.work_dir, "/w");
 	assert_int_equal(p.argc, 1);
 	assert_string_equal(p.argv[0], "cmd");
+	assert_int_equal(p.lifetime, LIFETIME_PIDNS);
 	payload_free(&p);
 	buf_free(&raw);
 	buf_free(&hex);
@@ -781,6 +785,56 @@ static void test_empty_command_refused(void **state)
 	buf_free(&raw);
 }
 
+/* The lifetime mode: one of three values, in the exec and the session payload. */
+static void test_lifetime(void **state)
+{
+	(void)state;
+	struct buf raw = BUF_INIT;
+	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_EXEC);
+	raw_str(&raw, "/w");
+	raw_str(&raw, "");
+	raw_u32(&raw, 0);
+	raw_u32(&raw, 1);
+	raw_str(&raw, "cmd");
+	for (int i = 0; i < 5; i++)
+		raw_u32(&raw, 0); /* supervisor pid, start (2), grace, flags */
+	raw_str(&raw, "");
+	raw_u32(&raw, 0);
+	raw_u32(&raw, 3); /* no such lifetime */
+	assert_raw_refused(&raw, "lifetime");
+	buf_free(&raw);
+
+	struct payload in = {0}, out;
+	struct buf hex = BUF_INIT;
+	const char *why = NULL;
+	in.kind = PAYLOAD_SESSION;
+	in.user = "t1";
+	in.service = "ruas";
+	in.ruser = "root";
+	in.mode = SESSION_EXEC;
+	in.helper = "/usr/libexec/ruas/ruas-exec";
+	in.inner = "";
+	in.lifetime = LIFETIME_AUTO;
+	assert_int_equal(payload_encode(&in, &hex), 0);
+	assert_int_equal(payload_decode(hex.data, &out, &why), 0);
+	assert_int_equal(out.lifetime, LIFETIME_AUTO);
+	assert_string_equal(out.user, "t1");
+	payload_free(&out);
+	buf_free(&hex);
+
+	raw = (struct buf)BUF_INIT;
+	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_SESSION);
+	raw_str(&raw, "t1");
+	raw_str(&raw, "ruas");
+	raw_str(&raw, "root");
+	raw_u32(&raw, SESSION_EXEC);
+	raw_str(&raw, "/x");
+	raw_str(&raw, "");
+	raw_u32(&raw, 7);
+	assert_raw_refused(&raw, "lifetime");
+	buf_free(&raw);
+}
+
 static void test_non_hex_payload_refused(void **state)
 {
 	(void)state;
@@ -844,6 +898,7 @@ int main(void)
 		cmocka_unit_test(test_empty_command_refused),
 		cmocka_unit_test(test_anchors_refused_when_malformed),
 		cmocka_unit_test(test_non_hex_payload_refused),
+		cmocka_unit_test(test_lifetime),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,7 @@
  * test_wire.c - both halves of the protocol in src/common/proto: the check
  * report's writer (wire_write.h) byte for byte against the grammar of
  * wire.h, a written report through the parser, and the pam backend's
- * session-acct line (session_acct.h) both ways.
+ * session-acct and session-pidns lines (session_acct.h) both ways.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -97,6 +97,12 @@ static void test_records(void **state)
 	sink_expect(&s, "bwrap -2 6e6f\nbwrap 0 \nprobe 0 readable\nprobe 1 denied\n"
 			"probe 2 missing\n");
 
+	sink_open(&s);
+	wire_write_lifetime(s.f, 0, "");
+	wire_write_lifetime(s.f, 1, "no");
+	wire_write_lifetime(s.f, 28, NULL);
+	sink_expect(&s, "lifetime 0 \nlifetime 1 6e6f\nlifetime 28 \n");
+
 	struct wire_anchor a = {.path = "/usr/local", .how = 'o', .rel = AREL_PARENT,
 				.id = "root-path", .mode = 02775, .owner = "al", .group = NULL,
 				.acl = 1, .anchor = "/usr/local/bin"};
@@ -144,6 +150,7 @@ static void test_round_trip(void **state)
 	wire_write_anchor(s.f, &a);
 	wire_write_anchors(s.f, 1);
 	wire_write_bwrap(s.f, 0, "");
+	wire_write_lifetime(s.f, 1, "unshare: Operation not permitted");
 	wire_write_probe(s.f, 0, PROBE_DENIED);
 	wire_write_end(s.f, NONCE);
 	assert_int_equal(fclose(s.f), 0);
@@ -173,8 +180,31 @@ static void test_round_trip(void **state)
 	assert_string_equal(r.anchors[0].id, "users");
 	assert_int_equal(r.anchors[0].mode, 0666);
 	assert_true(r.bwrap_seen);
+	assert_true(r.lifetime_seen);
+	assert_int_equal(r.lifetime_errno, 1);
+	assert_string_equal(r.lifetime_why, "unshare: Operation not permitted");
 	assert_int_equal(r.probes[0], PROBE_DENIED);
 	helper_report_free(&r);
+
+	/* A second lifetime record, or a bad errno, makes the report malformed. */
+	static const char *const bad[] = {"lifetime 0 \nlifetime 0 \n", "lifetime -1 \n",
+					  "lifetime x \n", "lifetime 0 zz\n", "lifetime 0\n"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		struct sink b;
+		sink_open(&b);
+		wire_write_begin(b.f, NONCE);
+		wire_write_esc(b.f, 0, 1, 1, "", 0);
+		wire_write_esc(b.f, 1, 1, 1, "", 0);
+		wire_write_gids(b.f, 1000, g, 1);
+		wire_write_anchors(b.f, 0);
+		fputs(bad[i], b.f);
+		wire_write_end(b.f, NONCE);
+		assert_int_equal(fclose(b.f), 0);
+		if (helper_report_parse(b.data, b.len, NONCE, 0, &r) != -1)
+			fail_msg("accepted: %s", bad[i]);
+		helper_report_free(&r);
+		free(b.data);
+	}
 
 	/* The unreadable groups' marker is refused. */
 	struct sink t;
@@ -231,6 +261,39 @@ static void test_session_acct(void **state)
 	free(s.data);
 }
 
+static void test_session_pidns(void **state)
+{
+	(void)state;
+	struct sink s;
+	char *why = (char *)"untouched";
+
+	sink_open(&s);
+	session_pidns_write(s.f, 0, "ignored");
+	session_pidns_write(s.f, 1, "unshare: Operation not permitted");
+	session_pidns_write(s.f, 22, NULL);
+	sink_expect(&s, "\nruas-session-pidns ok\n"
+			"\nruas-session-pidns fail 756e73686172653a204f7065726174696f6e206e6f74207065726d6974746564\n"
+			"\nruas-session-pidns fail \n");
+
+	assert_int_equal(session_pidns_parse("\nruas-session-acct ok\n\nruas-session-pidns ok\n",
+					     &why),
+			 SESSION_ACCT_OK);
+	assert_string_equal(why, "untouched");
+	assert_int_equal(session_pidns_parse("\nruas-session-acct ok\n", &why), SESSION_ACCT_NONE);
+	/* Each line answers for itself: the account's verdict is not the namespace's. */
+	assert_int_equal(session_acct_parse("\nruas-session-pidns ok\n", &why), SESSION_ACCT_NONE);
+	assert_int_equal(session_acct_parse("\nruas-session-acct ok\n\nruas-session-pidns fail 6e6f\n",
+					    &why),
+			 SESSION_ACCT_OK);
+	/* fail wins over a forged ok, wherever it is. */
+	assert_int_equal(session_pidns_parse("\nruas-session-pidns fail 6e6f\n"
+					     "\nruas-session-pidns ok\n",
+					     &why),
+			 SESSION_ACCT_FAIL);
+	assert_string_equal(why, "no");
+	free(why);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_words),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_session_acct),
+		cmocka_unit_test(test_session_pidns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

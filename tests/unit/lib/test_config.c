@@ -445,6 +445,39 @@ static void test_mistyped_keys(void **state)
 	refused("projects = ( \"p\" );\n", 1, "must be a group");
 }
 
+/* lifetime: global, per project over it, auto by default; exact words only. */
+static void test_lifetime(void **state)
+{
+	(void)state;
+	const char *t = "projects = ( { name = \"a\"; work_dir = \"/w\"; command = [\"x\"]; },\n"
+			"  { name = \"b\"; work_dir = \"/w\"; command = [\"x\"]; lifetime = \"pidns\"; },\n"
+			"  { name = \"c\"; work_dir = \"/w\"; command = [\"x\"]; lifetime = \"subreaper\"; },\n"
+			"  { name = \"d\"; work_dir = \"/w\"; command = [\"x\"]; lifetime = \"auto\"; } );\n";
+	ruas_config *cfg = load_ok(t, NULL);
+	assert_int_equal(ruas_config_project_at(cfg, 0)->lifetime, LIFETIME_CFG_AUTO);
+	assert_int_equal(ruas_config_project_at(cfg, 1)->lifetime, LIFETIME_CFG_PIDNS);
+	assert_int_equal(ruas_config_project_at(cfg, 2)->lifetime, LIFETIME_CFG_SUBREAPER);
+	assert_int_equal(ruas_config_project_at(cfg, 3)->lifetime, LIFETIME_CFG_AUTO);
+	ruas_config_free(cfg);
+
+	const char *g = "lifetime = \"subreaper\";\n"
+			"projects = ( { name = \"a\"; work_dir = \"/w\"; command = [\"x\"]; },\n"
+			"  { name = \"b\"; work_dir = \"/w\"; command = [\"x\"]; lifetime = \"pidns\"; } );\n";
+	cfg = load_ok(g, NULL);
+	assert_int_equal(ruas_config_project_at(cfg, 0)->lifetime, LIFETIME_CFG_SUBREAPER);
+	assert_int_equal(ruas_config_project_at(cfg, 1)->lifetime, LIFETIME_CFG_PIDNS);
+	ruas_config_free(cfg);
+
+	refused_line4("lifetime = \"PIDNS\";",
+		      "lifetime must be \"pidns\", \"subreaper\" or \"auto\"");
+	refused_line4("lifetime = \"pidns \";", "lifetime must be");
+	refused_line4("lifetime = \"\";", "lifetime must be");
+	refused_line4("lifetime = 1;", "key \"lifetime\" must be a string");
+	refused("lifetime = \"none\";\n"
+		"projects = ( { name = \"p\"; work_dir = \"/x\"; command = [\"x\"]; } );\n",
+		1, "lifetime must be \"pidns\", \"subreaper\" or \"auto\"");
+}
+
 static void test_unknown_keys(void **state)
 {
 	(void)state;
@@ -886,6 +919,7 @@ int main(void)
 		cmocka_unit_test(test_missing_keys),
 		cmocka_unit_test(test_mistyped_keys),
 		cmocka_unit_test(test_unknown_keys),
+		cmocka_unit_test(test_lifetime),
 		cmocka_unit_test(test_duplicate_project_names),
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_run_as_user_refused),

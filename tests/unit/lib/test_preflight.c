@@ -123,6 +123,12 @@ struct script {
 };
 
 /*
+ * The fake's lifetime record, when the payload asks (CHECK_USERNS): its
+ * errno, 0 (the namespace works) unless a test sets it; -1: no record.
+ */
+static int userns_errno;
+
+/*
  * What the fake reports on trust anchors, per user (NULL: none failing):
  * `anchor` records verbatim, and the `anchors` count (0: as many as there
  * are records; -1: no summary at all). Set by a test, cleared after it.
@@ -252,6 +258,11 @@ static void emit_report(struct buf *o, const struct script *s, const char *nonce
 				gid = (unsigned int)pw->pw_gid;
 		}
 		buf_printf(o, "gids %u\n", gid);
+	}
+	if ((p->check_flags & CHECK_USERNS) && userns_errno >= 0) {
+		buf_printf(o, "lifetime %d ", userns_errno);
+		add_hex(o, userns_errno ? "unshare: Operation not permitted" : "");
+		buf_addc(o, '\n');
 	}
 	if (!s->omit_dirs)
 		emit_dirs(o, p);
@@ -1070,10 +1081,14 @@ static void test_sudo_allowed_warning(void **state)
 	ruas_report *rep = run(cfg, &fk, 0);
 	assert_count(rep, 0, 1);
 	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "escalation", "(root) NOPASSWD: /usr/bin/systemctl");
-	assert_count(rep, 1, 1);
+	assert_count(rep, 1, 2);
 	assert_item(rep, 1, 0, RUAS_SEVERITY_WARNING, "escalation",
 		    "can run \"/usr/bin/systemctl restart app\" as another user without a password, "
 		    "which target_sudo_allowed permits");
+	/* sudo cannot work in a user namespace: auto keeps the subreaper, and says so. */
+	assert_item(rep, 1, 1, RUAS_SEVERITY_WARNING, "lifetime",
+		    "lifetime = \"auto\" falls back to the subreaper on the sudo backend, because "
+		    "of target_sudo_allowed");
 	ruas_report_free(rep);
 	ruas_config_free(cfg);
 	fake_free(&fk);
@@ -1081,9 +1096,113 @@ static void test_sudo_allowed_warning(void **state)
 	cfg = load(ps, 1, "target_sudo_allowed = [\"/usr/bin/systemctl restart app\"];");
 	fake_init(&fk, s, 1);
 	rep = run(cfg, &fk, 0);
-	assert_count(rep, 0, 1);
+	assert_count(rep, 0, 2);
 	assert_item(rep, 0, 0, RUAS_SEVERITY_WARNING, "escalation", "target_sudo_allowed permits");
+	assert_item(rep, 0, 1, RUAS_SEVERITY_WARNING, "lifetime", "because of target_sudo_allowed");
 	assert_false(ruas_report_has_fatal(rep));
+	done(rep, cfg, &fk);
+}
+
+/* The payload of the one call for user, decoded (payload_free() it). */
+static void call_payload(const struct fake *fk, const char *user, struct payload *p)
+{
+	const struct call *c = call_for(fk, user);
+	const char *why = NULL;
+	assert_non_null(c);
+	if (payload_decode(c->argv[HEX_ARG], p, &why) != 0)
+		fail_msg("payload does not decode: %s", why);
+}
+
+/*
+ * lifetime: the helper is asked whether the target can make the agent's PID
+ * namespace unless the subreaper is in force anyway; its answer, and the
+ * subreaper, are findings.
+ */
+static void test_lifetime_findings(void **state)
+{
+	(void)state;
+	const struct script ok = {"t1", B_REPORT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1};
+	const struct proj ps[] = {
+		{"auto", "t1", "/srv/a", NULL},
+		{"pidns", "t1", "/srv/a", "lifetime = \"pidns\";"},
+		{"sub", "t1", "/srv/a", "lifetime = \"subreaper\";"},
+		{"pidns-sudo", "t1", "/srv/a",
+		 "lifetime = \"pidns\"; target_sudo_allowed = [\"/usr/bin/systemctl restart app\"];"},
+	};
+	struct fake fk;
+	struct payload p;
+
+	/* The namespace works: auto and pidns say nothing; the subreaper warns. */
+	ruas_config *cfg = load(ps, 3, NULL);
+	fake_init(&fk, &ok, 1);
+	ruas_report *rep = run(cfg, &fk, 0);
+	call_payload(&fk, "t1", &p);
+	assert_true(p.check_flags & CHECK_USERNS);
+	payload_free(&p);
+	assert_count(rep, 0, 0);
+	assert_count(rep, 1, 0);
+	assert_count(rep, 2, 1);
+	assert_item(rep, 2, 0, RUAS_SEVERITY_WARNING, "lifetime",
+		    "WARNING: project \"sub\": lifetime = \"subreaper\": ruas-exec, which owns the "
+		    "agent's process tree, runs as user \"t1\" like the agent, so the agent can kill "
+		    "or stop its own supervision");
+	done(rep, cfg, &fk);
+
+	/* It does not: auto falls back (a warning), pidns cannot run (fatal). */
+	cfg = load(ps, 3, NULL);
+	fake_init(&fk, &ok, 1);
+	userns_errno = 1;
+	rep = run(cfg, &fk, 0);
+	userns_errno = 0;
+	assert_count(rep, 0, 1);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_WARNING, "lifetime", "can kill or stop its own supervision");
+	assert_item(rep, 0, 0, RUAS_SEVERITY_WARNING, "lifetime",
+		    "lifetime = \"auto\" falls back to the subreaper: no PID namespace can be made "
+		    "for the agent here (it needs unprivileged user namespaces): unshare: Operation "
+		    "not permitted.\n");
+	assert_count(rep, 1, 1);
+	assert_item(rep, 1, 0, RUAS_SEVERITY_FATAL, "lifetime",
+		    "ERROR: project \"pidns\": lifetime = \"pidns\", but no PID namespace can be made");
+	assert_item(rep, 1, 0, RUAS_SEVERITY_FATAL, "lifetime", "Every run of the project would be refused.");
+	assert_count(rep, 2, 1);
+	done(rep, cfg, &fk);
+
+	/* A helper that does not answer is no namespace. */
+	cfg = load(ps, 1, NULL);
+	fake_init(&fk, &ok, 1);
+	userns_errno = -1;
+	rep = run(cfg, &fk, 0);
+	userns_errno = 0;
+	assert_count(rep, 0, 1);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_WARNING, "lifetime", "the helper did not say");
+	done(rep, cfg, &fk);
+
+	/* Only the subreaper: nothing to probe. */
+	cfg = load(&ps[2], 1, NULL);
+	fake_init(&fk, &ok, 1);
+	rep = run(cfg, &fk, 0);
+	call_payload(&fk, "t1", &p);
+	assert_false(p.check_flags & CHECK_USERNS);
+	payload_free(&p);
+	done(rep, cfg, &fk);
+
+	/* lifetime = "pidns" with target_sudo_allowed on the sudo backend: sudo will fail. */
+	cfg = load(&ps[3], 1, NULL);
+	fake_init(&fk, &ok, 1);
+	rep = run(cfg, &fk, 0);
+	assert_count(rep, 0, 1);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_WARNING, "lifetime",
+		    "lifetime = \"pidns\" runs the agent in a user namespace on the sudo backend, "
+		    "where sudo, a set-user-ID program, cannot work");
+	done(rep, cfg, &fk);
+
+	/* The global key, overridden per project. */
+	cfg = load(ps, 2, "lifetime = \"subreaper\";");
+	fake_init(&fk, &ok, 1);
+	rep = run(cfg, &fk, 0);
+	assert_count(rep, 0, 1);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_WARNING, "lifetime", "project \"auto\": lifetime = \"subreaper\"");
+	assert_count(rep, 1, 0);
 	done(rep, cfg, &fk);
 }
 
@@ -1628,6 +1747,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_escalation_fatal),
 		cmocka_unit_test(test_nopasswd_rule_fatal),
 		cmocka_unit_test(test_sudo_allowed_warning),
+		cmocka_unit_test(test_lifetime_findings),
 		cmocka_unit_test(test_root_lists_rules),
 		cmocka_unit_test(test_unlisted_warning),
 		cmocka_unit_test(test_unreadable_listing_fatal),

@@ -1,0 +1,311 @@
+/* pidns.c - see pidns.h. */
+#include "pidns.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "proc.h"
+
+/* How often a terminating init looks whether anything is left. */
+#define POLL_MS 20
+
+/* Every disposition back to SIG_DFL, every signal but SIGCHLD unblocked; *chld: {SIGCHLD}. */
+static void init_signals(sigset_t *chld)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	/* Some numbers are libc's own or cannot be changed: their errors do not matter. */
+	for (int s = 1; s < NSIG; s++)
+		if (s != SIGKILL && s != SIGSTOP)
+			sigaction(s, &sa, NULL);
+	sigemptyset(chld);
+	sigaddset(chld, SIGCHLD);
+	sigprocmask(SIG_SETMASK, chld, NULL);
+}
+
+/* Nothing of the owner's but fd: not the agent's stdio, not the spawn channel. */
+static void init_descriptors(int keep)
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	for (int fd = 0; fd < 3 && null >= 0; fd++)
+		if (fd != null)
+			dup2(null, fd);
+	if (keep > 3)
+		close_range(3, (unsigned int)keep - 1, 0);
+	close_range((unsigned int)keep + 1, ~0U, 0);
+}
+
+/* One command from the owner: 0 to go on, -1 to end the namespace. */
+static int init_command(int ctl, long long *deadline)
+{
+	unsigned char c, g[4];
+	if (read(ctl, &c, 1) != 1)
+		return -1; /* the owner is gone, or says nothing we know */
+	if (c == PIDNS_PROC) {
+		int r = mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+		unsigned char e = r == 0 ? 0 : (unsigned char)(errno > 0 && errno < 256 ? errno : 255);
+		return send(ctl, &e, 1, MSG_NOSIGNAL) == 1 ? 0 : -1;
+	}
+	if (c != PIDNS_TERM || recv(ctl, g, 4, MSG_WAITALL) != 4)
+		return -1;
+	/* SIGCONT too: a stopped process must be able to act on its SIGTERM. */
+	kill(-1, SIGTERM);
+	kill(-1, SIGCONT);
+	unsigned int grace = (unsigned int)g[0] << 24 | (unsigned int)g[1] << 16 |
+			     (unsigned int)g[2] << 8 | g[3];
+	if (*deadline < 0)
+		*deadline = monotonic_ms() + 1000LL * grace;
+	return 0;
+}
+
+_Noreturn void pidns_init(int ctl)
+{
+	sigset_t chld;
+	/* First: should the owner already be gone, ctl reads end of file below. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || prctl(PR_SET_DUMPABLE, 0) < 0)
+		_exit(1);
+	init_signals(&chld);
+	init_descriptors(ctl);
+	/* Pin no directory of the owner's (ruas-session's is the supervisor's). */
+	if (chdir("/") < 0)
+		_exit(1);
+	int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0)
+		_exit(1); /* failing closed: the namespace ends with us */
+	long long deadline = -1;
+	for (;;) {
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		/* kill(-1) reaches every process inside but this one; ESRCH: none is left. */
+		if (deadline >= 0 &&
+		    ((kill(-1, 0) < 0 && errno == ESRCH) || monotonic_ms() >= deadline))
+			_exit(0);
+		struct pollfd pf[2] = {{ctl, POLLIN, 0}, {sfd, POLLIN, 0}};
+		if (poll(pf, 2, deadline < 0 ? -1 : POLL_MS) < 0 && errno != EINTR)
+			_exit(1);
+		if (pf[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+			while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
+				;
+		}
+		if (pf[0].revents && init_command(ctl, &deadline) < 0)
+			_exit(0);
+	}
+}
+
+static int send_cmd(int ctl, const unsigned char *b, size_t n)
+{
+	ssize_t w;
+	while ((w = send(ctl, b, n, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+		;
+	if (w == (ssize_t)n)
+		return 0;
+	if (w >= 0)
+		errno = EPIPE;
+	return -1;
+}
+
+int pidns_mount_proc(int ctl, int *err)
+{
+	unsigned char c = PIDNS_PROC, e;
+	ssize_t r;
+	if (send_cmd(ctl, &c, 1) < 0)
+		return -1;
+	while ((r = recv(ctl, &e, 1, MSG_WAITALL)) < 0 && errno == EINTR)
+		;
+	if (r != 1) {
+		if (r == 0)
+			errno = EPIPE;
+		return -1;
+	}
+	*err = e;
+	return 0;
+}
+
+int pidns_terminate(int ctl, unsigned int grace_seconds)
+{
+	unsigned char b[5] = {PIDNS_TERM, (unsigned char)(grace_seconds >> 24),
+			      (unsigned char)(grace_seconds >> 16), (unsigned char)(grace_seconds >> 8),
+			      (unsigned char)grace_seconds};
+	return send_cmd(ctl, b, sizeof b);
+}
+
+int pidns_kill(int ctl)
+{
+	unsigned char c = PIDNS_KILL;
+	return send_cmd(ctl, &c, 1);
+}
+
+/*
+ * In the fresh mount namespace: every mount below / becomes a slave, so
+ * that the namespace's own /proc never propagates back to the host.
+ */
+static int pidns_slave_mounts(void)
+{
+	return mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL);
+}
+
+/* Writes text to /proc/self/NAME: 0, or -1 with errno. */
+static int write_proc_self(const char *name, const char *text)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/self/%s", name);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t n = strlen(text);
+	ssize_t w = write(fd, text, n);
+	int e = errno;
+	close(fd);
+	if (w == (ssize_t)n)
+		return 0;
+	errno = w < 0 ? e : EIO;
+	return -1;
+}
+
+static int failed(char *why, size_t whysz, const char *step, int e, int result)
+{
+	snprintf(why, whysz, "%s: %s", step, strerror(e));
+	errno = e;
+	return result;
+}
+
+/* The user namespace's maps: uid and gid to themselves, nothing else. 0, or -1 with errno. */
+static int map_self(uid_t uid, gid_t gid, const char **step)
+{
+	char line[64];
+	*step = "setgroups";
+	if (write_proc_self("setgroups", "deny") < 0)
+		return -1;
+	*step = "uid_map";
+	snprintf(line, sizeof line, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+	if (write_proc_self("uid_map", line) < 0)
+		return -1;
+	*step = "gid_map";
+	snprintf(line, sizeof line, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+	return write_proc_self("gid_map", line);
+}
+
+int pidns_start(int user, int *ctl, char *why, size_t whysz)
+{
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	int sv[2];
+	const char *step = "";
+	*ctl = -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return failed(why, whysz, "socketpair", errno, PIDNS_UNAVAILABLE);
+	int flags = CLONE_NEWPID | CLONE_NEWNS | (user ? CLONE_NEWUSER : 0);
+	if (unshare(flags) < 0) {
+		int e = errno;
+		close(sv[0]);
+		close(sv[1]);
+		return failed(why, whysz,
+			      user ? "unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS)"
+				   : "unshare(CLONE_NEWPID | CLONE_NEWNS)",
+			      e, PIDNS_UNAVAILABLE);
+	}
+	/* From here on this process is inside: a failure leaves it unfit to run an agent. */
+	int r = user ? map_self(uid, gid, &step) : 0;
+	if (r == 0) {
+		step = "mount --make-rslave /";
+		r = pidns_slave_mounts();
+	}
+	if (r == 0) {
+		step = "fork";
+		pid_t pid = fork();
+		if (pid == 0) {
+			close(sv[0]);
+			pidns_init(sv[1]);
+		}
+		r = pid < 0 ? -1 : 0;
+	}
+	int e = errno;
+	close(sv[1]);
+	if (r < 0) {
+		close(sv[0]);
+		return failed(why, whysz, step, e, PIDNS_BROKEN);
+	}
+	*ctl = sv[0];
+	return PIDNS_OK;
+}
+
+const char *pidns_failure(int got)
+{
+	return got == PIDNS_UNAVAILABLE
+		       ? "lifetime = \"pidns\", but the agent's PID namespace cannot be made"
+		       : "the agent's PID namespace could not be set up";
+}
+
+/* In the probe's child: the whole start, /proc, the end; the verdict to fd. */
+_Noreturn static void probe_child(int user, int fd)
+{
+	char why[256] = "";
+	int ctl, err = 0, e = 0;
+	/*
+	 * A caller that made itself not dumpable (ruas-exec's check mode) has
+	 * /proc/self owned by root, where the maps cannot be written: this child
+	 * holds nothing but the verdict's pipe, so it may be dumpable again.
+	 */
+	init_descriptors(fd);
+	if (user)
+		prctl(PR_SET_DUMPABLE, 1);
+	if (pidns_start(user, &ctl, why, sizeof why) != PIDNS_OK) {
+		e = errno ? errno : EINVAL;
+	} else {
+		if (pidns_mount_proc(ctl, &err) < 0)
+			err = errno;
+		if (err)
+			snprintf(why, sizeof why, "mount -t proc: %s (the agent sees the host's /proc)",
+				 strerror(err));
+		pidns_kill(ctl);
+		while (wait(NULL) > 0 || errno == EINTR)
+			;
+	}
+	if (write(fd, &e, sizeof e) == (ssize_t)sizeof e)
+		(void)!write(fd, why, strlen(why));
+	_exit(0);
+}
+
+int pidns_probe(int user, char *why, size_t whysz)
+{
+	int p[2];
+	*why = '\0';
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return failed(why, whysz, "pipe", errno, errno);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		probe_child(user, p[1]);
+	}
+	close(p[1]);
+	if (pid < 0) {
+		int e = errno;
+		close(p[0]);
+		return failed(why, whysz, "fork", e, e);
+	}
+	int e = EIO;
+	char buf[256];
+	ssize_t n = read(p[0], &e, sizeof e);
+	ssize_t m = n == (ssize_t)sizeof e ? read(p[0], buf, sizeof buf - 1) : 0;
+	close(p[0]);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	if (n != (ssize_t)sizeof e)
+		return failed(why, whysz, "the probe", EIO, EIO);
+	buf[m > 0 ? m : 0] = '\0';
+	snprintf(why, whysz, "%s", buf);
+	return e;
+}

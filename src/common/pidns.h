@@ -1,0 +1,84 @@
+/*
+ * pidns.h - the agent's PID namespace (lifetime = "pidns"): its init, and
+ * how the helper that owns it drives that init.
+ *
+ * The owner (ruas-exec, in the host's PID namespace) has its children made
+ * in a new PID namespace: on the sudo backend by unshare(CLONE_NEWUSER |
+ * CLONE_NEWPID | CLONE_NEWNS) of its own, on the pam backend by
+ * ruas-session, as root, before it drops to the target (no user namespace,
+ * so set-user-ID programs keep working). The first child made there is the
+ * namespace's init, pid 1 inside; the agent, forked later by the owner,
+ * lands inside too, as do the orphans of its tree, which the kernel hands
+ * to that init. The init:
+ *
+ *   - keeps SIG_DFL for every signal, so that no process inside can signal
+ *     it at all (the kernel drops such signals to a namespace's init, even
+ *     SIGKILL and SIGSTOP); it blocks only SIGCHLD, to wake up and reap;
+ *   - sets PR_SET_PDEATHSIG(SIGKILL): when the owner dies, however, the
+ *     kernel kills the init, and with it everything in the namespace;
+ *   - is not dumpable, so that a process of the same uid cannot ptrace it
+ *     or open its memory;
+ *   - obeys only the owner, over a socketpair (commands below), and ends the
+ *     namespace when the owner's end closes.
+ *
+ * When the init exits, the kernel SIGKILLs every process left in the
+ * namespace (nested namespaces included) and the init is not reaped before
+ * they are all gone: once the owner has reaped it, nothing of the run runs.
+ *
+ * The commands, owner -> init, one byte each:
+ *   PIDNS_PROC        mount a fresh /proc for the namespace; the answer is
+ *                     one byte, 0 or the errno of the mount (the agent then
+ *                     sees the host's /proc, whose pids it cannot signal)
+ *   PIDNS_TERM + 4    SIGTERM and SIGCONT to every process inside, then
+ *                     exit once none is left or the grace (4 bytes, seconds,
+ *                     big-endian) is over
+ *   PIDNS_KILL        exit now (the kernel kills the rest)
+ */
+#ifndef RUAS_PIDNS_H
+#define RUAS_PIDNS_H
+
+#include <stddef.h>
+
+#define PIDNS_PROC 'P'
+#define PIDNS_TERM 'T'
+#define PIDNS_KILL 'K'
+
+/*
+ * The init, in the first child of the new PID namespace, right after the
+ * fork: ctl is its end of the owner's socketpair. Never returns.
+ */
+_Noreturn void pidns_init(int ctl);
+
+/*
+ * The owner's side. Each returns 0, or -1 with errno when the init is gone
+ * (which is the namespace's end too). pidns_mount_proc() waits for the
+ * answer: *err gets 0 or the mount's errno.
+ */
+int pidns_mount_proc(int ctl, int *err);
+int pidns_terminate(int ctl, unsigned int grace_seconds);
+int pidns_kill(int ctl);
+
+/* What pidns_start() did. */
+enum pidns_start { PIDNS_OK = 0, PIDNS_UNAVAILABLE, PIDNS_BROKEN };
+
+/*
+ * Makes the namespaces (a PID and a mount namespace; with user, for a
+ * caller without privilege, a user namespace too, in which the caller's
+ * uid and gid map to themselves and setgroups is denied) and forks their
+ * init. Must be called single-threaded. PIDNS_OK with *ctl the owner's end
+ * (close-on-exec); PIDNS_UNAVAILABLE when nothing changed, so that the
+ * caller may go on without; PIDNS_BROKEN when the caller is left half
+ * inside and must run no agent. why gets the failed step and the reason.
+ */
+int pidns_start(int user, int *ctl, char *why, size_t whysz);
+/* What a failed pidns_start() means, for the helpers' message. */
+const char *pidns_failure(int got);
+
+/*
+ * Whether pidns_start(user) and the init's /proc work here, tried in a
+ * child that ends them at once: 0, or the errno of the step that failed,
+ * with why (a /proc that cannot be mounted is a note in why, not a failure).
+ */
+int pidns_probe(int user, char *why, size_t whysz);
+
+#endif

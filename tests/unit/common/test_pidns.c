@@ -1,0 +1,211 @@
+/*
+ * test_pidns.c - the agent's PID namespace (src/common/pidns.h) for real:
+ * its init ignores what the inside sends it, a terminate ends everything
+ * inside as soon as nothing is left (or at the grace), and the owner's
+ * death ends the namespace. Each case runs in a child of its own, which
+ * becomes the owner; skipped where no namespace can be made.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pidns.h"
+#include "proc.h"
+
+/* Exit codes of a case's owner: 0 passed, SKIP no namespace here, others name the failure. */
+#define SKIP 77
+
+static int user_ns(void)
+{
+	return geteuid() != 0;
+}
+
+static void nap_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* Reaps every child; how long, in ms, until none was left (-1: not within limit_ms). */
+static long long reap_all(long long limit_ms)
+{
+	long long start = monotonic_ms();
+	for (;;) {
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		if (waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD)
+			return monotonic_ms() - start;
+		if (monotonic_ms() - start > limit_ms)
+			return -1;
+		nap_ms(10);
+	}
+}
+
+/* Runs one case as the owner, in a child: its exit code. */
+static int in_owner(int (*body)(int ctl))
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char why[256];
+		int ctl, err;
+		if (pidns_start(user_ns(), &ctl, why, sizeof why) != PIDNS_OK)
+			_exit(SKIP);
+		if (pidns_mount_proc(ctl, &err) < 0)
+			_exit(2);
+		_exit(body(ctl));
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) == SKIP)
+		skip();
+	return WEXITSTATUS(st);
+}
+
+/* An agent inside: tries to kill and stop the init, leaves a setsid'd double fork. */
+static int hostile(int ctl)
+{
+	int p[2];
+	if (pipe(p) < 0)
+		return 3;
+	pid_t a = fork();
+	if (a == 0) {
+		int r = getpid() > 1 && kill(1, SIGKILL) == 0 && kill(1, SIGSTOP) == 0 &&
+			kill(1, SIGTERM) == 0;
+		if (fork() == 0) {
+			setsid();
+			if (fork() == 0)
+				for (;;)
+					pause();
+			_exit(0);
+		}
+		char c = r ? 'y' : 'n';
+		(void)!write(p[1], &c, 1);
+		for (;;)
+			pause();
+	}
+	char c = 0;
+	close(p[1]);
+	if (read(p[0], &c, 1) != 1 || c != 'y')
+		return 4; /* the signals were not even sent */
+	nap_ms(200);
+	/* The init lived through it: it still answers. */
+	int err;
+	if (pidns_mount_proc(ctl, &err) < 0)
+		return 5;
+	if (pidns_terminate(ctl, 30) < 0)
+		return 6;
+	/* Everything inside ends at once, long before the grace: nothing was left. */
+	long long ms = reap_all(5000);
+	return ms < 0 ? 7 : ms > 3000 ? 8 : 0;
+}
+
+static void test_init_unsignalable_and_terminate(void **state)
+{
+	(void)state;
+	assert_int_equal(in_owner(hostile), 0);
+}
+
+/* An agent that ignores SIGTERM is killed when the grace is over, not before. */
+static int stubborn(int ctl)
+{
+	if (fork() == 0) {
+		signal(SIGTERM, SIG_IGN);
+		for (;;)
+			pause();
+	}
+	nap_ms(100);
+	if (pidns_terminate(ctl, 1) < 0)
+		return 3;
+	long long ms = reap_all(5000);
+	return ms < 0 ? 4 : ms < 800 ? 5 : 0;
+}
+
+static void test_grace_then_kill(void **state)
+{
+	(void)state;
+	assert_int_equal(in_owner(stubborn), 0);
+}
+
+/* kill(-1) inside reaches the inside only; the owner's death ends it all. */
+static int owner_dies(int ctl)
+{
+	(void)ctl;
+	int p[2];
+	if (pipe(p) < 0)
+		return 3;
+	if (fork() == 0) {
+		kill(-1, SIGKILL); /* the agent kills all it can: nothing outside */
+		if (fork() == 0) {
+			setsid();
+			for (;;)
+				pause();
+		}
+		char c = 'x';
+		(void)!write(p[1], &c, 1);
+		for (;;)
+			pause();
+	}
+	char c;
+	close(p[1]);
+	return read(p[0], &c, 1) == 1 ? 0 : 4;
+	/* returning: this owner exits with everything inside still running */
+}
+
+static void test_owner_death_ends_namespace(void **state)
+{
+	(void)state;
+	/* This process outlives the owner and, as a subreaper, inherits what is left. */
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+	pid_t bystander = fork();
+	assert_true(bystander >= 0);
+	if (bystander == 0) {
+		for (;;)
+			pause();
+	}
+	int rc = in_owner(owner_dies);
+	assert_int_equal(rc, 0);
+	/* The bystander, outside, lived through the agent's kill(-1). */
+	assert_int_equal(kill(bystander, 0), 0);
+	kill(bystander, SIGKILL);
+	assert_int_equal(waitpid(bystander, NULL, 0), bystander);
+	/* Everything of the namespace is gone soon after its owner. */
+	assert_true(reap_all(3000) >= 0);
+	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 0), 0);
+}
+
+/* The probe says yes here, and leaves nothing behind. */
+static void test_probe(void **state)
+{
+	(void)state;
+	char why[256];
+	int e = pidns_probe(user_ns(), why, sizeof why);
+	if (e)
+		skip();
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_init_unsignalable_and_terminate),
+		cmocka_unit_test(test_grace_then_kill),
+		cmocka_unit_test(test_owner_death_ends_namespace),
+		cmocka_unit_test(test_probe),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
