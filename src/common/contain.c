@@ -28,8 +28,7 @@ static int ruas_openat2(int dirfd, const char *path, struct open_how *how)
 #endif
 }
 
-/* The part of path below root: NULL when path is not lexically under root. */
-static const char *below(const char *root, const char *path)
+const char *contain_below(const char *root, const char *path)
 {
 	size_t n = strlen(root);
 	while (n > 1 && root[n - 1] == '/')
@@ -60,7 +59,7 @@ static const char *begin(const char *root, const char *path, int *fd, char *why,
 		*r = CONTAIN_ERROR;
 		return NULL;
 	}
-	const char *rel = below(root, path);
+	const char *rel = contain_below(root, path);
 	if (!rel) {
 		snprintf(why, whylen, "%s is not under %s", path, root);
 		*r = CONTAIN_OUTSIDE;

@@ -6,7 +6,7 @@
  * argument. Inside: "RUAS", version, kind, then fields, each string a
  * 32-bit big-endian length and its bytes (no NUL allowed). Version 6: the
  * channel; a session payload's inner is "", since ruas-exec's own payload
- * follows on the channel.
+ * follows on the channel. Version 7: an exec payload ends with its root.
  */
 #ifndef RUAS_PAYLOAD_H
 #define RUAS_PAYLOAD_H
@@ -15,7 +15,7 @@
 
 #include "buf.h"
 
-#define PAYLOAD_VERSION 6
+#define PAYLOAD_VERSION 7
 enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2, PAYLOAD_SESSION = 3 };
 enum session_mode { SESSION_EXEC = 1, SESSION_CHECK = 2 };
 /* PAYLOAD_EXEC flags */
@@ -52,6 +52,12 @@ struct payload {
 	char *person; /* "" or the person id (names the private TMPDIR) */
 	char **deny;  /* NULL-terminated; masked with bwrap when EXEC_BWRAP */
 	size_t ndeny;
+	/*
+	 * "" (work_dir is the project's own), or the project's work_dir, which
+	 * a per-spawn work_dir must resolve beneath: entered first (through
+	 * the scope when there is one), then work_dir beneath it.
+	 */
+	char *root;
 	/* PAYLOAD_CHECK */
 	char *nonce;
 	char *sudo_path;
