@@ -35,6 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < p.argc; i++)
 			same(p.argv[i], q.argv[i]);
 		same(p.work_dir, q.work_dir);
+		same(p.root, q.root);
 		payload_free(&p);
 		payload_free(&q);
 	}

@@ -299,9 +299,9 @@ RUAS_EXTERN const char *ruas_report_item_text(const ruas_report *report,
 typedef struct ruas_child ruas_child;
 
 /*
- * Version 2 added the descriptors. A caller built against version 1 (whose
- * struct ends after env) keeps working: the library reads only the fields
- * of the version the caller names.
+ * Version 2 added the descriptors, work_dir and set_env. A caller built
+ * against version 1 (whose struct ends after env) keeps working: the
+ * library reads only the fields of the version the caller names.
  */
 #define RUAS_SPAWN_OPTIONS_VERSION 2
 typedef struct {
@@ -326,8 +326,44 @@ typedef struct {
 	int stdin_fd;
 	int stdout_fd;
 	int stderr_fd;
+	/*
+	 * Where the agent starts (its cwd and PWD): NULL for the project's
+	 * work_dir, or a directory beneath it, for this spawn (a chat session
+	 * bound to a subdirectory). Relative: to the project's work_dir.
+	 * Absolute: spelled beneath the project's work_dir as configured. No
+	 * ".." component, even one that would stay inside; "." and repeated
+	 * slashes are dropped. It must resolve beneath the project's work_dir
+	 * on the real filesystem (ruas_path_resolve_beneath()): a symlink out
+	 * of it, an absolute symlink or a path not beneath it is
+	 * RUAS_ERR_ESCAPE, naming the project, the path and why; a missing
+	 * one or one that is not a directory is RUAS_ERR_SYSTEM (ENOENT,
+	 * ENOTDIR); "" is RUAS_ERR_INVALID. The library checks this as the
+	 * supervisor before anything starts (where the supervisor may not
+	 * search that far, a target's private directory, it leaves the
+	 * verdict to the helper). With run_as_user, ruas-exec then checks it
+	 * again as the target, on descriptors: the project's work_dir
+	 * (through the person's scope, for a person), then this beneath it,
+	 * so that a swap between the two checks cannot lead elsewhere. That
+	 * check failing, or the target being unable to enter it, is the
+	 * helper's failure: the child exits 125 and the agent's stderr says
+	 * "ruas-exec: cannot enter work_dir ..." or "ruas-exec: work_dir is
+	 * not contained in ...". Without run_as_user (legacy mode) there is
+	 * no target to check again as: the command starts in the real path
+	 * of the directory the library checked.
+	 */
+	const char *work_dir;
+	/*
+	 * Values for this spawn that are not in env (a session token):
+	 * NULL-terminated "NAME=value" strings, or NULL. Each NAME must be in
+	 * the project's env_allowlist and appear once; any other name, an
+	 * entry without '=' or with an empty NAME is RUAS_ERR_INVALID naming
+	 * it (nothing is dropped, nothing starts). A value here overrides the
+	 * one of the same name in env; values may hold any byte but NUL. In
+	 * legacy mode they are set over the command's environment.
+	 */
+	const char *const *set_env;
 } ruas_spawn_options;
-#define RUAS_SPAWN_OPTIONS_INIT {RUAS_SPAWN_OPTIONS_VERSION, NULL, -1, -1, -1}
+#define RUAS_SPAWN_OPTIONS_INIT {RUAS_SPAWN_OPTIONS_VERSION, NULL, -1, -1, -1, NULL, NULL}
 
 /*
  * Start the project's command with `args` (NULL-terminated, may be NULL)

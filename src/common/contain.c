@@ -28,8 +28,7 @@ static int ruas_openat2(int dirfd, const char *path, struct open_how *how)
 #endif
 }
 
-/* The part of path below root: NULL when path is not lexically under root. */
-static const char *below(const char *root, const char *path)
+const char *contain_below(const char *root, const char *path)
 {
 	size_t n = strlen(root);
 	while (n > 1 && root[n - 1] == '/')
@@ -48,26 +47,31 @@ static const char *below(const char *root, const char *path)
 
 static enum contain_result walk(int rootfd, const char *rel, int *out, char *why, size_t wl);
 
-enum contain_result contain_resolve(const char *root, const char *path, int *fd,
-				    char *why, size_t whylen, int force_walk)
+/* What both entry points check first: the part of path below root, or NULL with *r set. */
+static const char *begin(const char *root, const char *path, int *fd, char *why, size_t whylen,
+			 enum contain_result *r)
 {
 	if (fd)
 		*fd = -1;
 	snprintf(why, whylen, "%s", "");
 	if (root[0] != '/' || path[0] != '/') {
 		snprintf(why, whylen, "paths must be absolute");
-		return CONTAIN_ERROR;
+		*r = CONTAIN_ERROR;
+		return NULL;
 	}
-	const char *rel = below(root, path);
+	const char *rel = contain_below(root, path);
 	if (!rel) {
 		snprintf(why, whylen, "%s is not under %s", path, root);
-		return CONTAIN_OUTSIDE;
+		*r = CONTAIN_OUTSIDE;
 	}
-	int rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (rootfd < 0) {
-		snprintf(why, whylen, "%s: %s", root, strerror(errno));
-		return errno == ENOENT || errno == ENOTDIR ? CONTAIN_MISSING : CONTAIN_ERROR;
-	}
+	return rel;
+}
+
+/* rel beneath rootfd, which stays open: in the kernel, or by the walk. */
+static enum contain_result beneath(int rootfd, const char *root, const char *path,
+				   const char *rel, int *fd, char *why, size_t whylen,
+				   int force_walk)
+{
 	enum contain_result r = CONTAIN_ERROR;
 	int res = -1;
 	if (!*rel) {
@@ -104,12 +108,36 @@ enum contain_result contain_resolve(const char *root, const char *path, int *fd,
 	}
 	if (force_walk && *rel)
 		r = walk(rootfd, rel, &res, why, whylen);
-	close(rootfd);
 	if (r == CONTAIN_OK && fd)
 		*fd = res;
 	else if (res >= 0)
 		close(res);
 	return r;
+}
+
+enum contain_result contain_resolve(const char *root, const char *path, int *fd,
+				    char *why, size_t whylen, int force_walk)
+{
+	enum contain_result r = CONTAIN_ERROR;
+	const char *rel = begin(root, path, fd, why, whylen, &r);
+	if (!rel)
+		return r;
+	int rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0) {
+		snprintf(why, whylen, "%s: %s", root, strerror(errno));
+		return errno == ENOENT || errno == ENOTDIR ? CONTAIN_MISSING : CONTAIN_ERROR;
+	}
+	r = beneath(rootfd, root, path, rel, fd, why, whylen, force_walk);
+	close(rootfd);
+	return r;
+}
+
+enum contain_result contain_resolve_at(int rootfd, const char *root, const char *path, int *fd,
+				       char *why, size_t whylen, int force_walk)
+{
+	enum contain_result r = CONTAIN_ERROR;
+	const char *rel = begin(root, path, fd, why, whylen, &r);
+	return rel ? beneath(rootfd, root, path, rel, fd, why, whylen, force_walk) : r;
 }
 
 /*

@@ -27,5 +27,19 @@ enum contain_result {
  */
 enum contain_result contain_resolve(const char *root, const char *path, int *fd,
 				    char *why, size_t whylen, int force_walk);
+/*
+ * The part of path below root, lexically (leading slashes dropped; "" for
+ * root itself), or NULL when path is not under root: the first test of both.
+ */
+const char *contain_below(const char *root, const char *path);
+/*
+ * The same beneath a root already open as rootfd (a directory, left open),
+ * whose name `root` serves for the test that path is under it and for the
+ * messages: for a chain of roots, each entered through the one before, so
+ * that no name is looked up twice and a swap of one between the checks
+ * cannot lead elsewhere.
+ */
+enum contain_result contain_resolve_at(int rootfd, const char *root, const char *path, int *fd,
+				       char *why, size_t whylen, int force_walk);
 
 #endif

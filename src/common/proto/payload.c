@@ -90,7 +90,7 @@ static int encode_exec(const struct payload *p, struct buf *b)
 		if (put_str(b, p->deny[i]) < 0)
 			return -1;
 	put_u32(b, p->lifetime);
-	return 0;
+	return put_str(b, p->root ? p->root : "");
 }
 
 static int encode_check(const struct payload *p, struct buf *b)
@@ -275,7 +275,7 @@ static int decode_exec(struct reader *r, struct payload *p)
 	uint32_t flags;
 	if (get_u32(r, &flags) < 0 || get_str(r, &p->person) < 0 ||
 	    get_count(r, 4, &p->ndeny) < 0 || get_strv(r, p->ndeny, &p->deny) < 0 ||
-	    get_lifetime(r, &p->lifetime) < 0)
+	    get_lifetime(r, &p->lifetime) < 0 || get_str(r, &p->root) < 0)
 		return -1;
 	p->exec_flags = flags;
 	return 0;
@@ -387,6 +387,7 @@ void payload_free(struct payload *p)
 {
 	free(p->work_dir);
 	free(p->scope);
+	free(p->root);
 	free_counted(p->env_names, p->nenv);
 	free_counted(p->env_values, p->nenv);
 	free_counted(p->argv, p->argc);

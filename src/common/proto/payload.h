@@ -6,7 +6,7 @@
  * argument. Inside: "RUAS", version, kind, then fields, each string a
  * 32-bit big-endian length and its bytes (no NUL allowed). Version 6: the
  * channel; a session payload's inner is "", since ruas-exec's own payload
- * follows on the channel.
+ * follows on the channel. Version 7: an exec payload ends with its root.
  */
 #ifndef RUAS_PAYLOAD_H
 #define RUAS_PAYLOAD_H
@@ -59,6 +59,12 @@ struct payload {
 	char **deny;  /* NULL-terminated; masked with bwrap when EXEC_BWRAP */
 	size_t ndeny;
 	unsigned int lifetime; /* EXEC and SESSION: enum payload_lifetime */
+	/*
+	 * "" (work_dir is the project's own), or the project's work_dir, which
+	 * a per-spawn work_dir must resolve beneath: entered first (through
+	 * the scope when there is one), then work_dir beneath it.
+	 */
+	char *root;
 	/* PAYLOAD_CHECK */
 	char *nonce;
 	char *sudo_path;

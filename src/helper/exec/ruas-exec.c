@@ -80,26 +80,71 @@ static void close_strays(int chan, int ctl)
 	close_range(from, ~0U, 0);
 }
 
-static int exec_mode(struct payload *p, struct reaper_options *ro)
+/*
+ * A per-spawn work_dir: beneath the project's work_dir (root), which is
+ * entered first, through the person's scope when there is one. The library
+ * checked the same before the spawn; this check, as the target and on
+ * descriptors, is the one that a swap in between cannot get past. An
+ * O_PATH descriptor of the work_dir, or -1 with the reason said.
+ */
+static int open_beneath_root(const struct payload *p)
 {
-	if (p->scope && *p->scope) {
+	char why[512];
+	int rootfd = -1, fd = -1;
+	int scoped = p->scope && *p->scope;
+	enum contain_result r = contain_resolve(scoped ? p->scope : p->root, p->root, &rootfd, why,
+						sizeof why, 0);
+	if (r != CONTAIN_OK) {
+		if (scoped && (r == CONTAIN_OUTSIDE || r == CONTAIN_ABSLINK))
+			complain("work_dir is not contained in its person's scope:", NULL, why);
+		else
+			complain("cannot enter work_dir", p->root, why);
+		return -1;
+	}
+	r = contain_resolve_at(rootfd, p->root, p->work_dir, &fd, why, sizeof why, 0);
+	close(rootfd);
+	if (r == CONTAIN_OK)
+		return fd;
+	if (r == CONTAIN_OUTSIDE || r == CONTAIN_ABSLINK)
+		complain("work_dir is not contained in its project's work_dir:", NULL, why);
+	else
+		complain("cannot enter work_dir", p->work_dir, why);
+	return -1;
+}
+
+/* Into work_dir, as the target; a person's only through the scope. */
+static int enter_work_dir(const struct payload *p)
+{
+	int fd = -1;
+	if (p->root && *p->root) {
+		if ((fd = open_beneath_root(p)) < 0)
+			return -1;
+	} else if (p->scope && *p->scope) {
 		/* Enter the object that was checked, not the name again. */
 		char why[512];
-		int fd;
 		if (contain_resolve(p->scope, p->work_dir, &fd, why, sizeof why, 0) != CONTAIN_OK) {
 			complain("work_dir is not contained in its person's scope:", NULL, why);
-			return EXIT_HELPER;
-		}
-		int r = fchdir(fd);
-		close(fd);
-		if (r < 0) {
-			complain("cannot enter work_dir", p->work_dir, strerror(errno));
-			return EXIT_HELPER;
+			return -1;
 		}
 	} else if (chdir(p->work_dir) < 0) {
 		complain("cannot enter work_dir", p->work_dir, strerror(errno));
-		return EXIT_HELPER;
+		return -1;
 	}
+	if (fd < 0)
+		return 0;
+	int r = fchdir(fd);
+	close(fd);
+	if (r < 0) {
+		complain("cannot enter work_dir", p->work_dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int exec_mode(struct payload *p, struct reaper_options *ro)
+{
+	if (enter_work_dir(p) < 0)
+		return EXIT_HELPER;
 	for (size_t i = 0; i < p->nenv; i++) {
 		/* RUAS_DENY_LIST is the library's own; everything else is allowlisted. */
 		const char *why = strcmp(p->env_names[i], "RUAS_DENY_LIST") == 0

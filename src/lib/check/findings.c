@@ -132,7 +132,7 @@ static int report_checks(const struct ruas_config *cfg, const struct job *j, siz
  * otherwise (pam: root's, as ruas-session said; sudo: the target's, as the
  * helper's probe said).
  */
-static int report_lifetime(const struct job *j, size_t pi, const struct ruas_project *p,
+static int report_lifetime_mode(const struct job *j, size_t pi, const struct ruas_project *p,
 			   ruas_report *rep)
 {
 	const char *user = j->spec->user;
@@ -174,7 +174,7 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
 					failure_text(run, j, p->name));
 		else
 			r |= report_checks(cfg, j, pi, jp->dir_of[k], rep) |
-			     report_lifetime(j, pi, p, rep);
+			     report_lifetime_mode(j, pi, p, rep);
 		r |= report_anchors(rep, pi, user, cfg->supervisor_name,
 				    j->outcome == OUT_OK ? &j->hr : NULL);
 		if (j->outcome == OUT_OK && p->person && cfg->people->enforce_bwrap &&
@@ -188,7 +188,7 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
 }
 
 /* The same text on every project of the user: ruas check prints it once. */
-int report_lifetime(const struct job_projects *jp, const char *user, const struct lifetime *lt,
+int report_lifetime(const struct job_projects *jp, const char *user, const struct outlives *lt,
 		    ruas_report *rep)
 {
 	int r = 0;

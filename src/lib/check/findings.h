@@ -11,7 +11,7 @@
 #include "ruas.h"
 
 struct deny_list;
-struct lifetime;
+struct outlives;
 
 /* The projects one job checks: indexes into cfg->projects, and each one's dir of the spec. */
 struct job_projects {
@@ -27,7 +27,7 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
  * ruas_preflight(): what outlives a run of user (lifetime.h), as one warning
  * on each project of the job; nothing when lt holds nothing. -1 on OOM.
  */
-int report_lifetime(const struct job_projects *jp, const char *user, const struct lifetime *lt,
+int report_lifetime(const struct job_projects *jp, const char *user, const struct outlives *lt,
 		    ruas_report *rep);
 /* ruas_preflight(): people who share one OS user are kept apart by deny rules alone. */
 int report_shared_users(const struct ruas_config *cfg, ruas_report *rep);

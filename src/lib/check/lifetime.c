@@ -185,7 +185,7 @@ static struct sched judge(int rootfd, const char *user, const char *program, con
 	}
 }
 
-void lifetime_probe(const char *root, const char *user, uid_t uid, struct lifetime *out)
+void lifetime_probe(const char *root, const char *user, uid_t uid, struct outlives *out)
 {
 	char path[128];
 	memset(out, 0, sizeof *out);
@@ -204,7 +204,7 @@ void lifetime_probe(const char *root, const char *user, uid_t uid, struct lifeti
 	close(rootfd);
 }
 
-int lifetime_any(const struct lifetime *lt)
+int lifetime_any(const struct outlives *lt)
 {
 	return lt->linger || lt->manager || lt->cron.verdict != SCHED_NO ||
 	       lt->at.verdict != SCHED_NO || lt->crontab;

@@ -24,7 +24,7 @@ struct sched {
 	const char *file; /* static: the file that decided ("/etc/cron.allow"), or NULL */
 };
 
-struct lifetime {
+struct outlives {
 	int linger;        /* /var/lib/systemd/linger/USER exists */
 	int manager;       /* a systemd user manager runs for its uid */
 	struct sched cron; /* crontab(1) */
@@ -38,9 +38,9 @@ struct lifetime {
  * processes to. What cannot be read counts as absent, except an allow or
  * deny file that exists (SCHED_UNREADABLE).
  */
-void lifetime_probe(const char *root, const char *user, uid_t uid, struct lifetime *out);
+void lifetime_probe(const char *root, const char *user, uid_t uid, struct outlives *out);
 
 /* Non-zero when lt holds anything that outlives a run. */
-int lifetime_any(const struct lifetime *lt);
+int lifetime_any(const struct outlives *lt);
 
 #endif

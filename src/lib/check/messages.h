@@ -65,13 +65,13 @@ char *msg_group_fatal(const char *project, const char *user,
 		      const struct group_hit *h, size_t n);
 char *msg_internal(const char *project, const char *user, const char *what);
 
-struct lifetime;
+struct outlives;
 /*
  * The lifetime warning of a user: a line for each of lingering, a running
  * user manager, crontab and at that lt holds (lifetime_any() must be true),
  * the residual risk, and a fix for each.
  */
-char *msg_lifetime(const char *user, const struct lifetime *lt);
+char *msg_lifetime(const char *user, const struct outlives *lt);
 
 /* The pam backend's own failures. */
 char *msg_pam_account(const char *project, const char *user, const char *service,

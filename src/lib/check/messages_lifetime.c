@@ -54,7 +54,7 @@ static void sched_fix(struct buf *b, const char *user, const char *deny, const s
 			   s->file);
 }
 
-static void lifetime_whys(struct buf *b, const char *user, const struct lifetime *lt)
+static void lifetime_whys(struct buf *b, const char *user, const struct outlives *lt)
 {
 	if (lt->linger) {
 		buf_adds(b, "  lingering is enabled (/var/lib/systemd/linger/");
@@ -75,7 +75,7 @@ static void lifetime_whys(struct buf *b, const char *user, const struct lifetime
 	sched_line(b, "at", "neither /etc/at.allow nor /etc/at.deny exists", &lt->at);
 }
 
-char *msg_lifetime(const char *user, const struct lifetime *lt)
+char *msg_lifetime(const char *user, const struct outlives *lt)
 {
 	struct buf b = BUF_INIT;
 	buf_adds(&b, "WARNING: target user ");

@@ -164,7 +164,7 @@ static int report_job_lifetime(const struct runner *runner, const struct job *j,
 			       const struct job_projects *jp, ruas_report *rep)
 {
 	struct account acct;
-	struct lifetime lt;
+	struct outlives lt;
 	/* No such user: the sudo (or pam) finding says so. */
 	if (account_lookup(j->spec->user, &acct) != ACCOUNT_FOUND)
 		return 0;

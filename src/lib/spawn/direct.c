@@ -1,7 +1,7 @@
 /*
  * direct.c - a project without run_as_user: the command itself, as the
- * supervisor, in work_dir, with the supervisor's environment (or the
- * caller's), nothing in between.
+ * supervisor, in work_dir (or the per-spawn one), with the supervisor's
+ * environment (or the caller's) and set_env over it, nothing in between.
  */
 #include <errno.h>
 #include <spawn.h>
@@ -18,17 +18,30 @@ int start_direct(struct start *s, pid_t *pid, ruas_error **err)
 	const struct ruas_project *p = s->p;
 	size_t argc;
 	char **argv = agent_argv(p, s->args, &argc);
-	int bad = !argv || posix_spawn_file_actions_addchdir_np(&s->fa, p->work_dir);
+	/*
+	 * A per-spawn work_dir: the real path of the directory the library
+	 * checked (values.c). posix_spawn has no fchdir, and legacy mode has
+	 * no target to check it again as, the way ruas-exec does: a swap of
+	 * it after the check is the supervisor's own business here, which is
+	 * why this mode is legacy.
+	 */
+	const char *dir = s->v->real ? s->v->real : p->work_dir;
+	const char **merged = s->v->set_env ? spawn_env_merge(s->v->set_env, s->env) : NULL;
+	const char *const *envp = merged ? merged : s->env;
+	int bad = !argv || (s->v->set_env && !merged) ||
+		  posix_spawn_file_actions_addchdir_np(&s->fa, dir);
 	for (int i = 0; i < 3 && !bad; i++)
 		bad = posix_spawn_file_actions_adddup2(&s->fa, s->stdio[i], i) != 0;
 	if (bad || spawn_close_rest(&s->fa)) {
 		free(argv);
+		free(merged);
 		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory");
 	}
 	/* argv[0] is command[0]: config.c rejects an empty command. */
 	/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker): as above */
-	int e = posix_spawnp(pid, argv[0], &s->fa, &s->attr, argv, (char *const *)s->env);
+	int e = posix_spawnp(pid, argv[0], &s->fa, &s->attr, argv, (char *const *)envp);
 	free(argv);
+	free(merged);
 	if (e != 0)
 		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
 				 "project \"%s\": cannot run \"%s\" in work_dir: %s "

@@ -39,13 +39,34 @@ static unsigned int payload_lifetime(const struct ruas_project *p)
 }
 
 /*
- * The helper's exec payload: work_dir, allowlisted variables, argv, who to
- * watch (this process), the grace between SIGTERM and SIGKILL of the agent's
- * tree, who owns that tree (lifetime), and for a person: the scope, the deny list and its files.
+ * The allowlisted variables of env, in allowlist order, with set_env's
+ * values first (env_filter() keeps the first definition). 0, or -1 when
+ * out of memory.
+ */
+static int allowed_env(const struct ruas_project *p, const char *const *env,
+		       const struct spawn_values *v, const char **names, const char **values,
+		       size_t *n)
+{
+	const char **merged = NULL;
+	if (v && v->set_env && !(merged = spawn_env_merge(v->set_env, env)))
+		return -1;
+	*n = env_filter(merged ? merged : env, (const char *const *)p->env_allowlist, names,
+			values);
+	free(merged); /* the names and values point into the strings, not into it */
+	return 0;
+}
+
+/*
+ * The helper's exec payload: work_dir (a per-spawn one with its root, the
+ * project's work_dir), allowlisted variables, argv, who to watch (this
+ * process), the grace between SIGTERM and SIGKILL of the agent's tree, who
+ * owns that tree (lifetime), and for a person: the scope, the deny list and
+ * its files.
  */
 int exec_payload_build(const struct ruas_config *cfg, const struct ruas_project *p,
 		       const char *const *args, const char *const *env,
-		       const struct deny_files *x, struct payload *pl)
+		       const struct spawn_values *v, const struct deny_files *x,
+		       struct payload *pl)
 {
 	const char **names = calloc(p->nallow + 2, sizeof *names);
 	const char **values = calloc(p->nallow + 2, sizeof *values);
@@ -58,7 +79,12 @@ int exec_payload_build(const struct ruas_config *cfg, const struct ruas_project 
 		goto oom;
 	pl->kind = PAYLOAD_EXEC;
 	pl->work_dir = p->work_dir;
-	pl->nenv = env_filter(env, (const char *const *)p->env_allowlist, names, values);
+	if (v && v->work_dir) {
+		pl->work_dir = v->work_dir;
+		pl->root = p->work_dir;
+	}
+	if (allowed_env(p, env, v, names, values, &pl->nenv) < 0)
+		goto oom;
 	for (size_t i = 0; i < na; i++)
 		all[i] = args[i];
 	for (size_t i = 0; i < x->nargs; i++)

@@ -31,6 +31,7 @@
 #include "spawn/exec_payload.h"
 #include "spawn/start.h"
 #include "spawn/sudo_call.h"
+#include "spawn/values.h"
 
 extern char **environ;
 
@@ -71,7 +72,7 @@ int start_target(struct start *s, int r, const char *const *argv, pid_t *pid,
 static int start_as_target(struct start *s, pid_t *pid, ruas_error **err)
 {
 	struct payload pl;
-	int r = exec_payload_build(s->cfg, s->p, s->args, s->env, s->x, &pl);
+	int r = exec_payload_build(s->cfg, s->p, s->args, s->env, s->v, s->x, &pl);
 	if (r < 0)
 		r = start_target(s, r, NULL, pid, err);
 	else if (project_backend(s->p) == BACKEND_PAM)
@@ -133,6 +134,45 @@ static int stdio_of(const int want[3], int got[3])
 	return 0;
 }
 
+/* The rest of ruas_spawn() once the per-spawn values are checked: the child, or NULL with *r. */
+static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct ruas_project *p,
+				     const char *const *args, const ruas_spawn_options *o,
+				     const struct spawn_values *v, int *r, ruas_error **err)
+{
+	int want[3] = {o->stdin_fd, o->stdout_fd, o->stderr_fd};
+	struct start s = {.cfg = cfg, .p = p, .args = args, .v = v, .chan = -1, .pidfd = -1};
+	s.env = o->env ? o->env : (const char *const *)environ;
+	if (stdio_of(want, s.stdio) < 0) {
+		int e = errno;
+		*r = error_set(err, RUAS_ERR_INVALID, NULL, 0, e,
+			       "ruas_spawn: project \"%s\": stdin_fd, stdout_fd or stderr_fd "
+			       "is not an open descriptor: %s", p->name, strerror(e));
+		return NULL;
+	}
+	struct ruas_child *c = calloc(1, sizeof *c);
+	if (!c) {
+		stdio_close(s.stdio);
+		*r = error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory");
+		return NULL;
+	}
+	struct deny_files x;
+	*r = deny_files_build(cfg, p, &x, err);
+	s.x = &x;
+	if (*r == 0)
+		*r = start(&s, &c->pid, err);
+	stdio_close(s.stdio);
+	if (*r < 0) {
+		deny_files_free(&x);
+		free(c);
+		return NULL;
+	}
+	c->files = deny_files_release(&x); /* the child's now; removed by ruas_child_free */
+	c->chan = s.chan;
+	c->pidfd = s.pidfd >= 0 ? s.pidfd : pidfd_open_nocheck(c->pid);
+	pthread_mutex_init(&c->lock, NULL);
+	return c;
+}
+
 int ruas_spawn(ruas_child **out, const ruas_config *cfg, const char *project,
 	       const char *const *args, const ruas_spawn_options *opts,
 	       ruas_error **err)
@@ -150,38 +190,15 @@ int ruas_spawn(ruas_child **out, const ruas_config *cfg, const char *project,
 				 "no project named \"%s\" in %s", project, cfg->path);
 	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
 	if (opts)
-		/* Version 1 ends before the descriptors: read only what it has. */
+		/* Version 1 ends before the descriptors, work_dir and set_env: read only what it has. */
 		memcpy(&o, opts, opts->version == 1 ? offsetof(ruas_spawn_options, stdin_fd)
 						    : sizeof o);
-	int want[3] = {o.stdin_fd, o.stdout_fd, o.stderr_fd};
-	struct start s = {.cfg = cfg, .p = p, .args = args, .chan = -1, .pidfd = -1};
-	s.env = o.env ? o.env : (const char *const *)environ;
-	if (stdio_of(want, s.stdio) < 0) {
-		int e = errno;
-		return error_set(err, RUAS_ERR_INVALID, NULL, 0, e,
-				 "ruas_spawn: project \"%s\": stdin_fd, stdout_fd or stderr_fd "
-				 "is not an open descriptor: %s", p->name, strerror(e));
-	}
-	struct ruas_child *c = calloc(1, sizeof *c);
-	if (!c) {
-		stdio_close(s.stdio);
-		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory");
-	}
-	struct deny_files x;
-	int r = deny_files_build(cfg, p, &x, err);
-	s.x = &x;
-	if (r == 0)
-		r = start(&s, &c->pid, err);
-	stdio_close(s.stdio);
-	if (r < 0) {
-		deny_files_free(&x);
-		free(c);
+	struct spawn_values v;
+	int r = spawn_values_check(cfg, p, &o, &v, err);
+	struct ruas_child *c = r < 0 ? NULL : spawn_with(cfg, p, args, &o, &v, &r, err);
+	spawn_values_free(&v);
+	if (r < 0)
 		return r;
-	}
-	c->files = deny_files_release(&x); /* the child's now; removed by ruas_child_free */
-	c->chan = s.chan;
-	c->pidfd = s.pidfd >= 0 ? s.pidfd : pidfd_open_nocheck(c->pid);
-	pthread_mutex_init(&c->lock, NULL);
 	*out = c;
 	return 0;
 }

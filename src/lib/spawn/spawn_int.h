@@ -14,5 +14,14 @@
 int spawn_build_sudo_call(const struct ruas_config *cfg, const struct ruas_project *p,
 			  const char *const *args, const char *const *env, const char *token,
 			  struct sudo_call *call, struct buf *payload);
+/*
+ * The same with the caller's options, whose per-spawn values (set_env,
+ * work_dir) are checked as ruas_spawn() checks them, with the same
+ * refusals in *err; o->env NULL means environ, as there.
+ */
+int spawn_build_sudo_call_opts(const struct ruas_config *cfg, const struct ruas_project *p,
+			       const char *const *args, const ruas_spawn_options *o,
+			       const char *token, struct sudo_call *call, struct buf *payload,
+			       ruas_error **err);
 
 #endif

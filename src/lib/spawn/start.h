@@ -9,6 +9,7 @@
 #include "error.h"
 #include "payload.h"
 #include "people/deny_files.h"
+#include "spawn/values.h"
 
 /* One start: what it runs, and the spawn attributes set up for it (spawn_attr.h). */
 struct start {
@@ -16,6 +17,7 @@ struct start {
 	const struct ruas_project *p;
 	const char *const *args; /* the caller's, after the command */
 	const char *const *env;  /* the supervisor's environment, or the caller's */
+	const struct spawn_values *v; /* the caller's set_env and work_dir, checked */
 	const struct deny_files *x;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;

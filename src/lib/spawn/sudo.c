@@ -18,6 +18,9 @@
 #include "spawn/spawn_int.h"
 #include "spawn/start.h"
 #include "spawn/sudo_call.h"
+#include "spawn/values.h"
+
+extern char **environ;
 
 /* A started sudo whose helper never came: end it, reap it, say why. */
 static int abandon(struct start *s, pid_t pid, int why, ruas_error **err)
@@ -106,16 +109,40 @@ int start_sudo(struct start *s, const struct payload *pl, pid_t *pid, ruas_error
 	return r;
 }
 
-int spawn_build_sudo_call(const struct ruas_config *cfg, const struct ruas_project *p,
-			  const char *const *args, const char *const *env, const char *token,
-			  struct sudo_call *call, struct buf *payload)
+static int build_with(const struct ruas_config *cfg, const struct ruas_project *p,
+		      const char *const *args, const char *const *env,
+		      const struct spawn_values *v, const char *token, struct sudo_call *call,
+		      struct buf *payload)
 {
 	struct payload pl;
 	struct deny_files none;
 	memset(&none, 0, sizeof none);
-	int r = exec_payload_build(cfg, p, args, env, &none, &pl);
+	memset(call, 0, sizeof *call);
+	int r = exec_payload_build(cfg, p, args, env, v, &none, &pl);
 	if (r == 0)
 		r = build_call(cfg, p, &pl, token, call, payload);
 	exec_payload_free(&pl);
+	return r;
+}
+
+int spawn_build_sudo_call(const struct ruas_config *cfg, const struct ruas_project *p,
+			  const char *const *args, const char *const *env, const char *token,
+			  struct sudo_call *call, struct buf *payload)
+{
+	return build_with(cfg, p, args, env, NULL, token, call, payload);
+}
+
+int spawn_build_sudo_call_opts(const struct ruas_config *cfg, const struct ruas_project *p,
+			       const char *const *args, const ruas_spawn_options *o,
+			       const char *token, struct sudo_call *call, struct buf *payload,
+			       ruas_error **err)
+{
+	struct spawn_values v;
+	memset(call, 0, sizeof *call);
+	int r = spawn_values_check(cfg, p, o, &v, err);
+	if (r == 0)
+		r = build_with(cfg, p, args, o->env ? o->env : (const char *const *)environ, &v,
+			       token, call, payload);
+	spawn_values_free(&v);
 	return r;
 }

@@ -599,6 +599,68 @@ static void test_race_swap(void **state)
 	}
 }
 
+/* ------------------------------------------------------------ chained roots */
+
+/*
+ * contain_resolve_at: beneath a root already open, as the helper enters a
+ * per-spawn work_dir beneath the project's work_dir, itself entered
+ * through the person's scope. The descriptor is what counts, not the name:
+ * after root/a is renamed and replaced by a symlink out of the root, what
+ * resolves beneath the descriptor is still the original a/b, and nothing
+ * may climb above the descriptor's directory, though it is inside root.
+ */
+static void test_resolve_at_chain(void **state)
+{
+	struct fix *f = *state;
+	char why[512], a[PATH_MAX], ab[PATH_MAX];
+	snprintf(a, sizeof a, "%s", R(f, "a"));
+	snprintf(ab, sizeof ab, "%s", R(f, "a/b"));
+	for (int w = 0; w <= 1; w++) {
+		int before = nfds();
+		int afd = -1, fd = -1;
+		assert_int_equal(contain_resolve(f->root, a, &afd, why, sizeof why, w), CONTAIN_OK);
+		assert_int_equal(contain_resolve_at(afd, a, ab, &fd, why, sizeof why, w),
+				 CONTAIN_OK);
+		assert_fd_is(fd, ab, mode_name[w]);
+		close(fd);
+		/* The root itself, and NULL fd. */
+		assert_int_equal(contain_resolve_at(afd, a, a, &fd, why, sizeof why, w), CONTAIN_OK);
+		assert_fd_is(fd, a, mode_name[w]);
+		close(fd);
+		assert_int_equal(contain_resolve_at(afd, a, ab, NULL, why, sizeof why, w),
+				 CONTAIN_OK);
+		/* ".." above the descriptor's directory, a symlink out of it, a sibling. */
+		fd = 12345;
+		assert_int_equal(contain_resolve_at(afd, a, R(f, "a/../b"), &fd, why, sizeof why, w),
+				 CONTAIN_OUTSIDE);
+		assert_int_equal(fd, -1);
+		assert_int_equal(contain_resolve_at(afd, a, R(f, "a/link"), &fd, why, sizeof why, w),
+				 CONTAIN_OUTSIDE);
+		assert_int_equal(contain_resolve_at(afd, a, R(f, "b"), &fd, why, sizeof why, w),
+				 CONTAIN_OUTSIDE);
+		assert_non_null(strstr(why, "is not under"));
+		assert_int_equal(contain_resolve_at(afd, a, R(f, "a/nosuch"), &fd, why, sizeof why, w),
+				 CONTAIN_MISSING);
+		assert_int_equal(fd, -1);
+		/* Swapped after the first check: the descriptor still holds the original. */
+		struct stat orig;
+		assert_int_equal(stat(ab, &orig), 0);
+		assert_int_equal(rename(a, R(f, "a-moved")), 0);
+		mk_link("../outside", a);
+		assert_int_equal(contain_resolve_at(afd, a, ab, &fd, why, sizeof why, w), CONTAIN_OK);
+		struct stat st;
+		assert_int_equal(fstat(fd, &st), 0);
+		assert_true(st.st_dev == orig.st_dev && st.st_ino == orig.st_ino);
+		close(fd);
+		assert_int_equal(unlink(a), 0);
+		assert_int_equal(rename(R(f, "a-moved"), a), 0);
+		/* The descriptor stays the caller's. */
+		assert_true(fcntl(afd, F_GETFD) >= 0);
+		close(afd);
+		assert_int_equal(nfds(), before);
+	}
+}
+
 /* ------------------------------------------------------------ public API */
 
 static void expect_escape(const char *root, const char *path)
@@ -688,6 +750,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_symlink_loops, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_components, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_race_swap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resolve_at_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_public_api, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

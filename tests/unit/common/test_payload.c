@@ -87,6 +87,7 @@ static void build_random_exec(struct payload *p, size_t maxlen)
 	p->ndeny = rng_below(5);
 	p->deny = rand_strv(p->ndeny, maxlen);
 	p->lifetime = (unsigned int)rng_below(3);
+	p->root = rand_str(0, maxlen);
 }
 
 static void build_random_check(struct payload *p, size_t maxlen)
@@ -155,6 +156,7 @@ static void assert_payload_equal(const struct payload *want, const struct payloa
 		assert_int_equal(got->ndeny, want->ndeny);
 		assert_strv_equal(got->deny, want->deny, want->ndeny);
 		assert_int_equal(got->lifetime, want->lifetime);
+		assert_string_equal(got->root, want->root ? want->root : "");
 		assert_null(got->nonce);
 		assert_null(got->dirs);
 	} else {
@@ -277,6 +279,7 @@ static void raw_valid_exec(struct buf *b)
 	raw_str(b, "");         /* person */
 	raw_u32(b, 0);          /* deny paths */
 	raw_u32(b, LIFETIME_PIDNS);
+	raw_str(b, "");         /* root: none, work_dir is the project's */
 }
 
 /* ------------------------------------------------------------- hex */
@@ -486,6 +489,7 @@ static void test_crafted_valid_is_accepted(void **state)
 	assert_int_equal(p.argc, 1);
 	assert_string_equal(p.argv[0], "cmd");
 	assert_int_equal(p.lifetime, LIFETIME_PIDNS);
+	assert_string_equal(p.root, "");
 	payload_free(&p);
 	buf_free(&raw);
 	buf_free(&hex);
@@ -761,6 +765,44 @@ static void test_anchors_refused_when_malformed(void **state)
 	buf_free(&raw);
 }
 
+/*
+ * Version 7 ends an EXEC payload with the root a per-spawn work_dir must
+ * resolve beneath: a version 6 layout (without it) is refused, and so is
+ * a NUL inside it; a root crosses byte for byte.
+ */
+static void test_exec_root(void **state)
+{
+	(void)state;
+	struct buf raw = BUF_INIT;
+	raw_valid_exec(&raw);
+	raw.len -= 4; /* the root's length: the version 6 layout */
+	assert_raw_refused(&raw, "truncated");
+	buf_free(&raw);
+
+	raw = (struct buf)BUF_INIT;
+	raw_valid_exec(&raw);
+	raw.len -= 4;
+	raw_bytes(&raw, "/w\0/etc", 7);
+	assert_raw_refused(&raw, "NUL");
+	buf_free(&raw);
+
+	struct payload in = {0}, out;
+	char *argv[] = {"cmd", NULL};
+	in.kind = PAYLOAD_EXEC;
+	in.work_dir = "/srv/p/sub dir";
+	in.root = "/srv/p";
+	in.argv = argv;
+	in.argc = 1;
+	struct buf hex = BUF_INIT;
+	const char *why = NULL;
+	assert_int_equal(payload_encode(&in, &hex), 0);
+	assert_int_equal(payload_decode(hex.data, &out, &why), 0);
+	assert_string_equal(out.work_dir, "/srv/p/sub dir");
+	assert_string_equal(out.root, "/srv/p");
+	payload_free(&out);
+	buf_free(&hex);
+}
+
 static void test_empty_command_refused(void **state)
 {
 	(void)state;
@@ -896,6 +938,7 @@ int main(void)
 		cmocka_unit_test(test_counts_exceeding_data_refused),
 		cmocka_unit_test(test_string_with_nul_refused),
 		cmocka_unit_test(test_empty_command_refused),
+		cmocka_unit_test(test_exec_root),
 		cmocka_unit_test(test_anchors_refused_when_malformed),
 		cmocka_unit_test(test_non_hex_payload_refused),
 		cmocka_unit_test(test_lifetime),

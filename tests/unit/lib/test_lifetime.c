@@ -67,9 +67,9 @@ static int teardown(void **state)
 	return 0;
 }
 
-static struct lifetime probe(const struct fix *f, const char *user, uid_t uid)
+static struct outlives probe(const struct fix *f, const char *user, uid_t uid)
 {
-	struct lifetime lt;
+	struct outlives lt;
 	memset(&lt, 0x5a, sizeof lt); /* every field must be set */
 	lifetime_probe(f->root, user, uid, &lt);
 	return lt;
@@ -97,7 +97,7 @@ static void test_clean_host(void **state)
 	/* cron.deny and at.deny would allow it, but neither program is installed. */
 	put(f, "etc/cron.deny", "daemon\n");
 	put(f, "etc/at.deny", "daemon\n");
-	struct lifetime lt = probe(f, "t1", UID);
+	struct outlives lt = probe(f, "t1", UID);
 	assert_false(lt.linger);
 	assert_false(lt.manager);
 	assert_sched(&lt.cron, SCHED_NO, NULL);
@@ -106,7 +106,7 @@ static void test_clean_host(void **state)
 	assert_false(lifetime_any(&lt));
 
 	/* A root that does not exist: nothing, and no crash. */
-	struct lifetime none;
+	struct outlives none;
 	lifetime_probe("/nonexistent/ruas-lifetime", "t1", UID, &none);
 	assert_false(lifetime_any(&none));
 }
@@ -115,7 +115,7 @@ static void test_linger(void **state)
 {
 	const struct fix *f = *state;
 	put(f, "var/lib/systemd/linger/t1", "");
-	struct lifetime lt = probe(f, "t1", UID);
+	struct outlives lt = probe(f, "t1", UID);
 	assert_true(lt.linger);
 	assert_true(lifetime_any(&lt));
 	assert_false(probe(f, "t2", UID + 1).linger);
@@ -168,7 +168,7 @@ static void test_manager_process(void **state)
 static void test_cron(void **state)
 {
 	const struct fix *f = *state;
-	struct lifetime lt;
+	struct outlives lt;
 	put(f, "usr/bin/crontab", "");
 	/* Neither file: every user may (Debian's crontab(1)). */
 	lt = probe(f, "t1", UID);
@@ -183,7 +183,7 @@ static void test_cron(void **state)
 	assert_int_equal(probe(f, "t1", UID).cron.verdict, SCHED_DENY_UNLISTED);
 	put(f, "etc/cron.deny", "daemon\nt1\nbin\n");
 	assert_int_equal(probe(f, "t1", UID).cron.verdict, SCHED_NO);
-	assert_false(lifetime_any(&(struct lifetime){0}));
+	assert_false(lifetime_any(&(struct outlives){0}));
 
 	/* The allow file decides when it exists: the deny file is not read. */
 	put(f, "etc/cron.allow", "t2\n");
@@ -203,7 +203,7 @@ static void test_cron(void **state)
 static void test_unreadable(void **state)
 {
 	const struct fix *f = *state;
-	struct lifetime lt;
+	struct outlives lt;
 	put(f, "usr/bin/crontab", "");
 	put(f, "usr/bin/at", "");
 	put(f, "etc/cron.allow", NULL);
@@ -216,7 +216,7 @@ static void test_unreadable(void **state)
 static void test_at(void **state)
 {
 	const struct fix *f = *state;
-	struct lifetime lt;
+	struct outlives lt;
 	put(f, "usr/bin/at", "");
 	/* Neither file: only root may (at.allow(5)). */
 	assert_int_equal(probe(f, "t1", UID).at.verdict, SCHED_NO);
@@ -238,7 +238,7 @@ static void test_crontab_spool(void **state)
 	put(f, "var/spool/cron/crontabs/t1", "* * * * * true\n");
 	assert_true(probe(f, "t1", UID).crontab);
 	assert_false(probe(f, "t2", UID + 1).crontab);
-	assert_true(lifetime_any(&(struct lifetime){.crontab = 1}));
+	assert_true(lifetime_any(&(struct outlives){.crontab = 1}));
 }
 
 /* ------------------------------------------------------------- the text */
@@ -246,7 +246,7 @@ static void test_crontab_spool(void **state)
 static void test_text_everything(void **state)
 {
 	(void)state;
-	struct lifetime lt = {1, 1, {SCHED_DENY_UNLISTED, "/etc/cron.deny"},
+	struct outlives lt = {1, 1, {SCHED_DENY_UNLISTED, "/etc/cron.deny"},
 			      {SCHED_ALLOW_LISTED, "/etc/at.allow"}, 1};
 	char *m = msg_lifetime("t1", &lt);
 	assert_non_null(m);
@@ -277,7 +277,7 @@ static void test_text_everything(void **state)
 static void test_text_each(void **state)
 {
 	(void)state;
-	struct lifetime lt = {0};
+	struct outlives lt = {0};
 	lt.linger = 1;
 	char *m = msg_lifetime("t1", &lt);
 	assert_non_null(strstr(m, "\n  lingering is enabled (/var/lib/systemd/linger/t1)"));
@@ -288,7 +288,7 @@ static void test_text_each(void **state)
 	assert_null(strstr(m, "at.deny"));
 	free(m);
 
-	lt = (struct lifetime){0};
+	lt = (struct outlives){0};
 	lt.cron.verdict = SCHED_NO_FILES;
 	m = msg_lifetime("t1", &lt);
 	assert_non_null(strstr(m, "\n  it may use crontab: neither /etc/cron.allow nor "
@@ -297,7 +297,7 @@ static void test_text_each(void **state)
 	assert_null(strstr(m, "linger"));
 	free(m);
 
-	lt = (struct lifetime){0};
+	lt = (struct outlives){0};
 	lt.cron = (struct sched){SCHED_UNREADABLE, "/etc/cron.allow"};
 	lt.at = (struct sched){SCHED_UNREADABLE, "/etc/at.deny"};
 	m = msg_lifetime("t1", &lt);
@@ -317,14 +317,14 @@ static void test_text_each(void **state)
 static void test_text_escaped(void **state)
 {
 	(void)state;
-	struct lifetime lt = {.manager = 1};
+	struct outlives lt = {.manager = 1};
 	char *m = msg_lifetime("a\"b\n", &lt);
 	assert_non_null(m);
 	assert_non_null(strstr(m, "WARNING: target user \"a\\\"b\\n\" can hand"));
 	assert_non_null(strstr(m, "keeps running as \"a\\\"b\\n\" after it.\n"));
 	/* ... and in commands, one shell word on one line. */
 	assert_non_null(strstr(m, "\n  loginctl terminate-user $'a\"b\\n'   (stops"));
-	lt = (struct lifetime){.linger = 1, .crontab = 1, .cron = {SCHED_NO_FILES, NULL}};
+	lt = (struct outlives){.linger = 1, .crontab = 1, .cron = {SCHED_NO_FILES, NULL}};
 	free(m);
 	m = msg_lifetime("x'$(id)", &lt);
 	assert_non_null(strstr(m, "(/var/lib/systemd/linger/x'$(id)):"));

@@ -1109,7 +1109,7 @@ static void call_payload(const struct fake *fk, const char *user, struct payload
 	const struct call *c = call_for(fk, user);
 	const char *why = NULL;
 	assert_non_null(c);
-	if (payload_decode(c->argv[HEX_ARG], p, &why) != 0)
+	if (payload_decode(c->payload, p, &why) != 0)
 		fail_msg("payload does not decode: %s", why);
 }
 

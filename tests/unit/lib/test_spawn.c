@@ -9,6 +9,9 @@
  * work_dir, with the given environment, no stray descriptors, a clean
  * signal state, and its exit status reported.
  *
+ * The per-spawn values of the options (set_env, work_dir): checked before
+ * anything starts, and seen in the payload; in legacy mode, for real.
+ *
  * No user lookups are needed: "ruas-test-nobody" does not exist, which the
  * configuration allows.
  */
@@ -204,7 +207,7 @@ static int setup(void **state)
 	cfg_str(&b, f->dir);
 	buf_adds(&b, "; command = [\"/bin/sh\", \"-c\", ");
 	cfg_str(&b, legacy_script);
-	buf_adds(&b, ", \"sh-legacy\"]; },\n");
+	buf_adds(&b, ", \"sh-legacy\"]; env_allowlist = [\"FOO\"]; },\n");
 	buf_adds(&b, "  { name = \"exit7\"; work_dir = \"/\"; command = [\"/bin/sh\", \"-c\", "
 		     "\"exit 7\"]; },\n");
 	buf_adds(&b, "  { name = \"term\"; work_dir = \"/\"; command = [\"/bin/sh\", \"-c\", "
@@ -218,7 +221,12 @@ static int setup(void **state)
 	buf_adds(&b, "  { name = \"agent\"; run_as_user = \"" TARGET "\"; work_dir = ");
 	cfg_str(&b, "/srv/x y/$HOME 'q\"\n\\z");
 	buf_adds(&b, "; command = [\"claude\", \"\", \"$HOME\"]; "
-		     "env_allowlist = [\"ANTHROPIC_API_KEY\"]; }\n");
+		     "env_allowlist = [\"ANTHROPIC_API_KEY\"]; },\n");
+	/* Its work_dir is real: per-spawn work_dirs beneath it (setup_tree). */
+	buf_adds(&b, "  { name = \"rooted\"; run_as_user = \"" TARGET "\"; work_dir = ");
+	cfg_str(&b, f->dir);
+	buf_adds(&b, "; command = [\"claude\"]; "
+		     "env_allowlist = [\"SESSION_TOKEN\", \"ANTHROPIC_API_KEY\"]; }\n");
 	buf_adds(&b, ");\n");
 	assert_false(b.oom);
 	f->cfg = load_text(b.data);
@@ -232,10 +240,7 @@ static int teardown(void **state)
 {
 	struct fix *f = *state;
 	ruas_config_free(f->cfg);
-	unlink(f->out);
-	unlink(f->fake_sudo);
-	unlink(f->fake_out);
-	rmdir(f->dir);
+	rm_rf(f->dir);
 	free(f);
 	return 0;
 }
@@ -626,6 +631,351 @@ static void test_spawn_errors(void **state)
 	assert_int_equal(ruas_spawn(NULL, f->cfg, "exit7", NULL, NULL, NULL), RUAS_ERR_INVALID);
 }
 
+/* ------------------------------------------------- per-spawn values */
+
+/*
+ * Beneath the "rooted" project's work_dir (f->dir, which has a space and
+ * both quotes in its name):
+ *   sub dir/inner/   directories
+ *   afile            a regular file
+ *   in  -> sub dir   a relative symlink that stays inside
+ *   escape -> ../..  a relative symlink out of it
+ *   abs -> <real>/sub dir   an absolute symlink (refused even pointing inside)
+ */
+static void setup_tree(struct fix *f)
+{
+	char p[PATH_MAX];
+	snprintf(p, sizeof p, "%s/sub dir", f->dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof p, "%s/sub dir/inner", f->dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof p, "%s/afile", f->dir);
+	write_file(p, "x\n", 0644);
+	snprintf(p, sizeof p, "%s/in", f->dir);
+	assert_int_equal(symlink("sub dir", p), 0);
+	snprintf(p, sizeof p, "%s/escape", f->dir);
+	assert_int_equal(symlink("../..", p), 0);
+	char t[PATH_MAX + 16];
+	snprintf(t, sizeof t, "%s/sub dir", f->real);
+	snprintf(p, sizeof p, "%s/abs", f->dir);
+	assert_int_equal(symlink(t, p), 0);
+}
+
+/* The payload of project `name` with options o, decoded; fails the test on a refusal. */
+static void build_payload(struct fix *f, const char *name, const ruas_spawn_options *o,
+			  struct payload *pl)
+{
+	const ruas_project *p = ruas_config_project_find(f->cfg, name);
+	assert_non_null(p);
+	struct sudo_call call;
+	struct buf hex = BUF_INIT;
+	ruas_error *err = NULL;
+	const char *why = NULL;
+	int r = spawn_build_sudo_call_opts(f->cfg, p, NULL, o, TOKEN, &call, &hex, &err);
+	if (r != 0)
+		fail_msg("refused (%d): %s", r, ruas_error_message(err));
+	assert_null(err);
+	if (payload_decode(hex.data, pl, &why) != 0)
+		fail_msg("payload does not decode: %s", why);
+	sudo_call_free(&call);
+	buf_free(&hex);
+}
+
+/*
+ * Options o for project `name` are refused with `code` (and errno when not
+ * 0), a message naming the project and containing each needle, both when
+ * the payload is built and through ruas_spawn(), which starts nothing.
+ */
+static void expect_refused(struct fix *f, const char *name, const ruas_spawn_options *o,
+			   int code, int errnum, const char *needle, const char *needle2)
+{
+	const ruas_project *p = ruas_config_project_find(f->cfg, name);
+	assert_non_null(p);
+	struct sudo_call call;
+	struct buf hex = BUF_INIT;
+	ruas_error *err = NULL;
+	char proj[64];
+	snprintf(proj, sizeof proj, "project \"%s\"", name);
+	for (int via_spawn = 0; via_spawn <= 1; via_spawn++) {
+		ruas_child *c = (ruas_child *)0x1;
+		int r = via_spawn ? ruas_spawn(&c, f->cfg, name, NULL, o, &err)
+				  : spawn_build_sudo_call_opts(f->cfg, p, NULL, o, TOKEN, &call,
+							       &hex, &err);
+		const char *msg = ruas_error_message(err);
+		if (r != code)
+			fail_msg("%s: %d, expected %d: %s", via_spawn ? "ruas_spawn" : "build", r,
+				 code, msg);
+		assert_int_equal(ruas_error_code(err), code);
+		if (errnum)
+			assert_int_equal(ruas_error_errno(err), errnum);
+		if (!strstr(msg, proj) || (needle && !strstr(msg, needle)) ||
+		    (needle2 && !strstr(msg, needle2)))
+			fail_msg("message \"%s\" lacks %s, \"%s\" or \"%s\"", msg, proj,
+				 needle ? needle : "", needle2 ? needle2 : "");
+		if (via_spawn)
+			assert_null(c);
+		else
+			sudo_call_free(&call);
+		ruas_error_free(err);
+		err = NULL;
+	}
+	buf_free(&hex);
+	/* Nothing started: the fake sudo never ran. */
+	assert_int_equal(access(f->fake_out, F_OK), -1);
+}
+
+static const char *const session_env[] = {"LANG=C.UTF-8", "ANTHROPIC_API_KEY=from-env",
+					  "SESSION_TOKEN=from-env", "PATH=/evil", NULL};
+
+/* set_env: allowlisted names cross, over env, byte for byte, in allowlist order. */
+static void test_set_env_crosses_and_overrides(void **state)
+{
+	struct fix *f = *state;
+	const char *const set[] = {"SESSION_TOKEN=tok\n$HOME '\"=x", NULL};
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.env = session_env;
+	o.set_env = set;
+	struct payload pl;
+	build_payload(f, "rooted", &o, &pl);
+	/* Allowlist order: LANG LC_ALL LC_CTYPE LC_MESSAGES TERM SESSION_TOKEN ANTHROPIC_API_KEY. */
+	assert_int_equal(pl.nenv, 3);
+	assert_string_equal(pl.env_names[0], "LANG");
+	assert_string_equal(pl.env_values[0], "C.UTF-8");
+	assert_string_equal(pl.env_names[1], "SESSION_TOKEN");
+	assert_string_equal(pl.env_values[1], "tok\n$HOME '\"=x");
+	assert_string_equal(pl.env_names[2], "ANTHROPIC_API_KEY");
+	assert_string_equal(pl.env_values[2], "from-env");
+	payload_free(&pl);
+
+	/* Without env at all, an empty value, and a name env does not have. */
+	const char *const set2[] = {"ANTHROPIC_API_KEY=", "LC_ALL=C", NULL};
+	const char *const none[] = {NULL};
+	o.env = none;
+	o.set_env = set2;
+	build_payload(f, "rooted", &o, &pl);
+	assert_int_equal(pl.nenv, 2);
+	assert_string_equal(pl.env_names[0], "LC_ALL");
+	assert_string_equal(pl.env_values[0], "C");
+	assert_string_equal(pl.env_names[1], "ANTHROPIC_API_KEY");
+	assert_string_equal(pl.env_values[1], "");
+	payload_free(&pl);
+
+	/* An empty set_env is none. */
+	const char *const empty[] = {NULL};
+	o.env = session_env;
+	o.set_env = empty;
+	build_payload(f, "rooted", &o, &pl);
+	assert_int_equal(pl.nenv, 3);
+	assert_string_equal(pl.env_values[1], "from-env");
+	payload_free(&pl);
+}
+
+/* Anything but allowlisted "NAME=value", once each, is refused naming it. */
+static void test_set_env_refused(void **state)
+{
+	struct fix *f = *state;
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.env = session_env;
+	const char *const path[] = {"SESSION_TOKEN=ok", "PATH=/x", NULL};
+	o.set_env = path;
+	expect_refused(f, "rooted", &o, RUAS_ERR_INVALID, 0, "set_env", "\"PATH\"");
+	expect_refused(f, "rooted", &o, RUAS_ERR_INVALID, 0, "env_allowlist", "spawn.conf");
+	/* A name allowlisted in another project only. */
+	const char *const foo[] = {"FOO=1", NULL};
+	o.set_env = foo;
+	expect_refused(f, "rooted", &o, RUAS_ERR_INVALID, 0, "\"FOO\"", NULL);
+	/* Hostile names are shown escaped, on one line. */
+	const char *const nl[] = {"SESSION_TOKEN\nX=1", NULL};
+	o.set_env = nl;
+	expect_refused(f, "rooted", &o, RUAS_ERR_INVALID, 0, "\"SESSION_TOKEN\\nX\"", NULL);
+	/* A prefix or an extension of an allowlisted name is another name. */
+	const char *const pre[] = {"SESSION_TOKE=1", NULL};
+	o.set_env = pre;
+	expect_refused(f, "rooted", &o, RUAS_ERR_INVALID, 0, "\"SESSION_TOKE\"", NULL);
+	const char *const ext[] = {"SESSION_TOKENS=1", NULL};
+	o.set_env = ext;
+	expect_refused(f, "rooted", &o, RUAS_ERR_INVALID, 0, "\"SESSION_TOKENS\"", NULL);
+	/* Malformed: no '=', an empty name, an empty entry. */
+	const char *const noeq[] = {"SESSION_TOKEN", NULL};
+	o.set_env = noeq;
+	expect_refused(f, "rooted", &o, RUAS_ERR_INVALID, 0, "\"SESSION_TOKEN\"", "NAME=value");
+	const char *const noname[] = {"=value", NULL};
+	o.set_env = noname;
+	expect_refused(f, "rooted", &o, RUAS_ERR_INVALID, 0, "\"=value\"", "NAME=value");
+	const char *const blank[] = {"", NULL};
+	o.set_env = blank;
+	expect_refused(f, "rooted", &o, RUAS_ERR_INVALID, 0, "\"\"", "NAME=value");
+	/* Twice: which one was meant is not for the library to guess. */
+	const char *const twice[] = {"SESSION_TOKEN=a", "LANG=C", "SESSION_TOKEN=b", NULL};
+	o.set_env = twice;
+	expect_refused(f, "rooted", &o, RUAS_ERR_INVALID, 0, "\"SESSION_TOKEN\"", "twice");
+	/* Legacy projects have an allowlist too. */
+	const char *const legacy_bad[] = {"SESSION_TOKEN=1", NULL};
+	o.set_env = legacy_bad;
+	ruas_child *c = (ruas_child *)0x1;
+	ruas_error *err = NULL;
+	assert_int_equal(ruas_spawn(&c, f->cfg, "legacy", NULL, &o, &err), RUAS_ERR_INVALID);
+	assert_null(c);
+	assert_non_null(strstr(ruas_error_message(err), "\"SESSION_TOKEN\""));
+	ruas_error_free(err);
+	assert_int_equal(access(f->out, F_OK), -1);
+}
+
+/* A per-spawn work_dir is sent as an absolute path beneath its root, the project's work_dir. */
+static void expect_work_dir(struct fix *f, const char *wd, const char *want_rel)
+{
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.env = session_env;
+	o.work_dir = wd;
+	struct payload pl;
+	build_payload(f, "rooted", &o, &pl);
+	char want[PATH_MAX];
+	snprintf(want, sizeof want, "%s%s%s", f->dir, *want_rel ? "/" : "", want_rel);
+	if (strcmp(pl.work_dir, want) != 0 || strcmp(pl.root, f->dir) != 0)
+		fail_msg("work_dir \"%s\": payload work_dir \"%s\" root \"%s\", expected \"%s\" "
+			 "beneath \"%s\"", wd, pl.work_dir, pl.root, want, f->dir);
+	payload_free(&pl);
+}
+
+static void test_work_dir_payload(void **state)
+{
+	struct fix *f = *state;
+	setup_tree(f);
+	/* None: the project's, and no root to resolve it beneath. */
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.env = session_env;
+	struct payload pl;
+	build_payload(f, "rooted", &o, &pl);
+	assert_string_equal(pl.work_dir, f->dir);
+	assert_string_equal(pl.root, "");
+	payload_free(&pl);
+	/* Relative to the project's work_dir, "." and empty components dropped. */
+	expect_work_dir(f, "sub dir", "sub dir");
+	expect_work_dir(f, "sub dir/inner", "sub dir/inner");
+	expect_work_dir(f, "./sub dir//inner/", "sub dir/inner");
+	expect_work_dir(f, ".", "");
+	/* A symlink that stays inside: its name, as a shell's cd would keep it. */
+	expect_work_dir(f, "in", "in");
+	expect_work_dir(f, "in/inner", "in/inner");
+	/* Absolute, spelled beneath the project's work_dir as configured. */
+	char abs[PATH_MAX];
+	snprintf(abs, sizeof abs, "%s/sub dir/inner", f->dir);
+	expect_work_dir(f, abs, "sub dir/inner");
+	snprintf(abs, sizeof abs, "%s/", f->dir);
+	expect_work_dir(f, abs, "");
+	/* A person's scope and flags are untouched by it. */
+	o.work_dir = "sub dir";
+	build_payload(f, "rooted", &o, &pl);
+	assert_string_equal(pl.scope, "");
+	assert_string_equal(pl.argv[0], "claude");
+	payload_free(&pl);
+}
+
+static void test_work_dir_refused(void **state)
+{
+	struct fix *f = *state;
+	setup_tree(f);
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.env = session_env;
+	/* "..": a per-spawn work_dir only goes down, even where ".." would stay inside. */
+	const char *const dotdot[] = {"..", "../x", "sub dir/../..", "sub dir/..", "sub dir/inner/..",
+				      NULL};
+	for (size_t i = 0; dotdot[i]; i++) {
+		o.work_dir = dotdot[i];
+		expect_refused(f, "rooted", &o, RUAS_ERR_ESCAPE, 0, "\"..\"", "work_dir");
+	}
+	/* Symlinks out of it, relative or absolute (even one that points back inside). */
+	o.work_dir = "escape";
+	expect_refused(f, "rooted", &o, RUAS_ERR_ESCAPE, 0, "\"escape\"", "symlink");
+	o.work_dir = "escape/tmp";
+	expect_refused(f, "rooted", &o, RUAS_ERR_ESCAPE, 0, "\"escape/tmp\"", NULL);
+	o.work_dir = "abs";
+	expect_refused(f, "rooted", &o, RUAS_ERR_ESCAPE, 0, "\"abs\"", "absolute symlink");
+	/* Absolute paths not beneath it: elsewhere, and a sibling whose name extends it. */
+	o.work_dir = "/etc";
+	expect_refused(f, "rooted", &o, RUAS_ERR_ESCAPE, 0, "\"/etc\"", "not beneath");
+	char sib[PATH_MAX];
+	snprintf(sib, sizeof sib, "%sx", f->dir);
+	o.work_dir = sib;
+	expect_refused(f, "rooted", &o, RUAS_ERR_ESCAPE, 0, "not beneath", NULL);
+	/* Not a directory, missing, empty. */
+	o.work_dir = "afile";
+	expect_refused(f, "rooted", &o, RUAS_ERR_SYSTEM, ENOTDIR, "\"afile\"", "not a directory");
+	o.work_dir = "afile/x";
+	expect_refused(f, "rooted", &o, RUAS_ERR_SYSTEM, ENOENT, "\"afile/x\"", NULL);
+	o.work_dir = "nosuch";
+	expect_refused(f, "rooted", &o, RUAS_ERR_SYSTEM, ENOENT, "\"nosuch\"", "cannot be");
+	o.work_dir = "";
+	expect_refused(f, "rooted", &o, RUAS_ERR_INVALID, 0, "work_dir", "empty");
+	/* A hostile name is shown escaped. */
+	o.work_dir = "no\nsuch \"x\"";
+	expect_refused(f, "rooted", &o, RUAS_ERR_SYSTEM, ENOENT, "\"no\\nsuch \\\"x\\\"\"", NULL);
+}
+
+/* Legacy: the same check, then the command runs in the resolved directory, with set_env. */
+static void test_legacy_work_dir_and_set_env(void **state)
+{
+	struct fix *f = *state;
+	setup_tree(f);
+	char *out_var = NULL;
+	assert_true(asprintf(&out_var, "OUT=%s", f->out) > 0);
+	const char *env[] = {out_var, "FOO=from-env", "PATH=/usr/bin:/bin", NULL};
+	const char *const set[] = {"FOO=from set_env\n$x", NULL};
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.env = env;
+	o.set_env = set;
+	o.work_dir = "in/inner";
+	ruas_child *c = NULL;
+	ruas_error *err = NULL;
+	if (ruas_spawn(&c, f->cfg, "legacy", NULL, &o, &err) != 0)
+		fail_msg("ruas_spawn: %s", ruas_error_message(err));
+	assert_int_equal(wait_exit(c), 0);
+	ruas_child_free(c);
+	char *got = read_file(f->out);
+	struct buf want = BUF_INIT;
+	buf_printf(&want, "%s/sub dir/inner\nFOO=[from set_env\n$x]\n", f->real);
+	if (strncmp(got, want.data, want.len) != 0)
+		fail_msg("got \"%s\", expected it to start \"%s\"", got, want.data);
+	free(got);
+	buf_free(&want);
+	unlink(f->out);
+
+	/* An escape is refused before anything runs. */
+	o.work_dir = "escape";
+	assert_int_equal(ruas_spawn(&c, f->cfg, "legacy", NULL, &o, &err), RUAS_ERR_ESCAPE);
+	assert_non_null(strstr(ruas_error_message(err), "project \"legacy\""));
+	ruas_error_free(err);
+	assert_int_equal(access(f->out, F_OK), -1);
+	free(out_var);
+}
+
+/*
+ * A caller built against version 1, whose struct ends after env: the
+ * library reads nothing past it (under ASan, a read beyond this heap block
+ * would fail the test), so no work_dir or set_env of garbage applies.
+ */
+static void test_options_version_1(void **state)
+{
+	struct fix *f = *state;
+	struct v1 {
+		unsigned int version;
+		const char *const *env;
+	};
+	static const char *const env[] = {"PATH=/usr/bin:/bin", NULL};
+	struct v1 *o = malloc(sizeof *o);
+	assert_non_null(o);
+	o->version = 1;
+	o->env = env;
+	ruas_child *c = NULL;
+	ruas_error *err = NULL;
+	assert_int_equal(ruas_spawn(&c, f->cfg, "exit7", NULL, (const ruas_spawn_options *)o,
+				    &err),
+			 0);
+	assert_int_equal(wait_exit(c), 7);
+	ruas_child_free(c);
+	free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -641,6 +991,14 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_signal_running_child, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spawn_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_set_env_crosses_and_overrides, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_set_env_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_work_dir_payload, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_work_dir_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_legacy_work_dir_and_set_env, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_options_version_1, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
