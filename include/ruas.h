@@ -427,6 +427,7 @@ RUAS_EXTERN int ruas_child_pidfd(const ruas_child *child);
  * 0 when it exited (with the status the wait gave). 128+N from the wait
  * alone cannot tell `exit 130` from SIGINT; this can, for bindings that
  * mirror os/exec's ProcessState or subprocess's negative returncode.
+ * Any thread may ask at any time: 0 until the child has been reaped.
  */
 RUAS_EXTERN int ruas_child_term_signal(const ruas_child *child);
 /*

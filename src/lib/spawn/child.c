@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -160,11 +161,16 @@ int ruas_child_signal(ruas_child *c, int sig, ruas_error **err)
 	} else if (c->chan >= 0 && type) {
 		/*
 		 * Queued in the socket even while the helper is busy, so a
-		 * terminate is never lost; refused only when the helper is gone,
-		 * and then sudo is about to end (or the signal goes to it below).
+		 * terminate is never lost. Refused with EPIPE or ECONNRESET only
+		 * when the helper has gone, and sudo is about to end after it:
+		 * nothing is sent. kill(2) of sudo would reach no tree then, and
+		 * killing it (free's SIGKILL) would skip its own cleanup and
+		 * orphan the helper's zombie to the nearest subreaper, perhaps
+		 * this process. Any other refusal (the socket full) sends the
+		 * signal to sudo below.
 		 */
-		if (channel_send_control(c->chan, type, body, len) < 0 &&
-		    kill(c->pid, sig) < 0 && errno != ESRCH)
+		if (channel_send_control(c->chan, type, body, len) < 0 && errno != EPIPE &&
+		    errno != ECONNRESET && kill(c->pid, sig) < 0 && errno != ESRCH)
 			r = error_set(err, RUAS_ERR_SYSTEM, NULL, 0, errno, "signal %d to pid %d: %s",
 				      sig, (int)c->pid, strerror(errno));
 	} else if (kill(c->pid, sig) < 0 && errno != ESRCH) {
@@ -180,9 +186,40 @@ int ruas_child_pidfd(const ruas_child *c)
 	return c->pidfd;
 }
 
+/*
+ * Under the lock: it may be asked while another thread reaps. The lock is
+ * the handle's own, not part of what the caller sees as const.
+ */
 int ruas_child_term_signal(const ruas_child *c)
 {
-	return c->reaped ? c->term_signal : 0;
+	pthread_mutex_t *lock = (pthread_mutex_t *)&c->lock;
+	pthread_mutex_lock(lock);
+	int sig = c->reaped ? c->term_signal : 0;
+	pthread_mutex_unlock(lock);
+	return sig;
+}
+
+/*
+ * Up to FREE_WAIT_MS for what we started to end, without reaping it: on
+ * its pidfd, or where the kernel gives none (before Linux 5.3; valgrind),
+ * by asking every 10 ms, so that sudo gets the same time either way.
+ */
+static void wait_end(const ruas_child *c)
+{
+	if (c->pidfd >= 0) {
+		struct pollfd pf = {c->pidfd, POLLIN, 0};
+		while (poll(&pf, 1, FREE_WAIT_MS) < 0 && errno == EINTR)
+			;
+		return;
+	}
+	for (int ms = 0; ms < FREE_WAIT_MS; ms += 10) {
+		siginfo_t si;
+		memset(&si, 0, sizeof si);
+		if (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid)
+			return;
+		struct timespec ts = {0, 10 * 1000000L};
+		nanosleep(&ts, NULL);
+	}
 }
 
 /*
@@ -195,11 +232,8 @@ int ruas_child_term_signal(const ruas_child *c)
  */
 static void end_running(ruas_child *c)
 {
-	if (ruas_child_signal(c, SIGKILL, NULL) == 0 && c->pidfd >= 0) {
-		struct pollfd pf = {c->pidfd, POLLIN, 0};
-		while (poll(&pf, 1, FREE_WAIT_MS) < 0 && errno == EINTR)
-			;
-	}
+	if (ruas_child_signal(c, SIGKILL, NULL) == 0)
+		wait_end(c);
 	pthread_mutex_lock(&c->lock);
 	if (!c->reaped) {
 		if (waitpid(c->pid, NULL, WNOHANG) == 0) {

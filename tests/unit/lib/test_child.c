@@ -1,0 +1,116 @@
+/*
+ * test_child.c - the child handle behind a helper that has gone.
+ *
+ * The handle is built by hand around a forked stand-in for sudo and a
+ * socketpair for the spawn channel (src/lib/spawn/child.h), so that the
+ * helper's end can be closed at will: once the helper has ended, sudo ends
+ * after it by itself, and a signal, even free's SIGKILL, must not kill
+ * sudo, which would skip its cleanup and orphan the helper's zombie.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ruas.h"
+#include "spawn/child.h"
+#include "spawn/rendezvous.h"
+
+/* How long the stand-in for sudo outlives its helper. */
+#define SUDO_LINGER_MS 200
+
+/*
+ * A handle whose pid is a stand-in for sudo that exits 0 SUDO_LINGER_MS
+ * after start, saying so first on *done (a pipe), and whose channel's
+ * other end (the helper's) is closed before this returns: the helper has
+ * gone, sudo has not yet.
+ */
+static ruas_child *child_after_helper(int *done)
+{
+	int sv[2], pd[2];
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	assert_int_equal(pipe2(pd, O_CLOEXEC), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(sv[0]);
+		close(pd[0]);
+		close(sv[1]); /* the helper's end: it has ended */
+		struct timespec ts = {0, SUDO_LINGER_MS * 1000000L};
+		nanosleep(&ts, NULL);
+		_exit(write(pd[1], "x", 1) == 1 ? 0 : 1);
+	}
+	close(sv[1]);
+	close(pd[1]);
+	*done = pd[0];
+	/* Until the stand-in has closed its copy too. */
+	struct pollfd pf = {sv[0], POLLIN, 0};
+	assert_int_equal(poll(&pf, 1, 10000), 1);
+	assert_true(pf.revents & (POLLHUP | POLLIN));
+	ruas_child *c = calloc(1, sizeof *c);
+	assert_non_null(c);
+	c->pid = pid;
+	c->chan = sv[0];
+	c->pidfd = pidfd_open_nocheck(pid);
+	assert_int_equal(pthread_mutex_init(&c->lock, NULL), 0);
+	return c;
+}
+
+/* Signals to a child whose helper has gone are not sent to sudo: it ends by itself. */
+static void test_signal_after_helper_gone(void **state)
+{
+	(void)state;
+	static const int sigs[] = {SIGTERM, SIGKILL, SIGINT, SIGUSR1};
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		int done;
+		ruas_child *c = child_after_helper(&done);
+		ruas_error *err = NULL;
+		assert_int_equal(ruas_child_signal(c, sigs[i], &err), 0);
+		assert_null(err);
+		int code = -1;
+		assert_int_equal(ruas_child_wait(c, &code, &err), 0);
+		assert_int_equal(code, 0);
+		assert_int_equal(ruas_child_term_signal(c), 0);
+		ruas_child_free(c);
+		close(done);
+	}
+}
+
+/* free of such a child lets sudo end by itself, and reaps it. */
+static void test_free_after_helper_gone(void **state)
+{
+	(void)state;
+	int done;
+	ruas_child *c = child_after_helper(&done);
+	pid_t pid = c->pid;
+	ruas_child_free(c);
+	char b = 0;
+	assert_int_equal(read(done, &b, 1), 1);
+	assert_int_equal(b, 'x');
+	close(done);
+	/* Reaped by free: nothing is left to wait for. */
+	assert_int_equal(waitpid(pid, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_signal_after_helper_gone),
+		cmocka_unit_test(test_free_after_helper_gone),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
