@@ -319,5 +319,6 @@ int reaper_run(char **argv, struct reaper_options *o)
 		close(r.ctl);
 	else if (o->init_ctl >= 0)
 		close(o->init_ctl);
+	o->init_ctl = -1;
 	return rc;
 }

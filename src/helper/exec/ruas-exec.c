@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "anchor_probe.h"
@@ -360,6 +361,22 @@ static int take_payload(int argc, char **argv, struct reaper_options *ro, struct
 	return 0;
 }
 
+/*
+ * A namespace's init that no reaper took over (the helper failed before
+ * the agent could start): its end of file ends it, and it is reaped here,
+ * so that the helper never exits with a live namespace below it, where a
+ * fork of anything at exit (a sanitizer's leak check does one) would land.
+ */
+static void end_init(struct reaper_options *ro)
+{
+	if (ro->init_ctl < 0)
+		return;
+	close(ro->init_ctl);
+	ro->init_ctl = -1;
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
+}
+
 int main(int argc, char **argv)
 {
 	struct payload p;
@@ -372,6 +389,7 @@ int main(int argc, char **argv)
 	}
 	memset(&p, 0, sizeof p);
 	if (take_payload(argc, argv, &ro, &p) < 0) {
+		end_init(&ro);
 		if (ro.chan >= 0)
 			channel_in_exit(ro.chan, -1, EXIT_HELPER);
 		return EXIT_HELPER;
@@ -380,6 +398,7 @@ int main(int argc, char **argv)
 	switch (p.kind) {
 	case PAYLOAD_EXEC:
 		rc = exec_mode(&p, &ro);
+		end_init(&ro);
 		if (ro.chan >= 0)
 			channel_in_exit(ro.chan, ro.status, rc);
 		break;
