@@ -401,7 +401,15 @@ int main(int argc, char **argv)
 		end_init(&ro);
 		if (ro.chan >= 0)
 			channel_in_exit(ro.chan, ro.status, rc);
-		break;
+		payload_free(&p);
+		/*
+		 * _exit: this process's children may go to a new PID namespace
+		 * (lifetime pidns), where no at-exit handler can fork (a leak
+		 * checker's does, and fails or hangs there). Nothing else is
+		 * registered at exit.
+		 */
+		fflush(NULL);
+		_exit(rc);
 	case PAYLOAD_CHECK:
 		close(ro.chan); /* the report goes to stdout, framed by its nonce */
 		rc = check_mode(&p);
