@@ -1,9 +1,15 @@
 /*
  * spawnbench - ruas_spawn() and wait, N times, of one project: the cost of
- * a spawn alone, without the startup checks. Prints the median in ms.
+ * a spawn alone, without the startup checks. Prints the median in ms. With
+ * `-- CMD...`, each round also runs CMD (posix_spawnp and waitpid, what a
+ * supervisor without ruas does), interleaved, and prints both medians: the
+ * baseline first, so that both sides pay the same harness.
  */
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "ruas.h"
@@ -14,12 +20,37 @@ static int cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+extern char **environ;
+
+static double since_ms(const struct timespec *a)
+{
+	struct timespec b;
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (double)(b.tv_sec - a->tv_sec) * 1e3 + (double)(b.tv_nsec - a->tv_nsec) / 1e6;
+}
+
+/* One run of the baseline command; its wall time in ms, or -1. */
+static double run_baseline(char **cmd)
+{
+	struct timespec a;
+	pid_t pid;
+	int status;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	if (posix_spawnp(&pid, cmd[0], NULL, NULL, cmd, environ) != 0 ||
+	    waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return -1;
+	return since_ms(&a);
+}
+
 int main(int argc, char **argv)
 {
 	ruas_config *cfg;
 	ruas_error *err = NULL;
-	if (argc != 4) {
-		fprintf(stderr, "usage: spawnbench CONFIG PROJECT N\n");
+	char **cmd = NULL;
+	if (argc > 5 && strcmp(argv[4], "--") == 0)
+		cmd = argv + 5;
+	else if (argc != 4) {
+		fprintf(stderr, "usage: spawnbench CONFIG PROJECT N [-- CMD...]\n");
 		return 2;
 	}
 	int n = atoi(argv[3]);
@@ -27,9 +58,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "spawnbench: %s\n", err ? ruas_error_message(err) : "bad N");
 		return 2;
 	}
-	double *ms = calloc((size_t)n, sizeof *ms);
+	double *ms = calloc((size_t)n, sizeof *ms), *base = calloc((size_t)n, sizeof *base);
+	if (!ms || !base)
+		return 2;
 	for (int i = 0; i < n; i++) {
-		struct timespec a, b;
+		if (cmd && (base[i] = run_baseline(cmd)) < 0) {
+			fprintf(stderr, "spawnbench: %s failed\n", cmd[0]);
+			return 1;
+		}
+		struct timespec a;
 		ruas_child *c;
 		int code;
 		clock_gettime(CLOCK_MONOTONIC, &a);
@@ -38,13 +75,16 @@ int main(int argc, char **argv)
 			fprintf(stderr, "spawnbench: %s\n", ruas_error_message(err));
 			return 1;
 		}
-		clock_gettime(CLOCK_MONOTONIC, &b);
+		ms[i] = since_ms(&a);
 		ruas_child_free(c);
-		ms[i] = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
 	}
 	qsort(ms, (size_t)n, sizeof *ms, cmp);
+	qsort(base, (size_t)n, sizeof *base, cmp);
+	if (cmd)
+		printf("%.2f ", base[n / 2]);
 	printf("%.2f\n", ms[n / 2]);
 	free(ms);
+	free(base);
 	ruas_config_free(cfg);
 	return 0;
 }

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,6 +47,20 @@ pid_t process_parent(pid_t pid)
 {
 	unsigned long long v;
 	return stat_field(pid, 4, &v) == 0 ? (pid_t)v : -1;
+}
+
+int process_pidfd(pid_t pid)
+{
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+int child_has_ended(pid_t pid)
+{
+	siginfo_t si;
+	memset(&si, 0, sizeof si);
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return -1;
+	return si.si_pid == pid;
 }
 
 long long monotonic_ms(void)

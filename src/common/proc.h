@@ -15,6 +15,21 @@ unsigned long long process_start_time(pid_t pid);
 /* Field 4 of /proc/PID/stat, the parent's pid; -1 when it cannot be read. */
 pid_t process_parent(pid_t pid);
 
+/*
+ * A pidfd for pid (pidfd_open(2); the kernel sets O_CLOEXEC), or -1 with
+ * errno where the kernel or valgrind has none: callers then poll waitid.
+ * It names the process for good, so a recycled pid cannot be mistaken
+ * for it.
+ */
+int process_pidfd(pid_t pid);
+
+/*
+ * Whether our child pid has ended, without reaping it (WNOWAIT: the wait
+ * stays its owner's): 1 ended, 0 running, -1 with errno (ECHILD: not our
+ * child, or already reaped).
+ */
+int child_has_ended(pid_t pid);
+
 /* CLOCK_MONOTONIC in milliseconds, for deadlines. */
 long long monotonic_ms(void);
 

@@ -6,10 +6,10 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <termios.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "spawn_attr.h"
 
 /*
@@ -79,7 +79,7 @@ int pty_spawn(struct pty_child *c, const char *path, char *const argv[],
 	 * is what ends the output. A pidfd says when at once; without one
 	 * (Linux < 5.3) the caller looks every few milliseconds.
 	 */
-	c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+	c->pidfd = process_pidfd(c->pid);
 	return 0;
 }
 

@@ -31,6 +31,8 @@ chown t1 "$SB/w"
 TREE='setsid sh -c "sleep 301" & (sleep 302 &) ; sleep 303'
 STUBBORN='trap "" TERM HUP INT; sleep 304 & sleep 305'
 LEFTOVER='sleep 306 & exit 3'
+# Says which signal reached it and goes on; ends by SIGTERM.
+TRAPS='for s in INT HUP QUIT USR1 USR2 WINCH ALRM CONT; do trap "echo got $s" $s; done; echo ready; while :; do sleep 0.1; done'
 # Tries to push a byte into its terminal (TIOCSTI is 0x5412 on Linux).
 TIOCSTI='my $c = "x"; print -t STDIN ? "tty " : "notty ", (ioctl(STDIN, 0x5412, $c) ? "injected" : "refused: $!"), "\n";'
 for backend in sudo pam; do
@@ -43,6 +45,8 @@ projects = (
   { name = "tree"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", $(cfgstr "$TREE")]; },
   { name = "stubborn"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", $(cfgstr "$STUBBORN")]; },
   { name = "leftover"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", $(cfgstr "$LEFTOVER")]; },
+  { name = "traps"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", $(cfgstr "$TRAPS")]; },
+  { name = "plain"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sleep", "307"]; },
   { name = "limits"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", "ulimit -Hn"]; },
   { name = "tiocsti"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["perl", "-e", $(cfgstr "$TIOCSTI")]; }
 );
@@ -108,6 +112,39 @@ for backend in sudo pam; do
 	OUT="elapsed ${elapsed} ms"
 	expect "$backend: ... not before the grace period (1 s)" test "$elapsed" -ge 900
 	pkill -KILL -u t1 2>/dev/null
+
+	# Signals to ruas run from another process mean what they mean to
+	# ruas_child_signal(): SIGTERM ends the tree, the others reach the agent.
+	as_user_bg "$who" "$RUAS" run -q -c "$CONF" traps >"$SB/traps.out" 2>&1 </dev/null
+	rpid=$BGPID
+	for _ in $(seq 50); do grep -q ready "$SB/traps.out" && break; sleep 0.1; done
+	for sig in INT HUP QUIT USR1 USR2 WINCH ALRM CONT; do
+		kill -"$sig" "$rpid"
+		for _ in $(seq 50); do grep -q "got $sig" "$SB/traps.out" && break; sleep 0.1; done
+		OUT=$(cat "$SB/traps.out")
+		expect "$backend: SIG$sig to ruas run reaches the agent, which handles it" has "$OUT" "got $sig"
+	done
+	OUT="ruas: $(ps -o pid=,args= -p "$rpid"); t1: $(target_procs)"
+	expect "$backend: ... and neither ruas nor the agent ended of them" kill -0 "$rpid"
+	kill -TERM "$rpid"
+	wait "$rpid" 2>/dev/null
+	RC=$?
+	expect "$backend: SIGTERM to ruas run then ends the agent: 143" test "$RC" = 143
+	OUT="left: $(target_procs)"
+	expect "$backend: ... and nothing of it is left" gone_within 3
+	pkill -KILL -u t1 2>/dev/null
+	for sig in QUIT USR1 HUP INT; do
+		as_user_bg "$who" "$RUAS" run -q -c "$CONF" plain >/dev/null 2>&1 </dev/null
+		rpid=$BGPID
+		for _ in $(seq 50); do pgrep -u t1 -xf "sleep 307" >/dev/null && break; sleep 0.1; done
+		kill -"$sig" "$rpid"
+		wait "$rpid" 2>/dev/null
+		RC=$?
+		OUT="left: $(target_procs)"
+		expect "$backend: SIG$sig to ruas run kills an agent that does not handle it: ruas exits 128+$(kill -l "$sig")" \
+			test "$RC" = $((128 + $(kill -l "$sig")))
+		pkill -KILL -u t1 2>/dev/null
+	done
 
 	# A terminal for ruas run, as an operator's would be.
 	as_user "$who" script -qec "$RUAS run -c $CONF tiocsti" /dev/null >"$SB/out" 2>&1 </dev/null

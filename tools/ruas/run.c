@@ -1,6 +1,6 @@
 /*
  * run.c - ruas run: check everything, then start the project's command as
- * its run_as_user, relay termination to it, and exit as it did.
+ * its run_as_user, relay signals to it, and exit as it did.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -12,14 +12,52 @@
 #include "args.h"
 
 /*
- * Waits for the agent. SIGTERM, SIGHUP, SIGINT or SIGQUIT sent to ruas by
- * another process ends the agent's whole tree: ruas_child_terminate() now,
- * and SIGKILL to sudo if it still runs after the grace period and a margin
- * (the helper then sees its parent die and kills what is left). Signals the
- * terminal sends (si_code SI_KERNEL) reach sudo and the helper through the
- * shared process group already.
+ * The signals ruas run takes from other processes and passes on, as sudo
+ * does: the helper's own (block_relayed_signals) and those that only ever
+ * mean something to the agent.
  */
-static int wait_terminating(ruas_child *child, const sigset_t *set, unsigned int grace)
+static int block_run_signals(sigset_t *set, sigset_t *old)
+{
+	static const int agent_only[] = {SIGUSR1, SIGUSR2, SIGWINCH, SIGCONT, SIGALRM};
+	if (block_relayed_signals(set, old) < 0)
+		return -1;
+	sigset_t more;
+	sigemptyset(&more);
+	for (size_t i = 0; i < sizeof agent_only / sizeof agent_only[0]; i++) {
+		sigaddset(&more, agent_only[i]);
+		sigaddset(set, agent_only[i]);
+	}
+	return sigprocmask(SIG_BLOCK, &more, NULL);
+}
+
+/*
+ * What a signal that reached ruas means for the agent. SIGTERM ends its
+ * whole tree (the grace, then SIGKILL). Any other goes to the agent's
+ * process group through ruas_child_signal(), so that SIGINT interrupts
+ * rather than ends and the agent dies of it, if at all, by its own choice;
+ * the helper then ends what it left. A signal the terminal sent (si_code
+ * SI_KERNEL) already reached sudo and the helper, which share our process
+ * group, so it is not sent twice; only SIGWINCH is, since the agent runs
+ * in a session of its own and the terminal's never reaches it.
+ */
+enum relay { RELAY_NONE, RELAY_TERMINATE, RELAY_SIGNAL };
+
+static enum relay relay_of(int sig, const siginfo_t *si)
+{
+	if (sig <= 0 || sig == SIGCHLD)
+		return RELAY_NONE;
+	if (si->si_code > 0 && sig != SIGWINCH)
+		return RELAY_NONE;
+	return sig == SIGTERM ? RELAY_TERMINATE : RELAY_SIGNAL;
+}
+
+/*
+ * Waits for the agent, relaying what ruas receives (relay_of). After a
+ * terminate, SIGKILL goes to the tree if it still runs after the grace
+ * period and a margin (the helper then sees its parent die and kills what
+ * is left); nothing else is relayed meanwhile.
+ */
+static int wait_relaying(ruas_child *child, const sigset_t *set, unsigned int grace)
 {
 	int terminating = 0;
 	struct timespec deadline = {0, 0};
@@ -37,15 +75,18 @@ static int wait_terminating(ruas_child *child, const sigset_t *set, unsigned int
 		siginfo_t si;
 		struct timespec now, left = {1, 0};
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (terminating) {
-			if (now.tv_sec >= deadline.tv_sec) {
-				ruas_child_signal(child, SIGKILL, NULL);
-				deadline.tv_sec = now.tv_sec + 3600;
-			}
+		if (terminating && now.tv_sec >= deadline.tv_sec) {
+			ruas_child_signal(child, SIGKILL, NULL);
+			deadline.tv_sec = now.tv_sec + 3600;
 		}
 		int sig = sigtimedwait(set, &si, &left);
-		if (sig <= 0 || sig == SIGCHLD || si.si_code > 0 || terminating)
+		enum relay what = relay_of(sig, &si);
+		if (what == RELAY_NONE || terminating)
 			continue;
+		if (what == RELAY_SIGNAL) {
+			ruas_child_signal(child, sig, NULL);
+			continue;
+		}
 		terminating = 1;
 		ruas_child_terminate(child, NULL);
 		clock_gettime(CLOCK_MONOTONIC, &deadline);
@@ -58,7 +99,7 @@ static int start(const ruas_config *cfg, const char *project, char **args)
 {
 	/* Block before spawning so that no signal slips between spawn and wait. */
 	sigset_t set, old;
-	if (block_relayed_signals(&set, &old) < 0) {
+	if (block_run_signals(&set, &old) < 0) {
 		perror("ruas: sigprocmask");
 		return EXIT_SPAWN;
 	}
@@ -70,7 +111,7 @@ static int start(const ruas_config *cfg, const char *project, char **args)
 		ruas_error_free(err);
 		return EXIT_SPAWN;
 	}
-	int rc = wait_terminating(child, &set,
+	int rc = wait_relaying(child, &set,
 				  ruas_project_terminate_grace(ruas_config_project_find(cfg, project)));
 	ruas_child_free(child);
 	return rc;

@@ -17,16 +17,10 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-
-static int pidfd_open_(pid_t pid)
-{
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-}
 
 /*
  * Signals every descendant of this process. Orphans come back to us (we are
@@ -106,14 +100,14 @@ static int reaper_setup(struct reaper *r, const struct reaper_options *o, sigset
 		return -1;
 	}
 	if (o->supervisor > 0) {
-		r->sup_fd = pidfd_open_(o->supervisor);
+		r->sup_fd = process_pidfd(o->supervisor);
 		if (r->sup_fd < 0 || (o->supervisor_start &&
 				      process_start_time(o->supervisor) != o->supervisor_start)) {
 			fputs("ruas-exec: the supervisor is gone; not starting the agent\n", stderr);
 			return -1;
 		}
 	}
-	r->par_fd = pidfd_open_(getppid());
+	r->par_fd = process_pidfd(getppid());
 
 	if (block_relayed_signals(&set, old) < 0) {
 		perror("ruas-exec: sigprocmask");

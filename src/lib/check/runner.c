@@ -147,7 +147,7 @@ static int hand_over(const struct run_channel *ch, pid_t pid, int chan)
 		(void)rendezvous_deliver(chan, CHANNEL_SESSION, ch->session, ch->payload, NULL, 0);
 		return 0;
 	}
-	int pidfd = pidfd_open_nocheck(pid), conn = -1;
+	int pidfd = process_pidfd(pid), conn = -1;
 	int r = rendezvous_accept(ch->listen_fd, pid, pidfd, ch->uid, &conn);
 	if (pidfd >= 0)
 		close(pidfd);

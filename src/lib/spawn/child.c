@@ -26,6 +26,7 @@
 #include "channel.h"
 #include "error.h"
 #include "exit_status.h"
+#include "proc.h"
 #include "people/deny_files.h"
 
 /* How long free() waits for a killed tree before it kills sudo itself. */
@@ -213,9 +214,7 @@ static void wait_end(const ruas_child *c)
 		return;
 	}
 	for (int ms = 0; ms < FREE_WAIT_MS; ms += 10) {
-		siginfo_t si;
-		memset(&si, 0, sizeof si);
-		if (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid)
+		if (child_has_ended(c->pid) != 0)
 			return;
 		struct timespec ts = {0, 10 * 1000000L};
 		nanosleep(&ts, NULL);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "channel.h"
+#include "proc.h"
 #include "ruas.h"
 #include "spawn/rendezvous.h"
 #include "spawn/start.h"
@@ -69,7 +70,7 @@ int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error 
 		close(sv[1]);
 	}
 	if (r == 0) {
-		s->pidfd = pidfd_open_nocheck(*pid);
+		s->pidfd = process_pidfd(*pid);
 		if (rendezvous_deliver(sv[0], CHANNEL_SESSION, &session, &inner, s->stdio, 3) == 0) {
 			s->chan = sv[0];
 			sv[0] = -1;

@@ -9,7 +9,6 @@
 #include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,11 +20,6 @@
 #define RENDEZVOUS_MS 60000
 /* sudo -> (sudo's monitor) -> login shell -> ruas-exec, with room to spare. */
 #define MAX_HOPS 8
-
-int pidfd_open_nocheck(pid_t pid)
-{
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-}
 
 /*
  * Whether the connected peer is the target's process below `parent`: its
@@ -46,14 +40,6 @@ static int peer_is_ours(int fd, pid_t parent, uid_t uid)
 			return 1;
 	}
 	return 0;
-}
-
-/* Whether our child pid has ended, without reaping it (the wait is the handle's). */
-static int has_ended(pid_t pid)
-{
-	siginfo_t si;
-	memset(&si, 0, sizeof si);
-	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
 }
 
 int rendezvous_accept(int lfd, pid_t parent, int parent_fd, uid_t uid, int *chan)
@@ -85,7 +71,7 @@ int rendezvous_accept(int lfd, pid_t parent, int parent_fd, uid_t uid, int *chan
 		/* sudo ended without a helper: its own failure, reported by its status. */
 		if (n > 0 && (pf[1].revents & (POLLIN | POLLHUP)))
 			return RENDEZVOUS_GONE;
-		if (parent_fd < 0 && has_ended(parent))
+		if (parent_fd < 0 && child_has_ended(parent) == 1)
 			return RENDEZVOUS_GONE;
 	}
 }

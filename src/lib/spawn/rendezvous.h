@@ -13,9 +13,6 @@ enum {
 	RENDEZVOUS_ERROR = -1,   /* poll() failed; errno says why */
 };
 
-/* pidfd_open(2), which glibc 2.36 does not wrap; -1 with errno. */
-int pidfd_open_nocheck(pid_t pid);
-
 /*
  * Accepts on the listener lfd the first connection whose peer has uid
  * `uid` and descends from `parent` (watched through parent_fd, its pidfd,

@@ -25,6 +25,7 @@
 #include "config/config_int.h"
 #include "error.h"
 #include "people/deny_files.h"
+#include "proc.h"
 #include "ruas.h"
 #include "spawn_attr.h"
 #include "spawn/child.h"
@@ -168,7 +169,7 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 	}
 	c->files = deny_files_release(&x); /* the child's now; removed by ruas_child_free */
 	c->chan = s.chan;
-	c->pidfd = s.pidfd >= 0 ? s.pidfd : pidfd_open_nocheck(c->pid);
+	c->pidfd = s.pidfd >= 0 ? s.pidfd : process_pidfd(c->pid);
 	pthread_mutex_init(&c->lock, NULL);
 	return c;
 }

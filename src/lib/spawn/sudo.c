@@ -13,6 +13,7 @@
 
 #include "account.h"
 #include "channel.h"
+#include "proc.h"
 #include "spawn/exec_payload.h"
 #include "spawn/rendezvous.h"
 #include "spawn/spawn_int.h"
@@ -43,7 +44,7 @@ static int meet(struct start *s, int lfd, pid_t pid, uid_t uid, const struct buf
 		ruas_error **err)
 {
 	int chan = -1;
-	s->pidfd = pidfd_open_nocheck(pid);
+	s->pidfd = process_pidfd(pid);
 	int r = rendezvous_accept(lfd, pid, s->pidfd, uid, &chan);
 	if (r == RENDEZVOUS_GONE)
 		return 0; /* sudo's own failure: its exit status and stderr tell */

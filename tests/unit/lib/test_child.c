@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "ruas.h"
 #include "spawn/child.h"
 #include "spawn/rendezvous.h"
@@ -64,7 +65,7 @@ static ruas_child *child_after_helper(int *done)
 	assert_non_null(c);
 	c->pid = pid;
 	c->chan = sv[0];
-	c->pidfd = pidfd_open_nocheck(pid);
+	c->pidfd = process_pidfd(pid);
 	assert_int_equal(pthread_mutex_init(&c->lock, NULL), 0);
 	return c;
 }
