@@ -1,10 +1,11 @@
 /*
  * fuzz_config - ruas_config_load_buffer on arbitrary bytes: never crash, leak or accept a root
- * run_as_user; and every project it accepts, built again in code (ruas_config_add_project), is
- * accepted too and comes out the same.
+ * run_as_user; and every people block and project it accepts, built again in code
+ * (ruas_config_set_people, ruas_config_add_project), is accepted too and comes out the same.
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config/config_int.h"
@@ -40,6 +41,8 @@ static void same_in_code(ruas_config *cfg, const struct ruas_project *p)
 	sp.backend = backends[p->backend];
 	sp.pam_service = p->pam_service;
 	sp.terminate_grace = (int)p->terminate_grace;
+	sp.person = p->person;
+	sp.deny_settings_args = (const char *const *)p->deny_settings_args;
 	if (ruas_config_add_project(cfg, &sp, NULL) != 0)
 		__builtin_trap();
 	const struct ruas_project *q = cfg->projects[cfg->nprojects - 1];
@@ -48,8 +51,42 @@ static void same_in_code(ruas_config *cfg, const struct ruas_project *p)
 	    !same_strv(p->command, q->command) || !same_strv(p->env_allowlist, q->env_allowlist) ||
 	    !same_strv(p->scan_prune, q->scan_prune) ||
 	    !same_strv(p->target_sudo_allowed, q->target_sudo_allowed) ||
+	    !same_str(p->person, q->person) ||
+	    !same_strv(p->deny_settings_args, q->deny_settings_args) ||
 	    p->backend != q->backend || p->terminate_grace != q->terminate_grace)
 		__builtin_trap();
+}
+
+/* The loaded people block through the spec API into cfg: accepted, and the same. */
+static void people_in_code(ruas_config *cfg, const struct ruas_people *pp)
+{
+	ruas_person_spec *m = calloc(pp->nmembers + 1, sizeof *m);
+	ruas_people_spec ps = RUAS_PEOPLE_SPEC_INIT;
+	if (!m)
+		__builtin_trap();
+	for (size_t i = 0; i < pp->nmembers; i++) {
+		m[i].version = RUAS_PERSON_SPEC_VERSION;
+		m[i].id = pp->members[i].id;
+		m[i].run_as_user = pp->members[i].run_as_user;
+	}
+	ps.worktrees = pp->worktrees;
+	ps.credentials = pp->credentials;
+	ps.claude_projects = pp->claude_projects;
+	ps.enforce = pp->enforce_bwrap ? "bwrap" : "none";
+	ps.members = m;
+	ps.member_count = pp->nmembers;
+	if (ruas_config_set_people(cfg, &ps, NULL) != 0)
+		__builtin_trap();
+	free(m);
+	const struct ruas_people *q = cfg->people;
+	if (!same_str(pp->worktrees, q->worktrees) || !same_str(pp->credentials, q->credentials) ||
+	    !same_str(pp->claude_projects, q->claude_projects) ||
+	    pp->enforce_bwrap != q->enforce_bwrap || pp->nmembers != q->nmembers)
+		__builtin_trap();
+	for (size_t i = 0; i < pp->nmembers; i++)
+		if (!same_str(pp->members[i].id, q->members[i].id) ||
+		    !same_str(pp->members[i].run_as_user, q->members[i].run_as_user))
+			__builtin_trap();
 }
 
 static void rebuild_in_code(const ruas_config *loaded, const ruas_config_options *o)
@@ -63,9 +100,10 @@ static void rebuild_in_code(const ruas_config *loaded, const ruas_config_options
 	ruas_config *cfg = NULL;
 	if (ruas_config_new(&cfg, &g, o, NULL) != 0)
 		__builtin_trap();
+	if (loaded->people)
+		people_in_code(cfg, loaded->people);
 	for (size_t i = 0; i < loaded->nprojects; i++)
-		if (!loaded->projects[i]->person) /* code has no people block */
-			same_in_code(cfg, loaded->projects[i]);
+		same_in_code(cfg, loaded->projects[i]);
 	ruas_config_free(cfg);
 }
 

@@ -134,14 +134,15 @@ RUAS_EXTERN const char *const *ruas_project_target_sudo_allowed(const ruas_proje
 
 /*
  * A configuration from the embedder's own store, with no configuration text
- * anywhere: ruas_config_new(), then ruas_config_add_project() for each
- * project. Each value meets the rules of the same key in ruas.conf(5), in
- * the same order and with the same messages, only without a file and line:
+ * anywhere: ruas_config_new(), ruas_config_set_people() when it serves
+ * people, then ruas_config_add_project() for each project. Each value
+ * meets the rules of the same key in ruas.conf(5), in the same order and
+ * with the same messages, only without a file and line:
  * RUAS_ERR_CONFIG, ruas_error_file() NULL, ruas_error_line() 0, and the
  * message without its "FILE:LINE: " prefix. What only a file can get wrong
  * (syntax, types, unknown keys) has no counterpart here.
  *
- * In both structs below a NULL pointer, and RUAS_UNSET for a number, means
+ * In the structs below a NULL pointer, and RUAS_UNSET for a number, means
  * that the key is absent, so that its default applies. Lists are
  * NULL-terminated; an empty one ({NULL}) is the file's [], which differs
  * from absent (for example scan_prune = [] prunes nothing). Every string
@@ -179,13 +180,58 @@ typedef struct {
  * A configuration with no projects yet. NULL globals are the defaults, the
  * same as those of a file that sets only projects. opts->supervisor_uid
  * (opts may be NULL) is the account that no run_as_user may be, as for a
- * file; skip_owner_check has no meaning here. The people block has no
- * counterpart in this version: a project that names a person is refused
- * ("no people block") unless it is added to a loaded configuration that
- * has one (a file with `projects = ();` and its people block will do).
+ * file; skip_owner_check has no meaning here. Its people block, if it is
+ * to have one, comes next (ruas_config_set_people()), then its projects.
  */
 RUAS_EXTERN int ruas_config_new(ruas_config **out, const ruas_config_globals *globals,
 				const ruas_config_options *opts, ruas_error **err);
+
+/* One member of the people block: the keys of a member in ruas.conf(5). */
+#define RUAS_PERSON_SPEC_VERSION 1
+typedef struct {
+	unsigned int version;
+	const char *id;          /* required: ^[a-z0-9][a-z0-9_-]*$, at most 64, unique */
+	const char *run_as_user; /* required: as a project's run_as_user */
+} ruas_person_spec;
+#define RUAS_PERSON_SPEC_INIT {RUAS_PERSON_SPEC_VERSION, NULL, NULL}
+
+/*
+ * The people block of ruas.conf(5) (docs/run-as-user.md): where the
+ * people's worktrees and the shared credentials are, and who the members
+ * are. members points to member_count specs (NULL with 0 is the file's
+ * block without `members`, refused as that is; a non-NULL pointer with 0
+ * is `members = ();`).
+ */
+#define RUAS_PEOPLE_SPEC_VERSION 1
+typedef struct {
+	unsigned int version;
+	const char *worktrees;       /* required, absolute: person P's scope is <worktrees>/<P> */
+	const char *credentials;     /* required, absolute: denied to every person */
+	const char *claude_projects; /* NULL: <HOME of P's run_as_user>/.claude/projects */
+	const char *enforce;         /* "none" (NULL) or "bwrap" */
+	const ruas_person_spec *members;
+	size_t member_count;
+} ruas_people_spec;
+#define RUAS_PEOPLE_SPEC_INIT {RUAS_PEOPLE_SPEC_VERSION, NULL, NULL, NULL, NULL, NULL, 0}
+
+/*
+ * Gives cfg its people block, validated by the code that judges a file's
+ * (the same refusals and messages, without file and line; the members in
+ * order, so the first bad one is named). It must come before any project:
+ * a person must exist before a project names it, so cfg with projects is
+ * refused (RUAS_ERR_INVALID), as is cfg that already has a people block
+ * (one from its file, or an earlier call); so are members NULL with
+ * member_count > 0 and an unknown version of the spec or of a member. On
+ * any refusal cfg is unchanged. Afterwards ruas_config_add_project()
+ * accepts projects that name its members, and ruas_preflight(),
+ * ruas_spawn(), ruas_deny_list() and ruas_audit() treat the block exactly
+ * as one loaded from a file. Strings are copied.
+ *
+ * Threads: as ruas_config_add_project(), this call changes cfg; no other
+ * call on the same cfg may run while it does.
+ */
+RUAS_EXTERN int ruas_config_set_people(ruas_config *cfg, const ruas_people_spec *spec,
+				       ruas_error **err);
 
 #define RUAS_PROJECT_SPEC_VERSION 1
 typedef struct {

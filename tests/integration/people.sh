@@ -2,7 +2,9 @@
 # Integration tests for people on one instance: deny lists from the real
 # filesystem, containment attacks, the deny files and private TMPDIR an
 # agent gets, bubblewrap enforcement for people who share a user, and the
-# OS-level audit. Inside the private-namespace sandbox; needs root.
+# OS-level audit; and the same for people built in code
+# (ruas_config_set_people, through tests/consumer/people_store.c).
+# Inside the private-namespace sandbox; needs root.
 . "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
 sandbox_need_root "tests/integration/people.sh"
 sandbox_enter "$0" "$@"
@@ -246,6 +248,97 @@ mount --bind /dev/null "$(command -v bwrap)" 2>/dev/null
 run_sup check -c "$CONF"
 expect "bwrap: check fails clearly when bubblewrap cannot run" has "$ERR" 'people.enforce = "bwrap", but bubblewrap cannot run as user "ruas-shared"'
 umount "$(command -v bwrap)" 2>/dev/null
+
+# ------------------------------------------------------------------ the same, built in code
+# A supervisor that keeps its people and projects in a store of its own
+# (tests/consumer/people_store.c, built against the staged library with
+# pkg-config alone) builds them in code: ruas_config_set_people, then the
+# projects. What held for the files above holds for it.
+if command -v pkg-config >/dev/null && command -v cc >/dev/null; then
+	mkdir -p "$SB/bin" "$SB/store"
+	flags=$(PKG_CONFIG_PATH="$SB/dest$RUAS_LIBDIR/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$SB/dest" \
+		pkg-config --cflags --libs ruas 2>&1)
+	RC=$? OUT=$flags ERR=""
+	expect "in code: pkg-config finds the staged ruas" test "$RC" = 0
+	# shellcheck disable=SC2086
+	ERR=$(cc -std=c11 -Wall -Wextra -Werror ${RUAS_BUILD_CFLAGS:-} \
+		"$abs_top_srcdir/tests/consumer/people_store.c" $flags ${RUAS_BUILD_LDFLAGS:-} \
+		-o "$SB/bin/people_store" 2>&1)
+	RC=$? OUT=""
+	expect "in code: people_store builds with pkg-config --cflags --libs ruas" test "$RC" = 0
+	chmod -R a+rX "$SB/bin"
+	rec() { local IFS=$'\t'; printf '%s\n' "$*"; }
+	# store NAME: the records on stdin as the store NAME, which run_store then reads.
+	store() { STORE="$SB/store/$1"; cat >"$STORE" && chmod 644 "$STORE"; }
+	run_store() { RUAS="$SB/bin/people_store" run_sup "$STORE" "$@"; }
+
+	{
+		rec helper "$HELPER"
+		rec people "$WT" "$SB/cred" "$SB/cp" none
+		rec member alice ruas-alice
+		rec member bob ruas-bob
+		rec member bobby ruas-bob
+		rec project alice-repo alice "$WT/alice/repo" sh -c 'echo "list=$RUAS_DENY_LIST"; cat "$RUAS_DENY_LIST"'
+		rec project escape-dotdot alice "$WT/alice/../bob/repo" sh -c 'echo RAN'
+		rec project escape-abs alice "$WT/alice/abs/x" sh -c 'echo RAN'
+		rec project not-under alice "$SB/elsewhere" sh -c 'echo RAN'
+	} >"$SB/store/people.in"
+	store people <"$SB/store/people.in"
+	for id in alice bob bobby; do
+		run_sup deny -c "$PEOPLE_CONF" "$id"
+		file_list=$OUT
+		run_store deny "$id"
+		expect "in code: $id's deny list is the file's" test "$RC" = 0 -a "$OUT" = "$file_list"
+	done
+	run_store deny alice
+	expect "in code: ... alice's names bob's scope" has "$OUT" "$WT/bob"
+	run_store check
+	expect "in code: containment: check is fatal" test "$RC" = 1
+	expect "in code: containment: .. out of the scope is named" has "$ERR" "ERROR: project \"escape-dotdot\" work_dir \"$WT/alice/../bob/repo\" does not stay inside the scope of person \"alice\""
+	expect "in code: containment: an absolute symlink is refused" has "$ERR" "ERROR: project \"escape-abs\""
+	expect "in code: containment: a work_dir outside the scope is refused" has "$ERR" "ERROR: project \"not-under\""
+	expect "in code: containment: the good project has no containment error" hasnt "$ERR" "project \"alice-repo\" work_dir"
+	for p in escape-dotdot escape-abs not-under; do
+		run_store run "$p"
+		expect "in code: spawn of $p: the helper refuses, exit 125, and the agent never starts" \
+			test "$RC" = 125 -a "$OUT" = ""
+		expect "in code: spawn of $p: ... for leaving the scope" has "$ERR" "person's scope"
+	done
+	run_store run alice-repo
+	expect "in code: person run: exits 0" test "$RC" = 0
+	expect "in code: person run: the agent read its deny list" has "$OUT" "$WT/bob"
+	expect "in code: person run: ... which names the credentials" has "$OUT" "$SB/cred"
+
+	{
+		rec helper "$HELPER"
+		rec people "$W2" "$SB/cred2" "$SB/cp" bwrap
+		rec member alice2 ruas-shared
+		rec member bob2 ruas-shared
+		rec project a2-bob alice2 "$W2/alice2" cat "$W2/bob2/secret.txt"
+		rec project a2-own alice2 "$W2/alice2" cat "$W2/alice2/mine.txt"
+	} >"$SB/store/shared.in"
+	store shared <"$SB/store/shared.in"
+	run_store check
+	expect "in code: bwrap: check passes when bubblewrap runs" test "$RC" = 0
+	expect "in code: bwrap: people sharing a user are warned about" has "$ERR" 'person "alice2" shares run_as_user "ruas-shared" with "bob2"'
+	run_store run a2-bob
+	expect "in code: bwrap: alice2's agent cannot read bob2's files" test "$RC" != 0 -a "$OUT" != bobs
+	run_store run a2-own
+	expect "in code: bwrap: ... and can read her own" test "$RC" = 0 -a "$OUT" = mine
+
+	{
+		rec helper "$HELPER"
+		rec people "$WT" "$SB/cred" "$SB/cp" none
+		rec member alice ruas-alice
+		rec member mallory sup
+	} >"$SB/store/bad.in"
+	store bad <"$SB/store/bad.in"
+	run_store check
+	expect "in code: a member that is the supervisor is refused, as in a file" test "$RC" = 2
+	expect "in code: ... with the file's message, without file and line" has "$ERR" 'people_store: error -1: run_as_user "sup" is the supervisor itself'
+else
+	echo "# skipped the checks of people built in code: no pkg-config or cc"
+fi
 
 # ------------------------------------------------------------------ audit
 mkdir -p /home/sup/.ssh

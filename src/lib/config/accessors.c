@@ -47,17 +47,7 @@ void ruas_config_free(ruas_config *cfg)
 		return;
 	for (size_t i = 0; i < cfg->nprojects; i++)
 		project_free(cfg->projects[i]);
-	if (cfg->people) {
-		for (size_t i = 0; i < cfg->people->nmembers; i++) {
-			free(cfg->people->members[i].id);
-			free(cfg->people->members[i].run_as_user);
-		}
-		free(cfg->people->members);
-		free(cfg->people->worktrees);
-		free(cfg->people->credentials);
-		free(cfg->people->claude_projects);
-		free(cfg->people);
-	}
+	people_free(cfg->people);
 	free(cfg->projects);
 	free(cfg->path);
 	free(cfg->sudo);

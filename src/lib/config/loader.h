@@ -7,7 +7,7 @@
  *
  * Values come from a source (struct src): a group of a parsed file, or a
  * struct that the embedder filled in code (ruas_config_globals,
- * ruas_project_spec). Only a file can hold a value of the wrong type or an
+ * ruas_project_spec, ruas_people_spec). Only a file can hold a value of the wrong type or an
  * unknown key, so only source.c knows the difference; every other rule is
  * written once, in the schema, for both.
  */
@@ -55,13 +55,24 @@ static inline int ld_dup(struct loader *ld, char **dst, const char *src)
 
 /* ------------------------------------------------------------- sources */
 
-enum src_type { SRC_STRING, SRC_LIST, SRC_INT };
+/* SRC_GROUPS: a file's list of groups, ( { ... }, ... ); in code an array of structs. */
+enum src_type { SRC_STRING, SRC_LIST, SRC_INT, SRC_GROUPS };
+
+struct src_array;
 
 /* A key of a struct filled in code, and where its field is. */
 struct src_field {
 	const char *key;
 	enum src_type type;
 	size_t offset;
+	const struct src_array *array; /* SRC_GROUPS only */
+};
+
+/* An array of structs (a pointer at the field's offset) and its length. */
+struct src_array {
+	size_t count_offset; /* of the size_t that holds the length */
+	size_t elem_size;
+	const struct src_field *fields; /* each element's */
 };
 
 struct src {
@@ -83,8 +94,10 @@ struct src_val {
 	const char *str;                 /* SRC_STRING */
 	int num;                         /* SRC_INT */
 	size_t n;                        /* SRC_LIST: how many elements */
-	const config_setting_t *setting; /* SRC_LIST from a file */
+	const config_setting_t *setting; /* SRC_LIST, SRC_GROUPS from a file */
 	const char *const *strv;         /* SRC_LIST from code */
+	const void *elems;               /* SRC_GROUPS from code */
+	const struct src_array *array;   /* SRC_GROUPS from code */
 };
 
 /* The line of the group itself (for "missing key" and the like), 0 from code. */
@@ -104,6 +117,16 @@ int src_elem(struct loader *ld, const struct src_val *v, const char *key, size_t
 /* An optional whole number; a file's value of another type is refused with type_msg. */
 int src_int(struct loader *ld, const struct src *s, const char *key, const char *type_msg,
 	    struct src_val *v);
+
+/*
+ * An optional list of groups; a file's value of another type is refused
+ * with type_msg. Its elements through src_group_at().
+ */
+int src_groups(struct loader *ld, const struct src *s, const char *key, const char *type_msg,
+	       struct src_val *v);
+/* Element i of groups v as a source of its own; a file's element that is no group: type_msg. */
+int src_group_at(struct loader *ld, const struct src_val *v, size_t i, const char *type_msg,
+		 struct src *out);
 
 /* A file's group: refuses a member not in allowed; `where` places it ("in a project"). */
 int ld_check_keys(struct loader *ld, const config_setting_t *group,
@@ -150,8 +173,16 @@ int schema_globals(struct loader *ld, const struct src *s);
  * unchanged (project.c). Every project, from a file or from code, passes here.
  */
 int schema_add_project(struct loader *ld, const struct src *s);
-/* The people block, before the projects that name its members (people.c). */
+/*
+ * The people block, validated and set as ld->cfg->people, or refused with
+ * ld->cfg unchanged (people.c). From a file or from code
+ * (ruas_config_set_people), every people block passes here.
+ */
+int schema_people(struct loader *ld, const struct src *s);
+/* A file's people block, if it has one, before the projects that name its members. */
 int load_people(struct loader *ld, config_t *lc);
+/* Frees a people block and what it holds (people.c). */
+void people_free(struct ruas_people *pp);
 /* Everything below the root of a parsed file: globals, people, projects (file.c). */
 int load_schema(struct loader *ld, config_t *lc);
 /* Frees a project and what it holds (accessors.c). */

@@ -1,11 +1,13 @@
 /*
  * new.c - a configuration built in code: ruas_config_new() with its
- * globals, ruas_config_add_project() for each project. The structs the
+ * globals, ruas_config_set_people() for its people block, if any, and
+ * ruas_config_add_project() for each project. The structs the
  * embedder fills are sources of the schema like a file's groups
  * (source.c), so the same rules judge them; nothing here writes or parses
  * configuration text.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +16,7 @@
 
 #define NEW_NAME "(ruas_config_new)"
 
-#define GLOBAL(key, type) {#key, type, offsetof(ruas_config_globals, key)}
+#define GLOBAL(key, type) {#key, type, offsetof(ruas_config_globals, key), NULL}
 static const struct src_field globals_fields[] = {
 	GLOBAL(env_allowlist, SRC_LIST),
 	GLOBAL(sudo, SRC_STRING),
@@ -27,10 +29,10 @@ static const struct src_field globals_fields[] = {
 	GLOBAL(terminate_grace, SRC_INT),
 	GLOBAL(target_sudo_allowed, SRC_LIST),
 	GLOBAL(lifetime, SRC_STRING),
-	{NULL, SRC_STRING, 0},
+	{NULL, SRC_STRING, 0, NULL},
 };
 
-#define PROJECT(key, type) {#key, type, offsetof(ruas_project_spec, key)}
+#define PROJECT(key, type) {#key, type, offsetof(ruas_project_spec, key), NULL}
 static const struct src_field project_fields[] = {
 	PROJECT(name, SRC_STRING),
 	PROJECT(work_dir, SRC_STRING),
@@ -45,7 +47,26 @@ static const struct src_field project_fields[] = {
 	PROJECT(pam_service, SRC_STRING),
 	PROJECT(terminate_grace, SRC_INT),
 	PROJECT(lifetime, SRC_STRING),
-	{NULL, SRC_STRING, 0},
+	{NULL, SRC_STRING, 0, NULL},
+};
+
+#define PERSON(key) {#key, SRC_STRING, offsetof(ruas_person_spec, key), NULL}
+static const struct src_field person_fields[] = {
+	PERSON(id),
+	PERSON(run_as_user),
+	{NULL, SRC_STRING, 0, NULL},
+};
+static const struct src_array people_members = {
+	offsetof(ruas_people_spec, member_count), sizeof(ruas_person_spec), person_fields};
+
+#define PEOPLE(key) {#key, SRC_STRING, offsetof(ruas_people_spec, key), NULL}
+static const struct src_field people_fields[] = {
+	PEOPLE(worktrees),
+	PEOPLE(credentials),
+	PEOPLE(claude_projects),
+	PEOPLE(enforce),
+	{"members", SRC_GROUPS, offsetof(ruas_people_spec, members), &people_members},
+	{NULL, SRC_STRING, 0, NULL},
 };
 
 int ruas_config_new(ruas_config **out, const ruas_config_globals *globals,
@@ -91,4 +112,49 @@ int ruas_config_add_project(ruas_config *cfg, const ruas_project_spec *spec, rua
 		return RUAS_ERR_INVALID;
 	struct src s = {NULL, spec, project_fields};
 	return schema_add_project(&ld, &s);
+}
+
+/* What the spec's shape or cfg's state refuses before any value is judged. */
+static int people_refusal(const ruas_config *cfg, const ruas_people_spec *spec, ruas_error **err)
+{
+	static const char fn[] = "ruas_config_set_people";
+
+	if (error_options_version(err, fn, &spec->version, RUAS_PEOPLE_SPEC_VERSION,
+				  RUAS_PEOPLE_SPEC_VERSION))
+		return RUAS_ERR_INVALID;
+	if (!spec->members && spec->member_count > 0)
+		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
+				 "%s: members is NULL but member_count is %zu", fn,
+				 spec->member_count);
+	for (size_t i = 0; spec->members && i < spec->member_count; i++) {
+		char where[64];
+		snprintf(where, sizeof where, "%s: members[%zu]", fn, i);
+		if (error_options_version(err, where, &spec->members[i].version,
+					  RUAS_PERSON_SPEC_VERSION, RUAS_PERSON_SPEC_VERSION))
+			return RUAS_ERR_INVALID;
+	}
+	if (cfg->people)
+		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
+				 "%s: %s already has a people block, and a configuration has "
+				 "only one", fn, cfg->path);
+	if (cfg->nprojects > 0)
+		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
+				 "%s: %s already has projects; set the people block before "
+				 "adding any, since a person must exist before a project names it",
+				 fn, cfg->path);
+	return 0;
+}
+
+int ruas_config_set_people(ruas_config *cfg, const ruas_people_spec *spec, ruas_error **err)
+{
+	struct loader ld = {NULL, err, cfg, NULL};
+
+	if (!cfg || !spec)
+		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
+				 "ruas_config_set_people: %s is NULL", cfg ? "spec" : "cfg");
+	int r = people_refusal(cfg, spec, err);
+	if (r < 0)
+		return r;
+	struct src s = {NULL, spec, people_fields};
+	return schema_people(&ld, &s);
 }

@@ -4,7 +4,7 @@
  * locates by key. Only here do the two differ: a file can hold a value of
  * the wrong type or an unknown key, a struct cannot, and only a file has
  * lines. Everything that judges a value is the schema's (config.c,
- * project.c), once for both.
+ * project.c, people.c), once for both.
  */
 #include <libconfig.h>
 #include <stdlib.h>
@@ -46,6 +46,12 @@ static int struct_value(struct loader *ld, const struct src *s, const char *key,
 		v->present = v->strv != NULL;
 		for (const char *const *e = v->strv; e && *e; e++)
 			v->n++;
+	} else if (type == SRC_GROUPS) {
+		v->elems = *(const void *const *)at;
+		v->array = f->array;
+		v->present = v->elems != NULL;
+		v->n = v->present ? *(const size_t *)((const char *)s->st + f->array->count_offset)
+				  : 0;
 	} else {
 		v->num = *(const int *)at;
 		v->present = v->num != RUAS_UNSET;
@@ -66,7 +72,8 @@ static int group_value(struct loader *ld, const struct src *s, const char *key,
 	int t = config_setting_type(m);
 	if (type == SRC_STRING && t == CONFIG_TYPE_STRING) {
 		v->str = config_setting_get_string(m);
-	} else if (type == SRC_LIST && (t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST)) {
+	} else if ((type == SRC_LIST && (t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST)) ||
+		   (type == SRC_GROUPS && t == CONFIG_TYPE_LIST)) {
 		v->setting = m;
 		v->n = (size_t)config_setting_length(m);
 	} else if (type == SRC_INT && t == CONFIG_TYPE_INT) {
@@ -110,6 +117,8 @@ int src_has(const struct src *s, const char *key, int *line)
 		return *(const int *)at != RUAS_UNSET;
 	if (f->type == SRC_LIST)
 		return *(const char *const *const *)at != NULL;
+	if (f->type == SRC_GROUPS)
+		return *(const void *const *)at != NULL;
 	return *(const char *const *)at != NULL;
 }
 
@@ -149,6 +158,28 @@ int src_int(struct loader *ld, const struct src *s, const char *key, const char 
 	    struct src_val *v)
 {
 	return value(ld, s, key, SRC_INT, type_msg, v);
+}
+
+int src_groups(struct loader *ld, const struct src *s, const char *key, const char *type_msg,
+	       struct src_val *v)
+{
+	return value(ld, s, key, SRC_GROUPS, type_msg, v);
+}
+
+int src_group_at(struct loader *ld, const struct src_val *v, size_t i, const char *type_msg,
+		 struct src *out)
+{
+	if (!v->setting) {
+		out->group = NULL;
+		out->st = (const char *)v->elems + i * v->array->elem_size;
+		out->fields = v->array->fields;
+		return 0;
+	}
+	const config_setting_t *e = config_setting_get_elem(v->setting, (unsigned)i);
+	if (!config_setting_is_group(e))
+		return ld_fail(ld, e, "%s", type_msg);
+	*out = src_group(e);
+	return 0;
 }
 
 int ld_check_keys(struct loader *ld, const config_setting_t *group,

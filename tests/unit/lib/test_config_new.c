@@ -18,7 +18,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +34,12 @@
 #include "env_rules.h"
 #include "fixture.h"
 #include "nss_env.h"
+#include "payload.h"
+#include "people/deny.h"
+#include "people/deny_files.h"
 #include "ruas.h"
+#include "spawn/exec_payload.h"
+#include "wire.h"
 
 /* The tables override the defaults of SPEC() and GLOBALS() field by field. */
 #pragma GCC diagnostic ignored "-Woverride-init"
@@ -175,6 +182,16 @@ static struct got load_text(const char *text)
 	return out;
 }
 
+static void projects_text(struct buf *b, const ruas_project_spec *specs, size_t n)
+{
+	buf_adds(b, "projects = (\n");
+	for (size_t i = 0; i < n; i++) {
+		buf_adds(b, i ? ",\n" : "");
+		spec_text(b, &specs[i]);
+	}
+	buf_adds(b, "\n);\n");
+}
+
 /* The specs as the text of one file (with the people block when `people`). */
 static struct got by_file(const ruas_config_globals *g, const ruas_project_spec *specs,
 			      size_t n, int people)
@@ -182,16 +199,23 @@ static struct got by_file(const ruas_config_globals *g, const ruas_project_spec 
 	struct buf b = BUF_INIT;
 	buf_adds(&b, people ? people_text : "");
 	globals_text(&b, g);
-	buf_adds(&b, "projects = (\n");
-	for (size_t i = 0; i < n; i++) {
-		buf_adds(&b, i ? ",\n" : "");
-		spec_text(&b, &specs[i]);
-	}
-	buf_adds(&b, "\n);\n");
+	projects_text(&b, specs, n);
 	assert_false(b.oom);
 	struct got out = load_text(b.data);
 	buf_free(&b);
 	return out;
+}
+
+/* Adds each spec to o->cfg while o->r is 0. */
+static void add_specs(struct got *o, const ruas_project_spec *specs, size_t n)
+{
+	for (size_t i = 0; o->r == 0 && i < n; i++) {
+		size_t before = ruas_config_project_count(o->cfg);
+		o->r = ruas_config_add_project(o->cfg, &specs[i], &o->err);
+		/* A refusal leaves the configuration as it was. */
+		if (o->r != 0)
+			assert_int_equal(ruas_config_project_count(o->cfg), before);
+	}
 }
 
 /*
@@ -219,13 +243,7 @@ static struct got by_code(const ruas_config_globals *g, const ruas_project_spec 
 		named.name = NAME;
 		out.r = ruas_config_new(&out.cfg, &named, &o, &out.err);
 	}
-	for (size_t i = 0; out.r == 0 && i < n; i++) {
-		size_t before = ruas_config_project_count(out.cfg);
-		out.r = ruas_config_add_project(out.cfg, &specs[i], &out.err);
-		/* A refusal leaves the configuration as it was. */
-		if (out.r != 0)
-			assert_int_equal(ruas_config_project_count(out.cfg), before);
-	}
+	add_specs(&out, specs, n);
 	return out;
 }
 
@@ -986,6 +1004,665 @@ static void test_spawn_sudo_as_loaded(void **state)
 	free(rec[1]);
 }
 
+/* ---------------------------------------------------------- people block */
+
+/*
+ * A people block built in code (ruas_config_set_people) against the same
+ * block as file text: the same refusals with the same messages, the same
+ * stored values, and the same preflight, audit, deny list and spawn
+ * payload for the projects of its people.
+ */
+#define M(id, user) {RUAS_PERSON_SPEC_VERSION, id, user}
+#define MEMBERS(...)                                                                      \
+	.members = (const ruas_person_spec[]){__VA_ARGS__},                                 \
+	.member_count = sizeof((const ruas_person_spec[]){__VA_ARGS__}) / sizeof(ruas_person_spec)
+/* people_text's paths; its members are AB: alice as t1, bob as t2. */
+#define PEOPLE(...)                                                                       \
+	{RUAS_PEOPLE_SPEC_VERSION, .worktrees = "/srv/wt", .credentials = "/srv/cred",       \
+	 __VA_ARGS__}
+#define AB MEMBERS(M("alice", "t1"), M("bob", "t2"))
+#define A64 A8 A8 A8 A8 A8 A8 A8 A8
+
+static void people_spec_text(struct buf *b, const ruas_people_spec *ps)
+{
+	buf_adds(b, "people = {\n");
+	put_str(b, "worktrees", ps->worktrees);
+	put_str(b, "credentials", ps->credentials);
+	put_str(b, "claude_projects", ps->claude_projects);
+	put_str(b, "enforce", ps->enforce);
+	if (ps->members) {
+		buf_adds(b, "  members = (");
+		for (size_t i = 0; i < ps->member_count; i++) {
+			buf_adds(b, i ? ", {\n" : "{\n");
+			put_str(b, "id", ps->members[i].id);
+			put_str(b, "run_as_user", ps->members[i].run_as_user);
+			buf_adds(b, "}");
+		}
+		buf_adds(b, ");\n");
+	}
+	buf_adds(b, "};\n");
+}
+
+/* The people block ps and the specs as one file. */
+static struct got people_by_file(const ruas_people_spec *ps, const ruas_project_spec *specs,
+				 size_t n)
+{
+	struct buf b = BUF_INIT;
+	people_spec_text(&b, ps);
+	projects_text(&b, specs, n);
+	assert_false(b.oom);
+	struct got out = load_text(b.data);
+	buf_free(&b);
+	return out;
+}
+
+/* The same in code: ruas_config_new(), ruas_config_set_people(ps), each spec added. */
+static struct got people_by_code(const ruas_people_spec *ps, const ruas_project_spec *specs,
+				 size_t n)
+{
+	struct got out = {0, NULL, NULL};
+	ruas_config_options o = options();
+	ruas_config_globals named = RUAS_CONFIG_GLOBALS_INIT;
+	named.name = NAME;
+	assert_int_equal(ruas_config_new(&out.cfg, &named, &o, &out.err), 0);
+	out.r = ruas_config_set_people(out.cfg, ps, &out.err);
+	/* A refusal leaves the configuration as it was: no people block. */
+	if (out.r != 0)
+		assert_null(out.cfg->people);
+	add_specs(&out, specs, n);
+	return out;
+}
+
+struct ppcase {
+	const char *reason;
+	ruas_people_spec ps;
+};
+
+static const struct ppcase ppcases[] = {
+	{"people: missing key \"worktrees\"", PEOPLE(AB, .worktrees = NULL)},
+	{"people: worktrees must be an absolute path", PEOPLE(AB, .worktrees = "srv/wt")},
+	{"people: worktrees must be an absolute path", PEOPLE(AB, .worktrees = "")},
+	{"people: worktrees must be an absolute path", PEOPLE(AB, .worktrees = "./wt")},
+	{"people: worktrees must be an absolute path", PEOPLE(AB, .worktrees = INJECTION)},
+	{"people: missing key \"credentials\"", PEOPLE(AB, .credentials = NULL)},
+	{"people: credentials must be an absolute path", PEOPLE(AB, .credentials = "~/cred")},
+	{"people: credentials must be an absolute path", PEOPLE(AB, .credentials = "")},
+	{"people: claude_projects must be an absolute path",
+	 PEOPLE(AB, .claude_projects = ".claude/projects")},
+	{"people: claude_projects must be an absolute path",
+	 PEOPLE(AB, .claude_projects = "$HOME/x")},
+	{"people: enforce must be \"none\" or \"bwrap\"", PEOPLE(AB, .enforce = "")},
+	{"people: enforce must be \"none\" or \"bwrap\"", PEOPLE(AB, .enforce = "BWRAP")},
+	{"people: enforce must be \"none\" or \"bwrap\"", PEOPLE(AB, .enforce = "bwrap ")},
+	{"people: enforce must be \"none\" or \"bwrap\"", PEOPLE(AB, .enforce = "yes")},
+	{"people: enforce must be \"none\" or \"bwrap\"", PEOPLE(AB, .enforce = INJECTION)},
+	{"people: missing key \"members\"", PEOPLE()},
+	{"people: a member needs id and run_as_user", PEOPLE(MEMBERS(M(NULL, "t1")))},
+	{"people: a member needs id and run_as_user", PEOPLE(MEMBERS(M("alice", NULL)))},
+	{"people: a member needs id and run_as_user",
+	 PEOPLE(MEMBERS(M("alice", "t1"), M(NULL, NULL)))},
+	{"people: member id \"Alice\" is invalid (pattern ^[a-z0-9][a-z0-9_-]*$)",
+	 PEOPLE(MEMBERS(M("Alice", "t1")))},
+	{"people: member id \"\" is invalid", PEOPLE(MEMBERS(M("", "t1")))},
+	{"people: member id \"a b\" is invalid", PEOPLE(MEMBERS(M("a b", "t1")))},
+	{"is invalid (pattern", PEOPLE(MEMBERS(M("a\"b", "t1")))},
+	{"is invalid (pattern", PEOPLE(MEMBERS(M("$x", "t1")))},
+	{"is invalid (pattern", PEOPLE(MEMBERS(M("a$x", "t1")))},
+	{"is invalid (pattern", PEOPLE(MEMBERS(M("a\nb", "t1")))},
+	{"is invalid (pattern", PEOPLE(MEMBERS(M("a\n", "t1")))},
+	{"is invalid (pattern", PEOPLE(MEMBERS(M("-a", "t1")))},
+	{"is invalid (pattern", PEOPLE(MEMBERS(M("_a", "t1")))},
+	{"is invalid (pattern", PEOPLE(MEMBERS(M("a.b", "t1")))},
+	{"is invalid (pattern", PEOPLE(MEMBERS(M("a/b", "t1")))},
+	{"is invalid (pattern", PEOPLE(MEMBERS(M("\x1b[2J", "t1")))},
+	{"is invalid (pattern", PEOPLE(MEMBERS(M(INJECTION, "t1")))},
+	{"is invalid (pattern", PEOPLE(MEMBERS(M(A64 "a", "t1")))},
+	{"people: member id \"Bob\" is invalid", PEOPLE(MEMBERS(M("alice", "t1"), M("Bob", "t2")))},
+	{"people: duplicate member id \"alice\"",
+	 PEOPLE(MEMBERS(M("alice", "t1"), M("alice", "t2")))},
+	{"people: duplicate member id \"alice\"",
+	 PEOPLE(MEMBERS(M("alice", "t1"), M("bob", "t2"), M("alice", "sup")))},
+	{"run_as_user \"sup\" is the supervisor itself", PEOPLE(MEMBERS(M("alice", "sup")))},
+	{"run_as_user \"supalias\" has the supervisor's uid 1500",
+	 PEOPLE(MEMBERS(M("alice", "t1"), M("bob", "supalias")))},
+	{"run_as_user \"root\" is root", PEOPLE(MEMBERS(M("alice", "root")))},
+	{"has uid 0", PEOPLE(MEMBERS(M("alice", "zero")))},
+	{"must start with a lower-case letter", PEOPLE(MEMBERS(M("alice", "Bob")))},
+	{"must start with a lower-case letter", PEOPLE(MEMBERS(M("alice", "#0")))},
+	{"may contain only", PEOPLE(MEMBERS(M("alice", "a\nERROR: x")))},
+	{"is empty", PEOPLE(MEMBERS(M("alice", "")))},
+	{"longer than 32 bytes", PEOPLE(MEMBERS(M("alice", INJECTION + 1)))},
+};
+
+static void test_people_refusals_same(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof ppcases / sizeof *ppcases; i++) {
+		char what[64];
+		snprintf(what, sizeof what, "people case %zu", i);
+		struct got f = people_by_file(&ppcases[i].ps, NULL, 0);
+		struct got c = people_by_code(&ppcases[i].ps, NULL, 0);
+		assert_same_refusal(what, &f, &c, ppcases[i].reason);
+		assert_null(c.cfg->people);
+		got_free(&f);
+		got_free(&c);
+	}
+}
+
+static void assert_same_people(const struct ruas_people *a, const struct ruas_people *b)
+{
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_same_str("worktrees", a->worktrees, b->worktrees);
+	assert_same_str("credentials", a->credentials, b->credentials);
+	assert_same_str("claude_projects", a->claude_projects, b->claude_projects);
+	assert_int_equal(a->enforce_bwrap, b->enforce_bwrap);
+	assert_int_equal(a->nmembers, b->nmembers);
+	for (size_t i = 0; i < a->nmembers; i++) {
+		assert_same_str("id", a->members[i].id, b->members[i].id);
+		assert_same_str("run_as_user", a->members[i].run_as_user,
+				b->members[i].run_as_user);
+		assert_int_equal(b->members[i].line, 0); /* from code: no line */
+	}
+}
+
+static const ruas_people_spec paccepted[] = {
+	PEOPLE(AB),
+	PEOPLE(AB, .enforce = "none"),
+	PEOPLE(AB, .enforce = "bwrap", .claude_projects = "/srv/cp"),
+	/* Not canonical, and every byte a path may hold: kept as given, as from a file. */
+	PEOPLE(AB, .worktrees = "/srv//wt/../wt/./", .credentials = "/srv/cred/",
+	       .claude_projects = "/a b/\"q\"/$x/\n/" INJECTION),
+	PEOPLE(MEMBERS(M(A64, "t1"), M("0-a_b", "t2"), M("z", "t1"))),
+	/* members = (); */
+	PEOPLE(.members = (const ruas_person_spec[]){M("x", "t1")}, .member_count = 0),
+};
+
+static void test_people_accepted_same(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof paccepted / sizeof *paccepted; i++) {
+		struct got f = people_by_file(&paccepted[i], NULL, 0);
+		struct got c = people_by_code(&paccepted[i], NULL, 0);
+		if (f.r != 0 || c.r != 0)
+			fail_msg("accepted case %zu: file %s, code %s", i,
+				 f.r ? ruas_error_message(f.err) : "ok",
+				 c.r ? ruas_error_message(c.err) : "ok");
+		assert_same_people(f.cfg->people, c.cfg->people);
+		assert_int_equal(c.cfg->people->nmembers, paccepted[i].member_count);
+		got_free(&f);
+		got_free(&c);
+	}
+}
+
+/* The strings are copied: the caller's may change as soon as the call returns. */
+static void test_people_caller_keeps_ownership(void **state)
+{
+	(void)state;
+	char *wt = strdup("/srv/wt"), *cred = strdup("/srv/cred"), *cp = strdup("/srv/cp");
+	char *en = strdup("bwrap"), *id = strdup("alice"), *user = strdup("t1");
+	ruas_person_spec m[] = {{RUAS_PERSON_SPEC_VERSION, id, user}};
+	ruas_people_spec ps = {RUAS_PEOPLE_SPEC_VERSION, wt, cred, cp, en, m, 1};
+	struct got c = people_by_code(&ps, NULL, 0);
+	assert_int_equal(c.r, 0);
+	char *all[] = {wt, cred, cp, en, id, user, NULL};
+	scrub(all);
+	const struct ruas_people *pp = c.cfg->people;
+	assert_string_equal(pp->worktrees, "/srv/wt");
+	assert_string_equal(pp->credentials, "/srv/cred");
+	assert_string_equal(pp->claude_projects, "/srv/cp");
+	assert_true(pp->enforce_bwrap);
+	assert_string_equal(pp->members[0].id, "alice");
+	assert_string_equal(pp->members[0].run_as_user, "t1");
+	got_free(&c);
+}
+
+/* A person exists before a project names it, and a configuration has one people block. */
+static void test_people_order(void **state)
+{
+	(void)state;
+	const ruas_people_spec ps = PEOPLE(AB);
+	const ruas_project_spec mine = SPEC(.name = "alice-p", .person = "alice");
+	const ruas_project_spec plain = SPEC(.name = "plain", .run_as_user = "t2");
+
+	/* Before the block: refused as today, and the block may still come. */
+	struct got c = by_code(NULL, &mine, 1, 0);
+	assert_int_equal(c.r, RUAS_ERR_CONFIG);
+	assert_non_null(strstr(ruas_error_message(c.err), "(there is no people block)"));
+	ruas_error_free(c.err);
+	c.err = NULL;
+	assert_int_equal(ruas_config_set_people(c.cfg, &ps, &c.err), 0);
+	c.r = 0;
+	add_specs(&c, &mine, 1);
+	assert_int_equal(c.r, 0);
+	const ruas_project *p = ruas_config_project_find(c.cfg, "alice-p");
+	assert_non_null(p);
+	assert_string_equal(ruas_project_person(p), "alice");
+	assert_string_equal(ruas_project_run_as_user(p), "t1");
+
+	/* Twice: refused, the first block stays. */
+	const struct ruas_people *first = c.cfg->people;
+	const ruas_people_spec other = PEOPLE(.worktrees = "/other", MEMBERS(M("carol", "t2")));
+	assert_int_equal(ruas_config_set_people(c.cfg, &other, &c.err), RUAS_ERR_INVALID);
+	assert_string_equal(ruas_error_message(c.err),
+			    "ruas_config_set_people: " NAME " already has a people block, and a "
+			    "configuration has only one");
+	assert_ptr_equal(c.cfg->people, first);
+	assert_string_equal(c.cfg->people->worktrees, "/srv/wt");
+	got_free(&c);
+
+	/* After a project: refused, saying why; nothing changed. */
+	c = by_code(NULL, &plain, 1, 0);
+	assert_int_equal(c.r, 0);
+	assert_int_equal(ruas_config_set_people(c.cfg, &ps, &c.err), RUAS_ERR_INVALID);
+	assert_string_equal(ruas_error_message(c.err),
+			    "ruas_config_set_people: " NAME " already has projects; set the people "
+			    "block before adding any, since a person must exist before a project "
+			    "names it");
+	assert_null(c.cfg->people);
+	assert_int_equal(ruas_config_project_count(c.cfg), 1);
+	got_free(&c);
+
+	/* A loaded file with a people block: refused, its block stays. */
+	c = by_code(NULL, NULL, 0, 1);
+	first = c.cfg->people;
+	assert_int_equal(ruas_config_set_people(c.cfg, &other, &c.err), RUAS_ERR_INVALID);
+	assert_non_null(strstr(ruas_error_message(c.err), "already has a people block"));
+	assert_ptr_equal(c.cfg->people, first);
+	assert_null(people_find(c.cfg, "carol"));
+	got_free(&c);
+
+	/* A loaded file without one and without projects: accepted, like a new one. */
+	c = load_text("projects = ();\n");
+	assert_int_equal(c.r, 0);
+	assert_int_equal(ruas_config_set_people(c.cfg, &ps, &c.err), 0);
+	add_specs(&c, &mine, 1);
+	assert_int_equal(c.r, 0);
+	assert_string_equal(ruas_project_person(ruas_config_project_at(c.cfg, 0)), "alice");
+	got_free(&c);
+}
+
+static void expect_people_invalid(ruas_config *cfg, const ruas_people_spec *ps, const char *msg)
+{
+	ruas_error *err = NULL;
+	assert_int_equal(ruas_config_set_people(cfg, ps, &err), RUAS_ERR_INVALID);
+	assert_int_equal(ruas_error_code(err), RUAS_ERR_INVALID);
+	assert_string_equal(ruas_error_message(err), msg);
+	ruas_error_free(err);
+	assert_int_equal(ruas_config_set_people(cfg, ps, NULL), RUAS_ERR_INVALID);
+	if (cfg)
+		assert_null(cfg->people);
+}
+
+static void test_people_bad_arguments(void **state)
+{
+	(void)state;
+	ruas_config *cfg = NULL;
+	assert_int_equal(ruas_config_new(&cfg, NULL, NULL, NULL), 0);
+	ruas_people_spec ps = PEOPLE(AB);
+	expect_people_invalid(NULL, &ps, "ruas_config_set_people: cfg is NULL");
+	expect_people_invalid(cfg, NULL, "ruas_config_set_people: spec is NULL");
+	ps.version = 2;
+	expect_people_invalid(cfg, &ps, "ruas_config_set_people: unknown options version 2");
+	ps.version = 0;
+	expect_people_invalid(cfg, &ps, "ruas_config_set_people: unknown options version 0");
+	ps.version = RUAS_PEOPLE_SPEC_VERSION;
+	ruas_person_spec m[] = {M("alice", "t1"), M("bob", "t2")};
+	m[1].version = 7;
+	ps.members = m;
+	expect_people_invalid(cfg, &ps,
+			      "ruas_config_set_people: members[1]: unknown options version 7");
+	ps.members = NULL;
+	ps.member_count = 3;
+	expect_people_invalid(cfg, &ps,
+			      "ruas_config_set_people: members is NULL but member_count is 3");
+	/* The _INIT macros are what an embedder starts from. */
+	ruas_people_spec init = RUAS_PEOPLE_SPEC_INIT;
+	ruas_person_spec one = RUAS_PERSON_SPEC_INIT;
+	one.id = "alice";
+	one.run_as_user = "t1";
+	init.worktrees = "/srv/wt";
+	init.credentials = "/srv/cred";
+	init.members = &one;
+	init.member_count = 1;
+	assert_int_equal(ruas_config_set_people(cfg, &init, NULL), 0);
+	assert_int_equal(cfg->people->nmembers, 1);
+	assert_false(cfg->people->enforce_bwrap);
+	assert_null(cfg->people->claude_projects);
+	ruas_config_free(cfg);
+}
+
+/* ------------------------------------- a people block's checks, from code */
+
+/*
+ * A tree of people with real directories (ruas_deny_list reads them):
+ * wt/{alice,bob,carol}/repo, cred, and cp with a Claude Code directory for
+ * each person's repo. carol shares alice's user t1.
+ */
+struct ptree {
+	char dir[128];
+	char wt[160], cred[160], cp[160];
+	char noncanon[176];
+	char work[3][192];
+};
+
+static void mkdir_at(const char *base, const char *rel)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s%s%s", base, *rel ? "/" : "", rel);
+	if (mkdir(p, 0755) != 0)
+		fail_msg("mkdir %s: %m", p);
+}
+
+static int ptree_setup(void **state)
+{
+	static const char *const ids[] = {"alice", "bob", "carol"};
+	struct ptree *t = calloc(1, sizeof *t);
+	if (!t)
+		return -1;
+	snprintf(t->dir, sizeof t->dir, "/tmp/ruas people 'q\"$d.XXXXXX");
+	if (!mkdtemp(t->dir)) {
+		free(t);
+		return -1;
+	}
+	snprintf(t->wt, sizeof t->wt, "%s/wt", t->dir);
+	snprintf(t->cred, sizeof t->cred, "%s/cred", t->dir);
+	snprintf(t->cp, sizeof t->cp, "%s/cp", t->dir);
+	snprintf(t->noncanon, sizeof t->noncanon, "%s//wt/./", t->dir);
+	mkdir_at(t->wt, "");
+	mkdir_at(t->cred, "");
+	mkdir_at(t->cp, "");
+	for (int i = 0; i < 3; i++) {
+		mkdir_at(t->wt, ids[i]);
+		snprintf(t->work[i], sizeof t->work[i], "%s/%s/repo", t->wt, ids[i]);
+		mkdir_at(t->work[i], "");
+		char *slug = claude_slug(t->work[i]);
+		assert_non_null(slug);
+		mkdir_at(t->cp, slug);
+		free(slug);
+	}
+	*state = t;
+	return 0;
+}
+
+static int ptree_teardown(void **state)
+{
+	struct ptree *t = *state;
+	rm_rf(t->dir);
+	free(t);
+	return 0;
+}
+
+/* The tree's people block: alice and carol as t1, bob as t2. */
+static ruas_people_spec ptree_people(const struct ptree *t, const ruas_person_spec *m,
+				     const char *enforce)
+{
+	ruas_people_spec ps = {RUAS_PEOPLE_SPEC_VERSION, t->wt, t->cred, t->cp, enforce, m, 3};
+	return ps;
+}
+
+static const ruas_person_spec ptree_members[] = {M("alice", "t1"), M("bob", "t2"),
+						 M("carol", "t1")};
+
+static void assert_same_deny(const ruas_config *a, const ruas_config *b, const char *id)
+{
+	char **pa = NULL, **pb = NULL, **wa = NULL, **wb = NULL, *ja = NULL, *jb = NULL;
+	assert_int_equal(ruas_deny_list(&pa, &wa, a, id, NULL), 0);
+	assert_int_equal(ruas_deny_list(&pb, &wb, b, id, NULL), 0);
+	assert_same_strv("deny list", pa, (const char *const *)pb);
+	assert_same_strv("deny warnings", wa, (const char *const *)wb);
+	assert_int_equal(ruas_deny_claude_settings(&ja, a, id, NULL), 0);
+	assert_int_equal(ruas_deny_claude_settings(&jb, b, id, NULL), 0);
+	assert_string_equal(ja, jb);
+	ruas_strv_free(pa);
+	ruas_strv_free(pb);
+	ruas_strv_free(wa);
+	ruas_strv_free(wb);
+	ruas_free(ja);
+	ruas_free(jb);
+}
+
+static void test_people_deny_same(void **state)
+{
+	struct ptree *t = *state;
+	static const char *const ids[] = {"alice", "bob", "carol"};
+	for (int canon = 0; canon < 2; canon++) {
+		ruas_people_spec ps = ptree_people(t, ptree_members, NULL);
+		if (!canon)
+			ps.worktrees = t->noncanon;
+		struct got f = people_by_file(&ps, NULL, 0);
+		struct got c = people_by_code(&ps, NULL, 0);
+		assert_int_equal(f.r, 0);
+		assert_int_equal(c.r, 0);
+		for (int i = 0; i < 3; i++)
+			assert_same_deny(f.cfg, c.cfg, ids[i]);
+		/*
+		 * What the list holds, from code: the credentials and bob's things
+		 * (his Claude directory only where the scope is spelt as the
+		 * directory was named, as from a file).
+		 */
+		char **paths = NULL;
+		assert_int_equal(ruas_deny_list(&paths, NULL, c.cfg, "alice", NULL), 0);
+		char *bob_cp = claude_slug(t->work[1]);
+		int cred = 0, bob = 0, alice = 0;
+		for (char **e = paths; *e; e++) {
+			cred |= strcmp(*e, t->cred) == 0;
+			bob |= strstr(*e, bob_cp) != NULL;
+			alice |= strstr(*e, "/alice") != NULL;
+		}
+		assert_true(cred && !alice);
+		assert_int_equal(bob, canon);
+		free(bob_cp);
+		ruas_strv_free(paths);
+		/* An unknown person: refused the same way. */
+		ruas_error *ef = NULL, *ec = NULL;
+		assert_int_equal(ruas_deny_list(&paths, NULL, f.cfg, "mallory", &ef),
+				 ruas_deny_list(&paths, NULL, c.cfg, "mallory", &ec));
+		assert_string_equal(ruas_error_message(ef), ruas_error_message(ec));
+		ruas_error_free(ef);
+		ruas_error_free(ec);
+		got_free(&f);
+		got_free(&c);
+	}
+}
+
+/*
+ * A helper that reports every dir as escaping the scope it was given,
+ * bubblewrap as failing, and every probe as readable; it records what each
+ * call asked (user, flags, dirs and scopes, probes), nonce aside.
+ */
+struct people_fake {
+	pthread_mutex_t lock;
+	struct buf asked;
+};
+
+static void people_answer(struct buf *o, const struct payload *p)
+{
+	buf_printf(o, "%s %s\n", WIRE_BEGIN, p->nonce);
+	buf_adds(o, "esc 1 1 ");
+	hex_encode(o, "no", 2);
+	buf_adds(o, " 0\nesctty 1 1 ");
+	hex_encode(o, "no", 2);
+	buf_adds(o, " 0\ngids 65534\n");
+	if (p->check_flags & CHECK_USERNS)
+		buf_adds(o, "lifetime 0 \n");
+	for (size_t i = 0; i < p->ndirs; i++) {
+		buf_printf(o, "dir %zu escape ", i);
+		hex_encode(o, p->dirs[i].scope, strlen(p->dirs[i].scope));
+		buf_addc(o, '\n');
+	}
+	if (p->check_flags & CHECK_BWRAP) {
+		buf_adds(o, "bwrap 1 ");
+		hex_encode(o, "bwrap: no", 9);
+		buf_addc(o, '\n');
+	}
+	for (size_t k = 0; k < p->nprobes; k++)
+		buf_printf(o, "probe %zu readable\n", k);
+	buf_printf(o, "anchors 0\n%s %s\n", WIRE_END, p->nonce);
+}
+
+static int people_run(void *ctx, const struct run_request *req, struct run_result *res)
+{
+	struct people_fake *fk = ctx;
+	struct payload p;
+	const char *why = NULL;
+	memset(res, 0, sizeof *res);
+	if (!req->channel || payload_decode(req->channel->payload->data, &p, &why) != 0) {
+		buf_adds(&res->err, "sudo: a password is required\n");
+		res->wait_status = 1 << 8;
+		return 0;
+	}
+	people_answer(&res->out, &p);
+	pthread_mutex_lock(&fk->lock);
+	size_t argc = 0;
+	while (req->argv[argc])
+		argc++;
+	buf_printf(&fk->asked, "call %s flags %u\n", argc > 3 ? req->argv[3] : "?",
+		   p.check_flags);
+	for (size_t i = 0; i < p.ndirs; i++)
+		buf_printf(&fk->asked, " dir %s scope %s\n", p.dirs[i].work_dir, p.dirs[i].scope);
+	for (size_t k = 0; k < p.nprobes; k++)
+		buf_printf(&fk->asked, " probe %s\n", p.probes[k]);
+	pthread_mutex_unlock(&fk->lock);
+	payload_free(&p);
+	return 0;
+}
+
+/* Preflight (audit when `audit`) through the fake, one call at a time; *asked what it asked. */
+static ruas_report *people_check(const ruas_config *cfg, int audit, char **asked)
+{
+	struct people_fake fk;
+	memset(&fk, 0, sizeof fk);
+	pthread_mutex_init(&fk.lock, NULL);
+	struct runner rn = {people_run, &fk, 0, NULL};
+	ruas_report *rep = NULL;
+	ruas_error *err = NULL;
+	int r = audit ? audit_run(&rep, cfg, 1, &rn, &err) : preflight_run(&rep, cfg, 1, &rn, &err);
+	if (r != 0)
+		fail_msg("%s: %s", audit ? "audit_run" : "preflight_run", ruas_error_message(err));
+	pthread_mutex_destroy(&fk.lock);
+	assert_false(fk.asked.oom);
+	*asked = buf_detach(&fk.asked);
+	return rep;
+}
+
+/* Whether project (or person) i has an item of `check` at `severity` (NONE: any). */
+static int has_item(const ruas_report *rep, size_t i, const char *check, ruas_severity severity)
+{
+	for (size_t k = 0; k < ruas_report_item_count(rep, i); k++)
+		if (strcmp(ruas_report_item_check(rep, i, k), check) == 0 &&
+		    (severity == RUAS_SEVERITY_NONE ||
+		     ruas_report_item_severity(rep, i, k) == severity))
+			return 1;
+	return 0;
+}
+
+/* The tree's projects: one per person, each in its repo, on the sudo backend. */
+static void ptree_specs(const struct ptree *t, ruas_project_spec sp[3])
+{
+	static const char *const ids[] = {"alice", "bob", "carol"};
+	for (int i = 0; i < 3; i++) {
+		ruas_project_spec s = SPEC(.person = ids[i], .work_dir = t->work[i],
+					   .backend = "sudo");
+		s.name = ids[i];
+		sp[i] = s;
+	}
+}
+
+static void test_people_preflight_and_audit_same(void **state)
+{
+	struct ptree *t = *state;
+	ruas_people_spec ps = ptree_people(t, ptree_members, "bwrap");
+	ruas_project_spec sp[3];
+	ptree_specs(t, sp);
+	struct got f = people_by_file(&ps, sp, 3);
+	struct got c = people_by_code(&ps, sp, 3);
+	assert_int_equal(f.r, 0);
+	assert_int_equal(c.r, 0);
+	for (int audit = 0; audit < 2; audit++) {
+		char *af, *ac;
+		ruas_report *rf = people_check(f.cfg, audit, &af);
+		ruas_report *rc = people_check(c.cfg, audit, &ac);
+		assert_same_report(rf, rc);
+		/* The helper was asked the same: each person's scope, bwrap, the probes. */
+		assert_string_equal(af, ac);
+		char scope[256];
+		snprintf(scope, sizeof scope, "scope %s/alice\n", t->wt);
+		if (!audit) {
+			assert_non_null(strstr(ac, scope));
+			for (size_t i = 0; i < 3; i++) {
+				assert_true(has_item(rc, i, "containment", RUAS_SEVERITY_FATAL));
+				assert_true(has_item(rc, i, "bwrap", RUAS_SEVERITY_FATAL));
+			}
+			/* alice and carol share t1; bob is alone on t2. */
+			assert_true(has_item(rc, 0, "people", RUAS_SEVERITY_WARNING));
+			assert_false(has_item(rc, 1, "people", RUAS_SEVERITY_WARNING));
+			assert_true(has_item(rc, 2, "people", RUAS_SEVERITY_WARNING));
+		} else {
+			assert_int_equal(ruas_report_project_count(rc), 3); /* one per person */
+			assert_string_equal(ruas_report_project_name(rc, 1), "bob");
+			assert_true(has_item(rc, 0, "people", RUAS_SEVERITY_WARNING));
+			assert_false(has_item(rc, 1, "people", RUAS_SEVERITY_NONE));
+			/* As root the audit logs in through PAM, which the fake does not answer. */
+			assert_true(has_item(rc, 1, "audit", RUAS_SEVERITY_NONE));
+		}
+		ruas_report_free(rf);
+		ruas_report_free(rc);
+		free(af);
+		free(ac);
+	}
+	got_free(&f);
+	got_free(&c);
+}
+
+/* What a spawn of a person's project sends ruas-exec: the scope, the person, bwrap's deny list. */
+static void test_people_spawn_payload_same(void **state)
+{
+	struct ptree *t = *state;
+	ruas_people_spec ps = ptree_people(t, ptree_members, "bwrap");
+	ruas_project_spec sp[3];
+	ptree_specs(t, sp);
+	struct got o[2] = {people_by_file(&ps, sp, 3), people_by_code(&ps, sp, 3)};
+	struct deny_files x[2];
+	struct payload pl[2];
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(o[i].r, 0);
+		const struct ruas_project *p = ruas_config_project_find(o[i].cfg, "alice");
+		ruas_error *err = NULL;
+		int r = deny_files_build(o[i].cfg, p, &x[i], &err);
+		if (r != 0 && ruas_error_errno(err) == EOPNOTSUPP) {
+			ruas_error_free(err);
+			deny_files_free(&x[i]);
+			for (int k = 0; k < i; k++) {
+				exec_payload_free(&pl[k]);
+				deny_files_free(&x[k]);
+			}
+			got_free(&o[0]);
+			got_free(&o[1]);
+			skip(); /* /tmp has no POSIX ACLs: deny files cannot be made here */
+		}
+		if (r != 0)
+			fail_msg("deny_files_build: %s", ruas_error_message(err));
+		assert_int_equal(exec_payload_build(o[i].cfg, p, NULL, EMPTY, NULL, &x[i], &pl[i]),
+				 0);
+	}
+	char scope[256];
+	snprintf(scope, sizeof scope, "%s/alice", t->wt);
+	assert_string_equal(pl[1].scope, scope);
+	assert_string_equal(pl[0].scope, pl[1].scope);
+	assert_string_equal(pl[1].person, "alice");
+	assert_string_equal(pl[0].work_dir, pl[1].work_dir);
+	assert_int_equal(pl[0].exec_flags, pl[1].exec_flags);
+	assert_int_equal(pl[1].exec_flags, EXEC_PRIVATE_TMP | EXEC_BWRAP);
+	assert_same_strv("bwrap deny", pl[0].deny, (const char *const *)pl[1].deny);
+	assert_true(pl[1].ndeny > 0);
+	for (int i = 0; i < 2; i++) {
+		exec_payload_free(&pl[i]);
+		deny_files_free(&x[i]);
+		got_free(&o[i]);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	nss_env_reexec(argc, argv, passwd_lines, group_lines);
@@ -1005,6 +1682,16 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_spawn_legacy, spawn_setup, spawn_teardown),
 		cmocka_unit_test_setup_teardown(test_spawn_sudo_as_loaded, spawn_setup,
 						spawn_teardown),
+		cmocka_unit_test(test_people_refusals_same),
+		cmocka_unit_test(test_people_accepted_same),
+		cmocka_unit_test(test_people_caller_keeps_ownership),
+		cmocka_unit_test(test_people_order),
+		cmocka_unit_test(test_people_bad_arguments),
+		cmocka_unit_test_setup_teardown(test_people_deny_same, ptree_setup, ptree_teardown),
+		cmocka_unit_test_setup_teardown(test_people_preflight_and_audit_same, ptree_setup,
+						ptree_teardown),
+		cmocka_unit_test_setup_teardown(test_people_spawn_payload_same, ptree_setup,
+						ptree_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
