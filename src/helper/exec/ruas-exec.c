@@ -97,7 +97,7 @@ static int open_beneath_root(const struct payload *p)
 						sizeof why, 0);
 	if (r != CONTAIN_OK) {
 		if (scoped && (r == CONTAIN_OUTSIDE || r == CONTAIN_ABSLINK))
-			complain("work_dir is not contained in its person's scope:", NULL, why);
+			complain("work_dir is not contained in its person's scope", NULL, why);
 		else
 			complain("cannot enter work_dir", p->root, why);
 		return -1;
@@ -124,7 +124,7 @@ static int enter_work_dir(const struct payload *p)
 		/* Enter the object that was checked, not the name again. */
 		char why[512];
 		if (contain_resolve(p->scope, p->work_dir, &fd, why, sizeof why, 0) != CONTAIN_OK) {
-			complain("work_dir is not contained in its person's scope:", NULL, why);
+			complain("work_dir is not contained in its person's scope", NULL, why);
 			return -1;
 		}
 	} else if (chdir(p->work_dir) < 0) {
