@@ -115,6 +115,7 @@ for backend in sudo pam; do
 
 	# Signals to ruas run from another process mean what they mean to
 	# ruas_child_signal(): SIGTERM ends the tree, the others reach the agent.
+	gone_within 3
 	as_user_bg "$who" "$RUAS" run -q -c "$CONF" traps >"$SB/traps.out" 2>&1 </dev/null
 	rpid=$BGPID
 	for _ in $(seq 50); do grep -q ready "$SB/traps.out" && break; sleep 0.1; done
@@ -134,13 +135,15 @@ for backend in sudo pam; do
 	expect "$backend: ... and nothing of it is left" gone_within 3
 	pkill -KILL -u t1 2>/dev/null
 	for sig in QUIT USR1 HUP INT; do
-		as_user_bg "$who" "$RUAS" run -q -c "$CONF" plain >/dev/null 2>&1 </dev/null
+		# Each from a clean slate: nothing of the last run still dying.
+		gone_within 3
+		as_user_bg "$who" "$RUAS" run -q -c "$CONF" plain >"$SB/plain.out" 2>&1 </dev/null
 		rpid=$BGPID
 		for _ in $(seq 50); do pgrep -u t1 -xf "sleep 307" >/dev/null && break; sleep 0.1; done
 		kill -"$sig" "$rpid"
 		wait "$rpid" 2>/dev/null
 		RC=$?
-		OUT="left: $(target_procs)"
+		OUT="left: $(target_procs); ruas said: $(cat "$SB/plain.out")"
 		expect "$backend: SIG$sig to ruas run kills an agent that does not handle it: ruas exits 128+$(kill -l "$sig")" \
 			test "$RC" = $((128 + $(kill -l "$sig")))
 		pkill -KILL -u t1 2>/dev/null

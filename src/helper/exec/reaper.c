@@ -219,8 +219,13 @@ static int channel_event(struct reaper *r)
 		stop = 1;
 	} else if (type == CHANNEL_SIGNAL && body.len == 4) {
 		int sig = (int)channel_get32((const unsigned char *)body.data);
-		if (r->agent_status == -1 && sig > 0 && sig < NSIG)
-			kill(-r->agent, sig);
+		/*
+		 * Until the agent's setsid() its group does not exist: the
+		 * signal then goes to the agent alone, so it is never lost.
+		 */
+		if (r->agent_status == -1 && sig > 0 && sig < NSIG && kill(-r->agent, sig) < 0 &&
+		    errno == ESRCH)
+			kill(r->agent, sig);
 	} else if (type == CHANNEL_TERMINATE) {
 		stop = 1;
 	} else if (type == CHANNEL_KILL) {
