@@ -44,6 +44,8 @@ class Drive:
         self.mark = 0
         self.log = log
         self.status = None
+        # Before the command starts, which may change the modes at once (readline does).
+        self.before = stty(self.path)
         self.pid = os.fork()
         if self.pid == 0:
             os.setsid()
@@ -146,7 +148,6 @@ def main():
         raise SystemExit(__doc__)
     log = open(opts["--log"], "wb") if opts["--log"] else None
     d = Drive(cmd, int(opts["--rows"]), int(opts["--cols"]), float(opts["--timeout"]), log)
-    before = stty(d.path)
     ok = True
     with open(script) as f:
         for n, line in enumerate(f, 1):
@@ -164,7 +165,7 @@ def main():
         ok = False
     if opts["--stty"]:
         with open(opts["--stty"] + ".before", "wb") as f:
-            f.write(before)
+            f.write(d.before)
         with open(opts["--stty"] + ".after", "wb") as f:
             f.write(stty(d.path))
     st = d.status

@@ -43,12 +43,10 @@ for c in "echo INJ$((6*7))\n":
     fcntl.ioctl(0, termios.TIOCSTI, c.encode())
 print("done", flush=True)'
 for backend in sudo pam; do
-	cat >"$SB/conf/$backend.conf" <<EOC
-helper = $(cfgstr "$HELPER");
-session_helper = $(cfgstr "$SESSION");
-backend = "$backend";
-terminate_grace = 1;
-projects = (
+	{
+		printf 'helper = %s;\nsession_helper = %s;\n' "$(cfgstr "$HELPER")" "$(cfgstr "$SESSION")"
+		printf 'backend = "%s";\nterminate_grace = 1;\nprojects = (\n' "$backend"
+		cat <<EOC
   { name = "sh"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["bash", "--norc", "--noprofile", "-i"]; },
   { name = "seven"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", "exit 7"]; },
   { name = "py"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["python3", "-q", "-i"]; },
@@ -60,6 +58,7 @@ projects = (
   { name = "echo"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", "printf 'a\\\\000b\\\\n'; tty || true; exit 3"]; }
 );
 EOC
+	} >"$SB/conf/$backend.conf"
 	chmod 644 "$SB/conf/$backend.conf"
 done
 
@@ -93,8 +92,14 @@ operator() {
 	STTY_SAME=no
 	cmp -s "$SB/s/$1.stty.before" "$SB/s/$1.stty.after" && STTY_SAME=yes
 }
-# A login file that, when asked, leaves the helper no process to start the agent with.
-printf '[ -e "$HOME/.break" ] && ulimit -u 1\n' >>/home/t1/.profile
+# A login file that, when asked, lets the startup check's login pass and
+# leaves the next one, the helper's, no process to start the agent with.
+cat >>/home/t1/.profile <<'EOP'
+if [ -e "$HOME/.break" ]; then
+	[ -e "$HOME/.break.seen" ] && ulimit -u 1
+	: >"$HOME/.break.seen"
+fi
+EOP
 
 head -c 1048576 /dev/urandom | base64 -w 76 >"$SB/s/paste.txt"
 printf 'EOF\n' >>"$SB/s/paste.txt"
@@ -213,8 +218,10 @@ EOS
 wait
 EOS
 		touch /home/t1/.break
+		# ruas-session's check runs ruas-exec without a login shell: its first login is the helper's.
+		[ "$backend" = pam ] && touch /home/t1/.break.seen
 		drive helper "$who" seven
-		rm -f /home/t1/.break
+		rm -f /home/t1/.break /home/t1/.break.seen
 		expect "$T: a helper error (it cannot fork the agent): 125" test "$RC" = 125
 		expect "$T: ... saying why, through the pty" has "$OUT" "ruas-exec: "
 		expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
@@ -225,6 +232,7 @@ send "$RUAS" run -c "$CONF" stopper\n
 expect Stopped
 send fg\n
 expect after
+expect op> 
 send echo "ran=$?"; exit 0\n
 wait
 EOS

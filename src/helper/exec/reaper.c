@@ -213,10 +213,10 @@ static void begin_terminating(struct reaper *r)
 /* The agent stopped or runs again (pty): the supervisor hears of it; full or gone, it does not. */
 static void report_stop(const struct reaper *r, int st)
 {
-	unsigned char body[4];
 	if (r->chan < 0)
 		return;
 	if (WIFSTOPPED(st)) {
+		unsigned char body[4];
 		channel_put32(body, (unsigned int)WSTOPSIG(st));
 		(void)channel_send_control(r->chan, CHANNEL_STOPPED, body, sizeof body);
 	} else {
