@@ -345,11 +345,11 @@ RUAS_EXTERN const char *ruas_report_item_text(const ruas_report *report,
 typedef struct ruas_child ruas_child;
 
 /*
- * Version 2 added the descriptors, work_dir and set_env. A caller built
- * against version 1 (whose struct ends after env) keeps working: the
- * library reads only the fields of the version the caller names.
+ * Version 2 added the descriptors, work_dir and set_env, version 3 pty. A
+ * caller built against version 1 (whose struct ends after env) or 2 keeps
+ * working: the library reads only the fields of the version it names.
  */
-#define RUAS_SPAWN_OPTIONS_VERSION 2
+#define RUAS_SPAWN_OPTIONS_VERSION 3
 typedef struct {
 	unsigned int version;
 	/*
@@ -408,8 +408,29 @@ typedef struct {
 	 * legacy mode they are set over the command's environment.
 	 */
 	const char *const *set_env;
+	/*
+	 * A pseudo-terminal of the agent's own, as sudo's use_pty and su --pty
+	 * give (only with run_as_user; docs/backends.md "Terminals"):
+	 *   0   none (the default): the stdio pass through as they are;
+	 *   -1  one when the agent's stdin (stdin_fd, or this process's 0) is
+	 *       a terminal; then each of its stdin, stdout and stderr that is
+	 *       a terminal becomes the pty, and the others (a file, a pipe)
+	 *       pass through as they are, as under sudo's use_pty;
+	 *   1   one always: stdin, stdout and stderr are all the pty
+	 *       (stdin_fd, stdout_fd and stderr_fd must then be -1).
+	 * The supervisor opens the pair, in its own uid: the agent gets the
+	 * slave as its controlling terminal, in a session of its own, as its
+	 * foreground process group, so that job control works inside, and it
+	 * never holds the caller's terminal. The pty starts with the modes and
+	 * window size of the first of those stdio that is a terminal (else the
+	 * defaults). The caller relays through the master,
+	 * ruas_child_pty_fd(), and learns of the agent's stops from
+	 * ruas_child_state(). Any other value is RUAS_ERR_INVALID, and so is 1
+	 * without run_as_user; -1 without run_as_user gives no pty.
+	 */
+	int pty;
 } ruas_spawn_options;
-#define RUAS_SPAWN_OPTIONS_INIT {RUAS_SPAWN_OPTIONS_VERSION, NULL, -1, -1, -1, NULL, NULL}
+#define RUAS_SPAWN_OPTIONS_INIT {RUAS_SPAWN_OPTIONS_VERSION, NULL, -1, -1, -1, NULL, NULL, 0}
 
 /*
  * Start the project's command with `args` (NULL-terminated, may be NULL)
@@ -476,6 +497,40 @@ RUAS_EXTERN int ruas_child_pidfd(const ruas_child *child);
  * Any thread may ask at any time: 0 until the child has been reaped.
  */
 RUAS_EXTERN int ruas_child_term_signal(const ruas_child *child);
+/*
+ * The master of the agent's pty (spawn option pty), owned by the handle
+ * (do not close it; it stays open until ruas_child_free()), close-on-exec
+ * and non-blocking; -1 when the agent has none. What is written to it is
+ * the agent's terminal input; what it reads is the agent's terminal
+ * output; once every process of the run has gone it reads EIO. Set the
+ * agent's window size with ioctl(fd, TIOCSWINSZ, &ws): the kernel sends
+ * SIGWINCH to the agent's foreground job.
+ */
+RUAS_EXTERN int ruas_child_pty_fd(const ruas_child *child);
+
+/* ruas_child_state(): how the agent of a pty spawn is. */
+#define RUAS_CHILD_RUNNING 0
+#define RUAS_CHILD_STOPPED 1 /* the agent itself is stopped (a SIGSTOP, a job control stop) */
+#define RUAS_CHILD_ENDING 2  /* the helper has said its last word: wait for the child */
+/*
+ * A descriptor owned by the handle that polls readable when the helper has
+ * news of a pty spawn's agent (it stopped, it runs again, it ended); -1
+ * without a pty. Read the news with ruas_child_state(). Once it is
+ * RUAS_CHILD_ENDING the descriptor stays readable: stop polling it, and
+ * wait for the child (ruas_child_pidfd()).
+ */
+RUAS_EXTERN int ruas_child_state_fd(const ruas_child *child);
+/*
+ * Takes the helper's news without blocking and says how the agent is:
+ * RUAS_CHILD_RUNNING, RUAS_CHILD_STOPPED (*stop_signal, when not NULL,
+ * gets the signal that stopped it) or RUAS_CHILD_ENDING. Without a pty,
+ * RUAS_CHILD_RUNNING until the helper has ended. A stopped agent goes on
+ * with ruas_child_signal(child, SIGCONT): a terminal's caller restores its
+ * terminal and stops itself first, as sudo does for Ctrl-Z, and sends
+ * SIGCONT once it is resumed.
+ */
+RUAS_EXTERN int ruas_child_state(ruas_child *child, int *stop_signal);
+
 /*
  * Frees the handle. A child still running is ended first, its whole tree
  * at once as with SIGKILL, and reaped: free leaves neither a zombie nor an

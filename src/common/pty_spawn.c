@@ -18,24 +18,35 @@
  */
 #define PTY_COLUMNS 4096
 
-static int open_pair(int *master, int *slave, char *name, size_t namesz)
+int pty_pair_open(int *master, int *slave, char *name, size_t namesz, const struct winsize *ws)
 {
 	*master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (*master < 0)
 		return errno;
-	struct winsize ws = {.ws_row = 24, .ws_col = PTY_COLUMNS};
 	int e = 0;
 	if (grantpt(*master) < 0 || unlockpt(*master) < 0 ||
 	    ptsname_r(*master, name, namesz) != 0)
 		e = errno ? errno : EIO;
 	else if ((*slave = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)) < 0)
 		e = errno;
-	else if (ioctl(*slave, TIOCSWINSZ, &ws) < 0 ||
-		 fcntl(*master, F_SETFL, O_NONBLOCK) < 0) {
+	else if (ioctl(*slave, TIOCSWINSZ, ws) < 0) {
 		e = errno;
 		close(*slave);
 	}
 	if (e) {
+		close(*master);
+		*master = -1;
+	}
+	return e;
+}
+
+static int open_pair(int *master, int *slave, char *name, size_t namesz)
+{
+	struct winsize ws = {.ws_row = 24, .ws_col = PTY_COLUMNS};
+	int e = pty_pair_open(master, slave, name, namesz, &ws);
+	if (e == 0 && fcntl(*master, F_SETFL, O_NONBLOCK) < 0) {
+		e = errno;
+		close(*slave);
 		close(*master);
 		*master = -1;
 	}

@@ -10,6 +10,8 @@
 #ifndef RUAS_PTY_SPAWN_H
 #define RUAS_PTY_SPAWN_H
 
+#include <stddef.h>
+#include <sys/ioctl.h>
 #include <sys/types.h>
 
 struct pty_child {
@@ -31,6 +33,14 @@ struct pty_child {
  */
 int pty_spawn(struct pty_child *c, const char *path, char *const argv[],
 	      char *const envp[]);
+
+/*
+ * A new pty pair, both ends close-on-exec and neither a controlling
+ * terminal of this process: *master, *slave (opened, so that the master
+ * does not read EIO before the slave's user has it), name its path. The
+ * slave gets the window size ws. 0, or an errno with nothing left open.
+ */
+int pty_pair_open(int *master, int *slave, char *name, size_t namesz, const struct winsize *ws);
 
 /*
  * After waitpid() reaped c->pid: closes the slave and the pidfd, so that

@@ -1,15 +1,18 @@
 /*
  * run.c - ruas run: check everything, then start the project's command as
- * its run_as_user, relay signals to it, and exit as it did.
+ * its run_as_user, relay signals to it, and exit as it did. On a terminal
+ * the agent gets a pty of its own, relayed by relay.c.
  */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "proc.h"
 #include "ruas.h"
 #include "args.h"
+#include "relay.h"
 
 /*
  * The signals ruas run takes from other processes and passes on, as sudo
@@ -106,13 +109,17 @@ static int start(const ruas_config *cfg, const char *project, char **args)
 
 	ruas_child *child = NULL;
 	ruas_error *err = NULL;
-	if (ruas_spawn(&child, cfg, project, (const char *const *)args, NULL, &err) < 0) {
+	/* A pty of the agent's own when stdin is a terminal; none for pipes, as before. */
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.pty = -1;
+	if (ruas_spawn(&child, cfg, project, (const char *const *)args, &o, &err) < 0) {
 		fprintf(stderr, "ruas: %s\n", ruas_error_message(err));
 		ruas_error_free(err);
 		return EXIT_SPAWN;
 	}
-	int rc = wait_relaying(child, &set,
-				  ruas_project_terminate_grace(ruas_config_project_find(cfg, project)));
+	unsigned int grace = ruas_project_terminate_grace(ruas_config_project_find(cfg, project));
+	int rc = ruas_child_pty_fd(child) >= 0 ? relay_pty(child, &set, grace)
+					       : wait_relaying(child, &set, grace);
 	ruas_child_free(child);
 	return rc;
 }
@@ -155,7 +162,8 @@ int cmd_run(int argc, char **argv)
 	ruas_config *cfg;
 	if (load(a.config, &cfg) < 0)
 		return EXIT_USAGE;
-	rc = check_and_start(cfg, project, args, a.quiet);
+	/* On a terminal, quiet unless something is wrong: the operator sees the agent's screen. */
+	rc = check_and_start(cfg, project, args, a.quiet || isatty(0));
 	ruas_config_free(cfg);
 	return rc;
 }

@@ -30,6 +30,9 @@
  *   helper -> library
  *     EXIT       how the agent ended: 1 byte (CHANNEL_EXITED, _SIGNALED,
  *                _HELPER), then 4 bytes: the code or signal number
+ *     STOPPED    (an agent on a pty of its own only, EXEC_PTY) the agent
+ *                itself has stopped: 4 bytes, the signal that stopped it
+ *     CONTINUED  (the same) it runs again; no body
  *
  * End of file from the library means the supervisor is gone (it died, or
  * freed the child): the helper ends the tree as on TERMINATE.
@@ -54,6 +57,8 @@ enum channel_type {
 	CHANNEL_TERMINATE = 4,
 	CHANNEL_KILL = 5,
 	CHANNEL_EXIT = 6,
+	CHANNEL_STOPPED = 7,
+	CHANNEL_CONTINUED = 8,
 };
 
 enum channel_exit { CHANNEL_EXITED = 1, CHANNEL_SIGNALED = 2, CHANNEL_HELPER = 3 };

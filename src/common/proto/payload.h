@@ -18,8 +18,13 @@
 #define PAYLOAD_VERSION 7
 enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2, PAYLOAD_SESSION = 3 };
 enum session_mode { SESSION_EXEC = 1, SESSION_CHECK = 2 };
-/* PAYLOAD_EXEC flags */
-enum { EXEC_PRIVATE_TMP = 1, EXEC_BWRAP = 2 };
+/*
+ * PAYLOAD_EXEC flags. EXEC_PTY: the agent's stdin is a pty slave that the
+ * supervisor opened for it: the agent gets it as its controlling terminal
+ * and becomes its foreground process group, and the helper reports the
+ * agent's stops (channel.h STOPPED, CONTINUED).
+ */
+enum { EXEC_PRIVATE_TMP = 1, EXEC_BWRAP = 2, EXEC_PTY = 4 };
 /* PAYLOAD_CHECK flags; CHECK_USERNS: can the target make the agent's PID namespace? */
 enum { CHECK_BWRAP = 1, CHECK_USERNS = 2 };
 /*

@@ -16,8 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -89,6 +91,7 @@ struct reaper {
 	int agent_status; /* -1 while it runs */
 	int terminating;
 	long long kill_at; /* monotonic ms: when the tree gets (the next) SIGKILL */
+	int pty;           /* reaper_options.pty */
 };
 
 /* Subreaper, the supervisor's and the parent's pidfds, the relayed signals on a signalfd. */
@@ -157,8 +160,24 @@ static int lifetime_begin(struct reaper *r, const struct reaper_options *o)
 	return 0;
 }
 
+/*
+ * The agent's pty (stdin) as the controlling terminal of its new session,
+ * with it as the foreground process group (TIOCSCTTY makes it so; the
+ * tcsetpgrp says it). A pty that is another session's already is refused
+ * by the kernel: then the agent does not run. 0, or -1 after a complaint.
+ */
+static int take_terminal(void)
+{
+	if (ioctl(0, TIOCSCTTY, 0) < 0 || tcsetpgrp(0, getpid()) < 0) {
+		fprintf(stderr, "ruas-exec: cannot make the pty the agent's terminal: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* The agent: a session of its own, the signal mask the helper had, argv. -1 when fork failed. */
-static pid_t start_agent(char **argv, const sigset_t *old)
+static pid_t start_agent(char **argv, const sigset_t *old, int pty)
 {
 	pid_t agent = fork();
 	if (agent < 0) {
@@ -168,6 +187,8 @@ static pid_t start_agent(char **argv, const sigset_t *old)
 	if (agent == 0) {
 		sigprocmask(SIG_SETMASK, old, NULL);
 		setsid();
+		if (pty && take_terminal() < 0)
+			_exit(EXIT_HELPER);
 		execvp(argv[0], argv);
 		int e = errno;
 		fprintf(stderr, "ruas-exec: cannot run \"%s\": %s\n", argv[0], strerror(e));
@@ -189,14 +210,37 @@ static void begin_terminating(struct reaper *r)
 	r->kill_at = monotonic_ms() + 1000LL * r->grace_seconds;
 }
 
-/* Reaps whatever has ended, noting the agent's status; 1 when no child is left. */
+/* The agent stopped or runs again (pty): the supervisor hears of it; full or gone, it does not. */
+static void report_stop(const struct reaper *r, int st)
+{
+	if (r->chan < 0)
+		return;
+	if (WIFSTOPPED(st)) {
+		unsigned char body[4];
+		channel_put32(body, (unsigned int)WSTOPSIG(st));
+		(void)channel_send_control(r->chan, CHANNEL_STOPPED, body, sizeof body);
+	} else {
+		(void)channel_send_control(r->chan, CHANNEL_CONTINUED, NULL, 0);
+	}
+}
+
+/*
+ * Reaps whatever has ended, noting the agent's status; 1 when no child is
+ * left. With a pty the agent's stops and continues are reported too.
+ */
 static int reap(struct reaper *r)
 {
 	int st;
 	pid_t w;
-	while ((w = waitpid(-1, &st, WNOHANG)) > 0)
-		if (w == r->agent)
+	int flags = WNOHANG | (r->pty ? WUNTRACED | WCONTINUED : 0);
+	while ((w = waitpid(-1, &st, flags)) > 0) {
+		if (w != r->agent)
+			continue;
+		if (WIFSTOPPED(st) || WIFCONTINUED(st))
+			report_stop(r, st);
+		else
 			r->agent_status = st;
+	}
 	return w < 0 && errno == ECHILD;
 }
 
@@ -276,12 +320,12 @@ static int wait_event(struct reaper *r)
 
 int reaper_run(char **argv, struct reaper_options *o)
 {
-	struct reaper r = {-1, -1, -1, o->chan, -1, o->grace_seconds, -1, -1, 0, 0};
+	struct reaper r = {-1, -1, -1, o->chan, -1, o->grace_seconds, -1, -1, 0, 0, o->pty};
 	sigset_t old;
 	int rc = EXIT_HELPER;
 
 	if (reaper_setup(&r, o, &old) == 0 && lifetime_begin(&r, o) == 0 &&
-	    (r.agent = start_agent(argv, &old)) > 0) {
+	    (r.agent = start_agent(argv, &old, o->pty)) > 0) {
 		for (;;) {
 			int no_children = reap(&r);
 			if (r.agent_status != -1 && no_children)

@@ -28,7 +28,13 @@
  *     to the supervisor ends or says TERMINATE (KILL: no grace);
  *   - the agent itself exits (nothing of it may outlive it).
  * The agent runs in a new session, so it has no controlling terminal and
- * cannot push input into one with TIOCSTI.
+ * cannot push input into one with TIOCSTI; or, with a pty (EXEC_PTY), its
+ * stdin is the slave of a pty that the supervisor opened for it, which
+ * becomes that session's controlling terminal, with the agent as its
+ * foreground process group: job control works inside, and the only
+ * terminal it can push input into is its own. The agent's own stops and
+ * continues are then reported over the channel (STOPPED, CONTINUED), so
+ * that the supervisor can suspend itself with it, as sudo does.
  */
 #ifndef RUAS_REAPER_H
 #define RUAS_REAPER_H
@@ -53,6 +59,7 @@ struct reaper_options {
 	 */
 	int init_ctl;
 	int via_fd;
+	int pty; /* stdin is the agent's pty slave (EXEC_PTY) */
 	int status; /* out: the agent's wait status, -1 when it never ran */
 };
 

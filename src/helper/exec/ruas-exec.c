@@ -189,6 +189,7 @@ static int exec_mode(struct payload *p, struct reaper_options *ro)
 	ro->supervisor_start = p->supervisor_start;
 	ro->grace_seconds = p->grace_seconds;
 	ro->lifetime = p->lifetime;
+	ro->pty = (p->exec_flags & EXEC_PTY) != 0;
 	int rc = reaper_run(argv, ro);
 	if (argv != p->argv)
 		free(argv);

@@ -38,6 +38,44 @@ pid_t ruas_child_pid(const ruas_child *c)
 }
 
 /*
+ * Whatever the helper has said, without blocking (the channel is
+ * non-blocking from here on; its messages are a few bytes, each sent
+ * whole): a stop, a continue, and its last word, EXIT, which is kept for
+ * read_exit(). Under the lock.
+ */
+static void take_news(ruas_child *c)
+{
+	if (c->chan < 0 || c->state == RUAS_CHILD_ENDING)
+		return;
+	int fl = fcntl(c->chan, F_GETFL);
+	if (fl >= 0 && !(fl & O_NONBLOCK))
+		fcntl(c->chan, F_SETFL, fl | O_NONBLOCK);
+	for (;;) {
+		struct buf body = BUF_INIT;
+		int type;
+		int r = channel_recv(c->chan, &type, &body, NULL, NULL);
+		const unsigned char *b = (const unsigned char *)body.data;
+		if (r == 1 && type == CHANNEL_EXIT && body.len == 5) {
+			c->said = 1;
+			c->said_kind = b[0];
+			c->said_value = channel_get32(b + 1);
+		} else if (r == 1 && type == CHANNEL_STOPPED && body.len == 4) {
+			c->state = RUAS_CHILD_STOPPED;
+			c->stop_signal = (int)channel_get32(b);
+		} else if (r == 1 && type == CHANNEL_CONTINUED) {
+			c->state = RUAS_CHILD_RUNNING;
+		}
+		buf_free(&body);
+		if (r != 1 || c->said) {
+			/* At the end, or an error that is not "nothing yet": no more news. */
+			if (r == 0 || c->said || (errno != EAGAIN && errno != EINTR))
+				c->state = RUAS_CHILD_ENDING;
+			break;
+		}
+	}
+}
+
+/*
  * Once what we started has been reaped, the helper's last word, if it said
  * one: how the agent ended. The helper has ended too (sudo and ruas-session
  * outlive it), so this never blocks for long; a helper that was killed
@@ -47,30 +85,45 @@ static void read_exit(ruas_child *c)
 {
 	if (c->chan < 0)
 		return;
-	int fl = fcntl(c->chan, F_GETFL);
-	if (fl >= 0)
-		fcntl(c->chan, F_SETFL, fl | O_NONBLOCK);
-	for (;;) {
-		struct buf body = BUF_INIT;
-		int type;
-		int r = channel_recv(c->chan, &type, &body, NULL, NULL);
-		if (r == 1 && type == CHANNEL_EXIT && body.len == 5) {
-			const unsigned char *b = (const unsigned char *)body.data;
-			unsigned int v = channel_get32(b + 1);
-			if (b[0] == CHANNEL_EXITED && v <= 255) {
-				c->exit_code = (int)v;
-				c->term_signal = 0;
-			} else if (b[0] == CHANNEL_SIGNALED && v > 0 && v < 128) {
-				c->exit_code = 128 + (int)v;
-				c->term_signal = (int)v;
-			}
-		}
-		buf_free(&body);
-		if (r != 1)
-			break;
+	take_news(c);
+	if (c->said && c->said_kind == CHANNEL_EXITED && c->said_value <= 255) {
+		c->exit_code = (int)c->said_value;
+		c->term_signal = 0;
+	} else if (c->said && c->said_kind == CHANNEL_SIGNALED && c->said_value > 0 &&
+		   c->said_value < 128) {
+		c->exit_code = 128 + (int)c->said_value;
+		c->term_signal = (int)c->said_value;
 	}
 	close(c->chan);
 	c->chan = -1;
+}
+
+int ruas_child_pty_fd(const ruas_child *c)
+{
+	return c->master;
+}
+
+int ruas_child_state_fd(const ruas_child *c)
+{
+	pthread_mutex_t *lock = (pthread_mutex_t *)&c->lock;
+	pthread_mutex_lock(lock);
+	int fd = c->master >= 0 ? c->chan : -1;
+	pthread_mutex_unlock(lock);
+	return fd;
+}
+
+int ruas_child_state(ruas_child *c, int *stop_signal)
+{
+	pthread_mutex_lock(&c->lock);
+	if (c->chan < 0)
+		c->state = c->reaped || c->master >= 0 ? RUAS_CHILD_ENDING : RUAS_CHILD_RUNNING;
+	else
+		take_news(c);
+	int state = c->state;
+	if (stop_signal)
+		*stop_signal = state == RUAS_CHILD_STOPPED ? c->stop_signal : 0;
+	pthread_mutex_unlock(&c->lock);
+	return state;
 }
 
 /*
@@ -256,6 +309,8 @@ void ruas_child_free(ruas_child *c)
 		close(c->chan);
 	if (c->pidfd >= 0)
 		close(c->pidfd);
+	if (c->master >= 0)
+		close(c->master);
 	if (c->files) {
 		deny_files_remove(c->files);
 		free(c->files);

@@ -16,6 +16,13 @@ struct ruas_child {
 	int reaped;
 	int exit_code;
 	int term_signal; /* the signal that ended the agent, 0 when it exited */
+	int master;      /* the agent's pty (spawn option pty), -1: none */
+	/* The helper's news (child.c take_news), under the lock. */
+	int state;       /* RUAS_CHILD_RUNNING, _STOPPED, _ENDING */
+	int stop_signal;
+	int said;        /* the helper's EXIT came: said_kind and said_value hold it */
+	unsigned char said_kind;
+	unsigned int said_value;
 };
 
 #endif

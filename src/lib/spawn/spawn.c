@@ -30,6 +30,7 @@
 #include "spawn_attr.h"
 #include "spawn/child.h"
 #include "spawn/exec_payload.h"
+#include "spawn/pty.h"
 #include "spawn/start.h"
 #include "spawn/sudo_call.h"
 #include "spawn/values.h"
@@ -74,6 +75,8 @@ static int start_as_target(struct start *s, pid_t *pid, ruas_error **err)
 {
 	struct payload pl;
 	int r = exec_payload_build(s->cfg, s->p, s->args, s->env, s->v, s->x, &pl);
+	if (s->master >= 0)
+		pl.exec_flags |= EXEC_PTY;
 	if (r < 0)
 		r = start_target(s, r, NULL, pid, err);
 	else if (project_backend(s->p) == BACKEND_PAM)
@@ -86,7 +89,12 @@ static int start_as_target(struct start *s, pid_t *pid, ruas_error **err)
 
 static int start(struct start *s, pid_t *pid, ruas_error **err)
 {
-	int e = spawn_setup(&s->fa, &s->attr, 0);
+	/*
+	 * With a pty, no terminal of the caller's becomes sudo's or
+	 * ruas-session's: without a controlling terminal, sudo's use_pty adds
+	 * no pty of its own, and nothing of the run reads the caller's.
+	 */
+	int e = spawn_setup(&s->fa, &s->attr, s->master >= 0);
 	if (e != 0)
 		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
 				 "project \"%s\": cannot prepare spawn: %s", s->p->name,
@@ -141,8 +149,11 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 				     const struct spawn_values *v, int *r, ruas_error **err)
 {
 	int want[3] = {o->stdin_fd, o->stdout_fd, o->stderr_fd};
-	struct start s = {.cfg = cfg, .p = p, .args = args, .v = v, .chan = -1, .pidfd = -1};
+	struct start s = {.cfg = cfg, .p = p, .args = args, .v = v, .chan = -1, .pidfd = -1,
+			  .master = -1};
 	s.env = o->env ? o->env : (const char *const *)environ;
+	if ((*r = spawn_pty_check(p, o, err)) < 0)
+		return NULL;
 	if (stdio_of(want, s.stdio) < 0) {
 		int e = errno;
 		*r = error_set(err, RUAS_ERR_INVALID, NULL, 0, e,
@@ -150,9 +161,15 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 			       "is not an open descriptor: %s", p->name, strerror(e));
 		return NULL;
 	}
+	if ((*r = spawn_pty_open(&s, o->pty, err)) < 0) {
+		stdio_close(s.stdio);
+		return NULL;
+	}
 	struct ruas_child *c = calloc(1, sizeof *c);
 	if (!c) {
 		stdio_close(s.stdio);
+		if (s.master >= 0)
+			close(s.master);
 		*r = error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory");
 		return NULL;
 	}
@@ -165,10 +182,13 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 	if (*r < 0) {
 		deny_files_free(&x);
 		free(c);
+		if (s.master >= 0)
+			close(s.master);
 		return NULL;
 	}
 	c->files = deny_files_release(&x); /* the child's now; removed by ruas_child_free */
 	c->chan = s.chan;
+	c->master = s.master;
 	c->pidfd = s.pidfd >= 0 ? s.pidfd : process_pidfd(c->pid);
 	pthread_mutex_init(&c->lock, NULL);
 	return c;
@@ -191,9 +211,10 @@ int ruas_spawn(ruas_child **out, const ruas_config *cfg, const char *project,
 				 "no project named \"%s\" in %s", project, cfg->path);
 	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
 	if (opts)
-		/* Version 1 ends before the descriptors, work_dir and set_env: read only what it has. */
-		memcpy(&o, opts, opts->version == 1 ? offsetof(ruas_spawn_options, stdin_fd)
-						    : sizeof o);
+		/* Version 1 ends before the descriptors, 2 before pty: read only what it has. */
+		memcpy(&o, opts, opts->version == 1   ? offsetof(ruas_spawn_options, stdin_fd)
+				 : opts->version == 2 ? offsetof(ruas_spawn_options, pty)
+						      : sizeof o);
 	struct spawn_values v;
 	int r = spawn_values_check(cfg, p, &o, &v, err);
 	struct ruas_child *c = r < 0 ? NULL : spawn_with(cfg, p, args, &o, &v, &r, err);

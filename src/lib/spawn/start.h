@@ -26,6 +26,12 @@ struct start {
 	/* out: the channel to the helper, and the started program's pidfd; -1 when none */
 	int chan;
 	int pidfd;
+	/*
+	 * The master of the agent's pty (spawn/pty.h), -1: none. With one,
+	 * sudo or ruas-session starts in a session of its own, without the
+	 * caller's terminal as its controlling one.
+	 */
+	int master;
 };
 
 /*

@@ -724,6 +724,38 @@ static void expect_refused(struct fix *f, const char *name, const ruas_spawn_opt
 	assert_int_equal(access(f->fake_out, F_OK), -1);
 }
 
+/*
+ * pty: a value other than 0, -1 and 1, 1 without run_as_user, or 1 with a
+ * descriptor of the caller's is refused, naming why; nothing starts.
+ */
+static void test_pty_refused(void **state)
+{
+	struct fix *f = *state;
+	static const struct {
+		const char *project;
+		int pty, fd;
+		const char *needle;
+	} cases[] = {
+		{"agent", 2, -1, "pty is 2, not 0"},
+		{"exit7", 1, -1, "pty = 1 needs a run_as_user"},
+		{"agent", 1, 0, "leave stdin_fd, stdout_fd and stderr_fd at -1"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+		ruas_child *c = (ruas_child *)0x1;
+		ruas_error *err = NULL;
+		o.pty = cases[i].pty;
+		o.stdin_fd = cases[i].fd;
+		assert_int_equal(ruas_spawn(&c, f->cfg, cases[i].project, NULL, &o, &err),
+				 RUAS_ERR_INVALID);
+		if (!strstr(ruas_error_message(err), cases[i].needle))
+			fail_msg("\"%s\" lacks \"%s\"", ruas_error_message(err), cases[i].needle);
+		assert_null(c);
+		ruas_error_free(err);
+	}
+	assert_int_equal(access(f->fake_out, F_OK), -1);
+}
+
 static const char *const session_env[] = {"LANG=C.UTF-8", "ANTHROPIC_API_KEY=from-env",
 					  "SESSION_TOKEN=from-env", "PATH=/evil", NULL};
 
@@ -999,6 +1031,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_legacy_work_dir_and_set_env, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_options_version_1, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pty_refused, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

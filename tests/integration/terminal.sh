@@ -1,0 +1,257 @@
+#!/bin/bash
+# Integration tests for ruas run on a terminal (issue 14), both backends
+# (sudo for a non-root supervisor, pam for root), with sudoers' use_pty
+# and with !use_pty: the agent's own pty, job control, Ctrl-C, resize, the
+# operator's terminal restored on every way out, no injection into it, a
+# large paste, and pipes unchanged. Driven by ptydrive.py, in the sandbox.
+. "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
+sandbox_need_root "tests/integration/terminal.sh"
+sandbox_enter "$0" "$@"
+SANDBOX_ID_BASE=37000
+sandbox_setup
+sandbox_guard
+set -u
+EXTRA_ENV=()
+. "$abs_top_srcdir/tests/integration/tap.sh"
+DRIVE="$abs_top_srcdir/tests/integration/ptydrive.py"
+if [ ! -x "$SESSION" ] || ! command -v python3 >/dev/null; then
+	echo "Bail out! ruas-session or python3 missing" >&2
+	exit 99
+fi
+
+sandbox_user sup
+sandbox_user t1
+sandbox_sudoers ruas-sup 'sup ALL=(t1) NOPASSWD: ALL'
+install -m 644 "$SB/dest$RUAS_SYSCONFDIR/pam.d/ruas" /etc/pam.d/ruas
+mkdir -p "$SB/w" "$SB/conf" "$SB/s"
+chown t1 "$SB/w"
+chmod 755 "$SB/s"
+
+WINCH='trap "echo size=\$(stty size)" WINCH; echo ready; while :; do sleep 0.1; done'
+# Pushes "echo INJ$((6*7))" into each terminal it holds, and says which it holds.
+INJECT='import fcntl, os, termios
+held = set()
+for fd in os.listdir("/proc/self/fd"):
+    try:
+        t = os.readlink("/proc/self/fd/" + fd)
+    except OSError:
+        continue
+    if t.startswith("/dev/pts/") or t.startswith("/dev/tty"):
+        held.add(t)
+print("held " + " ".join(sorted(held)) + " tty " + os.ttyname(0), flush=True)
+for c in "echo INJ$((6*7))\n":
+    fcntl.ioctl(0, termios.TIOCSTI, c.encode())
+print("done", flush=True)'
+for backend in sudo pam; do
+	{
+		printf 'helper = %s;\nsession_helper = %s;\n' "$(cfgstr "$HELPER")" "$(cfgstr "$SESSION")"
+		printf 'backend = "%s";\nterminate_grace = 1;\nprojects = (\n' "$backend"
+		cat <<EOC
+  { name = "sh"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["bash", "--norc", "--noprofile", "-i"]; },
+  { name = "seven"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", "exit 7"]; },
+  { name = "py"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["python3", "-q", "-i"]; },
+  { name = "winch"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["bash", "-c", $(cfgstr "$WINCH")]; },
+  { name = "inject"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["python3", "-c", $(cfgstr "$INJECT")]; },
+  { name = "cat"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", "stty -echo; cat > out.txt"]; },
+  { name = "sleeper"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sleep", "300"]; },
+  { name = "stopper"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", "echo before; kill -STOP \$\$; echo after; exit 4"]; },
+  { name = "echo"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", "printf 'a\\\\000b\\\\n'; tty || true; exit 3"]; }
+);
+EOC
+	} >"$SB/conf/$backend.conf"
+	chmod 644 "$SB/conf/$backend.conf"
+done
+
+# drive NAME WHO PROJECT: ruas run PROJECT as WHO on a fresh terminal, with
+# the steps of $SB/s/NAME; sets RC (ruas's), OUT (the terminal's output)
+# and STTY_SAME (the terminal's stty -a before and after).
+drive() {
+	local name=$1 who=$2 project=$3
+	shift 3
+	python3 "$DRIVE" --timeout 15 --log "$SB/s/$name.log" --stty "$SB/s/$name.stty" \
+		"$SB/s/$name" -- env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/ TERM=xterm \
+		LANG=C.UTF-8 LD_LIBRARY_PATH="$LIBDIR" \
+		setpriv --reuid="$who" --regid="$who" --init-groups -- \
+		"$RUAS" run -c "$CONF" "$project" "$@" >"$SB/s/$name.res" 2>&1
+	DRC=$?
+	RC=$(sed -n 's/^rc=//p' "$SB/s/$name.res")
+	OUT="$(tr -d '\r' <"$SB/s/$name.log") $(cat "$SB/s/$name.res")"
+	ERR=""
+	STTY_SAME=no
+	cmp -s "$SB/s/$name.stty.before" "$SB/s/$name.stty.after" && STTY_SAME=yes
+}
+steps() { cat >"$SB/s/$1"; }
+# operator NAME WHO: the steps of $SB/s/NAME in an interactive bash of WHO
+# (prompt "op> ", job control), as an operator's shell; sets OUT, STTY_SAME.
+operator() {
+	python3 "$DRIVE" --timeout 15 --log "$SB/s/$1.log" --stty "$SB/s/$1.stty" "$SB/s/$1" -- \
+		env -i PATH=/usr/bin:/bin HOME=/ LD_LIBRARY_PATH="$LIBDIR" RUAS="$RUAS" \
+		CONF="$CONF" PS1='op> ' setpriv --reuid="$2" --regid="$2" --init-groups -- \
+		bash --norc --noprofile -i >"$SB/s/$1.res" 2>&1
+	RC=$? OUT="$(tr -d '\r' <"$SB/s/$1.log") $(cat "$SB/s/$1.res")" ERR=""
+	STTY_SAME=no
+	cmp -s "$SB/s/$1.stty.before" "$SB/s/$1.stty.after" && STTY_SAME=yes
+}
+# A login file that, when asked, lets the startup check's login pass and
+# leaves the next one, the helper's, no process to start the agent with.
+cat >>/home/t1/.profile <<'EOP'
+if [ -e "$HOME/.break" ]; then
+	[ -e "$HOME/.break.seen" ] && ulimit -u 1
+	: >"$HOME/.break.seen"
+fi
+EOP
+
+head -c 1048576 /dev/urandom | base64 -w 76 >"$SB/s/paste.txt"
+printf 'EOF\n' >>"$SB/s/paste.txt"
+
+for pty in use_pty '!use_pty'; do
+	printf 'Defaults %s\n' "$pty" >/etc/sudoers.d/zz-pty
+	chmod 0440 /etc/sudoers.d/zz-pty
+	for backend in sudo pam; do
+		who=sup
+		[ "$backend" = pam ] && who=root
+		CONF="$SB/conf/$backend.conf"
+		T="$backend, $pty"
+
+		steps seven <<<'wait'
+		drive seven "$who" seven
+		expect "$T: exit 7 gives 7" test "$RC" = 7
+		expect "$T: ... no summary line on a terminal" hasnt "$OUT" "ruas:"
+		expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
+
+		steps job <<'EOS'
+expect $ 
+send sleep 100 &\n
+expect $ 
+send jobs\n
+expect Running
+send fg\n
+sleep 0.5
+send \x1a
+expect Stopped
+send fg\n
+sleep 0.5
+send \x03
+expect $ 
+send echo alive$((1+1))\n
+expect alive2
+send tty; exit 5\n
+wait
+EOS
+		drive job "$who" sh
+		expect "$T: bash -i: job control (jobs, fg, Ctrl-Z, Ctrl-C), the shell survives" test "$RC" = 5
+		expect "$T: ... no 'no job control' message" hasnt "$OUT" "no job control"
+		expect "$T: ... nor 'cannot set terminal process group'" hasnt "$OUT" "cannot set terminal"
+		expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
+
+		steps py <<'EOS'
+expect >>> 
+send import time; time.sleep(60)\n
+sleep 0.5
+send \x03
+expect KeyboardInterrupt
+expect >>> 
+send raise SystemExit(6)\n
+wait
+EOS
+		drive py "$who" py
+		expect "$T: python's REPL gets KeyboardInterrupt and goes on" test "$RC" = 6
+		expect "$T: ... (it said so)" has "$OUT" "KeyboardInterrupt"
+
+		steps winch <<'EOS'
+expect ready
+resize 33 101
+expect size=33 101
+send \x03
+wait
+EOS
+		drive winch "$who" winch
+		expect "$T: a resize reaches the agent (SIGWINCH, the new size)" has "$OUT" "size=33 101"
+		expect "$T: ... Ctrl-C ends it (130)" test "$RC" = 130
+
+		steps inject <<'EOS'
+expect op> 
+send tty; "$RUAS" run -c "$CONF" inject\n
+expect done
+expect op> 
+send echo after; exit 0\n
+wait
+EOS
+		operator inject "$who"
+		outer=$(grep -m1 -o '^/dev/pts/[0-9]*' <<<"$OUT")
+		expect "$T: the agent ran and held a terminal" has "$OUT" "held /dev/pts/"
+		expect "$T: ... only its own, not the operator's ($outer)" hasnt "$OUT" "held $outer "
+		expect "$T: what it pushed with TIOCSTI never reached the operator's shell" hasnt "$OUT" "INJ42"
+		expect "$T: ... the operator's shell went on" has "$OUT" "after"
+
+		steps paste <<EOS
+sleep 0.5
+sendfile $SB/s/paste.txt
+send \x04
+wait
+EOS
+		rm -f "$SB/w/out.txt"
+		drive paste "$who" cat
+		printf 'EOF\n' >"$SB/s/paste.tail"
+		expect "$T: 1 MiB pasted into cat arrives intact" cmp -s "$SB/s/paste.txt" "$SB/w/out.txt"
+		expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
+
+		steps killed <<'EOS'
+sleep 1
+killpat KILL ^sleep 300
+wait
+EOS
+		drive killed "$who" sleeper
+		expect "$T: the agent killed from outside: 137" test "$RC" = 137
+		expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
+
+		steps term <<'EOS'
+sleep 1
+killpat TERM ^[^ ]*/ruas run
+wait
+EOS
+		drive term "$who" sleeper
+		expect "$T: SIGTERM to ruas run ends the agent (143)" test "$RC" = 143
+		expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
+
+		steps helper <<'EOS'
+wait
+EOS
+		touch /home/t1/.break
+		# ruas-session's check runs ruas-exec without a login shell: its first login is the helper's.
+		[ "$backend" = pam ] && touch /home/t1/.break.seen
+		drive helper "$who" seven
+		rm -f /home/t1/.break /home/t1/.break.seen
+		expect "$T: a helper error (it cannot fork the agent): 125" test "$RC" = 125
+		expect "$T: ... saying why, through the pty" has "$OUT" "ruas-exec: "
+		expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
+
+		steps stop <<'EOS'
+expect op> 
+send "$RUAS" run -c "$CONF" stopper\n
+expect Stopped
+send fg\n
+expect after
+expect op> 
+send echo "ran=$?"; exit 0\n
+wait
+EOS
+		operator stop "$who"
+		expect "$T: the agent stopping suspends the run" has "$OUT" "Stopped"
+		expect "$T: ... fg resumes it, the agent goes on and its status passes" has "$OUT" "ran=4"
+		expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
+	done
+done
+rm -f /etc/sudoers.d/zz-pty
+
+# Without a terminal nothing changes: the agent's bytes, its exit code.
+for backend in sudo pam; do
+	who=sup
+	[ "$backend" = pam ] && who=root
+	run_as "$who" run -c "$SB/conf/$backend.conf" echo
+	printf 'a\000b\nnot a tty\n' >"$SB/s/want"
+	expect "$backend: pipes: exit code" test "$RC" = 3
+	expect "$backend: pipes: stdout byte for byte, no pty" cmp -s "$SB/out" "$SB/s/want"
+done
+
+tap_finish
