@@ -54,6 +54,7 @@ for backend in sudo pam; do
   { name = "inject"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["python3", "-c", $(cfgstr "$INJECT")]; },
   { name = "cat"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", "stty -echo; cat > out.txt"]; },
   { name = "sleeper"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sleep", "300"]; },
+  { name = "rawcat"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["cat"]; },
   { name = "stopper"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", "echo before; kill -STOP \$\$; echo after; exit 4"]; },
   { name = "echo"; run_as_user = "t1"; work_dir = "$SB/w"; command = ["sh", "-c", "printf 'a\\\\000b\\\\n'; tty || true; exit 3"]; }
 );
@@ -203,6 +204,45 @@ wait
 EOS
 		drive killed "$who" sleeper
 		expect "$T: the agent killed from outside: 137" test "$RC" = 137
+		expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
+
+		steps intr <<'EOS'
+sleep 1
+send \x03
+wait
+EOS
+		drive intr "$who" sleeper
+		expect "$T: Ctrl-C kills an agent that is not a shell (sleep): 130" test "$RC" = 130
+		expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
+
+		# cat run directly: in a process group of its own below its monitor,
+		# not an orphaned one, so the terminal's Ctrl-Z stops it.
+		steps rawcat <<'EOS'
+expect op> 
+send "$RUAS" run -c "$CONF" rawcat\n
+sleep 1
+send hello2\n
+expect hello2
+expect hello2
+send \x1a
+expect Stopped
+send ps -o stat=,comm= -u t1 | awk '$2 == "cat" { print "cat" "state=" $1 }'\n
+expect catstate=
+send fg\n
+sleep 0.5
+send world3\n
+expect world3
+expect world3
+send \x04
+expect op> 
+send echo "ran=$?"; exit 0\n
+wait
+EOS
+		operator rawcat "$who"
+		expect "$T: Ctrl-Z suspends cat run directly, and the run with it" has "$OUT" "Stopped"
+		expect "$T: ... cat itself is stopped meanwhile" has "$OUT" "catstate=T"
+		expect "$T: ... fg resumes it, typed text still reaches cat" has "$OUT" "world3"
+		expect "$T: ... Ctrl-D ends it with 0" has "$OUT" "ran=0"
 		expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
 
 		steps term <<'EOS'

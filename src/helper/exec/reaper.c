@@ -3,6 +3,7 @@
 #include "buf.h"
 #include "channel.h"
 #include "exit_status.h"
+#include "monitor.h"
 #include "payload.h"
 #include "pidns.h"
 #include "proc.h"
@@ -16,10 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
-#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -91,7 +90,7 @@ struct reaper {
 	int agent_status; /* -1 while it runs */
 	int terminating;
 	long long kill_at; /* monotonic ms: when the tree gets (the next) SIGKILL */
-	int pty;           /* reaper_options.pty */
+	int mon;           /* the agent's monitor's socket (pty), -1 without or once it has gone */
 };
 
 /* Subreaper, the supervisor's and the parent's pidfds, the relayed signals on a signalfd. */
@@ -161,38 +160,23 @@ static int lifetime_begin(struct reaper *r, const struct reaper_options *o)
 }
 
 /*
- * The agent's pty (stdin) as the controlling terminal of its new session,
- * with it as the foreground process group (TIOCSCTTY makes it so; the
- * tcsetpgrp says it). A pty that is another session's already is refused
- * by the kernel: then the agent does not run. 0, or -1 after a complaint.
+ * The agent: a session of its own, the signal mask the helper had, argv;
+ * on a pty, below its monitor (monitor.h), whose socket is *mon. The pid
+ * the helper waits for (the agent's or its monitor's), or -1 when fork
+ * failed.
  */
-static int take_terminal(void)
+static pid_t start_agent(char **argv, const sigset_t *old, int pty, int *mon)
 {
-	if (ioctl(0, TIOCSCTTY, 0) < 0 || tcsetpgrp(0, getpid()) < 0) {
-		fprintf(stderr, "ruas-exec: cannot make the pty the agent's terminal: %s\n",
-			strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* The agent: a session of its own, the signal mask the helper had, argv. -1 when fork failed. */
-static pid_t start_agent(char **argv, const sigset_t *old, int pty)
-{
+	if (pty)
+		return monitor_start(argv, old, mon);
 	pid_t agent = fork();
 	if (agent < 0) {
 		perror("ruas-exec: fork");
 		return -1;
 	}
 	if (agent == 0) {
-		sigprocmask(SIG_SETMASK, old, NULL);
 		setsid();
-		if (pty && take_terminal() < 0)
-			_exit(EXIT_HELPER);
-		execvp(argv[0], argv);
-		int e = errno;
-		fprintf(stderr, "ruas-exec: cannot run \"%s\": %s\n", argv[0], strerror(e));
-		_exit(e == ENOENT ? 127 : 126);
+		agent_exec(argv, old);
 	}
 	return agent;
 }
@@ -210,14 +194,17 @@ static void begin_terminating(struct reaper *r)
 	r->kill_at = monotonic_ms() + 1000LL * r->grace_seconds;
 }
 
-/* The agent stopped or runs again (pty): the supervisor hears of it; full or gone, it does not. */
-static void report_stop(const struct reaper *r, int st)
+/*
+ * The agent stopped (stop_sig) or runs again (0), as its monitor said: the
+ * supervisor hears of it; full or gone, it does not.
+ */
+static void report_stop(const struct reaper *r, int stop_sig)
 {
 	if (r->chan < 0)
 		return;
-	if (WIFSTOPPED(st)) {
+	if (stop_sig > 0) {
 		unsigned char body[4];
-		channel_put32(body, (unsigned int)WSTOPSIG(st));
+		channel_put32(body, (unsigned int)stop_sig);
 		(void)channel_send_control(r->chan, CHANNEL_STOPPED, body, sizeof body);
 	} else {
 		(void)channel_send_control(r->chan, CHANNEL_CONTINUED, NULL, 0);
@@ -225,29 +212,50 @@ static void report_stop(const struct reaper *r, int st)
 }
 
 /*
- * Reaps whatever has ended, noting the agent's status; 1 when no child is
- * left. With a pty the agent's stops and continues are reported too.
+ * Reaps whatever has ended, noting the agent's status (on a pty its
+ * monitor's, which ends as the agent did); 1 when no child is left.
  */
 static int reap(struct reaper *r)
 {
 	int st;
 	pid_t w;
-	int flags = WNOHANG | (r->pty ? WUNTRACED | WCONTINUED : 0);
-	while ((w = waitpid(-1, &st, flags)) > 0) {
-		if (w != r->agent)
-			continue;
-		if (WIFSTOPPED(st) || WIFCONTINUED(st))
-			report_stop(r, st);
-		else
+	while ((w = waitpid(-1, &st, WNOHANG)) > 0)
+		if (w == r->agent)
 			r->agent_status = st;
-	}
 	return w < 0 && errno == ECHILD;
+}
+
+/* The monitor's reports of the agent's stops; its end of file when it has gone. */
+static void monitor_event(struct reaper *r)
+{
+	int got, stop_sig;
+	while ((got = monitor_news(r->mon, &stop_sig)) > 0)
+		report_stop(r, stop_sig);
+	if (got == 0) {
+		close(r->mon);
+		r->mon = -1;
+	}
+}
+
+/*
+ * A signal for the agent's process group: through its monitor (pty), else
+ * the group is the agent's pid, a session leader's. Until the agent's
+ * setsid() its group does not exist: the signal then goes to the agent
+ * alone, so it is never lost.
+ */
+static void signal_agent(const struct reaper *r, int sig)
+{
+	if (r->agent_status != -1 || sig <= 0 || sig >= NSIG)
+		return;
+	if (r->mon >= 0)
+		(void)monitor_signal(r->mon, sig);
+	else if (kill(-r->agent, sig) < 0 && errno == ESRCH)
+		kill(r->agent, sig);
 }
 
 /*
  * One message from the supervisor: 1 when the tree is to end, 0 when not.
- * A signal goes to the agent's process group (it is a session leader, so
- * its pid), not to the tree, so that SIGINT interrupts the agent, which
+ * A signal goes to the agent's process group, not to the tree, so that SIGINT interrupts the agent, which
  * decides what its children get, as a terminal's Ctrl-C would.
  */
 static int channel_event(struct reaper *r)
@@ -262,14 +270,7 @@ static int channel_event(struct reaper *r)
 		r->chan = -1;
 		stop = 1;
 	} else if (type == CHANNEL_SIGNAL && body.len == 4) {
-		int sig = (int)channel_get32((const unsigned char *)body.data);
-		/*
-		 * Until the agent's setsid() its group does not exist: the
-		 * signal then goes to the agent alone, so it is never lost.
-		 */
-		if (r->agent_status == -1 && sig > 0 && sig < NSIG && kill(-r->agent, sig) < 0 &&
-		    errno == ESRCH)
-			kill(r->agent, sig);
+		signal_agent(r, (int)channel_get32((const unsigned char *)body.data));
 	} else if (type == CHANNEL_TERMINATE) {
 		stop = 1;
 	} else if (type == CHANNEL_KILL) {
@@ -288,13 +289,15 @@ static int channel_event(struct reaper *r)
  */
 static int wait_event(struct reaper *r)
 {
-	struct pollfd pf[4] = {{r->sfd, POLLIN, 0}, {r->sup_fd, POLLIN, 0}, {r->par_fd, POLLIN, 0},
-			       {r->chan, POLLIN, 0}};
+	struct pollfd pf[5] = {{r->sfd, POLLIN, 0}, {r->sup_fd, POLLIN, 0}, {r->par_fd, POLLIN, 0},
+			       {r->chan, POLLIN, 0},  {r->mon, POLLIN, 0}};
 	long long left = r->terminating ? r->kill_at - monotonic_ms() : -1;
 	int timeout = r->terminating ? (left < 0 ? 0 : left > 1000 ? 1000 : (int)left) : -1;
-	if (poll(pf, 4, timeout) < 0 && errno != EINTR)
+	if (poll(pf, 5, timeout) < 0 && errno != EINTR)
 		return -1;
 	int stop = 0;
+	if (pf[4].revents)
+		monitor_event(r);
 	if (pf[3].revents & (POLLIN | POLLHUP | POLLERR))
 		stop = channel_event(r);
 	if (pf[0].revents & POLLIN) {
@@ -320,12 +323,12 @@ static int wait_event(struct reaper *r)
 
 int reaper_run(char **argv, struct reaper_options *o)
 {
-	struct reaper r = {-1, -1, -1, o->chan, -1, o->grace_seconds, -1, -1, 0, 0, o->pty};
+	struct reaper r = {-1, -1, -1, o->chan, -1, o->grace_seconds, -1, -1, 0, 0, -1};
 	sigset_t old;
 	int rc = EXIT_HELPER;
 
 	if (reaper_setup(&r, o, &old) == 0 && lifetime_begin(&r, o) == 0 &&
-	    (r.agent = start_agent(argv, &old, o->pty)) > 0) {
+	    (r.agent = start_agent(argv, &old, o->pty, &r.mon)) > 0) {
 		for (;;) {
 			int no_children = reap(&r);
 			if (r.agent_status != -1 && no_children)
@@ -357,6 +360,8 @@ int reaper_run(char **argv, struct reaper_options *o)
 		close(r.par_fd);
 	if (r.sfd >= 0)
 		close(r.sfd);
+	if (r.mon >= 0)
+		close(r.mon);
 	/* Its end of file ends the init, and the namespace, should anything be left. */
 	if (r.ctl >= 0)
 		close(r.ctl);

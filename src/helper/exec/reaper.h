@@ -30,11 +30,14 @@
  * The agent runs in a new session, so it has no controlling terminal and
  * cannot push input into one with TIOCSTI; or, with a pty (EXEC_PTY), its
  * stdin is the slave of a pty that the supervisor opened for it, which
- * becomes that session's controlling terminal, with the agent as its
- * foreground process group: job control works inside, and the only
- * terminal it can push input into is its own. The agent's own stops and
- * continues are then reported over the channel (STOPPED, CONTINUED), so
- * that the supervisor can suspend itself with it, as sudo does.
+ * becomes that session's controlling terminal, led by the agent's monitor
+ * (monitor.h), with the agent in a process group of its own as its
+ * foreground: job control works inside, Ctrl-Z stops the agent whatever
+ * it is, and the only terminal it can push input into is its own. The
+ * helper then waits for the monitor, which ends as the agent does, and
+ * the monitor reports the agent's stops and continues, which go over the
+ * channel (STOPPED, CONTINUED), so that the supervisor can suspend itself
+ * with it, as sudo does.
  */
 #ifndef RUAS_REAPER_H
 #define RUAS_REAPER_H
