@@ -1,5 +1,6 @@
 /*
- * test_child.c - the child handle behind a helper that has gone.
+ * test_child.c - the child handle behind a helper that has gone, and the
+ * helper's news of a pty spawn's agent (ruas_child_state()).
  *
  * The handle is built by hand around a forked stand-in for sudo and a
  * socketpair for the spawn channel (src/lib/spawn/child.h), so that the
@@ -25,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "channel.h"
 #include "proc.h"
 #include "ruas.h"
 #include "spawn/child.h"
@@ -107,11 +109,116 @@ static void test_free_after_helper_gone(void **state)
 	assert_int_equal(errno, ECHILD);
 }
 
+/*
+ * A handle with the helper still there: *helper is its end of the channel,
+ * for the test to speak as the helper; pty: the handle has a master (a
+ * stand-in descriptor). Its pid is a stand-in for sudo that exits 0 once
+ * *release is closed.
+ */
+static ruas_child *child_with_helper(int *helper, int *release, int pty)
+{
+	int sv[2], pd[2];
+	assert_int_equal(pipe2(pd, O_CLOEXEC), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char b;
+		close(pd[1]);
+		_exit(read(pd[0], &b, 1) == 0 ? 0 : 1);
+	}
+	close(pd[0]);
+	/* After the fork: the stand-in holds no copy of the helper's end, whose close is the end. */
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	*helper = sv[1];
+	*release = pd[1];
+	ruas_child *c = calloc(1, sizeof *c);
+	assert_non_null(c);
+	c->pid = pid;
+	c->chan = sv[0];
+	c->pidfd = process_pidfd(pid);
+	c->master = pty ? open("/dev/null", O_RDWR | O_CLOEXEC) : -1;
+	assert_true(!pty || c->master >= 0);
+	assert_int_equal(pthread_mutex_init(&c->lock, NULL), 0);
+	return c;
+}
+
+/* Ends the stand-ins: the helper's end and sudo. */
+static void end_child(ruas_child *c, int helper, int release)
+{
+	close(helper);
+	close(release);
+	int code = -1;
+	assert_int_equal(ruas_child_wait(c, &code, NULL), 0);
+	assert_int_equal(code, 0);
+	ruas_child_free(c);
+}
+
+static void send_news(int helper, int type, unsigned int value, size_t len)
+{
+	unsigned char body[4];
+	channel_put32(body, value);
+	assert_int_equal(channel_send_control(helper, type, body, len), 0);
+}
+
+/*
+ * The helper's STOPPED and CONTINUED: ruas_child_state() follows them,
+ * with the stop signal, a malformed one is no news, and the helper's end
+ * is RUAS_CHILD_ENDING; the state descriptor is the channel.
+ */
+static void test_state_follows_news(void **state)
+{
+	(void)state;
+	int helper, release, sig = -1;
+	ruas_child *c = child_with_helper(&helper, &release, 1);
+	assert_true(ruas_child_state_fd(c) >= 0);
+	assert_int_equal(ruas_child_state_fd(c), c->chan);
+	assert_int_equal(ruas_child_state(c, &sig), RUAS_CHILD_RUNNING);
+	assert_int_equal(sig, 0);
+
+	send_news(helper, CHANNEL_STOPPED, SIGTSTP, 4);
+	assert_int_equal(ruas_child_state(c, &sig), RUAS_CHILD_STOPPED);
+	assert_int_equal(sig, SIGTSTP);
+	/* No news: still stopped. */
+	assert_int_equal(ruas_child_state(c, NULL), RUAS_CHILD_STOPPED);
+
+	send_news(helper, CHANNEL_CONTINUED, 0, 0);
+	assert_int_equal(ruas_child_state(c, &sig), RUAS_CHILD_RUNNING);
+	assert_int_equal(sig, 0);
+
+	/* A stop without its signal is none. */
+	send_news(helper, CHANNEL_STOPPED, SIGSTOP, 3);
+	assert_int_equal(ruas_child_state(c, &sig), RUAS_CHILD_RUNNING);
+	send_news(helper, CHANNEL_STOPPED, SIGSTOP, 4);
+	assert_int_equal(ruas_child_state(c, &sig), RUAS_CHILD_STOPPED);
+	assert_int_equal(sig, SIGSTOP);
+
+	/* The helper's end (it said nothing): ending, and it stays so. */
+	close(helper);
+	helper = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	assert_int_equal(ruas_child_state(c, &sig), RUAS_CHILD_ENDING);
+	assert_int_equal(sig, 0);
+	assert_int_equal(ruas_child_state(c, NULL), RUAS_CHILD_ENDING);
+	end_child(c, helper, release);
+}
+
+/* Without a pty there is no state descriptor, and the agent runs until the helper has ended. */
+static void test_state_without_pty(void **state)
+{
+	(void)state;
+	int helper, release;
+	ruas_child *c = child_with_helper(&helper, &release, 0);
+	assert_int_equal(ruas_child_state_fd(c), -1);
+	assert_int_equal(ruas_child_state(c, NULL), RUAS_CHILD_RUNNING);
+	end_child(c, helper, release);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_signal_after_helper_gone),
 		cmocka_unit_test(test_free_after_helper_gone),
+		cmocka_unit_test(test_state_follows_news),
+		cmocka_unit_test(test_state_without_pty),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1008,6 +1008,51 @@ static void test_options_version_1(void **state)
 	free(o);
 }
 
+/*
+ * A caller built against version 2, whose struct ends before pty: the
+ * library reads nothing past it (exactly the v2 size, on the heap, as
+ * above), and whatever follows in memory is no pty: a pty of 1 or 2 there
+ * would be refused (1 needs a run_as_user, 2 is no value), so a run that
+ * goes ahead without a master read none.
+ */
+static void test_options_version_2(void **state)
+{
+	struct fix *f = *state;
+	struct v2 {
+		unsigned int version;
+		const char *const *env;
+		int stdin_fd, stdout_fd, stderr_fd;
+		const char *work_dir;
+		const char *const *set_env;
+	};
+	assert_int_equal(sizeof(struct v2), offsetof(ruas_spawn_options, pty));
+	struct v2 *o = calloc(1, sizeof *o);
+	assert_non_null(o);
+	o->version = 2;
+	o->stdin_fd = o->stdout_fd = o->stderr_fd = -1;
+	ruas_child *c = NULL;
+	ruas_error *err = NULL;
+	assert_int_equal(ruas_spawn(&c, f->cfg, "exit7", NULL, (const ruas_spawn_options *)o,
+				    &err),
+			 0);
+	assert_int_equal(ruas_child_pty_fd(c), -1);
+	assert_int_equal(wait_exit(c), 7);
+	ruas_child_free(c);
+	free(o);
+
+	static const int after[] = {1, 2, -1};
+	for (size_t i = 0; i < sizeof after / sizeof after[0]; i++) {
+		ruas_spawn_options full = RUAS_SPAWN_OPTIONS_INIT;
+		full.version = 2;
+		full.pty = after[i];
+		assert_int_equal(ruas_spawn(&c, f->cfg, "exit7", NULL, &full, &err), 0);
+		assert_null(err);
+		assert_int_equal(ruas_child_pty_fd(c), -1);
+		assert_int_equal(wait_exit(c), 7);
+		ruas_child_free(c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1031,6 +1076,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_legacy_work_dir_and_set_env, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_options_version_1, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_options_version_2, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pty_refused, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
