@@ -12,7 +12,9 @@ The command gets a new session whose controlling terminal is the slave
   sleep SECS
   resize ROWS COLS the window size (the command's job gets SIGWINCH)
   kill SIG         the signal (a name, e.g. TERM) to the command
-  killpat SIG PAT  the signal to the processes whose cmdline matches PAT
+  killpat SIG USER PAT
+                   the signal to USER's processes whose cmdline matches
+                   PAT (never another's: suites run side by side)
   wait             wait for the command's end
 Prints "rc=N" (128+N for signal N) and, with --stty, writes the slave's
 `stty -a` before and after to FILE.before and FILE.after. Exits 0, or 1
@@ -124,8 +126,8 @@ def step(d, line):
     elif verb == "kill":
         os.kill(d.pid, sig_of(arg))
     elif verb == "killpat":
-        sig, pat = arg.split(" ", 1)
-        subprocess.run(["pkill", "-" + sig, "-f", pat], check=False)
+        sig, user, pat = arg.split(" ", 2)
+        subprocess.run(["pkill", "-" + sig, "-u", user, "-f", pat], check=False)
     elif verb == "wait":
         return d.wait()
     else:

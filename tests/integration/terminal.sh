@@ -199,7 +199,7 @@ EOS
 
 		steps killed <<'EOS'
 sleep 1
-killpat KILL ^sleep 300
+killpat KILL t1 ^sleep 300
 wait
 EOS
 		drive killed "$who" sleeper
@@ -245,9 +245,10 @@ EOS
 		expect "$T: ... Ctrl-D ends it with 0" has "$OUT" "ran=0"
 		expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
 
-		steps term <<'EOS'
+		# This run's ruas only: its configuration is in this sandbox.
+		steps term <<EOS
 sleep 1
-killpat TERM ^[^ ]*/ruas run
+killpat TERM $who ^[^ ]*/ruas run -c $CONF sleeper
 wait
 EOS
 		drive term "$who" sleeper
