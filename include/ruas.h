@@ -411,7 +411,11 @@ typedef struct {
 	/*
 	 * A pseudo-terminal of the agent's own, as sudo's use_pty and su --pty
 	 * give (only with run_as_user; docs/backends.md "Terminals"):
-	 *   0   none (the default): the stdio pass through as they are;
+	 *   0   none (the default): the stdio pass through as they are. A
+	 *       terminal passed this way is the agent's to read and write
+	 *       while it runs (it is in a session of its own, so it cannot
+	 *       push input into it with TIOCSTI), with no job control: on a
+	 *       terminal, ask for -1 and relay the master;
 	 *   -1  one when the agent's stdin (stdin_fd, or this process's 0) is
 	 *       a terminal; then each of its stdin, stdout and stderr that is
 	 *       a terminal becomes the pty, and the others (a file, a pipe)
