@@ -24,10 +24,10 @@
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <termios.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "args.h"
+#include "ending.h"
 
 #define RELAY_BUF 65536
 
@@ -39,8 +39,7 @@ struct relay {
 	int reading;  /* stdin is read (in the foreground, not at its end) */
 	int in_end;   /* stdin has ended */
 	int master_end;
-	int terminating;
-	time_t kill_at;
+	struct ending end; /* after SIGTERM */
 	size_t pending, off; /* input read but not yet written to the master */
 	char in[RELAY_BUF];
 };
@@ -158,14 +157,14 @@ static void suspend(struct relay *r)
  * One signal from the signalfd. The terminal's own (in raw mode it sends
  * none) and other processes' alike: sudo and the helper are in a session
  * of their own now, so nothing reaches the agent but what is relayed.
- * SIGTERM ends the tree (and SIGKILL follows after the grace and a margin,
- * as run.c does); SIGWINCH is the pty's size; SIGCONT resumes; SIGTSTP
+ * SIGTERM ends the tree (and SIGKILL follows after the grace and a margin:
+ * ending.c); SIGWINCH is the pty's size; SIGCONT resumes; SIGTSTP
  * suspends the run, the agent included; any other goes to the agent's
  * process group.
  */
 static void on_signal(struct relay *r, int sig, unsigned int grace)
 {
-	if (sig == SIGCHLD || r->terminating)
+	if (sig == SIGCHLD || r->end.on)
 		return;
 	if (sig == SIGWINCH) {
 		copy_size(r);
@@ -175,9 +174,7 @@ static void on_signal(struct relay *r, int sig, unsigned int grace)
 		ruas_child_signal(r->child, SIGSTOP, NULL);
 		suspend(r);
 	} else if (sig == SIGTERM) {
-		r->terminating = 1;
-		ruas_child_terminate(r->child, NULL);
-		r->kill_at = time(NULL) + (time_t)grace + 5;
+		ending_begin(&r->end, r->child, grace);
 	} else {
 		ruas_child_signal(r->child, sig, NULL);
 	}
@@ -217,7 +214,7 @@ static int round_trip(struct relay *r, int *state_fd, unsigned int grace)
 		{r->reading && !r->in_end && r->pending == 0 ? 0 : -1, POLLIN, 0},
 		{r->master_end ? -1 : r->master, (short)(POLLIN | (r->pending ? POLLOUT : 0)), 0},
 	};
-	if (poll(pf, N, pf[PID].fd < 0 || r->terminating ? 100 : 1000) < 0)
+	if (poll(pf, N, pf[PID].fd < 0 || r->end.on ? 100 : 1000) < 0)
 		return errno == EINTR ? 0 : -1;
 	if (pf[MASTER].revents & (POLLIN | POLLHUP | POLLERR))
 		from_master(r);
@@ -230,10 +227,7 @@ static int round_trip(struct relay *r, int *state_fd, unsigned int grace)
 	if (pf[SIG].revents & POLLIN)
 		while (read(r->sfd, &si, sizeof si) == (ssize_t)sizeof si)
 			on_signal(r, (int)si.ssi_signo, grace);
-	if (r->terminating && time(NULL) >= r->kill_at) {
-		ruas_child_signal(r->child, SIGKILL, NULL);
-		r->kill_at = time(NULL) + 3600;
-	}
+	ending_kill_if_due(&r->end, r->child);
 	return 0;
 }
 

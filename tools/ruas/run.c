@@ -12,6 +12,7 @@
 #include "proc.h"
 #include "ruas.h"
 #include "args.h"
+#include "ending.h"
 #include "relay.h"
 
 /*
@@ -62,8 +63,7 @@ static enum relay relay_of(int sig, const siginfo_t *si)
  */
 static int wait_relaying(ruas_child *child, const sigset_t *set, unsigned int grace)
 {
-	int terminating = 0;
-	struct timespec deadline = {0, 0};
+	struct ending end = {0, 0};
 	for (;;) {
 		int code;
 		ruas_error *err = NULL;
@@ -76,24 +76,16 @@ static int wait_relaying(ruas_child *child, const sigset_t *set, unsigned int gr
 			return EXIT_SPAWN;
 		}
 		siginfo_t si;
-		struct timespec now, left = {1, 0};
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (terminating && now.tv_sec >= deadline.tv_sec) {
-			ruas_child_signal(child, SIGKILL, NULL);
-			deadline.tv_sec = now.tv_sec + 3600;
-		}
+		struct timespec left = {1, 0};
+		ending_kill_if_due(&end, child);
 		int sig = sigtimedwait(set, &si, &left);
 		enum relay what = relay_of(sig, &si);
-		if (what == RELAY_NONE || terminating)
+		if (what == RELAY_NONE || end.on)
 			continue;
-		if (what == RELAY_SIGNAL) {
+		if (what == RELAY_SIGNAL)
 			ruas_child_signal(child, sig, NULL);
-			continue;
-		}
-		terminating = 1;
-		ruas_child_terminate(child, NULL);
-		clock_gettime(CLOCK_MONOTONIC, &deadline);
-		deadline.tv_sec += (time_t)grace + 5;
+		else
+			ending_begin(&end, child, grace);
 	}
 }
 
