@@ -255,18 +255,11 @@ umount "$(command -v bwrap)" 2>/dev/null
 # pkg-config alone) builds them in code: ruas_config_set_people, then the
 # projects. What held for the files above holds for it.
 if command -v pkg-config >/dev/null && command -v cc >/dev/null; then
-	mkdir -p "$SB/bin" "$SB/store"
-	flags=$(PKG_CONFIG_PATH="$SB/dest$RUAS_LIBDIR/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$SB/dest" \
-		pkg-config --cflags --libs ruas 2>&1)
-	RC=$? OUT=$flags ERR=""
+	mkdir -p "$SB/store"
+	consumer_flags
 	expect "in code: pkg-config finds the staged ruas" test "$RC" = 0
-	# shellcheck disable=SC2086
-	ERR=$(cc -std=c11 -Wall -Wextra -Werror ${RUAS_BUILD_CFLAGS:-} \
-		"$abs_top_srcdir/tests/consumer/people_store.c" $flags ${RUAS_BUILD_LDFLAGS:-} \
-		-o "$SB/bin/people_store" 2>&1)
-	RC=$? OUT=""
+	consumer_build people_store "$abs_top_srcdir/tests/consumer/people_store.c"
 	expect "in code: people_store builds with pkg-config --cflags --libs ruas" test "$RC" = 0
-	chmod -R a+rX "$SB/bin"
 	rec() { local IFS=$'\t'; printf '%s\n' "$*"; }
 	# store NAME: the records on stdin as the store NAME, which run_store then reads.
 	store() { STORE="$SB/store/$1"; cat >"$STORE" && chmod 644 "$STORE"; }

@@ -175,6 +175,28 @@ run_as() {
 }
 run_sup() { run_as sup "$@"; }
 
+# consumer_flags: pkg-config's flags for the staged install ($SB/dest) in
+# CONSUMER_FLAGS; sets RC, OUT and ERR for an expect.
+consumer_flags() {
+	CONSUMER_FLAGS=$(PKG_CONFIG_PATH="$SB/dest$RUAS_LIBDIR/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$SB/dest" \
+		pkg-config --cflags --libs ruas 2>&1)
+	RC=$? OUT=$CONSUMER_FLAGS ERR=""
+}
+# consumer_build NAME SOURCES...: $SB/bin/NAME, an outside program built with
+# nothing but CONSUMER_FLAGS and the build's own flags (as tests/pkgconfig.sh:
+# a sanitizer build's program must link the same runtime), readable by the
+# sandbox's users; sets RC, OUT and ERR for an expect.
+consumer_build() {
+	local name=$1
+	shift
+	mkdir -p "$SB/bin"
+	# shellcheck disable=SC2086
+	ERR=$(cc -std=c11 -Wall -Wextra -Werror -pthread ${RUAS_BUILD_CFLAGS:-} "$@" $CONSUMER_FLAGS \
+		${RUAS_BUILD_LDFLAGS:-} -o "$SB/bin/$name" 2>&1)
+	RC=$? OUT=""
+	chmod -R a+rX "$SB/bin"
+}
+
 # A libconfig string literal for any bytes.
 cfgstr() {
 	printf '%s' "$1" | perl -0777 -pe 's/([\\"])/\\$1/g; s/\n/\\n/g; s/\t/\\t/g; s/([\x00-\x1f\x7f])/sprintf("\\x%02x",ord $1)/ge; $_ = "\"$_\""'

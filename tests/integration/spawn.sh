@@ -25,26 +25,17 @@ md5() { printf '%s' "$1" | md5sum | cut -d' ' -f1; }
 
 # ------------------------------------------------------------------ the supervisors
 CONSUMER="$abs_top_srcdir/tests/consumer"
-mkdir -p "$SB/bin"
-export PKG_CONFIG_PATH="$SB/dest$RUAS_LIBDIR/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$SB/dest"
-flags=$(pkg-config --cflags --libs ruas 2>&1)
-RC=$? OUT=$flags ERR=""
+consumer_flags
 expect "pkg-config finds the staged ruas" test "$RC" = 0
-# build NAME SOURCES...: nothing but pkg-config's flags (and the build's own, as tests/pkgconfig.sh).
+# build NAME SOURCES...: consumer_build, and the test that it built.
 build() {
-	local name=$1
-	shift
-	# shellcheck disable=SC2086
-	ERR=$(cc -std=c11 -Wall -Wextra -Werror -pthread ${RUAS_BUILD_CFLAGS:-} "$@" $flags \
-		${RUAS_BUILD_LDFLAGS:-} -o "$SB/bin/$name" 2>&1)
-	RC=$? OUT=""
-	expect "$name builds against the installed library with pkg-config --cflags --libs ruas" \
+	consumer_build "$@"
+	expect "$1 builds against the installed library with pkg-config --cflags --libs ruas" \
 		test "$RC" = 0
 }
 build pipes "$CONSUMER/pipes.c" "$CONSUMER/consumer.c"
 build signals "$CONSUMER/signals.c" "$CONSUMER/consumer.c"
 build spawn_v1 "$CONSUMER/spawn_v1.c"
-chmod -R a+rX "$SB/bin"
 
 # ------------------------------------------------------------------ users, agents, configs
 sandbox_guard

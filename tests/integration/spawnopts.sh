@@ -24,19 +24,10 @@ EXTRA_ENV=()
 hex() { printf '%s' "$1" | od -An -tx1 -v | tr -d ' \n'; }
 
 # ------------------------------------------------------------------ the supervisor
-mkdir -p "$SB/bin"
-export PKG_CONFIG_PATH="$SB/dest$RUAS_LIBDIR/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$SB/dest"
-flags=$(pkg-config --cflags --libs ruas 2>&1)
-RC=$? OUT=$flags ERR=""
+consumer_flags
 expect "pkg-config finds the staged ruas" test "$RC" = 0
-# As tests/pkgconfig.sh: nothing but pkg-config's flags and the build's own.
-# shellcheck disable=SC2086
-ERR=$(cc -std=c11 -Wall -Wextra -Werror ${RUAS_BUILD_CFLAGS:-} \
-	"$abs_top_srcdir/tests/consumer/spawnopts.c" $flags ${RUAS_BUILD_LDFLAGS:-} \
-	-o "$SB/bin/spawnopts" 2>&1)
-RC=$? OUT=""
+consumer_build spawnopts "$abs_top_srcdir/tests/consumer/spawnopts.c"
 expect "spawnopts builds with pkg-config --cflags --libs ruas" test "$RC" = 0
-chmod -R a+rX "$SB/bin"
 # spawn USER ARGS...: the supervisor as USER; sets RC, OUT, ERR.
 spawn() {
 	local u=$1
