@@ -345,11 +345,13 @@ RUAS_EXTERN const char *ruas_report_item_text(const ruas_report *report,
 typedef struct ruas_child ruas_child;
 
 /*
- * Version 2 added the descriptors, work_dir and set_env, version 3 pty. A
- * caller built against version 1 (whose struct ends after env) or 2 keeps
- * working: the library reads only the fields of the version it names.
+ * Version 2 added the descriptors, work_dir and set_env, version 3 pty,
+ * version 4 pty_relay and a pty by default on a terminal. A caller built
+ * against version 1 (whose struct ends after env), 2 or 3 keeps working as
+ * it did: the library reads only the fields of the version it names, and
+ * gives a pty to none of them unless a version 3 caller asks for one.
  */
-#define RUAS_SPAWN_OPTIONS_VERSION 3
+#define RUAS_SPAWN_OPTIONS_VERSION 4
 typedef struct {
 	unsigned int version;
 	/*
@@ -411,30 +413,62 @@ typedef struct {
 	/*
 	 * A pseudo-terminal of the agent's own, as sudo's use_pty and su --pty
 	 * give (only with run_as_user; docs/backends.md "Terminals"):
-	 *   0   none (the default): the stdio pass through as they are. A
-	 *       terminal passed this way is the agent's to read and write
-	 *       while it runs (it is in a session of its own, so it cannot
-	 *       push input into it with TIOCSTI), with no job control: on a
-	 *       terminal, ask for -1 and relay the master;
-	 *   -1  one when the agent's stdin (stdin_fd, or this process's 0) is
-	 *       a terminal; then each of its stdin, stdout and stderr that is
-	 *       a terminal becomes the pty, and the others (a file, a pipe)
-	 *       pass through as they are, as under sudo's use_pty;
-	 *   1   one always: stdin, stdout and stderr are all the pty
-	 *       (stdin_fd, stdout_fd and stderr_fd must then be -1).
+	 *   RUAS_PTY_AUTO (-1, the default)  one when the agent's stdin
+	 *       (stdin_fd, or this process's 0) is a terminal; then each of its
+	 *       stdin, stdout and stderr that is a terminal becomes the pty, and
+	 *       the others (a file, a pipe) pass through as they are, as under
+	 *       sudo's use_pty. Without a terminal nothing changes: the stdio
+	 *       pass through byte for byte;
+	 *   RUAS_PTY_NONE (0)  none: the stdio pass through as they are. A
+	 *       terminal passed this way is the agent's to read and write while
+	 *       it runs (it is in a session of its own, so it cannot push input
+	 *       into it with TIOCSTI), with no job control;
+	 *   RUAS_PTY_ALWAYS (1)  one always: stdin, stdout and stderr are all
+	 *       the pty (stdin_fd, stdout_fd and stderr_fd must then be -1).
 	 * The supervisor opens the pair, in its own uid: the agent gets the
 	 * slave as its controlling terminal, in a session of its own, as its
 	 * foreground process group, so that job control works inside, and it
 	 * never holds the caller's terminal. The pty starts with the modes and
 	 * window size of the first of those stdio that is a terminal (else the
-	 * defaults). The caller relays through the master,
-	 * ruas_child_pty_fd(), and learns of the agent's stops from
-	 * ruas_child_state(). Any other value is RUAS_ERR_INVALID, and so is 1
-	 * without run_as_user; -1 without run_as_user gives no pty.
+	 * defaults). Any other value is RUAS_ERR_INVALID, and so is
+	 * RUAS_PTY_ALWAYS without run_as_user; RUAS_PTY_AUTO without
+	 * run_as_user gives no pty. Version 3 callers: 0 was the default there.
 	 */
 	int pty;
+	/*
+	 * Version 4: who copies between the caller's stdio and the pty.
+	 *   RUAS_PTY_RELAY_LIBRARY (0, the default)  the library, in a thread
+	 *       of the handle's, as sudo does for its command: the terminal goes
+	 *       raw while this process is in its foreground (so that Ctrl-C,
+	 *       Ctrl-Z and Ctrl-\ reach the agent's foreground job, not this
+	 *       process) and gets its exact modes back when the agent ends or
+	 *       stops, and at ruas_child_wait() or ruas_child_free(); nothing
+	 *       is read from it while this process is in the background, and
+	 *       the library never stops this process; the window size follows
+	 *       the caller's terminal within a quarter of a second; a wait
+	 *       returns once all the agent printed has been written out.
+	 *       ruas_child_pty_fd() and ruas_child_state_fd() are then -1. When
+	 *       the agent itself stops (Ctrl-Z to a program that is not a
+	 *       shell), the relay gives the terminal back and reads nothing until
+	 *       the agent runs again: ruas_child_state() says
+	 *       RUAS_CHILD_STOPPED, and the caller continues it with
+	 *       ruas_child_signal(child, SIGCONT). The library never touches
+	 *       this process's signals: to suspend the whole run on Ctrl-Z, as
+	 *       ruas run does, relay yourself;
+	 *   RUAS_PTY_RELAY_CALLER (1)  the caller, through the master,
+	 *       ruas_child_pty_fd(), learning of the agent's stops from
+	 *       ruas_child_state() (version 3 callers always relay themselves).
+	 */
+	int pty_relay;
 } ruas_spawn_options;
-#define RUAS_SPAWN_OPTIONS_INIT {RUAS_SPAWN_OPTIONS_VERSION, NULL, -1, -1, -1, NULL, NULL, 0}
+#define RUAS_PTY_NONE 0
+#define RUAS_PTY_AUTO (-1)
+#define RUAS_PTY_ALWAYS 1
+#define RUAS_PTY_RELAY_LIBRARY 0
+#define RUAS_PTY_RELAY_CALLER 1
+#define RUAS_SPAWN_OPTIONS_INIT                                                              \
+	{RUAS_SPAWN_OPTIONS_VERSION, NULL, -1, -1, -1, NULL, NULL, RUAS_PTY_AUTO,              \
+	 RUAS_PTY_RELAY_LIBRARY}
 
 /*
  * Start the project's command with `args` (NULL-terminated, may be NULL)
@@ -504,7 +538,8 @@ RUAS_EXTERN int ruas_child_term_signal(const ruas_child *child);
 /*
  * The master of the agent's pty (spawn option pty), owned by the handle
  * (do not close it; it stays open until ruas_child_free()), close-on-exec
- * and non-blocking; -1 when the agent has none. What is written to it is
+ * and non-blocking; -1 when the agent has none or the library relays it
+ * (pty_relay). What is written to it is
  * the agent's terminal input; what it reads is the agent's terminal
  * output; once every process of the run has gone it reads EIO. Set the
  * agent's window size with ioctl(fd, TIOCSWINSZ, &ws): the kernel sends
@@ -519,7 +554,7 @@ RUAS_EXTERN int ruas_child_pty_fd(const ruas_child *child);
 /*
  * A descriptor owned by the handle that polls readable when the helper has
  * news of a pty spawn's agent (it stopped, it runs again, it ended); -1
- * without a pty. Read the news with ruas_child_state(). Once it is
+ * without a pty, or when the library relays it. Read the news with ruas_child_state(). Once it is
  * RUAS_CHILD_ENDING the descriptor stays readable: stop polling it, and
  * wait for the child (ruas_child_pidfd()).
  */

@@ -1,6 +1,7 @@
 /* proc.c - see proc.h. */
 #include "proc.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,12 @@ int child_has_ended(pid_t pid)
 	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
 		return -1;
 	return si.si_pid == pid;
+}
+
+void kill_group_else_leader(pid_t leader, int sig)
+{
+	if (kill(-leader, sig) < 0 && errno == ESRCH)
+		(void)kill(leader, sig);
 }
 
 long long monotonic_ms(void)

@@ -30,6 +30,13 @@ int process_pidfd(pid_t pid);
  */
 int child_has_ended(pid_t pid);
 
+/*
+ * sig to the process group that leader leads, or, until it has one (before
+ * its setsid()) or when it has left it, to leader alone: a signal for the
+ * agent is never dropped with ESRCH.
+ */
+void kill_group_else_leader(pid_t leader, int sig);
+
 /* CLOCK_MONOTONIC in milliseconds, for deadlines. */
 long long monotonic_ms(void);
 

@@ -15,6 +15,8 @@ The command gets a new session whose controlling terminal is the slave
   killpat SIG USER PAT
                    the signal to USER's processes whose cmdline matches
                    PAT (never another's: suites run side by side)
+  hangup           the terminal goes away (the master and the slave are
+                   closed: the kernel hangs up the command's session)
   wait             wait for the command's end
 Prints "rc=N" (128+N for signal N) and, with --stty, writes the slave's
 `stty -a` before and after to FILE.before and FILE.after. Exits 0, or 1
@@ -46,6 +48,7 @@ class Drive:
         self.mark = 0
         self.log = log
         self.status = None
+        self.hung = False
         # Before the command starts, which may change the modes at once (readline does).
         self.before = stty(self.path)
         self.pid = os.fork()
@@ -59,7 +62,7 @@ class Drive:
         os.set_blocking(self.master, False)
 
     def pump(self, wait):
-        r, w, _ = select.select([self.master], [], [], wait)
+        r, w, _ = select.select([self.master] if self.master >= 0 else [], [], [], wait)
         if r:
             try:
                 data = os.read(self.master, 65536)
@@ -128,6 +131,11 @@ def step(d, line):
     elif verb == "killpat":
         sig, user, pat = arg.split(" ", 2)
         subprocess.run(["pkill", "-" + sig, "-u", user, "-f", pat], check=False)
+    elif verb == "hangup":
+        os.close(d.master)
+        os.close(d.slave)
+        d.master = d.slave = -1
+        d.hung = True
     elif verb == "wait":
         return d.wait()
     else:
@@ -165,7 +173,7 @@ def main():
         os.kill(d.pid, signal.SIGKILL)
         d.wait()
         ok = False
-    if opts["--stty"]:
+    if opts["--stty"] and not d.hung:
         with open(opts["--stty"] + ".before", "wb") as f:
             f.write(d.before)
         with open(opts["--stty"] + ".after", "wb") as f:

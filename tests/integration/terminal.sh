@@ -3,7 +3,9 @@
 # (sudo for a non-root supervisor, pam for root), with sudoers' use_pty
 # and with !use_pty: the agent's own pty, job control, Ctrl-C, resize, the
 # operator's terminal restored on every way out, no injection into it, a
-# large paste, and pipes unchanged. Driven by ptydrive.py, in the sandbox.
+# large paste, and pipes unchanged. The same for a plain ruas_spawn() on a
+# terminal (tests/consumer/ptyspawn.c: the default options, the library's
+# relay). Driven by ptydrive.py, in the sandbox.
 . "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
 sandbox_need_root "tests/integration/terminal.sh"
 sandbox_enter "$0" "$@"
@@ -23,6 +25,13 @@ sandbox_user sup
 sandbox_user t1
 sandbox_sudoers ruas-sup 'sup ALL=(t1) NOPASSWD: ALL'
 install -m 644 "$SB/dest$RUAS_SYSCONFDIR/pam.d/ruas" /etc/pam.d/ruas
+# What the pam backend's session tells PAM modules of the terminal (PAM_TTY).
+cat >"$SB/pamtty" <<EOP
+#!/bin/sh
+printf '%s\n' "type=\$PAM_TYPE tty=[\$PAM_TTY]" >>$SB/pamtty.log
+EOP
+chmod 755 "$SB/pamtty"
+printf 'session optional pam_exec.so quiet %s\n' "$SB/pamtty" >>/etc/pam.d/ruas
 mkdir -p "$SB/w" "$SB/conf" "$SB/s"
 chown t1 "$SB/w"
 chmod 755 "$SB/s"
@@ -63,7 +72,14 @@ EOC
 	chmod 644 "$SB/conf/$backend.conf"
 done
 
-# drive NAME WHO PROJECT: ruas run PROJECT as WHO on a fresh terminal, with
+consumer_flags
+consumer_build ptyspawn "$abs_top_srcdir/tests/consumer/ptyspawn.c"
+expect "ptyspawn, a supervisor with the default spawn options, builds" test "$RC" = 0
+# The two runners, each called as RUNNER -c CONFIG PROJECT [ARG...].
+printf '#!/bin/bash\nexec %q run "$@"\n' "$RUAS" >"$SB/bin/ruas-run"
+chmod 755 "$SB/bin/ruas-run"
+
+# drive NAME WHO PROJECT: $RUNNER PROJECT as WHO on a fresh terminal, with
 # the steps of $SB/s/NAME; sets RC (ruas's), OUT (the terminal's output)
 # and STTY_SAME (the terminal's stty -a before and after).
 drive() {
@@ -73,7 +89,7 @@ drive() {
 		"$SB/s/$name" -- env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/ TERM=xterm \
 		LANG=C.UTF-8 LD_LIBRARY_PATH="$LIBDIR" \
 		setpriv --reuid="$who" --regid="$who" --init-groups -- \
-		"$RUAS" run -c "$CONF" "$project" "$@" >"$SB/s/$name.res" 2>&1
+		"$RUNNER" -c "$CONF" "$project" "$@" >"$SB/s/$name.res" 2>&1
 	DRC=$?
 	RC=$(sed -n 's/^rc=//p' "$SB/s/$name.res")
 	OUT="$(tr -d '\r' <"$SB/s/$name.log") $(cat "$SB/s/$name.res")"
@@ -86,7 +102,7 @@ steps() { cat >"$SB/s/$1"; }
 # (prompt "op> ", job control), as an operator's shell; sets OUT, STTY_SAME.
 operator() {
 	python3 "$DRIVE" --timeout 15 --log "$SB/s/$1.log" --stty "$SB/s/$1.stty" "$SB/s/$1" -- \
-		env -i PATH=/usr/bin:/bin HOME=/ LD_LIBRARY_PATH="$LIBDIR" RUAS="$RUAS" \
+		env -i PATH=/usr/bin:/bin HOME=/ LD_LIBRARY_PATH="$LIBDIR" RUN="$RUNNER" \
 		CONF="$CONF" PS1='op> ' setpriv --reuid="$2" --regid="$2" --init-groups -- \
 		bash --norc --noprofile -i >"$SB/s/$1.res" 2>&1
 	RC=$? OUT="$(tr -d '\r' <"$SB/s/$1.log") $(cat "$SB/s/$1.res")" ERR=""
@@ -105,14 +121,18 @@ EOP
 head -c 1048576 /dev/urandom | base64 -w 76 >"$SB/s/paste.txt"
 printf 'EOF\n' >>"$SB/s/paste.txt"
 
-for pty in use_pty '!use_pty'; do
+# ruas run with both of sudoers' settings; the embedded supervisor with the default.
+for run in "ruas use_pty" "ruas !use_pty" "embedded use_pty"; do
+	runner=${run% *} pty=${run#* }
 	printf 'Defaults %s\n' "$pty" >/etc/sudoers.d/zz-pty
 	chmod 0440 /etc/sudoers.d/zz-pty
+	RUNNER=$SB/bin/ruas-run T0=""
+	[ "$runner" = embedded ] && RUNNER=$SB/bin/ptyspawn T0="ruas_spawn(), "
 	for backend in sudo pam; do
 		who=sup
 		[ "$backend" = pam ] && who=root
 		CONF="$SB/conf/$backend.conf"
-		T="$backend, $pty"
+		T="$T0$backend, $pty"
 
 		steps seven <<<'wait'
 		drive seven "$who" seven
@@ -172,14 +192,19 @@ EOS
 
 		steps inject <<'EOS'
 expect op> 
-send tty; "$RUAS" run -c "$CONF" inject\n
+send tty; "$RUN" -c "$CONF" inject\n
 expect done
 expect op> 
 send echo after; exit 0\n
 wait
 EOS
+		: >"$SB/pamtty.log"
 		operator inject "$who"
 		outer=$(grep -m1 -o '^/dev/pts/[0-9]*' <<<"$OUT")
+		if [ "$backend" = pam ]; then
+			expect "$T: PAM_TTY is the operator's terminal ($outer), as su and sudo give it" \
+				grep -qxF "type=open_session tty=[$outer]" "$SB/pamtty.log"
+		fi
 		expect "$T: the agent ran and held a terminal" has "$OUT" "held /dev/pts/"
 		expect "$T: ... only its own, not the operator's ($outer)" hasnt "$OUT" "held $outer "
 		expect "$T: what it pushed with TIOCSTI never reached the operator's shell" hasnt "$OUT" "INJ42"
@@ -215,11 +240,76 @@ EOS
 		expect "$T: Ctrl-C kills an agent that is not a shell (sleep): 130" test "$RC" = 130
 		expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
 
+		steps helper <<'EOS'
+wait
+EOS
+		touch /home/t1/.break
+		# ruas-session's check runs ruas-exec without a login shell, and ptyspawn
+		# runs no check: then the first login is the helper's.
+		if [ "$backend" = pam ] || [ "$runner" = embedded ]; then
+			touch /home/t1/.break.seen
+		fi
+		drive helper "$who" seven
+		rm -f /home/t1/.break /home/t1/.break.seen
+		expect "$T: a helper error (it cannot fork the agent): 125" test "$RC" = 125
+		expect "$T: ... saying why, through the pty" has "$OUT" "ruas-exec: "
+		expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
+
+		# Started in the background: it reads nothing of the operator's
+		# (the shell does), until fg hands it the terminal.
+		steps bg <<'EOS'
+expect op> 
+send "$RUN" -c "$CONF" rawcat &\n
+expect op> 
+sleep 1
+send echo bg-$((2+3))\n
+expect bg-5
+send fg\n
+sleep 1
+send hello7\n
+expect hello7
+expect hello7
+send \x04
+expect op> 
+send echo "ran=$?"; exit 0\n
+wait
+EOS
+		operator bg "$who"
+		expect "$T: started with &, the operator's shell keeps its input" has "$OUT" "bg-5"
+		expect "$T: ... fg gives the agent the terminal" has "$OUT" "ran=0"
+		expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
+
+		steps hangup <<'EOS'
+sleep 1
+hangup
+wait
+EOS
+		drive hangup "$who" sleeper
+		expect "$T: the terminal hung up: the run ends (129)" test "$RC" = 129
+		sleep 0.5
+		expect "$T: ... and nothing of the agent's is left" test -z "$(pgrep -u t1)"
+
+		if [ "$runner" = embedded ]; then
+			# The library gives the terminal back while the agent is stopped;
+			# ptyspawn continues it (ruas_child_signal(SIGCONT)).
+			steps stop <<'EOS'
+expect the agent stopped (signal 19)
+expect after
+wait
+EOS
+			drive stop "$who" stopper
+			expect "$T: the agent stopping is news to the caller" has "$OUT" "the agent stopped (signal 19)"
+			expect "$T: ... continued, it goes on and its status passes" test "$RC" = 4
+			expect "$T: ... (it went on)" has "$OUT" "after"
+			expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
+			continue
+		fi
+		# Only ruas run suspends itself with the agent, and ends on SIGTERM.
 		# cat run directly: in a process group of its own below its monitor,
 		# not an orphaned one, so the terminal's Ctrl-Z stops it.
 		steps rawcat <<'EOS'
 expect op> 
-send "$RUAS" run -c "$CONF" rawcat\n
+send "$RUN" -c "$CONF" rawcat\n
 sleep 1
 send hello2\n
 expect hello2
@@ -255,21 +345,9 @@ EOS
 		expect "$T: SIGTERM to ruas run ends the agent (143)" test "$RC" = 143
 		expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
 
-		steps helper <<'EOS'
-wait
-EOS
-		touch /home/t1/.break
-		# ruas-session's check runs ruas-exec without a login shell: its first login is the helper's.
-		[ "$backend" = pam ] && touch /home/t1/.break.seen
-		drive helper "$who" seven
-		rm -f /home/t1/.break /home/t1/.break.seen
-		expect "$T: a helper error (it cannot fork the agent): 125" test "$RC" = 125
-		expect "$T: ... saying why, through the pty" has "$OUT" "ruas-exec: "
-		expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
-
 		steps stop <<'EOS'
 expect op> 
-send "$RUAS" run -c "$CONF" stopper\n
+send "$RUN" -c "$CONF" stopper\n
 expect Stopped
 send fg\n
 expect after
@@ -289,10 +367,14 @@ rm -f /etc/sudoers.d/zz-pty
 for backend in sudo pam; do
 	who=sup
 	[ "$backend" = pam ] && who=root
+	: >"$SB/pamtty.log"
 	run_as "$who" run -c "$SB/conf/$backend.conf" echo
 	printf 'a\000b\nnot a tty\n' >"$SB/s/want"
 	expect "$backend: pipes: exit code" test "$RC" = 3
 	expect "$backend: pipes: stdout byte for byte, no pty" cmp -s "$SB/out" "$SB/s/want"
+	if [ "$backend" = pam ]; then
+		expect "$backend: pipes: no PAM_TTY" grep -qxF "type=open_session tty=[]" "$SB/pamtty.log"
+	fi
 done
 
 tap_finish

@@ -19,12 +19,15 @@
  * file, one with run_as_user on the sudo or the pam backend (as
  * tests/stress/backends.sh runs it, as root, in the sandbox); its command
  * must take a duration in seconds as its last argument, as ["/bin/sleep"]
- * does. A subreaper sees there what a root supervisor in a container (pid
+ * does; a third round runs that project again with every agent's stdin a
+ * pty of this process's, so that each spawn gets a pty of its own relayed
+ * by the library's thread. A subreaper sees there what a root supervisor in a container (pid
  * 1) would: a helper that sudo left behind. Exit 0 when everything held,
  * 1 otherwise.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -53,6 +56,12 @@ static const char legacy_conf[] =
 	");\n";
 
 static atomic_int failures;
+/*
+ * The round on a terminal: every agent's stdin is this pty of the
+ * stress's own (nobody types), so each spawn gets a pty that the library
+ * relays in a thread; -1 in the other rounds.
+ */
+static int stress_tty = -1;
 /* How the children of a round ended, for the summary line. */
 static atomic_int n_exited, n_termed, n_freed;
 
@@ -147,6 +156,8 @@ static void role_try(struct job *j, int must_run)
 
 static void role_poll(struct job *j)
 {
+	/* With the library's relay, its thread takes the helper's news too. */
+	(void)ruas_child_state(j->c, NULL);
 	int fd = ruas_child_pidfd(j->c);
 	if (fd < 0)
 		return; /* a kernel without pidfd_open */
@@ -253,7 +264,9 @@ static void one_child(const ruas_config *cfg, const char *project, enum scenario
 	const char *args[] = {ends_soon ? dur : LONG, NULL};
 	ruas_child *c = NULL;
 	ruas_error *err = NULL;
-	if (ruas_spawn(&c, cfg, project, args, NULL, &err) < 0) {
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.stdin_fd = stress_tty; /* -1: this process's stdin, /dev/null */
+	if (ruas_spawn(&c, cfg, project, args, &o, &err) < 0) {
 		fail_err("ruas_spawn", err);
 		return;
 	}
@@ -405,6 +418,34 @@ static int round_with(ruas_config *cfg, const char *project, int spawns, const c
 	return atomic_load(&failures) == 0;
 }
 
+/*
+ * The same project again, its agents on a terminal: the pty, the
+ * library's relay thread and its terminal modes, against the same
+ * signalling, waiting and freeing threads.
+ */
+static int round_on_terminal(const char *file, const char *project, const char *name)
+{
+	ruas_config *cfg = NULL;
+	ruas_error *err = NULL;
+	int term = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (term < 0 || grantpt(term) < 0 || unlockpt(term) < 0 ||
+	    (stress_tty = open(ptsname(term), O_RDWR | O_NOCTTY | O_CLOEXEC)) < 0) {
+		fail("cannot open a pty: %s", strerror(errno));
+		return 0;
+	}
+	int ok = 0;
+	char on[240];
+	snprintf(on, sizeof on, "%s, on a terminal", name);
+	if (ruas_config_load(&cfg, file, NULL, &err) < 0)
+		fail_err("ruas_config_load", err);
+	else
+		ok = round_with(cfg, project, SPAWNS / 5, on);
+	close(stress_tty);
+	close(term);
+	stress_tty = -1;
+	return ok;
+}
+
 /* The round of RUAS_STRESS_CONFIG's project, when it names a file. */
 static int round_of_file(const char *file)
 {
@@ -427,7 +468,9 @@ static int round_of_file(const char *file)
 	snprintf(name, sizeof name, "%s (as %s, %s backend)", project,
 		 ruas_project_run_as_user(p) ? ruas_project_run_as_user(p) : "this user",
 		 ruas_project_backend(p));
-	return round_with(cfg, project, SPAWNS, name);
+	if (!round_with(cfg, project, SPAWNS, name))
+		return 0;
+	return round_on_terminal(file, project, name);
 }
 
 int main(void)

@@ -2,10 +2,8 @@
  * relay.c - see relay.h. Modelled on sudo's exec_pty.c and util-linux's
  * pty-session.c: one poll loop over the operator's terminal, the pty's
  * master, the run's signals (a signalfd), the helper's news and the
- * child's pidfd. Output is written whole before more is read; input is
- * kept until the master takes it, so that nothing is lost or reordered
- * and a paste larger than the pty's queue waits rather than blocks the
- * agent's output.
+ * child's pidfd; the copying and the terminal's modes are
+ * src/common/pty_copy.c's, shared with the library's own relay.
  *
  * Ctrl-Z and friends: in raw mode the operator's terminal sends no
  * signal; the bytes reach the pty, whose line discipline signals the
@@ -21,119 +19,36 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/signalfd.h>
-#include <termios.h>
 #include <unistd.h>
 
 #include "args.h"
 #include "ending.h"
-
-#define RELAY_BUF 65536
+#include "pty_copy.h"
 
 struct relay {
 	ruas_child *child;
-	int master, out, sfd, tty; /* tty: the terminal whose modes are saved, or -1 */
-	struct termios saved;
-	int raw;      /* the terminal is raw now */
+	int sfd;
 	int reading;  /* stdin is read (in the foreground, not at its end) */
-	int in_end;   /* stdin has ended */
-	int master_end;
 	struct ending end; /* after SIGTERM */
-	size_t pending, off; /* input read but not yet written to the master */
-	char in[RELAY_BUF];
+	struct term_mode term; /* stdin's terminal, or fd -1 */
+	struct pty_copy io;
 };
 
 static int foreground(const struct relay *r)
 {
-	return r->tty >= 0 && tcgetpgrp(r->tty) == getpgrp();
+	return term_foreground(r->term.fd);
 }
 
-/* The saved modes, exactly, once the output has drained. */
-static void terminal_restore(struct relay *r)
-{
-	if (!r->raw)
-		return;
-	while (tcsetattr(r->tty, TCSADRAIN, &r->saved) < 0 && errno == EINTR)
-		;
-	r->raw = 0;
-}
-
-/* Raw, as cfmakeraw(3); only in the foreground, where the terminal is ours to change. */
-static void terminal_raw(struct relay *r)
-{
-	struct termios t = r->saved;
-	if (r->raw || !foreground(r))
-		return;
-	cfmakeraw(&t);
-	t.c_cc[VMIN] = 1;
-	t.c_cc[VTIME] = 0;
-	if (tcsetattr(r->tty, TCSADRAIN, &t) == 0)
-		r->raw = 1;
-}
-
-/* The terminal's size onto the pty; the kernel sends SIGWINCH to the agent's job. */
 static void copy_size(const struct relay *r)
 {
-	struct winsize ws;
-	if (r->tty >= 0 && ioctl(r->tty, TIOCGWINSZ, &ws) == 0)
-		(void)ioctl(r->master, TIOCSWINSZ, &ws);
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			if (errno != EAGAIN)
-				return -1;
-			struct pollfd pf = {fd, POLLOUT, 0};
-			(void)poll(&pf, 1, 100);
-			continue;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* What the agent printed, to the terminal; once every slave has closed, EIO. */
-static void from_master(struct relay *r)
-{
-	char buf[RELAY_BUF];
-	ssize_t n = read(r->master, buf, sizeof buf);
-	if (n > 0)
-		(void)write_all(r->out, buf, (size_t)n);
-	else if (n == 0 || (errno != EAGAIN && errno != EINTR))
-		r->master_end = 1;
-}
-
-/* What the operator typed, to the agent: as much as the master takes now. */
-static void to_master(struct relay *r)
-{
-	if (r->pending == 0) {
-		ssize_t n = read(0, r->in, sizeof r->in);
-		if (n <= 0) {
-			if (n == 0 || (errno != EAGAIN && errno != EINTR))
-				r->in_end = 1;
-			return;
-		}
-		r->pending = (size_t)n;
-		r->off = 0;
-	}
-	ssize_t w = write(r->master, r->in + r->off, r->pending);
-	if (w > 0) {
-		r->off += (size_t)w;
-		r->pending -= (size_t)w;
-	}
+	(void)term_copy_size(r->term.fd, r->io.master);
 }
 
 /* Back from a stop (ours or the agent's): raw again if in the foreground, and the agent goes on. */
 static void resume(struct relay *r)
 {
-	terminal_raw(r);
+	term_mode_raw(&r->term);
 	copy_size(r);
 	r->reading = foreground(r);
 	ruas_child_signal(r->child, SIGCONT, NULL);
@@ -145,7 +60,7 @@ static void suspend(struct relay *r)
 	sigset_t tstp;
 	sigemptyset(&tstp);
 	sigaddset(&tstp, SIGTSTP);
-	terminal_restore(r);
+	term_mode_restore(&r->term);
 	sigprocmask(SIG_UNBLOCK, &tstp, NULL);
 	kill(getpid(), SIGTSTP);
 	sigprocmask(SIG_BLOCK, &tstp, NULL);
@@ -190,37 +105,30 @@ static void on_news(struct relay *r, int *state_fd)
 		suspend(r);
 }
 
-/* Everything the agent printed before the end, until EIO (every slave closed) or a pause. */
-static void drain(struct relay *r)
-{
-	for (int idle = 0; !r->master_end && idle < 2;) {
-		struct pollfd pf = {r->master, POLLIN, 0};
-		if (poll(&pf, 1, 100) <= 0) {
-			idle++;
-			continue;
-		}
-		from_master(r);
-	}
-}
-
 /* One round of the poll loop: waits, then serves what is ready. -1 when poll failed. */
 static int round_trip(struct relay *r, int *state_fd, unsigned int grace)
 {
 	enum { SIG, PID, NEWS, IN, MASTER, N };
+	/*
+	 * Started with & and now brought back with fg: a shell continues only
+	 * a stopped job (bash sends no SIGCONT to a running one), so look.
+	 */
+	struct pty_copy *io = &r->io;
+	if (!r->reading && !io->in_end && foreground(r)) {
+		term_mode_raw(&r->term);
+		copy_size(r);
+		r->reading = 1;
+	}
 	struct pollfd pf[N] = {
 		{r->sfd, POLLIN, 0},
 		{ruas_child_pidfd(r->child), POLLIN, 0},
 		{*state_fd, POLLIN, 0},
-		{r->reading && !r->in_end && r->pending == 0 ? 0 : -1, POLLIN, 0},
-		{r->master_end ? -1 : r->master, (short)(POLLIN | (r->pending ? POLLOUT : 0)), 0},
+		{r->reading && !io->in_end && io->pending == 0 ? 0 : -1, POLLIN, 0},
+		{io->master_end ? -1 : io->master, (short)(POLLIN | (io->pending ? POLLOUT : 0)), 0},
 	};
-	if (poll(pf, N, pf[PID].fd < 0 || r->end.on ? 100 : 1000) < 0)
+	if (poll(pf, N, pf[PID].fd < 0 || r->end.on ? 100 : r->reading ? 1000 : 250) < 0)
 		return errno == EINTR ? 0 : -1;
-	if (pf[MASTER].revents & (POLLIN | POLLHUP | POLLERR))
-		from_master(r);
-	if ((pf[IN].revents & (POLLIN | POLLHUP | POLLERR)) ||
-	    (r->pending && (pf[MASTER].revents & POLLOUT)))
-		to_master(r);
+	pty_copy_serve(io, pf[IN].revents, pf[MASTER].revents);
 	if (pf[NEWS].revents)
 		on_news(r, state_fd);
 	struct signalfd_siginfo si;
@@ -238,15 +146,16 @@ static int relay_begin(struct relay *r, ruas_child *child, const sigset_t *set)
 	sigaddset(&all, SIGTSTP);
 	memset(r, 0, sizeof *r);
 	r->child = child;
-	r->master = ruas_child_pty_fd(child);
-	r->out = isatty(1) || !isatty(2) ? 1 : 2;
-	r->tty = isatty(0) && tcgetattr(0, &r->saved) == 0 ? 0 : -1;
+	r->io.master = ruas_child_pty_fd(child);
+	r->io.in = 0;
+	r->io.out = isatty(1) || !isatty(2) ? 1 : 2;
+	r->term.fd = isatty(0) ? 0 : -1;
 	if (sigprocmask(SIG_BLOCK, &all, NULL) < 0 ||
 	    (r->sfd = signalfd(-1, &all, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
 		perror("ruas: signalfd");
 		return -1;
 	}
-	terminal_raw(r);
+	term_mode_raw(&r->term);
 	copy_size(r);
 	r->reading = foreground(r);
 	return 0;
@@ -265,7 +174,7 @@ int relay_pty(ruas_child *child, const sigset_t *set, unsigned int grace)
 		ruas_error *err = NULL;
 		int w = ruas_child_try_wait(child, &rc, &err);
 		if (w < 0) {
-			terminal_restore(&r);
+			term_mode_restore(&r.term);
 			fprintf(stderr, "ruas: %s\n", ruas_error_message(err));
 			ruas_error_free(err);
 			rc = EXIT_SPAWN;
@@ -274,8 +183,8 @@ int relay_pty(ruas_child *child, const sigset_t *set, unsigned int grace)
 		if (w == 0 || round_trip(&r, &state_fd, grace) < 0)
 			break;
 	}
-	drain(&r);
-	terminal_restore(&r);
+	pty_copy_drain(&r.io, 2000);
+	term_mode_restore(&r.term);
 	close(r.sfd);
 	return rc;
 }

@@ -101,9 +101,14 @@ static int start(const ruas_config *cfg, const char *project, char **args)
 
 	ruas_child *child = NULL;
 	ruas_error *err = NULL;
-	/* A pty of the agent's own when stdin is a terminal; none for pipes, as before. */
+	/*
+	 * A pty of the agent's own when stdin is a terminal (the default);
+	 * none for pipes, as before. Relayed here, not by the library: only
+	 * the process can suspend itself on Ctrl-Z, as sudo does.
+	 */
 	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
-	o.pty = -1;
+	o.pty = RUAS_PTY_AUTO;
+	o.pty_relay = RUAS_PTY_RELAY_CALLER;
 	if (ruas_spawn(&child, cfg, project, (const char *const *)args, &o, &err) < 0) {
 		fprintf(stderr, "ruas: %s\n", ruas_error_message(err));
 		ruas_error_free(err);

@@ -124,7 +124,7 @@ static int encode_check(const struct payload *p, struct buf *b)
 static int encode_session(const struct payload *p, struct buf *b)
 {
 	if (put_str(b, p->user) < 0 || put_str(b, p->service) < 0 ||
-	    put_str(b, p->ruser) < 0)
+	    put_str(b, p->ruser) < 0 || put_str(b, p->tty ? p->tty : "") < 0)
 		return -1;
 	put_u32(b, p->mode);
 	if (put_str(b, p->helper) < 0 || put_str(b, p->inner) < 0)
@@ -311,16 +311,32 @@ static int decode_check(struct reader *r, struct payload *p)
 	return 0;
 }
 
+int payload_tty_ok(const char *t)
+{
+	if (!*t)
+		return 1;
+	if (strncmp(t, "/dev/", 5) != 0 || strstr(t, "/../") || strlen(t) > 255)
+		return 0;
+	for (; *t; t++)
+		if ((unsigned char)*t < 0x21 || (unsigned char)*t == 0x7f)
+			return 0;
+	return 1;
+}
+
 static int decode_session(struct reader *r, struct payload *p)
 {
 	uint32_t mode;
 	if (get_str(r, &p->user) < 0 || get_str(r, &p->service) < 0 ||
-	    get_str(r, &p->ruser) < 0 || get_u32(r, &mode) < 0 ||
+	    get_str(r, &p->ruser) < 0 || get_str(r, &p->tty) < 0 || get_u32(r, &mode) < 0 ||
 	    get_str(r, &p->helper) < 0 || get_str(r, &p->inner) < 0 ||
 	    get_lifetime(r, &p->lifetime) < 0)
 		return -1;
 	if (mode != SESSION_EXEC && mode != SESSION_CHECK) {
 		r->why = "payload session mode unknown";
+		return -1;
+	}
+	if (!payload_tty_ok(p->tty)) {
+		r->why = "payload session tty is not \"\" or a /dev/ path of printable bytes";
 		return -1;
 	}
 	p->mode = mode;
@@ -408,6 +424,7 @@ void payload_free(struct payload *p)
 	free(p->user);
 	free(p->service);
 	free(p->ruser);
+	free(p->tty);
 	free(p->helper);
 	free(p->inner);
 	memset(p, 0, sizeof *p);

@@ -15,7 +15,7 @@
 
 #include "buf.h"
 
-#define PAYLOAD_VERSION 7
+#define PAYLOAD_VERSION 8
 enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2, PAYLOAD_SESSION = 3 };
 enum session_mode { SESSION_EXEC = 1, SESSION_CHECK = 2 };
 /*
@@ -86,10 +86,18 @@ struct payload {
 	char *user;
 	char *service;
 	char *ruser;       /* the supervisor, for PAM_RUSER */
+	char *tty;         /* the caller's terminal, for PAM_TTY: "/dev/..." or "" for none */
 	unsigned int mode; /* enum session_mode */
 	char *helper;      /* ruas-exec */
 	char *inner;       /* ruas-exec's own payload, hex */
 };
+
+/*
+ * Is t a session payload's tty: "" or what ttyname(3) gives, /dev/... of
+ * printable bytes without "/../", at most 255 bytes (what PAM modules log
+ * and match on)? 1 or 0.
+ */
+int payload_tty_ok(const char *t);
 
 /* Appends the hex encoding of p to out. 0, or -1 on OOM or invalid payload. */
 int payload_encode(const struct payload *p, struct buf *out);

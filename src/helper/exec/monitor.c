@@ -2,6 +2,7 @@
 #include "monitor.h"
 #include "channel.h"
 #include "exit_status.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -93,8 +94,7 @@ static void deliver(pid_t agent, int sig)
 		return;
 	if (sig == SIGCONT)
 		(void)give_terminal(agent);
-	if (kill(-agent, sig) < 0 && errno == ESRCH)
-		kill(agent, sig);
+	kill_group_else_leader(agent, sig);
 }
 
 /* The agent's stops and continues go to the helper; its end is the monitor's. */
@@ -112,10 +112,14 @@ static void reap(pid_t agent, int sock)
 }
 
 /*
- * The monitor's loop, until the agent ends. SIGCHLD and SIGHUP come on a
- * signalfd; the helper's other relayed signals stay blocked here (the tree's
- * SIGTERM reaches the agent directly), and the helper's end of file leaves
- * the agent running, as the agent would be without a monitor.
+ * The monitor's loop, until the agent ends. SIGCHLD, SIGHUP and SIGTERM
+ * come on a signalfd; the helper's other relayed signals stay blocked
+ * here, and the helper's end of file leaves the agent running, as the
+ * agent would be without a monitor. The tree's SIGTERM reaches the agent
+ * directly, except when it came before the agent was forked: pending here
+ * then, not in the agent (fork(2) clears that), so it is passed on, and
+ * the terminate ends the agent as it would without a pty, not only the
+ * SIGKILL after the grace.
  */
 static _Noreturn void watch(pid_t agent, int sock)
 {
@@ -123,6 +127,7 @@ static _Noreturn void watch(pid_t agent, int sock)
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGTERM);
 	int sfd = -1;
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
 	    (sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
@@ -145,8 +150,8 @@ static _Noreturn void watch(pid_t agent, int sock)
 		}
 		struct signalfd_siginfo si;
 		while (sfd >= 0 && read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
-			if (si.ssi_signo == SIGHUP)
-				deliver(agent, SIGHUP);
+			if (si.ssi_signo == SIGHUP || si.ssi_signo == SIGTERM)
+				deliver(agent, (int)si.ssi_signo);
 		reap(agent, sock);
 	}
 }

@@ -249,8 +249,8 @@ static void signal_agent(const struct reaper *r, int sig)
 		return;
 	if (r->mon >= 0)
 		(void)monitor_signal(r->mon, sig);
-	else if (kill(-r->agent, sig) < 0 && errno == ESRCH)
-		kill(r->agent, sig);
+	else
+		kill_group_else_leader(r->agent, sig);
 }
 
 /*

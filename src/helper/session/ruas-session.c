@@ -253,8 +253,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	int check = p.mode == SESSION_CHECK;
-	char ttybuf[PATH_MAX] = "";
-	const char *tty = isatty(0) && ttyname_r(0, ttybuf, sizeof ttybuf) == 0 ? ttybuf : NULL;
+	/* The caller's terminal, as the library named it: this one's stdin is /dev/null. */
+	const char *tty = p.tty && *p.tty ? p.tty : NULL;
 	struct pam_login l;
 	if (pam_login_begin(&l, &pam_real_ops, p.service, p.user, p.ruser, tty, !check) < 0) {
 		if (check) {

@@ -266,7 +266,7 @@ static int call_around(const struct check_run *run, const struct job_spec *s,
 		c->session_argv[2] = "3";
 		c->ch.session = &c->session;
 		return session_payload_build(&c->session, run->cfg, s->user, s->pam_service,
-					     SESSION_CHECK, LIFETIME_SUBREAPER);
+					     SESSION_CHECK, LIFETIME_SUBREAPER, "");
 	}
 	char token[CHANNEL_TOKEN_LEN + 1];
 	if (channel_listen(token, &c->ch.listen_fd) < 0)

@@ -28,6 +28,7 @@
 #include "exit_status.h"
 #include "proc.h"
 #include "people/deny_files.h"
+#include "spawn/relay.h"
 
 /* How long free() waits for a killed tree before it kills sudo itself. */
 #define FREE_WAIT_MS 2000
@@ -100,14 +101,14 @@ static void read_exit(ruas_child *c)
 
 int ruas_child_pty_fd(const ruas_child *c)
 {
-	return c->master;
+	return c->relayed ? -1 : c->master;
 }
 
 int ruas_child_state_fd(const ruas_child *c)
 {
 	pthread_mutex_t *lock = (pthread_mutex_t *)&c->lock;
 	pthread_mutex_lock(lock);
-	int fd = c->master >= 0 ? c->chan : -1;
+	int fd = c->master >= 0 && !c->relayed ? c->chan : -1;
 	pthread_mutex_unlock(lock);
 	return fd;
 }
@@ -168,6 +169,8 @@ static int wait_common(ruas_child *c, int *exit_code, int block, ruas_error **er
 			return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, ECHILD,
 					 "pid %d was reaped by someone else", (int)c->pid);
 	}
+	/* The agent's last output written out and the terminal restored before the wait returns. */
+	spawn_relay_finish(c, 1);
 	if (exit_code)
 		*exit_code = c->exit_code;
 	return 0;
@@ -303,6 +306,7 @@ void ruas_child_free(ruas_child *c)
 	if (!c)
 		return;
 	int code;
+	spawn_relay_finish(c, 0);
 	if (wait_common(c, &code, 0, NULL) == 1)
 		end_running(c);
 	if (c->chan >= 0)
@@ -316,5 +320,6 @@ void ruas_child_free(ruas_child *c)
 		free(c->files);
 	}
 	pthread_mutex_destroy(&c->lock);
+	pthread_mutex_destroy(&c->relay_lock);
 	free(c);
 }

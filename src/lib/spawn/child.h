@@ -17,6 +17,9 @@ struct ruas_child {
 	int exit_code;
 	int term_signal; /* the signal that ended the agent, 0 when it exited */
 	int master;      /* the agent's pty (spawn option pty), -1: none */
+	int relayed;     /* the library relays the pty (relay.h): set at spawn, never changed */
+	struct spawn_relay *relay; /* that relay, until spawn_relay_finish(), under relay_lock */
+	pthread_mutex_t relay_lock;
 	/* The helper's news (child.c take_news), under the lock. */
 	int state;       /* RUAS_CHILD_RUNNING, _STOPPED, _ENDING */
 	int stop_signal;

@@ -20,13 +20,9 @@
 #include "spawn/rendezvous.h"
 #include "spawn/start.h"
 
-/*
- * The session payload for ruas-session; inner: ruas-exec's, hex, or "" (over
- * the channel); lifetime: whether ruas-session makes the agent's PID
- * namespace (enum payload_lifetime).
- */
-static int session_encode(struct buf *out, const struct ruas_config *cfg, const char *user,
-			  const char *service, const char *inner, int mode, unsigned int lifetime)
+int session_payload_build(struct buf *out, const struct ruas_config *cfg, const char *user,
+			  const char *service, int mode, unsigned int lifetime,
+			  const char *tty)
 {
 	struct payload s;
 	memset(&s, 0, sizeof s);
@@ -35,17 +31,12 @@ static int session_encode(struct buf *out, const struct ruas_config *cfg, const 
 	s.user = (char *)user;
 	s.service = (char *)service;
 	s.ruser = cfg->supervisor_name;
+	s.tty = (char *)tty;
 	s.mode = (unsigned int)mode;
 	s.helper = cfg->helper;
-	s.inner = (char *)inner;
+	s.inner = (char *)""; /* ruas-exec's payload follows on the channel */
 	s.lifetime = lifetime;
 	return payload_encode(&s, out) < 0 ? RUAS_ERR_NOMEM : 0;
-}
-
-int session_payload_build(struct buf *out, const struct ruas_config *cfg, const char *user,
-			  const char *service, int mode, unsigned int lifetime)
-{
-	return session_encode(out, cfg, user, service, "", mode, lifetime);
 }
 
 int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error **err)
@@ -55,7 +46,7 @@ int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error 
 	int sv[2] = {-1, -1};
 	const char *argv[] = {s->cfg->session_helper, "--channel-fd", "3", NULL};
 	int r = session_payload_build(&session, s->cfg, p->run_as_user, p->pam_service, SESSION_EXEC,
-				      pl->lifetime);
+				      pl->lifetime, s->tty);
 	if (r == 0 && payload_encode(pl, &inner) < 0)
 		r = RUAS_ERR_NOMEM;
 	if (r == 0 && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {

@@ -11,10 +11,11 @@
  * open a session of PAM service `service` for `user`, then run ruas-exec in
  * mode (enum session_mode), which takes its payload from the channel;
  * lifetime (enum payload_lifetime): whether ruas-session makes the agent's
- * PID namespace.
+ * PID namespace; tty: the caller's terminal, for PAM_TTY, or "".
  * 0 or RUAS_ERR_NOMEM.
  */
 int session_payload_build(struct buf *out, const struct ruas_config *cfg, const char *user,
-			  const char *service, int mode, unsigned int lifetime);
+			  const char *service, int mode, unsigned int lifetime,
+			  const char *tty);
 
 #endif

@@ -31,6 +31,7 @@
 #include "spawn/child.h"
 #include "spawn/exec_payload.h"
 #include "spawn/pty.h"
+#include "spawn/relay.h"
 #include "spawn/start.h"
 #include "spawn/sudo_call.h"
 #include "spawn/values.h"
@@ -121,6 +122,29 @@ static void stdio_close(int fds[3])
 			close(fds[i]);
 }
 
+/*
+ * The name of the first of s->stdio that is a terminal, for PAM_TTY, as su
+ * and sudo give the operator's terminal (not the agent's pty); "" for none
+ * or for a name no PAM module should see.
+ */
+static void caller_tty(struct start *s)
+{
+	for (int i = 0; i < 3; i++)
+		if (isatty(s->stdio[i]) && ttyname_r(s->stdio[i], s->tty, sizeof s->tty) == 0 &&
+		    payload_tty_ok(s->tty))
+			return;
+	s->tty[0] = '\0';
+}
+
+/* The pty's master and the relay's descriptors, when the spawn did not get as far as a handle. */
+static void start_close_pty(struct start *s)
+{
+	int fds[] = {s->master, s->term_in, s->term_out};
+	for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
 static int stdio_of(const int want[3], int got[3])
 {
 	got[0] = got[1] = got[2] = -1;
@@ -150,7 +174,8 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 {
 	int want[3] = {o->stdin_fd, o->stdout_fd, o->stderr_fd};
 	struct start s = {.cfg = cfg, .p = p, .args = args, .v = v, .chan = -1, .pidfd = -1,
-			  .master = -1};
+			  .master = -1, .term_in = -1, .term_out = -1};
+	int relay = o->pty_relay == RUAS_PTY_RELAY_LIBRARY;
 	s.env = o->env ? o->env : (const char *const *)environ;
 	if ((*r = spawn_pty_check(p, o, err)) < 0)
 		return NULL;
@@ -161,15 +186,15 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 			       "is not an open descriptor: %s", p->name, strerror(e));
 		return NULL;
 	}
-	if ((*r = spawn_pty_open(&s, o->pty, err)) < 0) {
+	caller_tty(&s);
+	if ((*r = spawn_pty_open(&s, o->pty, relay, err)) < 0) {
 		stdio_close(s.stdio);
 		return NULL;
 	}
 	struct ruas_child *c = calloc(1, sizeof *c);
 	if (!c) {
 		stdio_close(s.stdio);
-		if (s.master >= 0)
-			close(s.master);
+		start_close_pty(&s);
 		*r = error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory");
 		return NULL;
 	}
@@ -182,8 +207,7 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 	if (*r < 0) {
 		deny_files_free(&x);
 		free(c);
-		if (s.master >= 0)
-			close(s.master);
+		start_close_pty(&s);
 		return NULL;
 	}
 	c->files = deny_files_release(&x); /* the child's now; removed by ruas_child_free */
@@ -191,6 +215,17 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 	c->master = s.master;
 	c->pidfd = s.pidfd >= 0 ? s.pidfd : process_pidfd(c->pid);
 	pthread_mutex_init(&c->lock, NULL);
+	pthread_mutex_init(&c->relay_lock, NULL);
+	c->relayed = s.term_in >= 0;
+	int e = c->relayed ? spawn_relay_start(c, s.term_in, s.term_out) : 0;
+	if (e) {
+		/* Started, but nobody to relay: it ends, and nothing is left of it. */
+		ruas_child_free(c);
+		*r = error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
+			       "project \"%s\": cannot start the pty's relay: %s", p->name,
+			       strerror(e));
+		return NULL;
+	}
 	return c;
 }
 
@@ -210,11 +245,20 @@ int ruas_spawn(ruas_child **out, const ruas_config *cfg, const char *project,
 		return error_set(err, RUAS_ERR_NOTFOUND, cfg->path, 0, 0,
 				 "no project named \"%s\" in %s", project, cfg->path);
 	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
-	if (opts)
-		/* Version 1 ends before the descriptors, 2 before pty: read only what it has. */
+	if (opts && opts->version < 4) {
+		/*
+		 * Version 1 ends before the descriptors, 2 before pty, 3 before
+		 * pty_relay: read only what it has. Before 4 there was no pty
+		 * unless asked for, and the caller relayed it.
+		 */
+		o.pty = RUAS_PTY_NONE;
+		o.pty_relay = RUAS_PTY_RELAY_CALLER;
 		memcpy(&o, opts, opts->version == 1   ? offsetof(ruas_spawn_options, stdin_fd)
 				 : opts->version == 2 ? offsetof(ruas_spawn_options, pty)
-						      : sizeof o);
+						      : offsetof(ruas_spawn_options, pty_relay));
+	} else if (opts) {
+		memcpy(&o, opts, sizeof o);
+	}
 	struct spawn_values v;
 	int r = spawn_values_check(cfg, p, &o, &v, err);
 	struct ruas_child *c = r < 0 ? NULL : spawn_with(cfg, p, args, &o, &v, &r, err);

@@ -22,6 +22,8 @@ struct start {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	int stdio[3]; /* what the agent gets as 0, 1, 2 */
+	/* The first of the caller's stdio that is a terminal, its name, for PAM_TTY; "" for none. */
+	char tty[256];
 	int keep_fds; /* descriptors from 3 on that the started program keeps (pam: 1) */
 	/* out: the channel to the helper, and the started program's pidfd; -1 when none */
 	int chan;
@@ -32,6 +34,12 @@ struct start {
 	 * caller's terminal as its controlling one.
 	 */
 	int master;
+	/*
+	 * With the library's relay (spawn/relay.h): the caller's descriptors
+	 * that the pty took the place of, for the relay to copy from and to;
+	 * -1: none.
+	 */
+	int term_in, term_out;
 };
 
 /*

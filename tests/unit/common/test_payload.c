@@ -828,6 +828,21 @@ static void test_empty_command_refused(void **state)
 }
 
 /* The lifetime mode: one of three values, in the exec and the session payload. */
+
+/* A session payload for t1 (PAM_RUSER root) with tty; for payload_encode(), which only reads it. */
+static void session_of(struct payload *in, const char *tty)
+{
+	memset(in, 0, sizeof *in);
+	in->kind = PAYLOAD_SESSION;
+	in->user = "t1";
+	in->service = "ruas";
+	in->ruser = "root";
+	in->tty = (char *)tty;
+	in->mode = SESSION_EXEC;
+	in->helper = "/usr/libexec/ruas/ruas-exec";
+	in->inner = "";
+}
+
 static void test_lifetime(void **state)
 {
 	(void)state;
@@ -846,16 +861,10 @@ static void test_lifetime(void **state)
 	assert_raw_refused(&raw, "lifetime");
 	buf_free(&raw);
 
-	struct payload in = {0}, out;
+	struct payload in, out;
 	struct buf hex = BUF_INIT;
 	const char *why = NULL;
-	in.kind = PAYLOAD_SESSION;
-	in.user = "t1";
-	in.service = "ruas";
-	in.ruser = "root";
-	in.mode = SESSION_EXEC;
-	in.helper = "/usr/libexec/ruas/ruas-exec";
-	in.inner = "";
+	session_of(&in, "");
 	in.lifetime = LIFETIME_AUTO;
 	assert_int_equal(payload_encode(&in, &hex), 0);
 	assert_int_equal(payload_decode(hex.data, &out, &why), 0);
@@ -869,12 +878,60 @@ static void test_lifetime(void **state)
 	raw_str(&raw, "t1");
 	raw_str(&raw, "ruas");
 	raw_str(&raw, "root");
+	raw_str(&raw, ""); /* tty */
 	raw_u32(&raw, SESSION_EXEC);
 	raw_str(&raw, "/x");
 	raw_str(&raw, "");
 	raw_u32(&raw, 7);
 	assert_raw_refused(&raw, "lifetime");
 	buf_free(&raw);
+}
+
+/*
+ * The session's tty (PAM_TTY) crosses exactly when it is "" or a /dev/
+ * name of printable bytes; anything else, a line break that would forge a
+ * log line of a PAM module's for instance, refuses the whole payload.
+ */
+static void test_session_tty(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *tty;
+		int ok;
+	} cases[] = {
+		{"", 1},
+		{"/dev/pts/3", 1},
+		{"/dev/tty1", 1},
+		{"/dev/pts/3\nFAKE: session opened for user root", 0},
+		{"/dev/pts/3 x", 0},
+		{"/dev/pts/\033[2J", 0},
+		{"/dev/../etc/shadow", 0},
+		{"/etc/passwd", 0},
+		{"pts/3", 0},
+		{"/dev/pts/3\x7f", 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct payload in, out;
+		struct buf hex = BUF_INIT;
+		const char *why = NULL;
+		session_of(&in, cases[i].tty);
+		assert_int_equal(payload_tty_ok(cases[i].tty), cases[i].ok);
+		assert_int_equal(payload_encode(&in, &hex), 0);
+		if (cases[i].ok) {
+			assert_int_equal(payload_decode(hex.data, &out, &why), 0);
+			assert_string_equal(out.tty, cases[i].tty);
+			payload_free(&out);
+		} else {
+			assert_int_equal(payload_decode(hex.data, &out, &why), -1);
+			assert_non_null(strstr(why, "tty"));
+		}
+		buf_free(&hex);
+	}
+	char longest[300] = "/dev/";
+	memset(longest + 5, 'p', 250);
+	assert_int_equal(payload_tty_ok(longest), 1);
+	longest[255] = 'p';
+	assert_int_equal(payload_tty_ok(longest), 0);
 }
 
 static void test_non_hex_payload_refused(void **state)
@@ -940,6 +997,7 @@ int main(void)
 		cmocka_unit_test(test_empty_command_refused),
 		cmocka_unit_test(test_exec_root),
 		cmocka_unit_test(test_anchors_refused_when_malformed),
+		cmocka_unit_test(test_session_tty),
 		cmocka_unit_test(test_non_hex_payload_refused),
 		cmocka_unit_test(test_lifetime),
 	};

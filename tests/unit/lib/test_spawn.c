@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -739,6 +740,7 @@ static void test_pty_refused(void **state)
 		{"agent", 2, -1, "pty is 2, not 0"},
 		{"exit7", 1, -1, "pty = 1 needs a run_as_user"},
 		{"agent", 1, 0, "leave stdin_fd, stdout_fd and stderr_fd at -1"},
+		{"agent", -2, -1, "pty is -2, not 0"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
@@ -750,6 +752,18 @@ static void test_pty_refused(void **state)
 				 RUAS_ERR_INVALID);
 		if (!strstr(ruas_error_message(err), cases[i].needle))
 			fail_msg("\"%s\" lacks \"%s\"", ruas_error_message(err), cases[i].needle);
+		assert_null(c);
+		ruas_error_free(err);
+	}
+	/* pty_relay: only the library (0) or the caller (1). */
+	static const int relays[] = {2, -1};
+	for (size_t i = 0; i < sizeof relays / sizeof relays[0]; i++) {
+		ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+		ruas_child *c = (ruas_child *)0x1;
+		ruas_error *err = NULL;
+		o.pty_relay = relays[i];
+		assert_int_equal(ruas_spawn(&c, f->cfg, "agent", NULL, &o, &err), RUAS_ERR_INVALID);
+		assert_non_null(strstr(ruas_error_message(err), "pty_relay is"));
 		assert_null(c);
 		ruas_error_free(err);
 	}
@@ -1053,6 +1067,87 @@ static void test_options_version_2(void **state)
 	}
 }
 
+/*
+ * Who relays the pty of a spawn whose stdin is a terminal (a pty of the
+ * test's): with version 4's defaults the library does, so the caller gets
+ * no master, and its terminal has its exact modes back once the wait has
+ * returned; with pty_relay = RUAS_PTY_RELAY_CALLER, or a version 3 caller
+ * that asked for a pty, the caller gets the master; version 3's default
+ * (and RUAS_PTY_NONE) gives no pty.
+ */
+static void test_pty_relay_by_version(void **state)
+{
+	struct fix *f = *state;
+	int term = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	assert_true(term >= 0);
+	assert_int_equal(grantpt(term), 0);
+	assert_int_equal(unlockpt(term), 0);
+	int tty = open(ptsname(term), O_RDWR | O_NOCTTY | O_CLOEXEC);
+	assert_true(tty >= 0);
+	/* Zeroed: tcgetattr() fills fewer c_cc than glibc's struct has. */
+	struct termios before, after;
+	memset(&before, 0, sizeof before);
+	assert_int_equal(tcgetattr(tty, &before), 0);
+	struct v3 {
+		unsigned int version;
+		const char *const *env;
+		int stdin_fd, stdout_fd, stderr_fd;
+		const char *work_dir;
+		const char *const *set_env;
+		int pty;
+	};
+	assert_int_equal(offsetof(struct v3, pty), offsetof(ruas_spawn_options, pty));
+	static const struct {
+		unsigned int version;
+		int pty, relay, has_master;
+	} cases[] = {
+		{4, RUAS_PTY_AUTO, RUAS_PTY_RELAY_LIBRARY, 0},
+		{4, RUAS_PTY_AUTO, RUAS_PTY_RELAY_CALLER, 1},
+		{4, RUAS_PTY_NONE, RUAS_PTY_RELAY_CALLER, 0},
+		{3, RUAS_PTY_AUTO, 0, 1},
+		{3, RUAS_PTY_NONE, 0, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ruas_spawn_options full = RUAS_SPAWN_OPTIONS_INIT;
+		full.env = agent_env;
+		full.stdin_fd = tty;
+		full.pty = cases[i].pty;
+		full.pty_relay = cases[i].relay;
+		struct v3 *o3 = NULL;
+		const ruas_spawn_options *o = &full;
+		if (cases[i].version == 3) {
+			/* Exactly the v3 size, on the heap: nothing past it is read. */
+			o3 = malloc(sizeof *o3);
+			assert_non_null(o3);
+			o3->version = 3;
+			o3->env = agent_env;
+			o3->stdin_fd = tty;
+			o3->stdout_fd = o3->stderr_fd = -1;
+			o3->work_dir = NULL;
+			o3->set_env = NULL;
+			o3->pty = cases[i].pty;
+			o = (const ruas_spawn_options *)o3;
+		}
+		ruas_child *c = NULL;
+		ruas_error *err = NULL;
+		if (ruas_spawn(&c, f->cfg, "agent", agent_args, o, &err) != 0)
+			fail_msg("case %zu: ruas_spawn: %s", i, ruas_error_message(err));
+		if ((ruas_child_pty_fd(c) >= 0) != cases[i].has_master)
+			fail_msg("case %zu: the master is %d", i, ruas_child_pty_fd(c));
+		if (!cases[i].has_master) /* with one: the channel, which the fake sudo never opens */
+			assert_int_equal(ruas_child_state_fd(c), -1);
+		assert_int_equal(wait_exit(c), 42);
+		memset(&after, 0, sizeof after);
+		assert_int_equal(tcgetattr(tty, &after), 0);
+		if (memcmp(&before, &after, sizeof before) != 0)
+			fail_msg("case %zu: the terminal's modes changed", i);
+		ruas_child_free(c);
+		free(o3);
+	}
+	close(tty);
+	close(term);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1078,6 +1173,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_options_version_1, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_options_version_2, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pty_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pty_relay_by_version, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
