@@ -1,0 +1,195 @@
+"""_config - ruas.Config: a configuration of projects, loaded or built in code."""
+import ctypes
+import os
+import threading
+from dataclasses import dataclass, field
+from typing import List, Optional, Sequence
+
+from . import _errors, _lib
+
+
+@dataclass(frozen=True)
+class Item:
+    """One finding of a preflight: check id, "fatal" or "warning", and the full text."""
+    check: str
+    severity: str
+    text: str
+
+
+@dataclass(frozen=True)
+class ProjectReport:
+    """A project's findings, in the order the checks gave them."""
+    name: str
+    items: List[Item] = field(default_factory=list)
+
+    @property
+    def fatal(self) -> bool:
+        return any(i.severity == "fatal" for i in self.items)
+
+
+@dataclass(frozen=True)
+class Report:
+    """What ruas_preflight() found: fatal when any project has a fatal finding."""
+    fatal: bool
+    projects: List[ProjectReport]
+
+    def __getitem__(self, name: str) -> ProjectReport:
+        for p in self.projects:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+
+_SEVERITY = {1: "warning", 2: "fatal"}
+
+
+def _report_of(rep) -> Report:
+    lib = _lib.lib
+    projects = []
+    for p in range(lib.ruas_report_project_count(rep)):
+        items = [Item(_lib.text(lib.ruas_report_item_check(rep, p, i)),
+                      _SEVERITY.get(lib.ruas_report_item_severity(rep, p, i), "none"),
+                      _lib.text(lib.ruas_report_item_text(rep, p, i)))
+                 for i in range(lib.ruas_report_item_count(rep, p))]
+        projects.append(ProjectReport(_lib.text(lib.ruas_report_project_name(rep, p)), items))
+    return Report(bool(lib.ruas_report_has_fatal(rep)), projects)
+
+
+def _options(supervisor_uid, skip_owner_check):
+    o = _lib.ConfigOptions(1, 0xFFFFFFFF if supervisor_uid is None else supervisor_uid,
+                           1 if skip_owner_check else 0)
+    return ctypes.byref(o), o
+
+
+class Config:
+    """A ruas configuration (ruas_config). Thread-safe as libruas is: any
+    thread may preflight and spawn at once; add_project() must not race
+    them. Build one with Config.load() or Config.new()."""
+
+    def __init__(self, _handle):
+        self._h = _handle
+        self._lock = threading.Lock()  # orders close() against use
+
+    @classmethod
+    def load(cls, path, *, supervisor_uid: Optional[int] = None,
+             skip_owner_check: bool = False) -> "Config":
+        """Loads ruas.conf from path (ruas_config_load); ConfigError names the line."""
+        h, err = _lib.P(), _errors.new_err()
+        opts, _keep = _options(supervisor_uid, skip_owner_check)
+        _errors.check(_lib.lib.ruas_config_load(ctypes.byref(h), _lib.encode(os.fspath(path)),
+                                                opts, ctypes.byref(err)), err)
+        return cls(h)
+
+    @classmethod
+    def new(cls, *, name: Optional[str] = None, env_allowlist: Optional[Sequence[str]] = None,
+            sudo: Optional[str] = None, helper: Optional[str] = None,
+            session_helper: Optional[str] = None, backend: Optional[str] = None,
+            pam_service: Optional[str] = None, terminate_grace: Optional[int] = None,
+            lifetime: Optional[str] = None, scan_prune: Optional[Sequence[str]] = None,
+            scan_time_limit: Optional[int] = None,
+            target_sudo_allowed: Optional[Sequence[str]] = None,
+            supervisor_uid: Optional[int] = None) -> "Config":
+        """An empty configuration with ruas.conf's top-level keys (ruas_config_new);
+        None keeps each key's default."""
+        g = _lib.ConfigGlobals(1, _lib.encode(name), _lib.strv(env_allowlist), _lib.encode(sudo),
+                               _lib.encode(helper), _lib.encode(session_helper),
+                               _lib.strv(scan_prune),
+                               _lib.RUAS_UNSET if scan_time_limit is None else scan_time_limit,
+                               _lib.encode(backend), _lib.encode(pam_service),
+                               _lib.RUAS_UNSET if terminate_grace is None else terminate_grace,
+                               _lib.strv(target_sudo_allowed), _lib.encode(lifetime))
+        h, err = _lib.P(), _errors.new_err()
+        opts, _keep = _options(supervisor_uid, False)
+        _errors.check(_lib.lib.ruas_config_new(ctypes.byref(h), ctypes.byref(g), opts,
+                                               ctypes.byref(err)), err)
+        return cls(h)
+
+    def add_project(self, *, name: str, work_dir: str, command: Sequence[str],
+                    run_as_user: Optional[str] = None,
+                    env_allowlist: Optional[Sequence[str]] = None, person: Optional[str] = None,
+                    terminate_grace: Optional[int] = None, backend: Optional[str] = None,
+                    pam_service: Optional[str] = None, lifetime: Optional[str] = None,
+                    deny_settings_args: Optional[Sequence[str]] = None,
+                    scan_prune: Optional[Sequence[str]] = None,
+                    target_sudo_allowed: Optional[Sequence[str]] = None) -> None:
+        """Adds a project, checked as the file's would be (ruas_config_add_project):
+        a value the file would refuse raises ConfigError naming it."""
+        if isinstance(command, (str, bytes)):
+            raise TypeError("ruas: command is a list of arguments, not a string")
+        s = _lib.ProjectSpec(1, _lib.encode(name), _lib.encode(work_dir), _lib.strv(command),
+                             _lib.encode(run_as_user), _lib.strv(env_allowlist),
+                             _lib.encode(person), _lib.strv(deny_settings_args),
+                             _lib.strv(scan_prune), _lib.strv(target_sudo_allowed),
+                             _lib.encode(backend), _lib.encode(pam_service),
+                             _lib.RUAS_UNSET if terminate_grace is None else int(terminate_grace),
+                             _lib.encode(lifetime))
+        err = _errors.new_err()
+        _errors.check(_lib.lib.ruas_config_add_project(self._handle(), ctypes.byref(s),
+                                                       ctypes.byref(err)), err)
+
+    def preflight(self, *, max_parallel: int = 0) -> Report:
+        """Runs every project's startup checks in parallel (ruas_preflight), the GIL
+        released meanwhile. A finding is in the report, not an exception: look at
+        .fatal before spawning."""
+        rep, err = _lib.P(), _errors.new_err()
+        o = _lib.PreflightOptions(1, max_parallel)
+        _errors.check(_lib.lib.ruas_preflight(ctypes.byref(rep), self._handle(), ctypes.byref(o),
+                                              ctypes.byref(err)), err)
+        try:
+            return _report_of(rep)
+        finally:
+            _lib.lib.ruas_report_free(rep)
+
+    def spawn(self, project: str, args: Sequence[str] = (), **kw):
+        """Starts project's command with args appended; see ruas.Child for the keywords."""
+        from ._child import Child
+        return Child(self, project, args, **kw)
+
+    @property
+    def path(self) -> str:
+        return _lib.text(_lib.lib.ruas_config_path(self._handle()))
+
+    @property
+    def projects(self) -> List[str]:
+        h = self._handle()
+        return [_lib.text(_lib.lib.ruas_project_name(_lib.lib.ruas_config_project_at(h, i)))
+                for i in range(_lib.lib.ruas_config_project_count(h))]
+
+    def project(self, name: str) -> dict:
+        """A project's settings as loaded: name, work_dir, command, run_as_user, ..."""
+        p = _lib.lib.ruas_config_project_find(self._handle(), _lib.encode(name))
+        if not p:
+            raise _errors.NotFoundError("no project named %r in %s" % (name, self.path))
+        lib = _lib.lib
+        return {"name": _lib.text(lib.ruas_project_name(p)),
+                "work_dir": _lib.text(lib.ruas_project_work_dir(p)),
+                "command": _lib.strv_list(lib.ruas_project_command(p)),
+                "run_as_user": _lib.text(lib.ruas_project_run_as_user(p)),
+                "person": _lib.text(lib.ruas_project_person(p)),
+                "backend": _lib.text(lib.ruas_project_backend(p)),
+                "terminate_grace": lib.ruas_project_terminate_grace(p),
+                "env_allowlist": _lib.strv_list(lib.ruas_project_env_allowlist(p))}
+
+    def _handle(self):
+        if not self._h:
+            raise ValueError("ruas: the configuration is closed")
+        return self._h
+
+    def close(self) -> None:
+        """Frees the C handle; children spawned from it must be done first."""
+        with self._lock:
+            h, self._h = self._h, None
+        if h:
+            _lib.lib.ruas_config_free(h)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown
+            pass

@@ -1,0 +1,90 @@
+"""_errors - ruas.Error and its subclasses, one per ruas_code."""
+import ctypes
+
+from . import _lib
+
+
+class Error(Exception):
+    """A refusal or failure of libruas: the message names the project, user,
+    path and fix. code is the ruas_code (negative); file and line name the
+    configuration place when there is one; errno is set for SystemCallError."""
+
+    code = 0
+
+    def __init__(self, message, code=None, file=None, line=0, errno=0):
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        self.file = file
+        self.line = line
+        self.errno = errno
+
+
+class ConfigError(Error):
+    """The configuration was refused: syntax, keys, values (RUAS_ERR_CONFIG)."""
+    code = -1
+
+
+class NotFoundError(Error):
+    """No such project (RUAS_ERR_NOTFOUND)."""
+    code = -2
+
+
+class SystemCallError(Error):
+    """A system call failed; errno says which error (RUAS_ERR_SYSTEM)."""
+    code = -3
+
+
+class InvalidError(Error):
+    """An invalid argument from the caller (RUAS_ERR_INVALID)."""
+    code = -4
+
+
+class NoMemoryError(Error):
+    """Out of memory (RUAS_ERR_NOMEM)."""
+    code = -5
+
+
+class TooLongError(Error):
+    """Arguments too long to pass (RUAS_ERR_TOOLONG)."""
+    code = -6
+
+
+class EscapeError(Error):
+    """A path leaves the directory it must stay in (RUAS_ERR_ESCAPE)."""
+    code = -7
+
+
+_BY_CODE = {c.code: c for c in (ConfigError, NotFoundError, SystemCallError, InvalidError,
+                                NoMemoryError, TooLongError, EscapeError)}
+
+
+def raise_from(rc, err):
+    """Raises the Error for ruas_error *err (freed here), rc being the call's result."""
+    e = err
+    if not e:
+        raise Error("ruas: call failed (%d) without an error" % rc, rc)
+    try:
+        code = _lib.lib.ruas_error_code(e)
+        cls = _BY_CODE.get(code, Error)
+        raise cls(_lib.text(_lib.lib.ruas_error_message(e)), code,
+                  _lib.text(_lib.lib.ruas_error_file(e)), _lib.lib.ruas_error_line(e),
+                  _lib.lib.ruas_error_errno(e))
+    finally:
+        _lib.lib.ruas_error_free(e)
+
+
+def check(rc, err):
+    """rc, or the Error of err when rc is negative."""
+    if rc < 0:
+        raise_from(rc, err)
+    return rc
+
+
+def new_err():
+    return _lib.P()
+
+
+def ref(p):
+    return ctypes.byref(p)

@@ -1,0 +1,163 @@
+"""_lib - libruas through ctypes: the library, its structs and its prototypes.
+
+Only this module knows the C layout. Every struct is versioned in C
+(ruas.h); the versions here are the ones this binding was written against,
+so a newer libruas.so.0 reads them as such.
+"""
+import ctypes
+import os
+
+try:
+    from ._paths import LIBRARY as _INSTALLED
+except ImportError:  # the source tree: RUAS_LIBRARY names the build's
+    _INSTALLED = None
+
+RUAS_UNSET = -1
+SPAWN_OPTIONS_VERSION = 4
+PTY_AUTO = -1
+PTY_RELAY_LIBRARY = 0
+
+
+class _Opaque(ctypes.Structure):
+    pass
+
+
+P = ctypes.POINTER(_Opaque)  # every ruas_* handle
+PP = ctypes.POINTER(P)
+c_str = ctypes.c_char_p
+c_strv = ctypes.POINTER(ctypes.c_char_p)
+
+
+class ConfigOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint), ("supervisor_uid", ctypes.c_uint),
+                ("skip_owner_check", ctypes.c_int)]
+
+
+class ConfigGlobals(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint), ("name", c_str), ("env_allowlist", c_strv),
+                ("sudo", c_str), ("helper", c_str), ("session_helper", c_str),
+                ("scan_prune", c_strv), ("scan_time_limit", ctypes.c_int),
+                ("backend", c_str), ("pam_service", c_str), ("terminate_grace", ctypes.c_int),
+                ("target_sudo_allowed", c_strv), ("lifetime", c_str)]
+
+
+class ProjectSpec(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint), ("name", c_str), ("work_dir", c_str),
+                ("command", c_strv), ("run_as_user", c_str), ("env_allowlist", c_strv),
+                ("person", c_str), ("deny_settings_args", c_strv), ("scan_prune", c_strv),
+                ("target_sudo_allowed", c_strv), ("backend", c_str), ("pam_service", c_str),
+                ("terminate_grace", ctypes.c_int), ("lifetime", c_str)]
+
+
+class PreflightOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint), ("max_parallel", ctypes.c_uint)]
+
+
+class SpawnOptions(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint), ("env", c_strv), ("stdin_fd", ctypes.c_int),
+                ("stdout_fd", ctypes.c_int), ("stderr_fd", ctypes.c_int),
+                ("work_dir", c_str), ("set_env", c_strv), ("pty", ctypes.c_int),
+                ("pty_relay", ctypes.c_int)]
+
+
+def _load():
+    """libruas.so.0: RUAS_LIBRARY (a build tree's, for tests), the one installed with
+    this package, else the dynamic linker's."""
+    tried = []
+    for path in (os.environ.get("RUAS_LIBRARY"), _INSTALLED, "libruas.so.0"):
+        if not path or (os.sep in path and not os.path.exists(path)):
+            continue
+        try:
+            return ctypes.CDLL(path, use_errno=True)
+        except OSError as e:
+            tried.append("%s: %s" % (path, e))
+    raise ImportError("ruas: cannot load libruas.so.0 (%s)" % "; ".join(tried or ["not found"]))
+
+
+lib = _load()
+
+# (name, restype, argtypes). CDLL calls release the GIL: a blocking wait or a
+# preflight lets the other threads run.
+_PROTOS = [
+    ("ruas_error_code", ctypes.c_int, [P]),
+    ("ruas_error_message", c_str, [P]),
+    ("ruas_error_file", c_str, [P]),
+    ("ruas_error_line", ctypes.c_int, [P]),
+    ("ruas_error_errno", ctypes.c_int, [P]),
+    ("ruas_error_free", None, [P]),
+    ("ruas_config_load", ctypes.c_int, [PP, c_str, ctypes.POINTER(ConfigOptions), PP]),
+    ("ruas_config_new", ctypes.c_int,
+     [PP, ctypes.POINTER(ConfigGlobals), ctypes.POINTER(ConfigOptions), PP]),
+    ("ruas_config_add_project", ctypes.c_int, [P, ctypes.POINTER(ProjectSpec), PP]),
+    ("ruas_config_free", None, [P]),
+    ("ruas_config_path", c_str, [P]),
+    ("ruas_config_project_count", ctypes.c_size_t, [P]),
+    ("ruas_config_project_at", P, [P, ctypes.c_size_t]),
+    ("ruas_config_project_find", P, [P, c_str]),
+    ("ruas_project_name", c_str, [P]),
+    ("ruas_project_work_dir", c_str, [P]),
+    ("ruas_project_run_as_user", c_str, [P]),
+    ("ruas_project_person", c_str, [P]),
+    ("ruas_project_backend", c_str, [P]),
+    ("ruas_project_terminate_grace", ctypes.c_uint, [P]),
+    ("ruas_project_command", c_strv, [P]),
+    ("ruas_project_env_allowlist", c_strv, [P]),
+    ("ruas_preflight", ctypes.c_int, [PP, P, ctypes.POINTER(PreflightOptions), PP]),
+    ("ruas_report_free", None, [P]),
+    ("ruas_report_has_fatal", ctypes.c_int, [P]),
+    ("ruas_report_project_count", ctypes.c_size_t, [P]),
+    ("ruas_report_project_name", c_str, [P, ctypes.c_size_t]),
+    ("ruas_report_item_count", ctypes.c_size_t, [P, ctypes.c_size_t]),
+    ("ruas_report_item_severity", ctypes.c_int, [P, ctypes.c_size_t, ctypes.c_size_t]),
+    ("ruas_report_item_check", c_str, [P, ctypes.c_size_t, ctypes.c_size_t]),
+    ("ruas_report_item_text", c_str, [P, ctypes.c_size_t, ctypes.c_size_t]),
+    ("ruas_spawn", ctypes.c_int,
+     [PP, P, c_str, c_strv, ctypes.POINTER(SpawnOptions), PP]),
+    ("ruas_child_pid", ctypes.c_int, [P]),
+    ("ruas_child_wait", ctypes.c_int, [P, ctypes.POINTER(ctypes.c_int), PP]),
+    ("ruas_child_try_wait", ctypes.c_int, [P, ctypes.POINTER(ctypes.c_int), PP]),
+    ("ruas_child_terminate", ctypes.c_int, [P, PP]),
+    ("ruas_child_signal", ctypes.c_int, [P, ctypes.c_int, PP]),
+    ("ruas_child_pidfd", ctypes.c_int, [P]),
+    ("ruas_child_term_signal", ctypes.c_int, [P]),
+    ("ruas_child_free", None, [P]),
+]
+for _name, _res, _args in _PROTOS:
+    _f = getattr(lib, _name)
+    _f.restype = _res
+    _f.argtypes = _args
+
+
+def text(b):
+    """A C string the library returned, as str (bytes that are not UTF-8 kept as escapes)."""
+    return None if b is None else b.decode("utf-8", "surrogateescape")
+
+
+def strv(items):
+    """A NULL-terminated char ** that lives as long as the returned object."""
+    if items is None:
+        return None
+    enc = [encode(s) for s in items]
+    arr = (ctypes.c_char_p * (len(enc) + 1))(*enc, None)
+    return ctypes.cast(arr, c_strv)
+
+
+def strv_list(v):
+    out = []
+    if not v:
+        return out
+    i = 0
+    while v[i] is not None:
+        out.append(text(v[i]))
+        i += 1
+    return out
+
+
+def encode(s):
+    """str or bytes as the C string it becomes; a NUL in it can never cross (ValueError)."""
+    if s is None:
+        return None
+    b = os.fsencode(s) if isinstance(s, (str, os.PathLike)) else bytes(s)
+    if b"\0" in b:
+        raise ValueError("ruas: %r holds a NUL byte, which no C string can" % (s,))
+    return b

@@ -1,0 +1,150 @@
+"""A chat-bridge-like supervisor on the Python binding, against real sudo or
+PAM and a real target user (tests/integration/python.sh runs it in the
+sandbox: as the supervisor user on the sudo backend, as root on the pam
+backend). Environment: CONF (projects "agent" and "agent2" as TARGET),
+CONF_FATAL (project "bad", whose target can get root), TARGET, HELPER,
+SESSION, BACKEND, AGENT (agent.py), WORK (the projects' work_dir)."""
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import unittest
+
+import ruas
+import ruas.asyncio as rasyncio
+
+E = os.environ
+TARGET = E["TARGET"]
+
+
+def turn(child, prompt):
+    child.stdin.write((json.dumps({"prompt": prompt}) + "\n").encode())
+    child.stdin.flush()
+    return json.loads(child.stdout.readline())
+
+
+def target_left():
+    r = subprocess.run(["pgrep", "-u", TARGET], capture_output=True, text=True)
+    return r.stdout.split()
+
+
+def start(cfg, report, project, *args, **kw):
+    """The bridge's start: never a project that the preflight found fatal."""
+    if report[project].fatal:
+        raise RuntimeError("bridge: refusing %s: %s" % (project, " ".join(
+            i.text.strip() for i in report[project].items if i.severity == "fatal")))
+    return cfg.spawn(project, list(args), stdin=ruas.PIPE, stdout=ruas.PIPE, **kw)
+
+
+class Bridge(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.cfg = ruas.Config.load(E["CONF"])
+        cls.report = cls.cfg.preflight()
+        if cls.report.fatal:
+            raise AssertionError("preflight: %r" % cls.report)
+
+    def tearDown(self):
+        deadline = time.monotonic() + 10
+        while target_left() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        self.assertEqual(target_left(), [], "processes of %s left" % TARGET)
+
+    def test_three_agents_at_once(self):
+        kids = [start(self.cfg, self.report, p) for p in ("agent", "agent2", "agent")]
+        replies = [None] * 3
+
+        def talk(i):
+            replies[i] = turn(kids[i], "hello %d" % i)
+        threads = [threading.Thread(target=talk, args=(i,)) for i in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        self.assertEqual(len({k.pid for k in kids}), 3)
+        self.assertTrue(all(k.poll() is None for k in kids), "all three run at once")
+        for i, r in enumerate(replies):
+            self.assertEqual(r["reply"], "hello %d" % i)
+            self.assertEqual(r["user"], TARGET)
+        for k in kids:
+            k.stdin.close()
+            self.assertEqual(k.wait(60), 0)
+            k.close()
+
+    def test_sigint_interrupts_a_turn(self):
+        with start(self.cfg, self.report, "agent") as k:
+            self.assertEqual(turn(k, "slow"), {"started": True})
+            k.send_signal(signal.SIGINT)
+            self.assertEqual(json.loads(k.stdout.readline()), {"interrupted": True})
+            self.assertEqual(turn(k, "after")["reply"], "after")
+        self.assertEqual(k.returncode, 0)
+
+    def test_cancel_mid_turn(self):
+        k = start(self.cfg, self.report, "agent")
+        self.assertEqual(turn(k, "slow"), {"started": True})
+        k.terminate()
+        self.assertIn(k.wait(60), (-signal.SIGTERM, -signal.SIGKILL))
+        k.close()
+
+    def test_ten_mib_reply(self):
+        k = start(self.cfg, self.report, "agent")
+        out, _ = k.communicate(json.dumps({"prompt": "big"}).encode() + b"\n", timeout=120)
+        self.assertEqual(len(out), 10 * 1024 * 1024 + 1)
+        self.assertEqual(out.count(b"x"), 10 * 1024 * 1024)
+        self.assertEqual(k.returncode, 0)
+        k.close()
+
+    def test_nonzero_exit(self):
+        k = start(self.cfg, self.report, "agent")
+        k.stdin.write(b'{"prompt": "exit 3"}\n')
+        k.stdin.close()
+        self.assertEqual(k.wait(60), 3)
+        k.close()
+
+    def test_spawn_refused_by_preflight(self):
+        with ruas.Config.load(E["CONF_FATAL"]) as bad:
+            report = bad.preflight()
+            self.assertTrue(report.fatal)
+            fatal = [i for i in report["bad"].items if i.severity == "fatal"]
+            self.assertTrue(fatal)
+            self.assertTrue(all(i.check and i.text.startswith("ERROR: ") for i in fatal))
+            with self.assertRaises(RuntimeError) as cm:
+                start(bad, report, "bad")
+            self.assertIn("bridge: refusing bad", str(cm.exception))
+
+    def test_project_in_code_from_hostile_strings(self):
+        hostile = ['"; run_as_user = "root', "line\nbreak", "it's $HOME", "", "k=v"]
+        with ruas.Config.new(name="bridge", helper=E["HELPER"], session_helper=E["SESSION"],
+                             backend=E["BACKEND"], terminate_grace=1) as cfg:
+            for bad in ['x"; run_as_user = "root', "a\nb"]:
+                with self.assertRaises(ruas.ConfigError):
+                    cfg.add_project(name=bad, work_dir=E["WORK"], command=["true"])
+            with self.assertRaises(ruas.ConfigError):
+                cfg.add_project(name="u", work_dir=E["WORK"], command=["true"],
+                                run_as_user='%s"; run_as_user = "root' % TARGET)
+            cfg.add_project(name="ok", work_dir=E["WORK"], run_as_user=TARGET,
+                            command=[sys.executable, E["AGENT"]] + hostile)
+            self.assertFalse(cfg.preflight().fatal)
+            with cfg.spawn("ok", stdin=ruas.PIPE, stdout=ruas.PIPE) as k:
+                r = turn(k, "who")
+        self.assertEqual(r["argv"], hostile)
+        self.assertEqual(r["user"], TARGET)
+
+    def test_asyncio_turn(self):
+        async def main():
+            p = await rasyncio.spawn(self.cfg, "agent", stdin=ruas.PIPE, stdout=ruas.PIPE)
+            p.stdin.write(b'{"prompt": "async"}\n')
+            await p.stdin.drain()
+            r = json.loads(await asyncio.wait_for(p.stdout.readline(), 60))
+            p.stdin.close()
+            return r, await asyncio.wait_for(p.wait(), 60)
+        r, rc = asyncio.run(main())
+        self.assertEqual((r["reply"], r["user"], rc), ("async", TARGET, 0))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,218 @@
+"""Tests of the Python binding that need no root: projects without run_as_user
+(the command runs as this user, through libruas's direct backend), projects
+built in code from hostile strings, errors, the Popen surface and asyncio.
+Run by tests/python.sh against the build tree (RUAS_LIBRARY)."""
+import asyncio
+import os
+import signal
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+import ruas
+import ruas.asyncio as rasyncio
+
+HOSTILE = ['x"; run_as_user = "root', "a\nb", "it's", "$HOME", "", "\\", "; id", "k=v"]
+
+
+def config(**kw):
+    cfg = ruas.Config.new(name="unit", **kw)
+    cfg.add_project(name="sh", work_dir=WORK, command=["/bin/sh", "-c"],
+                    env_allowlist=["LANG", "TOKEN"])
+    cfg.add_project(name="argv", work_dir=WORK, command=ARGV, env_allowlist=["LANG", "TOKEN"])
+    return cfg
+
+
+ARGV = [sys.executable, "-c", "import json, os, sys; print(json.dumps({'argv': sys.argv[1:], "
+        "'cwd': os.getcwd(), 'token': os.environ.get('TOKEN')}))"]
+
+
+class Base(unittest.TestCase):
+    def setUp(self):
+        self.cfg = config()
+
+    def tearDown(self):
+        self.cfg.close()
+
+
+class ConfigTests(Base):
+    def test_hostile_project_names_refused_naming_them(self):
+        for name in ['x"; run_as_user = "root', "a\nb", "", "$(id)", "a b"]:
+            with self.assertRaises(ruas.ConfigError) as cm:
+                self.cfg.add_project(name=name, work_dir=WORK, command=["true"])
+            self.assertEqual(cm.exception.code, -1)
+            self.assertIn("project name", str(cm.exception))
+        self.assertEqual(self.cfg.projects, ["sh", "argv"])
+
+    def test_hostile_user_and_paths_refused(self):
+        cases = [dict(run_as_user='root"; x'), dict(run_as_user="a\nb"),
+                 dict(work_dir="relative"), dict(work_dir="")]
+        for i, extra in enumerate(cases):
+            kw = dict(name="p%d" % i, work_dir=WORK, command=["true"])
+            kw.update(extra)
+            with self.assertRaises(ruas.Error, msg=repr(extra)):
+                self.cfg.add_project(**kw)
+
+    def test_hostile_work_dir_handled_exactly(self):
+        odd = os.path.join(WORK, 'a\nb "q" $HOME \'s')
+        os.makedirs(odd, exist_ok=True)
+        self.cfg.add_project(name="odd", work_dir=odd, command=ARGV)
+        import json
+        out, _ = self.cfg.spawn("odd", stdout=ruas.PIPE).communicate(timeout=30)
+        self.assertEqual(json.loads(out)["cwd"], odd)
+
+    def test_nul_refused_before_c(self):
+        with self.assertRaises(ValueError):
+            self.cfg.add_project(name="n", work_dir=WORK, command=["a\0b"])
+
+    def test_command_must_be_a_list(self):
+        with self.assertRaises(TypeError):
+            self.cfg.add_project(name="s", work_dir=WORK, command="echo hi")
+
+    def test_project_roundtrip(self):
+        p = self.cfg.project("sh")
+        self.assertEqual(p["command"], ["/bin/sh", "-c"])
+        self.assertIsNone(p["run_as_user"])
+        with self.assertRaises(ruas.NotFoundError):
+            self.cfg.project("nope")
+
+    def test_load_errors_name_the_line(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".conf", delete=False) as f:
+            f.write('projects = (\n  { name = "a"; work_dir = "/tmp"; command = [ }\n);\n')
+        try:
+            with self.assertRaises(ruas.ConfigError) as cm:
+                ruas.Config.load(f.name, skip_owner_check=True)
+            self.assertEqual(cm.exception.file, f.name)
+            self.assertEqual(cm.exception.line, 2)
+        finally:
+            os.unlink(f.name)
+
+    def test_preflight_report(self):
+        r = self.cfg.preflight()
+        self.assertFalse(r.fatal)
+        self.assertEqual([p.name for p in r.projects], ["sh", "argv"])
+        self.assertEqual(r["sh"].items, [])
+
+
+class ChildTests(Base):
+    def test_arguments_cross_exactly(self):
+        out, _ = self.cfg.spawn("argv", HOSTILE, stdout=ruas.PIPE).communicate(timeout=30)
+        import json
+        got = json.loads(out)
+        self.assertEqual(got["argv"], HOSTILE)
+
+    def test_work_dir_and_set_env(self):
+        sub = os.path.join(WORK, "sub dir 'q'")
+        os.makedirs(sub, exist_ok=True)
+        import json
+        c = self.cfg.spawn("argv", stdout=ruas.PIPE, work_dir="sub dir 'q'",
+                           set_env={"TOKEN": "t\n$HOME"}, env={"LANG": "C"})
+        got = json.loads(c.communicate(timeout=30)[0])
+        self.assertEqual(got["cwd"], os.path.realpath(sub))
+        self.assertEqual(got["token"], "t\n$HOME")
+        with self.assertRaises(ruas.EscapeError):
+            self.cfg.spawn("argv", work_dir="../..")
+        with self.assertRaises(ruas.InvalidError) as cm:
+            self.cfg.spawn("argv", set_env={"PATH": "/evil"})
+        self.assertIn("PATH", str(cm.exception))
+
+    def test_communicate_pipes_and_status(self):
+        c = self.cfg.spawn("sh", ['read x; echo "out $x"; echo err >&2; exit 3'],
+                           stdin=ruas.PIPE, stdout=ruas.PIPE, stderr=ruas.PIPE)
+        self.assertEqual(c.communicate(b"in\n", timeout=30), (b"out in\n", b"err\n"))
+        self.assertEqual(c.returncode, 3)
+        c.close()
+
+    def test_text_mode_and_stderr_to_stdout(self):
+        with self.cfg.spawn("sh", ["echo a; echo b >&2"], stdout=ruas.PIPE,
+                            stderr=ruas.STDOUT, text=True) as c:
+            out, err = c.communicate(timeout=30)
+        self.assertEqual(sorted(out.split()), ["a", "b"])
+        self.assertIsNone(err)
+
+    def test_devnull_and_file_descriptor(self):
+        with tempfile.TemporaryFile() as f:
+            c = self.cfg.spawn("sh", ["cat; echo done"], stdin=ruas.DEVNULL, stdout=f)
+            self.assertEqual(c.wait(timeout=30), 0)
+            f.seek(0)
+            self.assertEqual(f.read(), b"done\n")
+            c.close()
+
+    def test_large_output(self):
+        c = self.cfg.spawn("sh", ["head -c 10485760 /dev/zero"], stdout=ruas.PIPE)
+        out, _ = c.communicate(timeout=60)
+        self.assertEqual(len(out), 10485760)
+
+    def test_signals_and_returncode(self):
+        c = self.cfg.spawn("sh", ["exec sleep 30"])
+        self.assertIsNone(c.poll())
+        with self.assertRaises(ruas.TimeoutExpired):
+            c.wait(timeout=0.2)
+        c.send_signal(signal.SIGINT)
+        self.assertEqual(c.wait(timeout=30), -signal.SIGINT)
+        c.close()
+        c = self.cfg.spawn("sh", ["exit 130"])
+        self.assertEqual(c.wait(timeout=30), 130)  # not -2: the status tells them apart
+        c.close()
+        with self.cfg.spawn("sh", ["exec sleep 30"]) as c:
+            c.kill()
+        self.assertEqual(c.returncode, -signal.SIGKILL)
+
+    def test_communicate_timeout_keeps_output(self):
+        c = self.cfg.spawn("sh", ["echo first; sleep 1; echo second"], stdout=ruas.PIPE)
+        with self.assertRaises(ruas.TimeoutExpired):
+            c.communicate(timeout=0.3)
+        out, _ = c.communicate(timeout=30)
+        self.assertEqual(out, b"first\nsecond\n")
+        c.close()
+
+    def test_pidfd_and_not_found(self):
+        c = self.cfg.spawn("sh", ["exit 0"])
+        if c.pidfd >= 0:
+            import select
+            self.assertTrue(select.select([c.pidfd], [], [], 30)[0])
+        self.assertEqual(c.wait(), 0)
+        c.close()
+        with self.assertRaises(ruas.NotFoundError):
+            self.cfg.spawn("nope")
+
+    def test_threads_wait_with_the_gil_released(self):
+        kids = [self.cfg.spawn("sh", ["sleep 1"]) for _ in range(4)]
+        t0 = time.monotonic()
+        threads = [threading.Thread(target=k.wait) for k in kids]
+        for t in threads:
+            t.start()
+        ticks = 0
+        while any(t.is_alive() for t in threads):
+            ticks += 1
+            time.sleep(0.01)
+        self.assertGreater(ticks, 20)  # this thread ran meanwhile
+        self.assertLess(time.monotonic() - t0, 10)
+        for k in kids:
+            self.assertEqual(k.returncode, 0)
+            k.close()
+
+
+class AsyncioTests(Base):
+    def test_process_interface(self):
+        async def main():
+            p = await rasyncio.spawn(self.cfg, "sh", ['while read l; do echo "<$l>"; done'],
+                                     stdin=ruas.PIPE, stdout=ruas.PIPE)
+            p.stdin.write(b"one\n")
+            await p.stdin.drain()
+            self.assertEqual(await p.stdout.readline(), b"<one>\n")
+            out, _ = await p.communicate(b"two\n")
+            self.assertEqual(out, b"<two>\n")
+            self.assertEqual(await p.wait(), 0)
+            q = await rasyncio.spawn(self.cfg, "sh", ["exec sleep 30"])
+            q.terminate()
+            self.assertEqual(await asyncio.wait_for(q.wait(), 30), -signal.SIGTERM)
+        asyncio.run(main())
+
+
+WORK = tempfile.mkdtemp(prefix="ruas-py-unit.")
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
