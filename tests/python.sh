@@ -9,6 +9,14 @@ if [ -z "${PYTHON:-}" ] || [ "$PYTHON" = : ]; then
 	exit 77
 fi
 export RUAS_LIBRARY="$abs_top_builddir/.libs/libruas.so.0"
+# A sanitizer build's library: its runtime must come first in a program not
+# built with it, and Python's own allocations at exit are not ours to report.
+case " ${RUAS_BUILD_CFLAGS:-} " in
+*-fsanitize=*address*)
+	LD_PRELOAD=$(${CC:-cc} -print-file-name=libasan.so)
+	export LD_PRELOAD ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+	;;
+esac
 export PYTHONPATH="$abs_top_srcdir/bindings/python"
 # Nothing written into the source tree (distcheck's is read-only).
 export PYTHONDONTWRITEBYTECODE=1

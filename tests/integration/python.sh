@@ -54,6 +54,14 @@ for backend in sudo pam; do
 done
 
 PYDIR=$SB/dest$RUAS_PYTHONDIR
+# A sanitizer build's library: its runtime must come first in a program not
+# built with it (python3), and Python's own allocations at exit are not ours.
+SAN_ENV=()
+case " ${RUAS_BUILD_CFLAGS:-} " in
+*-fsanitize=*address*)
+	SAN_ENV=(LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0)
+	;;
+esac
 expect "make install put the package in the prefix's site directory" \
 	test -f "$PYDIR/ruas/__init__.py" -a -f "$PYDIR/ruas/py.typed"
 expect "... with the library's installed path in _paths.py" \
@@ -62,8 +70,8 @@ expect "... with the library's installed path in _paths.py" \
 for backend in sudo pam; do
 	who=sup
 	[ "$backend" = pam ] && who=root
-	EXTRA_ENV=(PYTHONPATH="$PYDIR" RUAS_LIBRARY="$LIBDIR/libruas.so.0" PYTHONDONTWRITEBYTECODE=1
-		CONF="$SB/conf/$backend.conf" CONF_FATAL="$SB/conf/$backend-fatal.conf" TARGET=pt1
+	EXTRA_ENV=("${SAN_ENV[@]}" PYTHONPATH="$PYDIR" RUAS_LIBRARY="$LIBDIR/libruas.so.0"
+		PYTHONDONTWRITEBYTECODE=1 CONF="$SB/conf/$backend.conf" CONF_FATAL="$SB/conf/$backend-fatal.conf" TARGET=pt1
 		HELPER="$HELPER" SESSION="$SESSION" BACKEND="$backend" AGENT="$SB/py/agent.py"
 		WORK="$SB/w")
 	for t in three_agents_at_once sigint_interrupts_a_turn cancel_mid_turn ten_mib_reply \
@@ -81,7 +89,8 @@ install -m 644 "$abs_top_srcdir/examples/python/bridge.py" "$SB/py/bridge.py"
 for backend in sudo pam; do
 	who=sup
 	[ "$backend" = pam ] && who=root
-	EXTRA_ENV=(PYTHONPATH="$PYDIR" RUAS_LIBRARY="$LIBDIR/libruas.so.0" PYTHONDONTWRITEBYTECODE=1)
+	EXTRA_ENV=("${SAN_ENV[@]}" PYTHONPATH="$PYDIR" RUAS_LIBRARY="$LIBDIR/libruas.so.0"
+		PYTHONDONTWRITEBYTECODE=1)
 	OUT=$(printf 'first\nsecond "q"\n' | as_user "$who" "$PY" "$SB/py/bridge.py" \
 		-c "$SB/conf/$backend.conf" agent 2>&1)
 	RC=$? ERR=""
@@ -106,7 +115,7 @@ cp -a "$LIBDIR"/libruas.so* "$SB/pfx/lib/"
 	ruaspydir="$SB/pfx/py/ruas" libdir="$SB/pfx/lib" >"$SB/pfx.log" 2>&1
 RC=$? OUT=$(cat "$SB/pfx.log") ERR=""
 expect "_paths.py written for libdir $SB/pfx/lib" test "$RC" = 0
-OUT=$(env -i PATH=/usr/bin:/bin PYTHONPATH="$SB/pfx/py" "$PY" -c '
+OUT=$(env -i PATH=/usr/bin:/bin "${SAN_ENV[@]}" PYTHONPATH="$SB/pfx/py" "$PY" -c '
 import ruas, ruas._lib as l
 print(l.lib._name)
 c = ruas.Config.new(name="pfx")
