@@ -472,7 +472,8 @@ typedef struct {
 
 /*
  * Start the project's command with `args` (NULL-terminated, may be NULL)
- * appended, with the stdio of opts (inherited by default). With run_as_user
+ * appended, with the stdio of opts (inherited by default; opts NULL: the
+ * defaults of RUAS_SPAWN_OPTIONS_INIT, a pty on a terminal included). With run_as_user
  * it runs through `sudo -n -iu USER -- exec ruas-exec --channel TOKEN` (or
  * ruas-session, for a root supervisor), and the ruas-exec helper receives
  * argv, work_dir and the allowlisted variables over a unix socket that both

@@ -16,9 +16,15 @@ int term_foreground(int fd)
 	return pg < 0 || pg == getpgrp();
 }
 
+int term_is_raw(const struct termios *t)
+{
+	return !(t->c_lflag & (ICANON | ISIG | ECHO));
+}
+
 void term_mode_raw(struct term_mode *t)
 {
-	if (t->raw || !term_foreground(t->fd) || tcgetattr(t->fd, &t->saved) < 0)
+	if (t->raw || !term_foreground(t->fd) || tcgetattr(t->fd, &t->saved) < 0 ||
+	    term_is_raw(&t->saved))
 		return;
 	struct termios r = t->saved;
 	cfmakeraw(&r);
@@ -45,10 +51,10 @@ int term_copy_size(int from, int master)
 	return ioctl(master, TIOCSWINSZ, &ws);
 }
 
-/* All of p to fd, waiting where it is non-blocking; gives up on an error (a closed pipe). */
-static void write_all(int fd, const char *p, size_t n)
+/* All of p to fd, waiting where it is non-blocking; gives up on an error (a closed pipe) or abort. */
+static void write_all(int fd, const char *p, size_t n, const atomic_int *abort)
 {
-	while (n) {
+	while (n && !(abort && atomic_load(abort))) {
 		ssize_t w = write(fd, p, n);
 		if (w < 0 && errno == EINTR)
 			continue;
@@ -69,7 +75,7 @@ void pty_copy_out(struct pty_copy *c)
 	char buf[PTY_COPY_BUF];
 	ssize_t n = read(c->master, buf, sizeof buf);
 	if (n > 0)
-		write_all(c->out, buf, (size_t)n);
+		write_all(c->out, buf, (size_t)n, c->abort);
 	else if (n == 0 || (errno != EAGAIN && errno != EINTR))
 		c->master_end = 1;
 }

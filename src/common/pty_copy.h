@@ -7,6 +7,7 @@
 #ifndef RUAS_PTY_COPY_H
 #define RUAS_PTY_COPY_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <termios.h>
 
@@ -27,10 +28,18 @@ struct term_mode {
 int term_foreground(int fd);
 
 /*
+ * Are these modes raw already (no lines, no signals, no echo), as another
+ * relay's on the same terminal or a full-screen caller's own leave them?
+ */
+int term_is_raw(const struct termios *t);
+
+/*
  * Raw, as cfmakeraw(3), in the foreground only, where the terminal is ours
  * to change. The modes to give back are taken each time, as sudo does:
  * those of the terminal handed to this process, not those of a moment when
- * another job (a shell at its prompt) held it.
+ * another job (a shell at its prompt) held it. A terminal that is raw
+ * already is not taken: whoever made it raw gives it back, so that two
+ * relays on one terminal, ending in either order, leave it as it was.
  */
 void term_mode_raw(struct term_mode *t);
 /* The saved modes, exactly, once the output has drained; a no-op unless raw. */
@@ -42,13 +51,18 @@ int term_copy_size(int from, int master);
 /* The bytes between a terminal (in, out) and a pty's master (non-blocking). */
 struct pty_copy {
 	int master, in, out;
+	/* When set (by another thread), output that cannot be written now is dropped; NULL: never. */
+	const atomic_int *abort;
 	int in_end;     /* in has ended */
 	int master_end; /* every slave has closed (EIO): the agent's side is gone */
 	size_t pending, off; /* input read but not yet written to the master */
 	char buf[PTY_COPY_BUF];
 };
 
-/* What the agent printed, to out, whole (a failing out drops it: the agent never blocks on it). */
+/*
+ * What the agent printed, to out, whole, waiting while out is full (a
+ * terminal stopped with Ctrl-S); an error on out, or abort, drops it.
+ */
 void pty_copy_out(struct pty_copy *c);
 /*
  * What the operator typed, to the master: read only when nothing is

@@ -97,6 +97,7 @@ class Child:
         self.stdin = self.stdout = self.stderr = None
         self._config = config  # the handle stays alive while the child is
         self._h = None
+        self._owner = os.getpid()  # a fork's copy never frees (it would end the parent's agent)
         self._lock = threading.Lock()
         self._comm = None
         stdio = _Stdio(stdin, stdout, stderr)
@@ -215,7 +216,7 @@ class Child:
                     pass
         with self._lock:
             h, self._h = self._h, None
-        if h:
+        if h and os.getpid() == self._owner:
             _lib.lib.ruas_child_free(h)
 
     def __enter__(self):
@@ -237,7 +238,7 @@ class Child:
             self.close()
 
     def __del__(self):
-        if getattr(self, "_h", None):
+        if getattr(self, "_h", None) and os.getpid() == self._owner:
             if self.returncode is None:
                 try:
                     if self.poll() is None:

@@ -168,6 +168,19 @@ class ChildTests(Base):
         self.assertEqual(out, b"first\nsecond\n")
         c.close()
 
+    def test_a_fork_never_ends_the_parents_agent(self):
+        c = self.cfg.spawn("sh", ["exec sleep 30"])
+        pid = os.fork()
+        if pid == 0:
+            c.close()  # the child's copy of the handle: must not free it
+            del c
+            os._exit(0)
+        os.waitpid(pid, 0)
+        self.assertIsNone(c.poll(), "the agent still runs after the fork's close")
+        c.kill()
+        self.assertEqual(c.wait(30), -signal.SIGKILL)
+        c.close()
+
     def test_pidfd_and_not_found(self):
         c = self.cfg.spawn("sh", ["exit 0"])
         if c.pidfd >= 0:

@@ -315,10 +315,12 @@ int payload_tty_ok(const char *t)
 {
 	if (!*t)
 		return 1;
-	if (strncmp(t, "/dev/", 5) != 0 || strstr(t, "/../") || strlen(t) > 255)
+	size_t n = strlen(t);
+	if (strncmp(t, "/dev/", 5) != 0 || strstr(t, "/../") || n > 255 ||
+	    (n >= 3 && strcmp(t + n - 3, "/..") == 0))
 		return 0;
 	for (; *t; t++)
-		if ((unsigned char)*t < 0x21 || (unsigned char)*t == 0x7f)
+		if ((unsigned char)*t < 0x21 || (unsigned char)*t > 0x7e)
 			return 0;
 	return 1;
 }

@@ -94,8 +94,8 @@ struct payload {
 
 /*
  * Is t a session payload's tty: "" or what ttyname(3) gives, /dev/... of
- * printable bytes without "/../", at most 255 bytes (what PAM modules log
- * and match on)? 1 or 0.
+ * printable ASCII without a ".." component, at most 255 bytes (what PAM
+ * modules log and match on)? 1 or 0.
  */
 int payload_tty_ok(const char *t);
 

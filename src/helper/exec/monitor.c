@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 _Noreturn void agent_exec(char **argv, const sigset_t *old)
@@ -112,22 +113,36 @@ static void reap(pid_t agent, int sock)
 }
 
 /*
- * The monitor's loop, until the agent ends. SIGCHLD, SIGHUP and SIGTERM
- * come on a signalfd; the helper's other relayed signals stay blocked
- * here, and the helper's end of file leaves the agent running, as the
- * agent would be without a monitor. The tree's SIGTERM reaches the agent
- * directly, except when it came before the agent was forked: pending here
- * then, not in the agent (fork(2) clears that), so it is passed on, and
- * the terminate ends the agent as it would without a pty, not only the
- * SIGKILL after the grace.
+ * The tree's SIGTERM reaches the agent directly, except one that came
+ * before the agent was forked: pending here then (blocked), not in the
+ * agent (fork(2) clears that). It is passed on, once, so that the
+ * terminate ends the agent as it would without a pty, not only the SIGKILL
+ * after the grace; a later one the agent gets itself, and only once.
+ */
+static void pass_early_term(pid_t agent)
+{
+	sigset_t pending, term;
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	struct timespec now = {0, 0};
+	if (sigpending(&pending) == 0 && sigismember(&pending, SIGTERM) &&
+	    sigtimedwait(&term, NULL, &now) == SIGTERM)
+		kill_group_else_leader(agent, SIGTERM);
+}
+
+/*
+ * The monitor's loop, until the agent ends. SIGCHLD and SIGHUP come on a
+ * signalfd; the helper's other relayed signals stay blocked here, and the
+ * helper's end of file leaves the agent running, as the agent would be
+ * without a monitor.
  */
 static _Noreturn void watch(pid_t agent, int sock)
 {
+	pass_early_term(agent);
 	sigset_t set;
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGTERM);
 	int sfd = -1;
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0 ||
 	    (sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
@@ -150,8 +165,8 @@ static _Noreturn void watch(pid_t agent, int sock)
 		}
 		struct signalfd_siginfo si;
 		while (sfd >= 0 && read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
-			if (si.ssi_signo == SIGHUP || si.ssi_signo == SIGTERM)
-				deliver(agent, (int)si.ssi_signo);
+			if (si.ssi_signo == SIGHUP)
+				deliver(agent, SIGHUP);
 		reap(agent, sock);
 	}
 }

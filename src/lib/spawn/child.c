@@ -165,9 +165,11 @@ static int wait_common(ruas_child *c, int *exit_code, int block, ruas_error **er
 		}
 		done = c->reaped;
 		pthread_mutex_unlock(&c->lock);
-		if (!done)
+		if (!done) {
+			spawn_relay_finish(c, 1); /* it has ended, whoever reaped it */
 			return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, ECHILD,
 					 "pid %d was reaped by someone else", (int)c->pid);
+		}
 	}
 	/* The agent's last output written out and the terminal restored before the wait returns. */
 	spawn_relay_finish(c, 1);

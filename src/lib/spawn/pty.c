@@ -14,6 +14,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "pty_copy.h"
 #include "pty_spawn.h"
 
 int spawn_pty_check(const struct ruas_project *p, const ruas_spawn_options *o, ruas_error **err)
@@ -56,15 +57,16 @@ static int first_tty(const int fds[3])
  */
 static int modes_are_ours(int tty)
 {
-	pid_t pg = tcgetpgrp(tty);
-	return pg < 0 || pg == getpgrp();
+	return term_foreground(tty);
 }
 
 /*
  * The caller's terminal modes and size, onto the slave, as sudo and script
  * do, so that the agent's terminal starts as the caller's was (its echo,
- * its erase character, its size); one started in the background gets the
- * caller's size and the kernel's default modes, those of a new terminal.
+ * its erase character, its size); one started in the background, or on a
+ * terminal that is raw (another agent's relay has it, or a full-screen
+ * caller), gets the caller's size and the kernel's default modes, those of
+ * a new terminal.
  */
 static int pair_like(int tty, int *master, int *slave)
 {
@@ -76,7 +78,7 @@ static int pair_like(int tty, int *master, int *slave)
 	int e = pty_pair_open(master, slave, name, sizeof name, &ws);
 	if (e)
 		return e;
-	if ((tty >= 0 && modes_are_ours(tty) && tcgetattr(tty, &t) == 0 &&
+	if ((tty >= 0 && modes_are_ours(tty) && tcgetattr(tty, &t) == 0 && !term_is_raw(&t) &&
 	     tcsetattr(*slave, TCSANOW, &t) < 0) ||
 	    fcntl(*master, F_SETFL, O_NONBLOCK) < 0) {
 		e = errno;

@@ -8,9 +8,10 @@
  * (tools/ruas/relay.c) reacts to SIGWINCH and SIGTSTP, this one looks:
  * the terminal's size every quarter of a second, and whether this process
  * is in the terminal's foreground before it goes raw or reads. The thread
- * blocks every signal, so that a read or a tcsetattr() in the background
- * fails with EIO instead of stopping the whole process (SIGTTIN, SIGTTOU),
- * and a write to a closed pipe fails with EPIPE instead of killing it.
+ * blocks every signal, so that nothing it does stops or kills the process:
+ * a read in the background fails with EIO (SIGTTIN blocked), the kernel
+ * lets a tcsetattr() or a write through (SIGTTOU blocked), and a write to a
+ * closed pipe fails with EPIPE.
  *
  * The copying and the terminal's modes are src/common/pty_copy.c's,
  * shared with ruas run's relay.
@@ -22,6 +23,8 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -35,6 +38,8 @@
 struct spawn_relay {
 	struct ruas_child *c;
 	pthread_t thread;
+	pid_t owner;  /* the process whose thread it is: a fork's copy only closes descriptors */
+	atomic_int quit; /* free's request: output that cannot be written now is dropped */
 	int news;    /* a duplicate of the channel, to poll: the handle closes its own at the reap */
 	int stop[2]; /* spawn_relay_finish(): 'd' (drain first) or 'q' */
 	int size_from; /* the terminal whose size the pty follows, or -1 */
@@ -79,7 +84,10 @@ static void on_news(struct spawn_relay *r)
 /* One round: waits up to a tick, then serves what is ready; the finish request, or 0. */
 static int round_trip(struct spawn_relay *r)
 {
-	enum { STOP, NEWS, IN, MASTER, N };
+	enum { STOP, NEWS, END, IN, MASTER, N };
+	/* Each round, not only when the news polls readable: the caller may have taken it. */
+	if (r->news >= 0)
+		on_news(r);
 	if (!r->stopped)
 		term_mode_raw(&r->term);
 	follow_size(r);
@@ -88,17 +96,19 @@ static int round_trip(struct spawn_relay *r)
 	struct pollfd pf[N] = {
 		{r->stop[0], POLLIN, 0},
 		{r->news, POLLIN, 0},
+		{ruas_child_pidfd(r->c), POLLIN, 0},
 		{reading ? io->in : -1, POLLIN, 0},
 		{io->master, (short)(POLLIN | (io->pending ? POLLOUT : 0)), 0},
 	};
 	if (poll(pf, N, RELAY_TICK_MS) < 0)
 		return 0;
 	pty_copy_serve(io, pf[IN].revents, pf[MASTER].revents);
-	if (pf[NEWS].revents)
-		on_news(r);
 	char how = 0;
 	if ((pf[STOP].revents & POLLIN) && read(r->stop[0], &how, 1) != 1)
 		how = 'q';
+	/* What the agent's end left in the pty is drained, then the terminal given back. */
+	if (!how && (pf[END].revents & POLLIN))
+		how = 'd';
 	return how;
 }
 
@@ -123,6 +133,27 @@ static void relay_close(struct spawn_relay *r)
 	free(r);
 }
 
+/*
+ * A terminal of the caller's, opened afresh for the relay: a file
+ * description of its own, non-blocking, so that neither a read (when
+ * another reader took the byte poll saw) nor a write (a terminal stopped
+ * with Ctrl-S) can hold the relay where wait and free could not end it;
+ * the caller's own descriptor keeps its flags. fd itself (taken) when it
+ * is no terminal or cannot be opened again.
+ */
+static int own_terminal(int fd)
+{
+	char path[64];
+	if (!isatty(fd))
+		return fd;
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	int mine = open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (mine < 0)
+		return fd;
+	close(fd);
+	return mine;
+}
+
 int spawn_relay_start(struct ruas_child *c, int in, int out)
 {
 	struct spawn_relay *r = calloc(1, sizeof *r);
@@ -133,12 +164,14 @@ int spawn_relay_start(struct ruas_child *c, int in, int out)
 	}
 	r->c = c;
 	r->io.master = c->master;
-	r->io.in = in;
-	r->io.out = out;
+	r->io.in = own_terminal(in);
+	r->io.out = own_terminal(out);
+	r->io.abort = &r->quit;
+	r->owner = getpid();
 	r->stop[0] = r->stop[1] = -1;
 	r->news = c->chan >= 0 ? fcntl(c->chan, F_DUPFD_CLOEXEC, 3) : -1;
-	r->term.fd = isatty(in) ? in : -1;
-	r->size_from = isatty(in) ? in : isatty(out) ? out : -1;
+	r->term.fd = isatty(r->io.in) ? r->io.in : -1;
+	r->size_from = r->term.fd >= 0 ? r->term.fd : isatty(r->io.out) ? r->io.out : -1;
 	(void)ioctl(r->io.master, TIOCGWINSZ, &r->size);
 	int e = 0;
 	if ((c->chan >= 0 && r->news < 0) || pipe2(r->stop, O_CLOEXEC) < 0)
@@ -162,8 +195,14 @@ void spawn_relay_finish(struct ruas_child *c, int drain_first)
 {
 	pthread_mutex_lock(&c->relay_lock);
 	struct spawn_relay *r = c->relay;
-	if (r) {
+	if (r && r->owner != getpid()) {
+		/* A fork's copy: the thread is the parent's, and so is the terminal. */
+		relay_close(r);
+		c->relay = NULL;
+	} else if (r) {
 		char how = drain_first ? 'd' : 'q';
+		if (!drain_first)
+			atomic_store(&r->quit, 1);
 		while (write(r->stop[1], &how, 1) < 0 && errno == EINTR)
 			;
 		pthread_join(r->thread, NULL);

@@ -909,6 +909,9 @@ static void test_session_tty(void **state)
 		{"/etc/passwd", 0},
 		{"pts/3", 0},
 		{"/dev/pts/3\x7f", 0},
+		{"/dev/pts/\x9b" "2J", 0},
+		{"/dev/pts/\xc3\xa9", 0},
+		{"/dev/pts/..", 0},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		struct payload in, out;
