@@ -300,6 +300,7 @@ func (c *Cmd) Start() error {
 	if c.ctx != nil {
 		if err := c.ctx.Err(); err != nil {
 			c.closeFiles()
+			closeAll(c.closeAfterWait)
 			return err
 		}
 	}

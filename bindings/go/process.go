@@ -34,7 +34,8 @@ type Process struct {
 
 func newProcess(h *C.ruas_child) *Process {
 	p := &Process{Pid: int(C.ruas_child_pid(h)), h: h}
-	runtime.SetFinalizer(p, (*Process).free)
+	// Not in the finalizer's own goroutine: a free may take up to 2 s.
+	runtime.SetFinalizer(p, func(p *Process) { go p.free() })
 	return p
 }
 

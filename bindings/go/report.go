@@ -70,6 +70,9 @@ func (cfg *Config) Preflight(ctx context.Context) (*Report, error) {
 		r   *Report
 		err error
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	done := make(chan result, 1)
 	cfg.mu.RLock()
 	if cfg.c == nil {
