@@ -39,7 +39,20 @@ GOFLAGS=${GOFLAGS:-}
 GO111MODULE=on
 CGO_ENABLED=1
 LD_LIBRARY_PATH="$build/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# A sanitizer build (RUAS_BUILD_CFLAGS and RUAS_BUILD_LDFLAGS, the build's
+# CFLAGS and LDFLAGS LIBS): its flags for every cgo compile and link, its
+# objects for the final link alone (cgo would link them once per package).
+cgo_ld="" ext_ld=""
+for w in ${RUAS_BUILD_LDFLAGS:-}; do
+	case $w in
+	-*) cgo_ld="$cgo_ld $w" ;;
+	*) ext_ld="$ext_ld $w" ;;
+	esac
+done
+CGO_CFLAGS="-g -O2 ${RUAS_BUILD_CFLAGS:-}"
+CGO_LDFLAGS="$cgo_ld"
 export PKG_CONFIG_PATH GOCACHE GOPATH GOPROXY GOFLAGS GO111MODULE CGO_ENABLED LD_LIBRARY_PATH
+export CGO_CFLAGS CGO_LDFLAGS
 unset PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_LIBDIR || true
 
 bad=$(gofmt -l "$src/bindings/go" "$src/examples/go")
@@ -52,8 +65,9 @@ cp -R "$src/bindings" "$src/examples" "$tmp/"
 chmod -R u+w "$tmp/bindings" "$tmp/examples"
 cd "$tmp/bindings/go"
 go vet ./...
-go test -count=1 ${RUAS_GO_TEST_FLAGS:-} ./...
+# shellcheck disable=SC2086
+go test -count=1 -ldflags="-extldflags '$ext_ld'" ${RUAS_GO_TEST_FLAGS:-} ./...
 cd "$tmp/examples/go"
 go vet ./...
-go build -o "$tmp/bridge" ./bridge
+go build -ldflags="-extldflags '$ext_ld'" -o "$tmp/bridge" ./bridge
 echo "check-go: bindings/go vetted and tested, examples/go vetted and built"
