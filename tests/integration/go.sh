@@ -81,28 +81,19 @@ mkdir -p "$SB/agents"
 install -m 644 "$abs_top_srcdir/bindings/go/testdata/agent.py" "$SB/agents/agent.py"
 AGENT="$SB/agents/agent.py"
 mkdir -p "$SB/conf"
+# agent NAME USER: a project entry of the agent as USER.
+agent() {
+	printf '  { name = "%s"; run_as_user = "%s"; work_dir = %s; command = ["python3", %s]; }' \
+		"$1" "$2" "$(cfgstr "$SB/w/$2")" "$(cfgstr "$AGENT")"
+}
 for backend in sudo pam; do
-	cat >"$SB/conf/$backend.conf" <<EOC
-helper = $(cfgstr "$HELPER");
-session_helper = $(cfgstr "$SESSION");
-backend = "$backend";
-terminate_grace = 1;
-projects = (
-  { name = "a1"; run_as_user = "t1"; work_dir = $(cfgstr "$SB/w/t1"); command = ["python3", $(cfgstr "$AGENT")]; },
-  { name = "a2"; run_as_user = "t2"; work_dir = $(cfgstr "$SB/w/t2"); command = ["python3", $(cfgstr "$AGENT")]; },
-  { name = "a3"; run_as_user = "t3"; work_dir = $(cfgstr "$SB/w/t3"); command = ["python3", $(cfgstr "$AGENT")]; },
-  { name = "stubborn"; run_as_user = "t1"; work_dir = $(cfgstr "$SB/w/t1"); command = ["python3", $(cfgstr "$AGENT")]; }
-);
-EOC
-	cat >"$SB/conf/$backend-esc.conf" <<EOC
-helper = $(cfgstr "$HELPER");
-session_helper = $(cfgstr "$SESSION");
-backend = "$backend";
-projects = (
-  { name = "bad"; run_as_user = "esc1"; work_dir = $(cfgstr "$SB/w/esc1");
-    command = ["sh", "-c", "touch started; exec python3 \"\$0\"", $(cfgstr "$AGENT")]; }
-);
-EOC
+	head=$(printf 'helper = %s;\nsession_helper = %s;\nbackend = "%s";\nterminate_grace = 1;' \
+		"$(cfgstr "$HELPER")" "$(cfgstr "$SESSION")" "$backend")
+	printf '%s\nprojects = (\n%s,\n%s,\n%s,\n%s\n);\n' "$head" "$(agent a1 t1)" "$(agent a2 t2)" \
+		"$(agent a3 t3)" "$(agent stubborn t1)" >"$SB/conf/$backend.conf"
+	# The project of esc1 leaves a file behind if it ever starts.
+	printf '%s\nprojects = (\n  { name = "bad"; run_as_user = "esc1"; work_dir = %s;\n    command = ["sh", "-c", "touch started; exec python3 \\"$0\\"", %s]; }\n);\n' \
+		"$head" "$(cfgstr "$SB/w/esc1")" "$(cfgstr "$AGENT")" >"$SB/conf/$backend-esc.conf"
 	chmod 644 "$SB/conf/$backend.conf" "$SB/conf/$backend-esc.conf"
 done
 
