@@ -1,0 +1,269 @@
+// config.go - Config: a configuration loaded from ruas.conf or built in
+// code (NewConfig, AddProject), and what it says of its projects.
+
+package ruas
+
+/*
+#include <stdlib.h>
+#include <ruas.h>
+
+static void ruas_go_globals_init(ruas_config_globals *g)
+{
+	ruas_config_globals x = RUAS_CONFIG_GLOBALS_INIT;
+	*g = x;
+}
+
+static void ruas_go_project_init(ruas_project_spec *p)
+{
+	ruas_project_spec x = RUAS_PROJECT_SPEC_INIT;
+	*p = x;
+}
+*/
+import "C"
+
+import (
+	"runtime"
+	"sync"
+	"time"
+)
+
+// Config is a configuration: a ruas_config. It is safe for concurrent use
+// by several goroutines: AddProject and Close take it exclusively (the C
+// API requires that no other call on it runs meanwhile), everything else
+// shares it. Close it when done; a finalizer frees it otherwise.
+type Config struct {
+	mu sync.RWMutex
+	c  *C.ruas_config
+}
+
+// NoGrace as a TerminateGrace asks for 0 s: SIGKILL right after SIGTERM.
+// (The zero Duration leaves the key absent, so that its default applies.)
+const NoGrace time.Duration = -1
+
+// Globals are the top-level keys of ruas.conf(5) for NewConfigGlobals. A
+// zero value (""; nil; 0) leaves its key absent, so that its default
+// applies; an empty non-nil list is the file's [].
+type Globals struct {
+	Name              string // names the configuration in messages; "" is "(ruas_config_new)"
+	EnvAllowlist      []string
+	Sudo              string
+	Helper            string
+	SessionHelper     string
+	ScanPrune         []string
+	ScanTimeLimit     time.Duration // whole seconds
+	Backend           string        // "sudo", "pam" or "auto"
+	PAMService        string
+	TerminateGrace    time.Duration // whole seconds, or NoGrace
+	TargetSudoAllowed []string
+	Lifetime          string // "pidns", "subreaper" or "auto"
+}
+
+// ProjectSpec is one project for AddProject: the project keys of
+// ruas.conf(5). Name, WorkDir (absolute) and Command (non-empty) are
+// required. A zero value of the others leaves the key absent: in
+// particular RunAsUser "" is legacy mode, in which the supervisor runs the
+// command as itself. Every string goes to the library exactly as given
+// (a NUL byte, which C cannot carry, is refused with ErrInvalid), and is
+// judged by the code that judges the same key in a file.
+type ProjectSpec struct {
+	Name              string
+	WorkDir           string
+	Command           []string
+	RunAsUser         string
+	EnvAllowlist      []string // as Project reports it: the effective list
+	Person            string
+	TerminateGrace    time.Duration // whole seconds, or NoGrace
+	DenySettingsArgs  []string
+	ScanPrune         []string
+	TargetSudoAllowed []string
+	Backend           string // as Project reports it: "sudo", "pam" or "none"
+	PAMService        string
+	Lifetime          string
+}
+
+// seconds maps a Duration to a key of whole seconds: 0 is absent.
+func seconds(key string, d time.Duration) (C.int, error) {
+	switch {
+	case d == 0:
+		return C.RUAS_UNSET, nil
+	case d == NoGrace:
+		return 0, nil
+	case d < 0 || d%time.Second != 0:
+		return 0, invalid("%s must be a whole number of seconds, not %v", key, d)
+	case d/time.Second > 1<<30:
+		return 1 << 30, nil // the library's range check names the key
+	}
+	return C.int(d / time.Second), nil
+}
+
+func newConfig(c *C.ruas_config) *Config {
+	cfg := &Config{c: c}
+	runtime.SetFinalizer(cfg, (*Config).Close)
+	return cfg
+}
+
+// LoadConfig loads and validates a configuration file, as ruas does: the
+// file must be owned by root or this process's user and writable by nobody
+// else. A refusal is an *Error with Code ErrConfig naming File and Line.
+func LoadConfig(path string) (*Config, error) {
+	var a arena
+	defer a.free()
+	p := a.str("configuration path", path)
+	if a.err != nil {
+		return nil, a.err
+	}
+	var c *C.ruas_config
+	var cerr *C.ruas_error
+	if err := takeError(C.ruas_config_load(&c, p, nil, &cerr), cerr); err != nil {
+		return nil, err
+	}
+	return newConfig(c), nil
+}
+
+// NewConfig is a configuration without projects, with every global key at
+// its default; add projects with AddProject.
+func NewConfig() (*Config, error) { return NewConfigGlobals(Globals{}) }
+
+// NewConfigGlobals is NewConfig with the top-level keys of g.
+func NewConfigGlobals(g Globals) (*Config, error) {
+	var a arena
+	defer a.free()
+	var cg C.ruas_config_globals
+	C.ruas_go_globals_init(&cg)
+	cg.name = a.opt("Globals.Name", g.Name)
+	cg.env_allowlist = a.strv("Globals.EnvAllowlist", g.EnvAllowlist)
+	cg.sudo = a.opt("Globals.Sudo", g.Sudo)
+	cg.helper = a.opt("Globals.Helper", g.Helper)
+	cg.session_helper = a.opt("Globals.SessionHelper", g.SessionHelper)
+	cg.scan_prune = a.strv("Globals.ScanPrune", g.ScanPrune)
+	cg.backend = a.opt("Globals.Backend", g.Backend)
+	cg.pam_service = a.opt("Globals.PAMService", g.PAMService)
+	cg.target_sudo_allowed = a.strv("Globals.TargetSudoAllowed", g.TargetSudoAllowed)
+	cg.lifetime = a.opt("Globals.Lifetime", g.Lifetime)
+	var err error
+	if cg.scan_time_limit, err = seconds("scan_time_limit", g.ScanTimeLimit); err != nil {
+		return nil, err
+	}
+	if cg.terminate_grace, err = seconds("terminate_grace", g.TerminateGrace); err != nil {
+		return nil, err
+	}
+	if a.err != nil {
+		return nil, a.err
+	}
+	var c *C.ruas_config
+	var cerr *C.ruas_error
+	if err := takeError(C.ruas_config_new(&c, &cg, nil, &cerr), cerr); err != nil {
+		return nil, err
+	}
+	return newConfig(c), nil
+}
+
+// AddProject validates p and adds it at the end of the configuration; on
+// any refusal (an *Error, ErrConfig or ErrInvalid, naming what was wrong)
+// the configuration is unchanged.
+func (cfg *Config) AddProject(p ProjectSpec) error {
+	var a arena
+	defer a.free()
+	var cs C.ruas_project_spec
+	C.ruas_go_project_init(&cs)
+	cs.name = a.str("ProjectSpec.Name", p.Name)
+	cs.work_dir = a.str("ProjectSpec.WorkDir", p.WorkDir)
+	cs.command = a.strv("ProjectSpec.Command", p.Command)
+	cs.run_as_user = a.opt("ProjectSpec.RunAsUser", p.RunAsUser)
+	cs.env_allowlist = a.strv("ProjectSpec.EnvAllowlist", p.EnvAllowlist)
+	cs.person = a.opt("ProjectSpec.Person", p.Person)
+	cs.deny_settings_args = a.strv("ProjectSpec.DenySettingsArgs", p.DenySettingsArgs)
+	cs.scan_prune = a.strv("ProjectSpec.ScanPrune", p.ScanPrune)
+	cs.target_sudo_allowed = a.strv("ProjectSpec.TargetSudoAllowed", p.TargetSudoAllowed)
+	cs.backend = a.opt("ProjectSpec.Backend", p.Backend)
+	cs.pam_service = a.opt("ProjectSpec.PAMService", p.PAMService)
+	cs.lifetime = a.opt("ProjectSpec.Lifetime", p.Lifetime)
+	var err error
+	if cs.terminate_grace, err = seconds("terminate_grace", p.TerminateGrace); err != nil {
+		return err
+	}
+	if a.err != nil {
+		return a.err
+	}
+	cfg.mu.Lock()
+	defer cfg.mu.Unlock()
+	if cfg.c == nil {
+		return errClosed()
+	}
+	var cerr *C.ruas_error
+	return takeError(C.ruas_config_add_project(cfg.c, &cs, &cerr), cerr)
+}
+
+func errClosed() error { return invalid("the configuration is closed") }
+
+// Close frees the configuration. Commands already started are not
+// affected; Command and Preflight fail afterwards.
+func (cfg *Config) Close() error {
+	cfg.mu.Lock()
+	defer cfg.mu.Unlock()
+	if cfg.c != nil {
+		C.ruas_config_free(cfg.c)
+		cfg.c = nil
+		runtime.SetFinalizer(cfg, nil)
+	}
+	return nil
+}
+
+// Path is the configuration's file, or its Globals.Name when built in code.
+func (cfg *Config) Path() string {
+	cfg.mu.RLock()
+	defer cfg.mu.RUnlock()
+	if cfg.c == nil {
+		return ""
+	}
+	return goString(C.ruas_config_path(cfg.c))
+}
+
+// Projects are the names of the projects, in configuration order.
+func (cfg *Config) Projects() []string {
+	cfg.mu.RLock()
+	defer cfg.mu.RUnlock()
+	if cfg.c == nil {
+		return nil
+	}
+	n := int(C.ruas_config_project_count(cfg.c))
+	names := make([]string, 0, n)
+	for i := 0; i < n; i++ {
+		names = append(names, goString(C.ruas_project_name(C.ruas_config_project_at(cfg.c, C.size_t(i)))))
+	}
+	return names
+}
+
+// Project is what the library holds of project name, read from it now:
+// the effective EnvAllowlist and TargetSudoAllowed (global plus the
+// project's), TerminateGrace in force, and Backend resolved for this
+// process ("none" in legacy mode). false when there is no such project.
+func (cfg *Config) Project(name string) (ProjectSpec, bool) {
+	var a arena
+	defer a.free()
+	n := a.str("project name", name)
+	cfg.mu.RLock()
+	defer cfg.mu.RUnlock()
+	if a.err != nil || cfg.c == nil {
+		return ProjectSpec{}, false
+	}
+	p := C.ruas_config_project_find(cfg.c, n)
+	if p == nil {
+		return ProjectSpec{}, false
+	}
+	grace := time.Duration(C.ruas_project_terminate_grace(p)) * time.Second
+	if grace == 0 {
+		grace = NoGrace
+	}
+	return ProjectSpec{
+		Name:              goString(C.ruas_project_name(p)),
+		WorkDir:           goString(C.ruas_project_work_dir(p)),
+		Command:           goStrings((**C.char)(C.ruas_project_command(p))),
+		RunAsUser:         goString(C.ruas_project_run_as_user(p)),
+		EnvAllowlist:      goStrings((**C.char)(C.ruas_project_env_allowlist(p))),
+		Person:            goString(C.ruas_project_person(p)),
+		TerminateGrace:    grace,
+		TargetSudoAllowed: goStrings((**C.char)(C.ruas_project_target_sudo_allowed(p))),
+		Backend:           goString(C.ruas_project_backend(p)),
+	}, true
+}

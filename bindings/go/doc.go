@@ -1,0 +1,33 @@
+// Package ruas starts coding agents as less-privileged Unix users through
+// libruas, the way os/exec starts programs: code written for exec.Cmd
+// ports by changing its constructor.
+//
+//	cfg, err := ruas.LoadConfig("/etc/ruas/ruas.conf")
+//	...
+//	rep, err := cfg.Preflight(ctx)
+//	if err != nil || rep.Fatal { ... refuse to start anything ... }
+//	cmd := cfg.CommandContext(ctx, "myproject", "--print")
+//	cmd.Stdin = strings.NewReader(prompt)
+//	out, err := cmd.Output()
+//
+// A project runs as its run_as_user through sudo (or PAM, for a root
+// supervisor); the library checks before anything starts that the
+// boundary between the supervisor and that user is real (Preflight), and
+// hands the agent its arguments, work directory, allowlisted variables and
+// descriptors over an authenticated channel. Cancelling a command's
+// context ends the agent's whole tree: SIGTERM, then SIGKILL after the
+// project's terminate_grace.
+//
+// Concurrency: a *Config is safe for concurrent use (AddProject and Close
+// take it exclusively, the rest share it); a *Process may be signalled
+// from any goroutine while another waits for it; a *Cmd, as an exec.Cmd,
+// belongs to one goroutine. Waiting parks the goroutine on the child's
+// pidfd in the runtime's netpoller, so a thousand waiting agents hold no
+// thousand OS threads.
+//
+// The package keeps nothing of its own beyond the C handles: every value
+// of a Config is read from the library when asked for.
+//
+// It is built with cgo against the installed library, found with
+// pkg-config (package "ruas").
+package ruas

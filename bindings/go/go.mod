@@ -1,0 +1,3 @@
+module ruas.dev/ruas
+
+go 1.19

@@ -1,0 +1,424 @@
+// ruas_test.go - tests that need no root: error mapping, hostile strings
+// through NewConfig/AddProject, and legacy-mode projects (no run_as_user),
+// which run as this process's own user through the library. The
+// run_as_user tests are in tests/integration/go.sh and supervisor_test.go.
+
+package ruas_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"ruas.dev/ruas"
+)
+
+// legacy is a built-in-code configuration whose projects run as this user.
+func legacy(t *testing.T, projects ...ruas.ProjectSpec) (*ruas.Config, string) {
+	t.Helper()
+	dir := t.TempDir()
+	cfg, err := ruas.NewConfigGlobals(ruas.Globals{EnvAllowlist: []string{"BRIDGE_TOKEN"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cfg.Close() })
+	for _, p := range projects {
+		if p.WorkDir == "" {
+			p.WorkDir = dir
+		}
+		if err := cfg.AddProject(p); err != nil {
+			t.Fatalf("AddProject(%q): %v", p.Name, err)
+		}
+	}
+	return cfg, dir
+}
+
+func sh(name, script string) ruas.ProjectSpec {
+	return ruas.ProjectSpec{Name: name, Command: []string{"/bin/sh", "-c", script, name}}
+}
+
+func TestLoadConfigErrors(t *testing.T) {
+	_, err := ruas.LoadConfig(filepath.Join(t.TempDir(), "missing.conf"))
+	var re *ruas.Error
+	if !errors.As(err, &re) || re.Message == "" {
+		t.Fatalf("a missing file: %T %v, want *ruas.Error", err, err)
+	}
+	path := filepath.Join(t.TempDir(), "bad.conf")
+	if err := os.WriteFile(path, []byte("projects = (\n  { name = \"x\"; \n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ruas.LoadConfig(path)
+	if !errors.Is(err, ruas.ErrConfig) || !errors.As(err, &re) || re.File != path || re.Line == 0 {
+		t.Fatalf("a syntax error: %#v, want ErrConfig naming %s and a line", err, path)
+	}
+	if errors.Is(err, ruas.ErrInvalid) {
+		t.Fatal("ErrConfig also matched ErrInvalid")
+	}
+	_, err = ruas.LoadConfig("a\x00b")
+	if !errors.Is(err, ruas.ErrInvalid) {
+		t.Fatalf("a NUL in the path: %v", err)
+	}
+}
+
+func TestSystemErrorUnwrapsErrno(t *testing.T) {
+	cfg, dir := legacy(t, sh("p", "true"))
+	err := cfg.Command("p").Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := cfg.Command("p")
+	c.Dir = "missing"
+	err = c.Run()
+	if !errors.Is(err, ruas.ErrSystem) || !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a missing Dir under %s: %v, want ErrSystem and ENOENT", dir, err)
+	}
+	if err := cfg.Command("nope").Run(); !errors.Is(err, ruas.ErrNotFound) {
+		t.Fatalf("an unknown project: %v", err)
+	}
+}
+
+// Hostile strings are refused, naming the problem, and leave the
+// configuration as it was; or they are taken and passed byte for byte.
+func TestHostileProjectsRefused(t *testing.T) {
+	cfg, dir := legacy(t)
+	inject := `x"; run_as_user = "root`
+	cases := []struct {
+		what string
+		spec ruas.ProjectSpec
+		code ruas.Code
+		says string
+	}{
+		{"name with quotes", ruas.ProjectSpec{Name: inject, WorkDir: dir, Command: []string{"true"}}, ruas.ErrConfig, "name"},
+		{"name with a newline", ruas.ProjectSpec{Name: "a\nb", WorkDir: dir, Command: []string{"true"}}, ruas.ErrConfig, "name"},
+		{"empty name", ruas.ProjectSpec{Name: "", WorkDir: dir, Command: []string{"true"}}, ruas.ErrConfig, "name"},
+		{"run_as_user injection", ruas.ProjectSpec{Name: "p", WorkDir: dir, Command: []string{"true"}, RunAsUser: inject}, ruas.ErrConfig, "run_as_user"},
+		{"run_as_user with a newline", ruas.ProjectSpec{Name: "p", WorkDir: dir, Command: []string{"true"}, RunAsUser: "t1\nroot"}, ruas.ErrConfig, "run_as_user"},
+		{"run_as_user root", ruas.ProjectSpec{Name: "p", WorkDir: dir, Command: []string{"true"}, RunAsUser: "root"}, ruas.ErrConfig, "root"},
+		{"relative work_dir", ruas.ProjectSpec{Name: "p", WorkDir: "w\"; x", Command: []string{"true"}}, ruas.ErrConfig, "work_dir"},
+		{"no command", ruas.ProjectSpec{Name: "p", WorkDir: dir}, ruas.ErrConfig, "command"},
+		{"empty command", ruas.ProjectSpec{Name: "p", WorkDir: dir, Command: []string{}}, ruas.ErrConfig, "command"},
+		{"env_allowlist injection", ruas.ProjectSpec{Name: "p", WorkDir: dir, Command: []string{"true"}, EnvAllowlist: []string{inject}}, ruas.ErrConfig, "env_allowlist"},
+		{"NUL in the name", ruas.ProjectSpec{Name: "p\x00q", WorkDir: dir, Command: []string{"true"}}, ruas.ErrInvalid, "ProjectSpec.Name"},
+		{"NUL in the command", ruas.ProjectSpec{Name: "p", WorkDir: dir, Command: []string{"a\x00b"}}, ruas.ErrInvalid, "ProjectSpec.Command[0]"},
+		{"grace not whole seconds", ruas.ProjectSpec{Name: "p", WorkDir: dir, Command: []string{"true"}, TerminateGrace: 1500 * time.Millisecond}, ruas.ErrInvalid, "terminate_grace"},
+		{"grace out of range", ruas.ProjectSpec{Name: "p", WorkDir: dir, Command: []string{"true"}, TerminateGrace: 2 * time.Hour}, ruas.ErrConfig, "terminate_grace"},
+	}
+	for _, c := range cases {
+		err := cfg.AddProject(c.spec)
+		var re *ruas.Error
+		if !errors.As(err, &re) || re.Code != c.code || !strings.Contains(re.Message, c.says) {
+			t.Errorf("%s: %v, want %v naming %q", c.what, err, c.code, c.says)
+			continue
+		}
+		if re.File != "" || re.Line != 0 {
+			t.Errorf("%s: a configuration built in code has no file and line: %#v", c.what, re)
+		}
+		t.Logf("%s: %s", c.what, re.Message)
+	}
+	if n := len(cfg.Projects()); n != 0 {
+		t.Fatalf("refused projects were added: %v", cfg.Projects())
+	}
+	// A duplicate name, after a good one.
+	if err := cfg.AddProject(ruas.ProjectSpec{Name: "p", WorkDir: dir, Command: []string{"true"}}); err != nil {
+		t.Fatal(err)
+	}
+	err := cfg.AddProject(ruas.ProjectSpec{Name: "p", WorkDir: dir, Command: []string{"false"}})
+	if !errors.Is(err, ruas.ErrConfig) || !strings.Contains(err.Error(), `duplicate project name "p"`) {
+		t.Fatalf("a duplicate: %v", err)
+	}
+	if p, _ := cfg.Project("p"); p.Command[0] != "true" || len(cfg.Projects()) != 1 {
+		t.Fatalf("the duplicate changed the configuration: %+v", p)
+	}
+}
+
+func TestHostileStringsPassedExactly(t *testing.T) {
+	hostile := []string{`"; run_as_user = "root`, "line1\nline2\n", `'$(id)' \"`, "", " ", "$HOME", "-n"}
+	cmd := append([]string{"/bin/sh", "-c", `printf '%s\0' "$@"`, "sh"}, hostile...)
+	cfg, dir := legacy(t, ruas.ProjectSpec{Name: "echo", Command: cmd})
+	p, ok := cfg.Project("echo")
+	if !ok || strings.Join(p.Command, "|") != strings.Join(cmd, "|") || p.WorkDir != dir || p.RunAsUser != "" || p.Backend != "none" {
+		t.Fatalf("the project as the library holds it: %+v", p)
+	}
+	out, err := cfg.Command("echo", hostile...).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := append(append([]string{}, hostile...), hostile...)
+	if want := strings.Join(all, "\x00") + "\x00"; string(out) != want {
+		t.Fatalf("got %q, want %q", out, want)
+	}
+	// A work_dir whose name is libconfig syntax, with a newline.
+	odd := filepath.Join(t.TempDir(), "w\"; run_as_user = \"root\n")
+	if err := os.Mkdir(odd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err = cfg.AddProject(ruas.ProjectSpec{Name: "odd", WorkDir: odd, Command: []string{"/bin/pwd", "-P"}})
+	if err != nil {
+		if !errors.Is(err, ruas.ErrConfig) || !strings.Contains(err.Error(), "work_dir") {
+			t.Fatalf("an odd work_dir: refused, but not naming it: %v", err)
+		}
+		return
+	}
+	out, err = cfg.Command("odd").Output()
+	real, _ := filepath.EvalSymlinks(odd)
+	if err != nil || string(out) != real+"\n" {
+		t.Fatalf("the odd work_dir: %q %v, want %q", out, err, real)
+	}
+}
+
+func TestExitCodesAndOutput(t *testing.T) {
+	cfg, _ := legacy(t, sh("three", `echo out; echo err >&2; exit 3`), sh("both", `echo a; echo b >&2`))
+	out, err := cfg.Command("three").Output()
+	var ee *ruas.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 3 || ee.Success() || string(out) != "out\n" || string(ee.Stderr) != "err\n" {
+		t.Fatalf("Output: %q %v (%+v)", out, err, ee)
+	}
+	if ws := ee.Sys().(syscall.WaitStatus); !ws.Exited() || ws.ExitStatus() != 3 || err.Error() != "exit status 3" {
+		t.Fatalf("Sys: %v, %q", ws, err)
+	}
+	out, err = cfg.Command("both").CombinedOutput()
+	if err != nil || string(out) != "a\nb\n" {
+		t.Fatalf("CombinedOutput: %q %v", out, err)
+	}
+	c := cfg.Command("both")
+	if err := c.Run(); err != nil || !c.ProcessState.Success() || c.ProcessState.ExitCode() != 0 {
+		t.Fatalf("Run: %v %v", err, c.ProcessState)
+	}
+	if err := c.Process.Signal(syscall.SIGTERM); !errors.Is(err, os.ErrProcessDone) {
+		t.Fatalf("Signal after Wait: %v", err)
+	}
+	if err := c.Wait(); err == nil {
+		t.Fatal("a second Wait did not fail")
+	}
+}
+
+func TestEnvAndDir(t *testing.T) {
+	cfg, dir := legacy(t, ruas.ProjectSpec{Name: "env", Command: []string{"/bin/sh", "-c", `printf '%s|%s' "$BRIDGE_TOKEN" "$(pwd -P)"`}})
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := cfg.Command("env")
+	c.Env = []string{"BRIDGE_TOKEN=tok\nen \"x\""}
+	c.Dir = "sub"
+	out, err := c.Output()
+	real, _ := filepath.EvalSymlinks(filepath.Join(dir, "sub"))
+	if err != nil || string(out) != "tok\nen \"x\"|"+real {
+		t.Fatalf("Env and Dir: %q %v", out, err)
+	}
+	c = cfg.Command("env")
+	c.Env = []string{"NOT_ALLOWED=1"}
+	if _, err := c.Output(); !errors.Is(err, ruas.ErrInvalid) || !strings.Contains(err.Error(), "NOT_ALLOWED") {
+		t.Fatalf("a name not allowlisted: %v", err)
+	}
+	c = cfg.Command("env")
+	c.Dir = "../"
+	if _, err := c.Output(); !errors.Is(err, ruas.ErrEscape) && !errors.Is(err, ruas.ErrInvalid) {
+		t.Fatalf("a Dir out of work_dir: %v", err)
+	}
+}
+
+// An NDJSON agent over StdinPipe and StdoutPipe, interrupted with SIGINT.
+func TestPipesAndSignals(t *testing.T) {
+	agent := `trap 'echo "{\"interrupted\":true}"' INT
+while read -r line; do printf '{"echo":%s}\n' "$line"; done; exit 0`
+	cfg, _ := legacy(t, sh("agent", agent))
+	c := cfg.Command("agent")
+	in, _ := c.StdinPipe()
+	out, _ := c.StdoutPipe()
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(out)
+	in.Write([]byte("{\"n\":1}\n"))
+	if l, _ := r.ReadString('\n'); l != "{\"echo\":{\"n\":1}}\n" {
+		t.Fatalf("first reply: %q", l)
+	}
+	if err := c.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	in.Write([]byte("{\"n\":2}\n"))
+	var got []string
+	for len(got) < 2 {
+		l, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("after SIGINT: %v (%q)", err, got)
+		}
+		var v map[string]interface{}
+		if json.Unmarshal([]byte(l), &v) != nil {
+			t.Fatalf("not JSON: %q", l)
+		}
+		got = append(got, strings.TrimSpace(l))
+	}
+	if !strings.Contains(strings.Join(got, " "), `{"interrupted":true}`) {
+		t.Fatalf("no interruption reply: %q", got)
+	}
+	in.Close()
+	if err := c.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	c = cfg.Command("agent")
+	c.Stdin = strings.NewReader("")
+	c.Stdin = nil
+	in, _ = c.StdinPipe()
+	defer in.Close()
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c.Process.Kill()
+	err := c.Wait()
+	var ee *ruas.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != -1 || ee.Signal() != syscall.SIGKILL ||
+		!ee.Sys().(syscall.WaitStatus).Signaled() || err.Error() != "signal: killed" {
+		t.Fatalf("Kill: %v", err)
+	}
+}
+
+func TestContextCancel(t *testing.T) {
+	cfg, _ := legacy(t, sh("sleeper", `echo started; exec sleep 100`))
+	ctx, cancel := context.WithCancel(context.Background())
+	c := cfg.CommandContext(ctx, "sleeper")
+	out, _ := c.StdoutPipe()
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	bufio.NewReader(out).ReadString('\n')
+	start := time.Now()
+	cancel()
+	err := c.Wait()
+	if err == nil || c.ProcessState.Signal() != syscall.SIGTERM || time.Since(start) > 5*time.Second {
+		t.Fatalf("cancel: %v, %v after %v", err, c.ProcessState, time.Since(start))
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	cancel()
+	if err := cfg.CommandContext(ctx, "sleeper").Start(); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Start with a done context: %v", err)
+	}
+}
+
+// A grandchild that keeps stdout open: WaitDelay cuts it off.
+func TestWaitDelay(t *testing.T) {
+	cfg, _ := legacy(t, sh("leaky", `sleep 3 & echo hi`))
+	c := cfg.Command("leaky")
+	var b bytes.Buffer
+	c.Stdout = &b
+	c.WaitDelay = 200 * time.Millisecond
+	start := time.Now()
+	err := c.Run()
+	if !errors.Is(err, ruas.ErrWaitDelay) || time.Since(start) > 2*time.Second || b.String() != "hi\n" {
+		t.Fatalf("WaitDelay: %v after %v, %q", err, time.Since(start), b.String())
+	}
+}
+
+func TestTenMiB(t *testing.T) {
+	const size = 10 << 20
+	cfg, _ := legacy(t, sh("big", `yes 0123456789abcdef | head -c 10485760`))
+	out, err := cfg.Command("big").Output()
+	want := sha256.Sum256(bytes.Repeat([]byte("0123456789abcdef\n"), size/17+1)[:size])
+	if err != nil || len(out) != size || sha256.Sum256(out) != want {
+		t.Fatalf("10 MiB: %d bytes, %v", len(out), err)
+	}
+}
+
+func threads(t *testing.T) int {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip("no /proc")
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "Threads:") {
+			var n int
+			for _, f := range strings.Fields(l)[1:] {
+				for _, ch := range f {
+					n = n*10 + int(ch-'0')
+				}
+			}
+			return n
+		}
+	}
+	return 0
+}
+
+// Many children waited on at once hold no OS thread each: the waits park
+// on the pidfds in the netpoller.
+func TestWaitHoldsNoThread(t *testing.T) {
+	const n = 64
+	cfg, _ := legacy(t, sh("nap", `exec sleep 2`))
+	before := threads(t)
+	done := make(chan error, n)
+	for i := 0; i < n; i++ {
+		c := cfg.Command("nap")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() { done <- c.Wait() }()
+	}
+	time.Sleep(500 * time.Millisecond)
+	during := threads(t)
+	for i := 0; i < n; i++ {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if during-before > n/4 {
+		t.Fatalf("%d threads while %d children were waited on (before: %d)", during, n, before)
+	}
+	t.Logf("threads: %d before, %d while %d children were waited on", before, during, n)
+}
+
+// Commands run from several goroutines while another adds projects.
+func TestConcurrentUse(t *testing.T) {
+	cfg, dir := legacy(t, sh("echo", `cat`))
+	done := make(chan error)
+	for i := 0; i < 4; i++ {
+		go func(i int) {
+			var err error
+			for j := 0; j < 10 && err == nil; j++ {
+				c := cfg.Command("echo")
+				c.Stdin = strings.NewReader("x")
+				var out []byte
+				if out, err = c.Output(); err == nil && string(out) != "x" {
+					err = errors.New("wrong output " + string(out))
+				}
+			}
+			done <- err
+		}(i)
+	}
+	go func() {
+		var err error
+		for j := 0; j < 20 && err == nil; j++ {
+			err = cfg.AddProject(ruas.ProjectSpec{Name: "extra" + string(rune('a'+j)), WorkDir: dir, Command: []string{"true"}})
+			cfg.Projects()
+		}
+		done <- err
+	}()
+	for i := 0; i < 5; i++ {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := cfg.Preflight(context.Background())
+	if err != nil || rep.Fatal || len(rep.Projects) != 21 {
+		t.Fatalf("Preflight: %v %+v", err, rep)
+	}
+}
+
+func TestClosed(t *testing.T) {
+	cfg, _ := legacy(t, sh("p", "true"))
+	cfg.Close()
+	if err := cfg.Command("p").Run(); !errors.Is(err, ruas.ErrInvalid) {
+		t.Fatalf("Run on a closed config: %v", err)
+	}
+	if _, err := cfg.Preflight(context.Background()); !errors.Is(err, ruas.ErrInvalid) {
+		t.Fatalf("Preflight on a closed config: %v", err)
+	}
+}
