@@ -49,11 +49,13 @@ type Cmd struct {
 	// Args are appended to the project's command.
 	Args []string
 
-	// Env holds "NAME=value" entries set for this run over the
-	// supervisor's environment. Each NAME must be in the project's
-	// env_allowlist; any other is refused (ErrInvalid, naming it). The
-	// allowlisted variables of this process's environment (os.Environ,
-	// copied at Start) reach the agent too; in legacy mode, all of it.
+	// Env is the environment the agent's allowlisted variables come
+	// from, as exec.Cmd's: nil is this process's (os.Environ, copied at
+	// Start: its allowlisted variables reach the agent; in legacy mode,
+	// all of it); non-nil is exactly these "NAME=value" entries and
+	// nothing of this process's. Each NAME must be in the project's
+	// env_allowlist; any other is refused (ErrInvalid, naming it), never
+	// dropped.
 	Env []string
 	// Dir is where the agent starts: "" for the project's work_dir, or a
 	// directory beneath it (relative to it, or absolute and spelled
@@ -85,8 +87,9 @@ type Cmd struct {
 	// ProcessState is how it ended, after Wait.
 	ProcessState *ProcessState
 
-	cfg *Config
-	ctx context.Context
+	cfg    *Config
+	ctx    context.Context
+	waited bool // Wait was called, even one whose Process.Wait failed
 
 	childFiles      []*os.File // the agent's ends, closed once it has them
 	closeAfterStart []io.Closer
@@ -253,12 +256,15 @@ func (c *Cmd) spawn(fds [3]C.int) (*C.ruas_child, time.Duration, error) {
 	}
 	var o C.ruas_spawn_options
 	C.ruas_go_spawn_init(&o)
-	o.env = a.strv("os.Environ()", os.Environ())
-	o.stdin_fd, o.stdout_fd, o.stderr_fd = fds[0], fds[1], fds[2]
-	o.work_dir = a.opt("Cmd.Dir", c.Dir)
-	if c.Env != nil {
+	if c.Env == nil {
+		o.env = a.strv("os.Environ()", os.Environ())
+	} else {
+		// Exactly Env, as exec.Cmd: no value of this process's crosses.
+		o.env = a.strv("Cmd.Env", []string{})
 		o.set_env = a.strv("Cmd.Env", c.Env)
 	}
+	o.stdin_fd, o.stdout_fd, o.stderr_fd = fds[0], fds[1], fds[2]
+	o.work_dir = a.opt("Cmd.Dir", c.Dir)
 	o.pty = pty
 	o.pty_relay = C.RUAS_PTY_RELAY_LIBRARY
 	project := a.str("Cmd.Project", c.Project)
@@ -370,9 +376,10 @@ func (c *Cmd) Wait() error {
 	if c.Process == nil {
 		return errors.New("ruas: not started")
 	}
-	if c.ProcessState != nil {
+	if c.ProcessState != nil || c.waited {
 		return errors.New("ruas: Wait was already called")
 	}
+	c.waited = true
 	state, err := c.Process.Wait()
 	if err == nil && !state.Success() {
 		err = &ExitError{ProcessState: state}

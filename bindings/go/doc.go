@@ -1,6 +1,7 @@
 // Package ruas starts coding agents as less-privileged Unix users through
 // libruas, the way os/exec starts programs: code written for exec.Cmd
-// ports by changing its constructor.
+// ports by changing its constructor, and any *exec.ExitError it looks for
+// to *ruas.ExitError.
 //
 //	cfg, err := ruas.LoadConfig("/etc/ruas/ruas.conf")
 //	...

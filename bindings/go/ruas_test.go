@@ -215,6 +215,17 @@ func TestEnvAndDir(t *testing.T) {
 	if err != nil || string(out) != "tok\nen \"x\"|"+real {
 		t.Fatalf("Env and Dir: %q %v", out, err)
 	}
+	// As exec.Cmd: a non-nil Env is the whole environment, nothing of this process's.
+	t.Setenv("BRIDGE_TOKEN", "from-the-supervisor")
+	c = cfg.Command("env")
+	c.Env = []string{}
+	if out, err := c.Output(); err != nil || !strings.HasPrefix(string(out), "|") {
+		t.Fatalf("Env empty but not nil: %q %v", out, err)
+	}
+	c = cfg.Command("env")
+	if out, err := c.Output(); err != nil || !strings.HasPrefix(string(out), "from-the-supervisor|") {
+		t.Fatalf("Env nil: this process's environment: %q %v", out, err)
+	}
 	c = cfg.Command("env")
 	c.Env = []string{"NOT_ALLOWED=1"}
 	if _, err := c.Output(); !errors.Is(err, ruas.ErrInvalid) || !strings.Contains(err.Error(), "NOT_ALLOWED") {

@@ -5,11 +5,11 @@ import os
 import select
 import signal
 import subprocess
-import threading
 import time
 import warnings
 
 from . import _errors, _lib
+from ._handle import Handle
 
 PIPE = subprocess.PIPE
 DEVNULL = subprocess.DEVNULL
@@ -17,10 +17,20 @@ STDOUT = subprocess.STDOUT
 TimeoutExpired = subprocess.TimeoutExpired
 
 
+def _entries(mapping, what):
+    """NAME=value strings of a mapping; a name that is empty or holds "=" is refused, as Popen does."""
+    out = []
+    for k, v in mapping.items():
+        name = _lib.encode(k)
+        if not name or b"=" in name:
+            raise ValueError("ruas: illegal environment variable name %r in %s" % (k, what))
+        out.append(name + b"=" + _lib.encode(v))
+    return _lib.strv(out)
+
+
 def _env_strv(env):
     """A mapping (or None: a copy of os.environ now, as no other thread's setenv() can race)."""
-    items = (os.environ if env is None else env).items()
-    return _lib.strv([_lib.encode(k) + b"=" + _lib.encode(v) for k, v in items])
+    return _entries(os.environ if env is None else env, "env")
 
 
 class _Stdio:
@@ -31,12 +41,16 @@ class _Stdio:
         self.parent = [None, None, None]  # (fd, mode) of our PIPE ends
         self.devnull = None
         self._owned = []  # our pipes' child ends
-        self._take(0, stdin, "wb")
-        self._take(1, stdout, "rb")
-        if stderr == STDOUT:
-            self.child[2] = self.child[1] if self.child[1] >= 0 else 1
-        else:
-            self._take(2, stderr, "rb")
+        try:
+            self._take(0, stdin, "wb")
+            self._take(1, stdout, "rb")
+            if stderr == STDOUT:
+                self.child[2] = self.child[1] if self.child[1] >= 0 else 1
+            else:
+                self._take(2, stderr, "rb")
+        except BaseException:
+            self.close_all()  # what was made before the bad one
+            raise
 
     def _take(self, i, spec, mode):
         if spec is None:
@@ -67,9 +81,10 @@ class _Stdio:
 
     def close_all(self):
         self.close_child_ends()
-        for p in self.parent:
+        for i, p in enumerate(self.parent):
             if p:
                 os.close(p[0])
+                self.parent[i] = None
 
 
 class Child:
@@ -96,9 +111,8 @@ class Child:
         self.returncode = None
         self.stdin = self.stdout = self.stderr = None
         self._config = config  # the handle stays alive while the child is
-        self._h = None
+        self._h = Handle("child")  # close() frees it after the calls in progress
         self._owner = os.getpid()  # a fork's copy never frees (it would end the parent's agent)
-        self._lock = threading.Lock()
         self._comm = None
         stdio = _Stdio(stdin, stdout, stderr)
         try:
@@ -123,31 +137,29 @@ class Child:
         o.env = _env_strv(env)
         o.stdin_fd, o.stdout_fd, o.stderr_fd = stdio.child
         o.work_dir = _lib.encode(os.fspath(work_dir)) if work_dir is not None else None
-        o.set_env = _lib.strv([_lib.encode(k) + b"=" + _lib.encode(v)
-                               for k, v in set_env.items()]) if set_env else None
+        o.set_env = _entries(set_env, "set_env") if set_env else None
         o.pty = 0 if pty is False else _lib.PTY_AUTO
         o.pty_relay = _lib.PTY_RELAY_LIBRARY
         h, err = _lib.P(), _errors.new_err()
-        _errors.check(_lib.lib.ruas_spawn(ctypes.byref(h), config._handle(),
-                                          _lib.encode(self.project),
-                                          _lib.strv(self.args), ctypes.byref(o),
-                                          ctypes.byref(err)), err)
-        self._h = h
+        with config._use() as cfg:
+            _errors.check(_lib.lib.ruas_spawn(ctypes.byref(h), cfg, _lib.encode(self.project),
+                                              _lib.strv(self.args), ctypes.byref(o),
+                                              ctypes.byref(err)), err)
+        self._h.h = h
         self.pid = _lib.lib.ruas_child_pid(h)
+
+    def _use(self):
+        return self._h.use()
 
     @property
     def pidfd(self) -> int:
         """Readable once the child has ended (for loop.add_reader); -1 without pidfd_open.
         Owned by the child: do not close it."""
-        return _lib.lib.ruas_child_pidfd(self._handle())
+        with self._use() as h:
+            return _lib.lib.ruas_child_pidfd(h)
 
-    def _handle(self):
-        if not self._h:
-            raise ValueError("ruas: the child has been closed")
-        return self._h
-
-    def _record(self, code):
-        sig = _lib.lib.ruas_child_term_signal(self._h)
+    def _record(self, h, code):
+        sig = _lib.lib.ruas_child_term_signal(h)
         self.returncode = -sig if sig else code
         return self.returncode
 
@@ -155,41 +167,50 @@ class Child:
         """The returncode once the child has ended (negative: the signal), else None."""
         if self.returncode is not None:
             return self.returncode
+        with self._use() as h:
+            return self._try_wait(h)
+
+    def _try_wait(self, h):
         code, err = ctypes.c_int(), _errors.new_err()
-        r = _errors.check(_lib.lib.ruas_child_try_wait(self._handle(), ctypes.byref(code),
-                                                       ctypes.byref(err)), err)
-        return None if r == 1 else self._record(code.value)
+        r = _errors.check(_lib.lib.ruas_child_try_wait(h, ctypes.byref(code), ctypes.byref(err)),
+                          err)
+        return None if r == 1 else self._record(h, code.value)
 
     def wait(self, timeout=None):
-        """Waits for the end (GIL released), or raises TimeoutExpired."""
+        """Waits for the end, or raises TimeoutExpired; the GIL is released meanwhile, and
+        a signal's handler (KeyboardInterrupt) runs at once, as in Popen.wait()."""
         if self.returncode is not None:
             return self.returncode
-        if timeout is None:
-            code, err = ctypes.c_int(), _errors.new_err()
-            _errors.check(_lib.lib.ruas_child_wait(self._handle(), ctypes.byref(code),
-                                                   ctypes.byref(err)), err)
-            return self._record(code.value)
-        end = time.monotonic() + timeout
-        fd = self.pidfd
-        while True:
-            rc = self.poll()
-            if rc is not None:
-                return rc
-            left = end - time.monotonic()
-            if left <= 0:
-                raise TimeoutExpired(self.args, timeout)
+        end = None if timeout is None else time.monotonic() + timeout
+        with self._use() as h:
+            fd = _lib.lib.ruas_child_pidfd(h)
+            if fd < 0 and end is None:  # a kernel without pidfd_open
+                code, err = ctypes.c_int(), _errors.new_err()
+                _errors.check(_lib.lib.ruas_child_wait(h, ctypes.byref(code),
+                                                       ctypes.byref(err)), err)
+                return self._record(h, code.value)
+            waiter = select.poll()
             if fd >= 0:
-                select.select([fd], [], [], left)
-            else:
-                time.sleep(min(left, 0.01))
+                waiter.register(fd, select.POLLIN)
+            while True:
+                rc = self.returncode if self.returncode is not None else self._try_wait(h)
+                if rc is not None:
+                    return rc
+                left = None if end is None else end - time.monotonic()
+                if left is not None and left <= 0:
+                    raise TimeoutExpired(self.args, timeout)
+                if fd >= 0:
+                    waiter.poll(None if left is None else max(1, int(left * 1000)))
+                else:
+                    time.sleep(min(left, 0.01))
 
     def send_signal(self, sig):
         """The signal to the agent's process group (SIGTERM: the tree, as terminate())."""
         if self.returncode is not None:
             return
-        err = _errors.new_err()
-        _errors.check(_lib.lib.ruas_child_signal(self._handle(), int(sig), ctypes.byref(err)),
-                      err)
+        with self._use() as h:
+            err = _errors.new_err()
+            _errors.check(_lib.lib.ruas_child_signal(h, int(sig), ctypes.byref(err)), err)
 
     def terminate(self):
         """Ends the agent's whole tree: SIGTERM, then SIGKILL after the project's grace."""
@@ -207,16 +228,19 @@ class Child:
 
     def close(self):
         """Closes the pipes and frees the handle; a child still running is ended first
-        (its whole tree), as libruas frees a handle. Call after wait()."""
+        (its whole tree), as libruas frees a handle, and so is a wait() of another
+        thread's. Call after wait()."""
         for f in (self.stdin, self.stdout, self.stderr):
             if f:
                 try:
                     f.close()
                 except OSError:
                     pass
-        with self._lock:
-            h, self._h = self._h, None
-        if h and os.getpid() == self._owner:
+        mine = os.getpid() == self._owner
+        # A call in progress on another thread (a wait) ends with the tree.
+        h = self._h.take(
+            (lambda h: _lib.lib.ruas_child_signal(h, signal.SIGKILL, None)) if mine else None)
+        if h and mine:
             _lib.lib.ruas_child_free(h)
 
     def __enter__(self):

@@ -1,12 +1,16 @@
 """_communicate - Child.communicate(), as subprocess.Popen's on POSIX: one selector
 over the pipes, input written in chunks, output kept across a timeout."""
 import os
+import select
 import selectors
 import time
 
 from ._child import TimeoutExpired
 
-_CHUNK = 65536
+# What select() says a pipe takes without blocking, as Popen writes: a
+# larger write into a blocking pipe could wait for an agent that waits for
+# us to read its output.
+_CHUNK = select.PIPE_BUF
 
 
 class _State:

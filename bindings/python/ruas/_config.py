@@ -1,11 +1,11 @@
 """_config - ruas.Config: a configuration of projects, loaded or built in code."""
 import ctypes
 import os
-import threading
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence
 
 from . import _errors, _lib
+from ._handle import Handle
 
 
 @dataclass(frozen=True)
@@ -67,8 +67,8 @@ class Config:
     them. Build one with Config.load() or Config.new()."""
 
     def __init__(self, _handle):
-        self._h = _handle
-        self._lock = threading.Lock()  # orders close() against use
+        self._h = Handle("configuration")  # close() waits for the calls in progress
+        self._h.h = _handle
 
     @classmethod
     def load(cls, path, *, supervisor_uid: Optional[int] = None,
@@ -124,8 +124,9 @@ class Config:
                              _lib.RUAS_UNSET if terminate_grace is None else int(terminate_grace),
                              _lib.encode(lifetime))
         err = _errors.new_err()
-        _errors.check(_lib.lib.ruas_config_add_project(self._handle(), ctypes.byref(s),
-                                                       ctypes.byref(err)), err)
+        with self._use() as h:
+            _errors.check(_lib.lib.ruas_config_add_project(h, ctypes.byref(s),
+                                                           ctypes.byref(err)), err)
 
     def preflight(self, *, max_parallel: int = 0) -> Report:
         """Runs every project's startup checks in parallel (ruas_preflight), the GIL
@@ -133,8 +134,9 @@ class Config:
         .fatal before spawning."""
         rep, err = _lib.P(), _errors.new_err()
         o = _lib.PreflightOptions(1, max_parallel)
-        _errors.check(_lib.lib.ruas_preflight(ctypes.byref(rep), self._handle(), ctypes.byref(o),
-                                              ctypes.byref(err)), err)
+        with self._use() as h:
+            _errors.check(_lib.lib.ruas_preflight(ctypes.byref(rep), h, ctypes.byref(o),
+                                                  ctypes.byref(err)), err)
         try:
             return _report_of(rep)
         finally:
@@ -147,38 +149,39 @@ class Config:
 
     @property
     def path(self) -> str:
-        return _lib.text(_lib.lib.ruas_config_path(self._handle()))
+        with self._use() as h:
+            return _lib.text(_lib.lib.ruas_config_path(h))
 
     @property
     def projects(self) -> List[str]:
-        h = self._handle()
-        return [_lib.text(_lib.lib.ruas_project_name(_lib.lib.ruas_config_project_at(h, i)))
-                for i in range(_lib.lib.ruas_config_project_count(h))]
+        with self._use() as h:
+            return [_lib.text(_lib.lib.ruas_project_name(_lib.lib.ruas_config_project_at(h, i)))
+                    for i in range(_lib.lib.ruas_config_project_count(h))]
 
     def project(self, name: str) -> dict:
         """A project's settings as loaded: name, work_dir, command, run_as_user, ..."""
-        p = _lib.lib.ruas_config_project_find(self._handle(), _lib.encode(name))
-        if not p:
-            raise _errors.NotFoundError("no project named %r in %s" % (name, self.path))
         lib = _lib.lib
-        return {"name": _lib.text(lib.ruas_project_name(p)),
-                "work_dir": _lib.text(lib.ruas_project_work_dir(p)),
-                "command": _lib.strv_list(lib.ruas_project_command(p)),
-                "run_as_user": _lib.text(lib.ruas_project_run_as_user(p)),
-                "person": _lib.text(lib.ruas_project_person(p)),
-                "backend": _lib.text(lib.ruas_project_backend(p)),
-                "terminate_grace": lib.ruas_project_terminate_grace(p),
-                "env_allowlist": _lib.strv_list(lib.ruas_project_env_allowlist(p))}
+        with self._use() as h:
+            p = lib.ruas_config_project_find(h, _lib.encode(name))
+            if not p:
+                raise _errors.NotFoundError("no project named %r in %s" % (
+                    name, _lib.text(lib.ruas_config_path(h))))
+            return {"name": _lib.text(lib.ruas_project_name(p)),
+                    "work_dir": _lib.text(lib.ruas_project_work_dir(p)),
+                    "command": _lib.strv_list(lib.ruas_project_command(p)),
+                    "run_as_user": _lib.text(lib.ruas_project_run_as_user(p)),
+                    "person": _lib.text(lib.ruas_project_person(p)),
+                    "backend": _lib.text(lib.ruas_project_backend(p)),
+                    "terminate_grace": lib.ruas_project_terminate_grace(p),
+                    "env_allowlist": _lib.strv_list(lib.ruas_project_env_allowlist(p))}
 
-    def _handle(self):
-        if not self._h:
-            raise ValueError("ruas: the configuration is closed")
-        return self._h
+    def _use(self):
+        return self._h.use()
 
     def close(self) -> None:
-        """Frees the C handle; children spawned from it must be done first."""
-        with self._lock:
-            h, self._h = self._h, None
+        """Frees the C handle once the calls in progress on it (other threads') are done.
+        Children spawned from it go on: they hold nothing of it."""
+        h = self._h.take()
         if h:
             _lib.lib.ruas_config_free(h)
 

@@ -154,10 +154,16 @@ def strv_list(v):
 
 
 def encode(s):
-    """str or bytes as the C string it becomes; a NUL in it can never cross (ValueError)."""
+    """str, bytes or a path as the C string it becomes (TypeError for anything
+    else, as subprocess); a NUL in it can never cross (ValueError)."""
     if s is None:
         return None
-    b = os.fsencode(s) if isinstance(s, (str, os.PathLike)) else bytes(s)
+    if isinstance(s, (str, os.PathLike)):
+        b = os.fsencode(s)
+    elif isinstance(s, (bytes, bytearray)):
+        b = bytes(s)
+    else:
+        raise TypeError("ruas: expected str, bytes or os.PathLike, not %s" % type(s).__name__)
     if b"\0" in b:
         raise ValueError("ruas: %r holds a NUL byte, which no C string can" % (s,))
     return b

@@ -181,6 +181,76 @@ class ChildTests(Base):
         self.assertEqual(c.wait(30), -signal.SIGKILL)
         c.close()
 
+    def test_communicate_large_input_and_output_at_once(self):
+        data = os.urandom(4 << 20)
+        c = self.cfg.spawn("sh", ["cat"], stdin=ruas.PIPE, stdout=ruas.PIPE)
+        out, _ = c.communicate(data, timeout=60)
+        self.assertEqual(out, data)
+        c.close()
+
+    def test_close_while_another_thread_waits(self):
+        c = self.cfg.spawn("sh", ["exec sleep 30"])
+        got = []
+        t = threading.Thread(target=lambda: got.append(c.wait()))
+        t.start()
+        time.sleep(0.2)
+        c.close()  # ends the tree, then frees: the wait returns first, no crash
+        t.join(30)
+        self.assertEqual(got, [-signal.SIGKILL])
+        self.assertEqual(c.poll(), -signal.SIGKILL)  # what is known stays known
+        with self.assertRaises(ValueError):
+            c.pidfd  # the handle is gone
+
+    def test_wait_is_interruptible(self):
+        c = self.cfg.spawn("sh", ["exec sleep 30"])
+
+        def boom(signum, frame):
+            raise KeyboardInterrupt
+        old = signal.signal(signal.SIGALRM, boom)
+        t0 = time.monotonic()
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0.3)
+            with self.assertRaises(KeyboardInterrupt):
+                c.wait()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+        self.assertLess(time.monotonic() - t0, 10)
+        c.kill()
+        self.assertEqual(c.wait(30), -signal.SIGKILL)
+        c.close()
+
+    def test_wait_timeout_with_many_descriptors(self):
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard < 2048:
+            self.skipTest("RLIMIT_NOFILE hard limit %d < 2048" % hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (2048, hard))
+        fds = [os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC) for _ in range(1100)]
+        try:
+            c = self.cfg.spawn("sh", ["exit 4"])
+            self.assertGreater(c.pidfd, 1024)
+            self.assertEqual(c.wait(timeout=30), 4)
+            c.close()
+        finally:
+            for fd in fds:
+                os.close(fd)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+    def test_bad_arguments_refused_without_leaks(self):
+        before = len(os.listdir("/proc/self/fd"))
+        for bad in (dict(stdout=-5), dict(stdout=object())):
+            with self.assertRaises((ValueError, AttributeError, TypeError)):
+                self.cfg.spawn("sh", ["true"], stdin=ruas.PIPE, **bad)
+        with self.assertRaises(TypeError):
+            self.cfg.spawn("sh", [0])
+        for env in ({"TOKEN=evil": "x"}, {"": "x"}):
+            with self.assertRaises(ValueError):
+                self.cfg.spawn("argv", env=env, stdout=ruas.DEVNULL)
+        with self.assertRaises(ValueError):
+            self.cfg.spawn("argv", set_env={"TOKEN=x": "y"})
+        self.assertEqual(len(os.listdir("/proc/self/fd")), before)
+
     def test_pidfd_and_not_found(self):
         c = self.cfg.spawn("sh", ["exit 0"])
         if c.pidfd >= 0:
