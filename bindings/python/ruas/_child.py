@@ -7,6 +7,7 @@ import signal
 import subprocess
 import time
 import warnings
+from typing import Any, Optional, Tuple
 
 from . import _errors, _lib
 from ._handle import Handle
@@ -163,7 +164,7 @@ class Child:
         self.returncode = -sig if sig else code
         return self.returncode
 
-    def poll(self):
+    def poll(self) -> Optional[int]:
         """The returncode once the child has ended (negative: the signal), else None."""
         if self.returncode is not None:
             return self.returncode
@@ -176,7 +177,7 @@ class Child:
                           err)
         return None if r == 1 else self._record(h, code.value)
 
-    def wait(self, timeout=None):
+    def wait(self, timeout: Optional[float] = None) -> int:
         """Waits for the end, or raises TimeoutExpired; the GIL is released meanwhile, and
         a signal's handler (KeyboardInterrupt) runs at once, as in Popen.wait()."""
         if self.returncode is not None:
@@ -204,7 +205,7 @@ class Child:
                 else:
                     time.sleep(min(left, 0.01))
 
-    def send_signal(self, sig):
+    def send_signal(self, sig: int) -> None:
         """The signal to the agent's process group (SIGTERM: the tree, as terminate())."""
         if self.returncode is not None:
             return
@@ -212,21 +213,22 @@ class Child:
             err = _errors.new_err()
             _errors.check(_lib.lib.ruas_child_signal(h, int(sig), ctypes.byref(err)), err)
 
-    def terminate(self):
+    def terminate(self) -> None:
         """Ends the agent's whole tree: SIGTERM, then SIGKILL after the project's grace."""
         self.send_signal(signal.SIGTERM)
 
-    def kill(self):
+    def kill(self) -> None:
         """Ends the agent's whole tree at once."""
         self.send_signal(signal.SIGKILL)
 
-    def communicate(self, input=None, timeout=None):
+    def communicate(self, input: Any = None,
+                    timeout: Optional[float] = None) -> Tuple[Any, Any]:
         """As Popen.communicate(): writes input, reads stdout and stderr to their end,
         waits; on TimeoutExpired what was read is kept for the next call."""
         from ._communicate import communicate
         return communicate(self, input, timeout)
 
-    def close(self):
+    def close(self) -> None:
         """Closes the pipes and frees the handle; a child still running is ended first
         (its whole tree), as libruas frees a handle, and so is a wait() of another
         thread's. Call after wait()."""
@@ -243,7 +245,7 @@ class Child:
         if h and mine:
             _lib.lib.ruas_child_free(h)
 
-    def __enter__(self):
+    def __enter__(self) -> "Child":
         return self
 
     def __exit__(self, *exc):

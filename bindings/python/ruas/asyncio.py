@@ -4,6 +4,7 @@ StreamReaders, await wait(), await communicate()), waiting on the child's
 pidfd with loop.add_reader(), not on a thread."""
 import asyncio as _aio
 import functools
+from typing import Optional
 
 from ._child import DEVNULL, PIPE, STDOUT  # noqa: F401  (for callers: ruas.asyncio.PIPE)
 
@@ -36,11 +37,11 @@ class Process:
         self.stdin = self.stdout = self.stderr = None
 
     @property
-    def pid(self):
+    def pid(self) -> int:
         return self._child.pid
 
     @property
-    def returncode(self):
+    def returncode(self) -> Optional[int]:
         return self._child.returncode
 
     async def _connect(self, limit):
@@ -61,7 +62,7 @@ class Process:
             self._loop.remove_reader(self._child.pidfd)
             self._exit.set_result(self._child.returncode)
 
-    async def wait(self):
+    async def wait(self) -> int:
         """The returncode (negative: the signal), once the agent has ended."""
         if self._child.returncode is not None:
             return self._child.returncode
@@ -94,13 +95,13 @@ class Process:
         await self.wait()
         return out, err
 
-    def send_signal(self, sig):
+    def send_signal(self, sig: int) -> None:
         self._child.send_signal(sig)
 
-    def terminate(self):
+    def terminate(self) -> None:
         self._child.terminate()
 
-    def kill(self):
+    def kill(self) -> None:
         self._child.kill()
 
     def __del__(self):
