@@ -116,6 +116,8 @@ cp -a "$LIBDIR"/libruas.so* "$SB/pfx/lib/"
 RC=$? OUT=$(cat "$SB/pfx.log") ERR=""
 expect "_paths.py written for libdir $SB/pfx/lib" test "$RC" = 0
 OUT=$(env -i PATH=/usr/bin:/bin "${SAN_ENV[@]}" PYTHONPATH="$SB/pfx/py" "$PY" -c '
+import os
+os.environ.pop("LD_PRELOAD", None)  # a sanitizer runtime is for this python3 only
 import ruas, ruas._lib as l
 print(l.lib._name)
 c = ruas.Config.new(name="pfx")
