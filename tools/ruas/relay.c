@@ -45,12 +45,18 @@ static void copy_size(const struct relay *r)
 	(void)term_copy_size(r->term.fd, r->io.master);
 }
 
-/* Back from a stop (ours or the agent's): raw again if in the foreground, and the agent goes on. */
-static void resume(struct relay *r)
+/* The terminal for the agent: raw and read if this process is in its foreground, its size on the pty. */
+static void take_terminal(struct relay *r)
 {
 	term_mode_raw(&r->term);
 	copy_size(r);
 	r->reading = foreground(r);
+}
+
+/* Back from a stop (ours or the agent's): the terminal again, and the agent goes on. */
+static void resume(struct relay *r)
+{
+	take_terminal(r);
 	ruas_child_signal(r->child, SIGCONT, NULL);
 }
 
@@ -114,11 +120,8 @@ static int round_trip(struct relay *r, int *state_fd, unsigned int grace)
 	 * a stopped job (bash sends no SIGCONT to a running one), so look.
 	 */
 	struct pty_copy *io = &r->io;
-	if (!r->reading && !io->in_end && foreground(r)) {
-		term_mode_raw(&r->term);
-		copy_size(r);
-		r->reading = 1;
-	}
+	if (!r->reading && !io->in_end && foreground(r))
+		take_terminal(r);
 	struct pollfd pf[N] = {
 		{r->sfd, POLLIN, 0},
 		{ruas_child_pidfd(r->child), POLLIN, 0},
@@ -155,9 +158,7 @@ static int relay_begin(struct relay *r, ruas_child *child, const sigset_t *set)
 		perror("ruas: signalfd");
 		return -1;
 	}
-	term_mode_raw(&r->term);
-	copy_size(r);
-	r->reading = foreground(r);
+	take_terminal(r);
 	return 0;
 }
 

@@ -1,6 +1,4 @@
 """_errors - ruas.Error and its subclasses, one per ruas_code."""
-import ctypes
-
 from . import _lib
 
 
@@ -62,9 +60,9 @@ _BY_CODE = {c.code: c for c in (ConfigError, NotFoundError, SystemCallError, Inv
 
 def raise_from(rc, err):
     """Raises the Error for ruas_error *err (freed here), rc being the call's result."""
-    e = err
-    if not e:
+    if not err:
         raise Error("ruas: call failed (%d) without an error" % rc, rc)
+    e = err
     try:
         code = _lib.lib.ruas_error_code(e)
         cls = _BY_CODE.get(code, Error)
@@ -85,6 +83,3 @@ def check(rc, err):
 def new_err():
     return _lib.P()
 
-
-def ref(p):
-    return ctypes.byref(p)

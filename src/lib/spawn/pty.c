@@ -49,24 +49,14 @@ static int first_tty(const int fds[3])
 }
 
 /*
- * May the caller's terminal's modes be copied? Only when this process is
- * in its foreground (or it is not this process's controlling terminal):
- * in the background they are the foreground job's, the operator's shell
- * for one, whose line editor keeps the terminal without echo and without
- * lines while it waits at its prompt.
- */
-static int modes_are_ours(int tty)
-{
-	return term_foreground(tty);
-}
-
-/*
  * The caller's terminal modes and size, onto the slave, as sudo and script
  * do, so that the agent's terminal starts as the caller's was (its echo,
  * its erase character, its size); one started in the background, or on a
  * terminal that is raw (another agent's relay has it, or a full-screen
  * caller), gets the caller's size and the kernel's default modes, those of
- * a new terminal.
+ * a new terminal: in the background the modes are the foreground job's,
+ * the operator's shell for one, whose line editor keeps the terminal
+ * without echo and without lines while it waits at its prompt.
  */
 static int pair_like(int tty, int *master, int *slave)
 {
@@ -78,7 +68,7 @@ static int pair_like(int tty, int *master, int *slave)
 	int e = pty_pair_open(master, slave, name, sizeof name, &ws);
 	if (e)
 		return e;
-	if ((tty >= 0 && modes_are_ours(tty) && tcgetattr(tty, &t) == 0 && !term_is_raw(&t) &&
+	if ((tty >= 0 && term_foreground(tty) && tcgetattr(tty, &t) == 0 && !term_is_raw(&t) &&
 	     tcsetattr(*slave, TCSANOW, &t) < 0) ||
 	    fcntl(*master, F_SETFL, O_NONBLOCK) < 0) {
 		e = errno;
