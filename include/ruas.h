@@ -151,7 +151,8 @@ RUAS_EXTERN const char *const *ruas_project_target_sudo_allowed(const ruas_proje
  */
 #define RUAS_UNSET (-1)
 
-#define RUAS_CONFIG_GLOBALS_VERSION 1
+/* Version 2 added the audit keys. */
+#define RUAS_CONFIG_GLOBALS_VERSION 2
 typedef struct {
 	unsigned int version;
 	/*
@@ -171,10 +172,15 @@ typedef struct {
 	int terminate_grace;
 	const char *const *target_sudo_allowed;
 	const char *lifetime; /* "pidns", "subreaper" or "auto" */
+	/* Version 2 (docs/audit.md): */
+	const char *audit_facility; /* "authpriv", "auth", "daemon", "user", "local0".."local7" */
+	const char *audit_log;      /* an absolute path for JSON lines; NULL: none */
+	const char *audit_argv;     /* "truncated", "full" or "none" */
+	int audit_argv_max;         /* bytes kept of each argument when truncated */
 } ruas_config_globals;
 #define RUAS_CONFIG_GLOBALS_INIT                                                          \
 	{RUAS_CONFIG_GLOBALS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, RUAS_UNSET, NULL, \
-	 NULL, RUAS_UNSET, NULL, NULL}
+	 NULL, RUAS_UNSET, NULL, NULL, NULL, NULL, NULL, RUAS_UNSET}
 
 /*
  * A configuration with no projects yet. NULL globals are the defaults, the
@@ -274,6 +280,68 @@ typedef struct {
 RUAS_EXTERN int ruas_config_add_project(ruas_config *cfg, const ruas_project_spec *spec,
 					ruas_error **err);
 
+/* ----------------------------------------------------------------- audit */
+
+/*
+ * The audit trail (docs/audit.md). The library leaves a record of:
+ *   "start"  every spawn, once the agent's helper has its payload (or, in
+ *            legacy mode, the command has started): the run id, project,
+ *            person, supervisor, target, backend, lifetime, work_dir, argv
+ *            (per audit_argv), the names (never the values) of the
+ *            variables passed, the person's deny list as a sha256, and what
+ *            the last ruas_preflight() on this configuration said of the
+ *            project (checks=ok, fatal or none);
+ *   "end"    every spawn, once it has been reaped (ruas_child_wait(),
+ *            ruas_child_try_wait() or ruas_child_free()): exit, signal,
+ *            duration_ms and survivors_killed, how many processes of the
+ *            run were still there when the agent ended and were killed;
+ *   "check"  every ruas_preflight(), "audit" every ruas_audit(): the counts
+ *            of projects and findings, and the ids of the fatal checks.
+ * Each record is one line of "KIND key=value ..." (values that are not
+ * plain tokens are quoted, with `"`, `\` and every byte outside printable
+ * ASCII escaped, so that no argument can forge a record or a field) and the
+ * same as one JSON object. By default the line goes to syslog as
+ * "ruas[PID]: LINE" at the configuration's audit_facility (authpriv), sent
+ * to /dev/log by the library itself (not syslog(3), whose openlog() is
+ * the process's, so the embedder's own ident and facility stay as they
+ * are). A sink in the spawn or preflight options replaces that; the JSON
+ * file that the configuration names (audit_log) is written whatever the
+ * sink, since it is the operator's.
+ */
+typedef struct {
+	unsigned int version; /* RUAS_AUDIT_RECORD_VERSION */
+	const char *event;    /* "start", "end", "check" or "audit" */
+	const char *run;      /* a start's or end's run id; NULL for check and audit */
+	const char *line;     /* "KIND key=value ...": no tag, no newline */
+	const char *json;     /* {"event":KIND,...}: no newline */
+} ruas_audit_record;
+#define RUAS_AUDIT_RECORD_VERSION 1
+
+/*
+ * Called with each record, in the thread that made it: the one in
+ * ruas_spawn() for a start, the one that reaped the child for an end, the
+ * caller's for check and audit. The record and its strings are valid only
+ * during the call. It must not call back into the library with the same
+ * child handle.
+ */
+typedef void (*ruas_audit_callback)(const ruas_audit_record *record, void *payload);
+
+/* Where ruas_audit_sink sends the records. */
+#define RUAS_AUDIT_TO_SYSLOG 0   /* the default: syslog, at audit_facility */
+#define RUAS_AUDIT_TO_NONE 1     /* nowhere (the audit_log file still gets them) */
+#define RUAS_AUDIT_TO_CALLBACK 2 /* callback(record, payload) */
+#define RUAS_AUDIT_TO_FD 3       /* fd: each record's JSON and a newline, in one write(2) */
+
+#define RUAS_AUDIT_SINK_VERSION 1
+typedef struct {
+	unsigned int version;
+	int to; /* RUAS_AUDIT_TO_* */
+	ruas_audit_callback callback;
+	void *payload;
+	int fd; /* the caller's; never closed by the library, and kept no longer than its handle */
+} ruas_audit_sink;
+#define RUAS_AUDIT_SINK_INIT {RUAS_AUDIT_SINK_VERSION, RUAS_AUDIT_TO_SYSLOG, NULL, NULL, -1}
+
 /* ------------------------------------------------------------- preflight */
 
 typedef enum {
@@ -284,13 +352,19 @@ typedef enum {
 
 typedef struct ruas_report ruas_report;
 
-#define RUAS_PREFLIGHT_OPTIONS_VERSION 1
+/* Version 2 added audit. */
+#define RUAS_PREFLIGHT_OPTIONS_VERSION 2
 typedef struct {
 	unsigned int version;
 	/* Concurrent sudo calls at most; 0 means the default (8). */
 	unsigned int max_parallel;
+	/*
+	 * Version 2: where the "check" (ruas_preflight) or "audit" (ruas_audit)
+	 * record goes; NULL: syslog (see "audit" above).
+	 */
+	const ruas_audit_sink *audit;
 } ruas_preflight_options;
-#define RUAS_PREFLIGHT_OPTIONS_INIT {RUAS_PREFLIGHT_OPTIONS_VERSION, 0}
+#define RUAS_PREFLIGHT_OPTIONS_INIT {RUAS_PREFLIGHT_OPTIONS_VERSION, 0, NULL}
 
 /*
  * Run every startup check of every project, concurrently: passwordless sudo
@@ -346,12 +420,12 @@ typedef struct ruas_child ruas_child;
 
 /*
  * Version 2 added the descriptors, work_dir and set_env, version 3 pty,
- * version 4 pty_relay and a pty by default on a terminal. A caller built
+ * version 4 pty_relay and a pty by default on a terminal, version 5 audit. A caller built
  * against version 1 (whose struct ends after env), 2 or 3 keeps working as
  * it did: the library reads only the fields of the version it names, and
  * gives a pty to none of them unless a version 3 caller asks for one.
  */
-#define RUAS_SPAWN_OPTIONS_VERSION 4
+#define RUAS_SPAWN_OPTIONS_VERSION 5
 typedef struct {
 	unsigned int version;
 	/*
@@ -460,6 +534,13 @@ typedef struct {
 	 *       ruas_child_state() (version 3 callers always relay themselves).
 	 */
 	int pty_relay;
+	/*
+	 * Version 5: where this spawn's start and end records go; NULL: syslog
+	 * (see "audit" above). Copied: the sink struct need not outlive the
+	 * call, but a callback's payload and a descriptor must outlive the
+	 * child handle.
+	 */
+	const ruas_audit_sink *audit;
 } ruas_spawn_options;
 #define RUAS_PTY_NONE 0
 #define RUAS_PTY_AUTO (-1)
@@ -468,7 +549,7 @@ typedef struct {
 #define RUAS_PTY_RELAY_CALLER 1
 #define RUAS_SPAWN_OPTIONS_INIT                                                              \
 	{RUAS_SPAWN_OPTIONS_VERSION, NULL, -1, -1, -1, NULL, NULL, RUAS_PTY_AUTO,              \
-	 RUAS_PTY_RELAY_LIBRARY}
+	 RUAS_PTY_RELAY_LIBRARY, NULL}
 
 /*
  * Start the project's command with `args` (NULL-terminated, may be NULL)
@@ -490,6 +571,12 @@ RUAS_EXTERN int ruas_spawn(ruas_child **out, const ruas_config *cfg,
 
 /* The pid of the process started (sudo, or the command in legacy mode). */
 RUAS_EXTERN pid_t ruas_child_pid(const ruas_child *child);
+/*
+ * The run id of this spawn, as in its audit records and in the agent's
+ * environment as RUAS_RUN_ID: 32 lower-case hex digits, random (128 bits),
+ * owned by the handle.
+ */
+RUAS_EXTERN const char *ruas_child_run_id(const ruas_child *child);
 /*
  * Block until the child ends. *exit_code gets its exit status, or 128+N when
  * it was killed by signal N. May be called again after it returned: it

@@ -29,7 +29,10 @@
  *     KILL       end the whole tree at once
  *   helper -> library
  *     EXIT       how the agent ended: 1 byte (CHANNEL_EXITED, _SIGNALED,
- *                _HELPER), then 4 bytes: the code or signal number
+ *                _HELPER), then 4 bytes: the code or signal number, then
+ *                4 bytes: how many processes of the run were left when
+ *                the agent ended and were killed (survivors_killed of
+ *                the audit's end record; a 5-byte EXIT has no count)
  *     STOPPED    (an agent on a pty of its own only, EXEC_PTY) the agent
  *                itself has stopped: 4 bytes, the signal that stopped it
  *     CONTINUED  (the same) it runs again; no body

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 
 static const char hexdigits[] = "0123456789abcdef";
 
@@ -90,7 +91,10 @@ static int encode_exec(const struct payload *p, struct buf *b)
 		if (put_str(b, p->deny[i]) < 0)
 			return -1;
 	put_u32(b, p->lifetime);
-	return put_str(b, p->root ? p->root : "");
+	if (put_str(b, p->root ? p->root : "") < 0 || put_str(b, p->run_id ? p->run_id : "") < 0)
+		return -1;
+	put_u32(b, p->audit_facility);
+	return 0;
 }
 
 static int encode_check(const struct payload *p, struct buf *b)
@@ -275,9 +279,14 @@ static int decode_exec(struct reader *r, struct payload *p)
 	uint32_t flags;
 	if (get_u32(r, &flags) < 0 || get_str(r, &p->person) < 0 ||
 	    get_count(r, 4, &p->ndeny) < 0 || get_strv(r, p->ndeny, &p->deny) < 0 ||
-	    get_lifetime(r, &p->lifetime) < 0 || get_str(r, &p->root) < 0)
+	    get_lifetime(r, &p->lifetime) < 0 || get_str(r, &p->root) < 0 ||
+	    get_str(r, &p->run_id) < 0 || get_u32(r, &p->audit_facility) < 0)
 		return -1;
 	p->exec_flags = flags;
+	if (!payload_run_id_ok(p->run_id) || p->audit_facility > (LOG_LOCAL7 >> 3) + 1) {
+		r->why = "payload run id or audit facility is not one the library makes";
+		return -1;
+	}
 	return 0;
 }
 
@@ -309,6 +318,17 @@ static int decode_check(struct reader *r, struct payload *p)
 		return -1;
 	p->check_flags = flags;
 	return 0;
+}
+
+int payload_run_id_ok(const char *id)
+{
+	size_t n = strlen(id);
+	if (n != 0 && n != 32)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!((id[i] >= '0' && id[i] <= '9') || (id[i] >= 'a' && id[i] <= 'f')))
+			return 0;
+	return 1;
 }
 
 int payload_tty_ok(const char *t)
@@ -406,6 +426,7 @@ void payload_free(struct payload *p)
 	free(p->work_dir);
 	free(p->scope);
 	free(p->root);
+	free(p->run_id);
 	free_counted(p->env_names, p->nenv);
 	free_counted(p->env_values, p->nenv);
 	free_counted(p->argv, p->argc);

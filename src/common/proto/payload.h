@@ -7,6 +7,7 @@
  * 32-bit big-endian length and its bytes (no NUL allowed). Version 6: the
  * channel; a session payload's inner is "", since ruas-exec's own payload
  * follows on the channel. Version 7: an exec payload ends with its root.
+ * Version 9: then its run id and audit facility.
  */
 #ifndef RUAS_PAYLOAD_H
 #define RUAS_PAYLOAD_H
@@ -15,7 +16,7 @@
 
 #include "buf.h"
 
-#define PAYLOAD_VERSION 8
+#define PAYLOAD_VERSION 9
 enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2, PAYLOAD_SESSION = 3 };
 enum session_mode { SESSION_EXEC = 1, SESSION_CHECK = 2 };
 /*
@@ -70,6 +71,15 @@ struct payload {
 	 * the scope when there is one), then work_dir beneath it.
 	 */
 	char *root;
+	/*
+	 * The audit's run id ("" or 32 lower-case hex digits), the agent's
+	 * RUAS_RUN_ID; and the syslog facility (<syslog.h>'s LOG_*, shifted)
+	 * plus 1 at which the helper records the run's end itself when the
+	 * supervisor dies, or 0 for no such record (the supervisor's sink is
+	 * not syslog).
+	 */
+	char *run_id;
+	unsigned int audit_facility;
 	/* PAYLOAD_CHECK */
 	char *nonce;
 	char *sudo_path;
@@ -98,6 +108,8 @@ struct payload {
  * modules log and match on)? 1 or 0.
  */
 int payload_tty_ok(const char *t);
+/* Is id a payload's run id: "" or 32 lower-case hex digits? 1 or 0. */
+int payload_run_id_ok(const char *id);
 
 /* Appends the hex encoding of p to out. 0, or -1 on OOM or invalid payload. */
 int payload_encode(const struct payload *p, struct buf *out);

@@ -152,9 +152,9 @@ int channel_in_payload(int chan, struct payload *p)
 	return 0;
 }
 
-void channel_in_exit(int chan, int status, int rc)
+void channel_in_exit(int chan, int status, int rc, long survivors)
 {
-	unsigned char body[5];
+	unsigned char body[9];
 	if (status == -1) {
 		body[0] = CHANNEL_HELPER;
 		channel_put32(body + 1, (unsigned int)rc);
@@ -165,6 +165,7 @@ void channel_in_exit(int chan, int status, int rc)
 		body[0] = CHANNEL_EXITED;
 		channel_put32(body + 1, (unsigned int)WEXITSTATUS(status));
 	}
+	channel_put32(body + 5, survivors < 0 ? 0u : (unsigned int)survivors);
 	/* Nobody may be listening any more (the supervisor died): that is fine. */
 	(void)channel_send(chan, CHANNEL_EXIT, body, sizeof body, NULL, 0);
 }

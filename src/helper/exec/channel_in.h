@@ -30,8 +30,9 @@ int channel_in_open(int argc, char **argv, int *chan, int *init_fd);
 int channel_in_payload(int chan, struct payload *p);
 /*
  * The helper's last word: how the agent ended (status as from waitpid),
- * or, when it never ran (status -1), the helper's own exit code rc.
+ * or, when it never ran (status -1), the helper's own exit code rc; and
+ * how many processes were left when it ended (survivors, -1: none ran).
  */
-void channel_in_exit(int chan, int status, int rc);
+void channel_in_exit(int chan, int status, int rc, long survivors);
 
 #endif

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -80,6 +81,32 @@ out:
 	return count;
 }
 
+/*
+ * How many processes are in the PID namespace whose /proc/self/ns link
+ * inode is ino: those whose link this uid may read (not the init, which is
+ * undumpable or root's).
+ */
+static long count_in_pidns(ino_t ino)
+{
+	DIR *d = opendir("/proc");
+	long count = 0;
+	if (!d)
+		return -1;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		char *end, link[64];
+		long v = strtol(e->d_name, &end, 10);
+		struct stat st;
+		if (*end || v <= 0)
+			continue;
+		snprintf(link, sizeof link, "/proc/%ld/ns/pid", v);
+		if (stat(link, &st) == 0 && st.st_ino == ino)
+			count++;
+	}
+	closedir(d);
+	return count;
+}
+
 /* What the reaper watches while the agent runs. */
 struct reaper {
 	int sfd, sup_fd, par_fd; /* the signalfd; the supervisor's and the parent's pidfds */
@@ -91,6 +118,9 @@ struct reaper {
 	int terminating;
 	long long kill_at; /* monotonic ms: when the tree gets (the next) SIGKILL */
 	int mon;           /* the agent's monitor's socket (pty), -1 without or once it has gone */
+	ino_t ns_ino;      /* the agent's PID namespace's, 0: none (the subreaper alone) */
+	long survivors;    /* what was left when the agent ended, -1 until then */
+	int supervisor_lost;
 };
 
 /* Subreaper, the supervisor's and the parent's pidfds, the relayed signals on a signalfd. */
@@ -152,6 +182,10 @@ static int lifetime_begin(struct reaper *r, const struct reaper_options *o)
 	 * ptrace the helper or write its memory.
 	 */
 	int err = 0;
+	/* Before the namespace's /proc hides this process's own (survivors, count_left()). */
+	struct stat st;
+	if (stat("/proc/self/ns/pid_for_children", &st) == 0)
+		r->ns_ino = st.st_ino;
 	if (prctl(PR_SET_DUMPABLE, 0) < 0 || pidns_mount_proc(r->ctl, &err) < 0) {
 		perror("ruas-exec: the agent's PID namespace");
 		return -1;
@@ -179,6 +213,17 @@ static pid_t start_agent(char **argv, const sigset_t *old, int pty, int *mon)
 		agent_exec(argv, old);
 	}
 	return agent;
+}
+
+/*
+ * What is left of the run once the agent has ended: in its PID namespace,
+ * or the descendants of this subreaper (signal 0 only asks).
+ */
+static long count_left(const struct reaper *r)
+{
+	if (r->ns_ino)
+		return count_in_pidns(r->ns_ino);
+	return signal_tree(0);
 }
 
 /* SIGTERM to the whole tree, and SIGKILL once the grace period is over. */
@@ -312,6 +357,7 @@ static int wait_event(struct reaper *r)
 		if (pf[1].revents) {
 			close(r->sup_fd);
 			r->sup_fd = -1;
+			r->supervisor_lost = 1;
 		}
 		if (pf[2].revents) {
 			close(r->par_fd);
@@ -323,17 +369,20 @@ static int wait_event(struct reaper *r)
 
 int reaper_run(char **argv, struct reaper_options *o)
 {
-	struct reaper r = {-1, -1, -1, o->chan, -1, o->grace_seconds, -1, -1, 0, 0, -1};
+	struct reaper r = {-1, -1, -1, o->chan, -1, o->grace_seconds, -1, -1, 0, 0, -1, 0, -1, 0};
 	sigset_t old;
 	int rc = EXIT_HELPER;
 
 	if (reaper_setup(&r, o, &old) == 0 && lifetime_begin(&r, o) == 0 &&
-	    (r.agent = start_agent(argv, &old, o->pty, &r.mon)) > 0) {
+	    (o->started_ms = monotonic_ms(),
+	     r.agent = start_agent(argv, &old, o->pty, &r.mon)) > 0) {
 		for (;;) {
 			int no_children = reap(&r);
 			if (r.agent_status != -1 && no_children)
 				break;
 			/* The agent is done: nothing it started may outlive it. */
+			if (r.agent_status != -1 && r.survivors < 0)
+				r.survivors = count_left(&r);
 			if (r.agent_status != -1)
 				begin_terminating(&r);
 			if (r.terminating && monotonic_ms() >= r.kill_at) {
@@ -353,6 +402,8 @@ int reaper_run(char **argv, struct reaper_options *o)
 		rc = exit_status_code(r.agent_status);
 	}
 	o->status = r.agent_status;
+	o->survivors = r.agent_status == -1 ? -1 : r.survivors < 0 ? 0 : r.survivors;
+	o->supervisor_lost = r.supervisor_lost;
 	o->chan = r.chan; /* -1 when the supervisor closed it */
 	if (r.sup_fd >= 0)
 		close(r.sup_fd);

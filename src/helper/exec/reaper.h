@@ -64,6 +64,15 @@ struct reaper_options {
 	int via_fd;
 	int pty; /* stdin is the agent's pty slave (EXEC_PTY) */
 	int status; /* out: the agent's wait status, -1 when it never ran */
+	/*
+	 * out: how many processes of the run were still there when the agent
+	 * ended (and were then ended with it), as far as this uid can see them
+	 * (one that made itself undumpable hides in a PID namespace); -1 when
+	 * the agent never ran.
+	 */
+	long survivors;
+	int supervisor_lost; /* out: the tree ended because the supervisor died */
+	long long started_ms; /* out: monotonic, when the agent was started */
 };
 
 /*

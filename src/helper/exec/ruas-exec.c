@@ -33,6 +33,7 @@
 #include "channel_in.h"
 #include "contain.h"
 #include "exit_status.h"
+#include "lost_end.h"
 #include "names.h"
 #include "payload.h"
 #include "people_exec.h"
@@ -159,6 +160,11 @@ static int exec_mode(struct payload *p, struct reaper_options *ro)
 			complain("cannot set", p->env_names[i], strerror(errno));
 			return EXIT_HELPER;
 		}
+	}
+	/* The audit's run id, so that the agent's own logs can name its run. */
+	if (p->run_id && *p->run_id && setenv("RUAS_RUN_ID", p->run_id, 1) < 0) {
+		complain("cannot set", "RUAS_RUN_ID", strerror(errno));
+		return EXIT_HELPER;
 	}
 	/* The login shell left PWD at the home directory. */
 	if (setenv("PWD", p->work_dir, 1) < 0 || unsetenv("OLDPWD") < 0) {
@@ -381,7 +387,7 @@ static void end_init(struct reaper_options *ro)
 int main(int argc, char **argv)
 {
 	struct payload p;
-	struct reaper_options ro = {.chan = -1, .init_ctl = -1, .status = -1};
+	struct reaper_options ro = {.chan = -1, .init_ctl = -1, .status = -1, .survivors = -1};
 
 	if (getuid() == 0 || geteuid() == 0) {
 		fputs("ruas-exec: refusing to run as root: a run_as_user must be "
@@ -392,7 +398,7 @@ int main(int argc, char **argv)
 	if (take_payload(argc, argv, &ro, &p) < 0) {
 		end_init(&ro);
 		if (ro.chan >= 0)
-			channel_in_exit(ro.chan, -1, EXIT_HELPER);
+			channel_in_exit(ro.chan, -1, EXIT_HELPER, -1);
 		return EXIT_HELPER;
 	}
 	int rc;
@@ -401,7 +407,10 @@ int main(int argc, char **argv)
 		rc = exec_mode(&p, &ro);
 		end_init(&ro);
 		if (ro.chan >= 0)
-			channel_in_exit(ro.chan, ro.status, rc);
+			channel_in_exit(ro.chan, ro.status, rc, ro.survivors);
+		/* Nobody is left to record the run's end: this side does. */
+		if (ro.supervisor_lost)
+			lost_end_record(&p, &ro);
 		payload_free(&p);
 		/*
 		 * _exit: this process's children may go to a new PID namespace

@@ -3,6 +3,7 @@
  * the others' and the supervisor's, probed as its run_as_user.
  */
 #include "check/preflight.h"
+#include "audit/summary.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -133,5 +134,17 @@ int ruas_audit(ruas_report **out, const ruas_config *cfg,
 	if (!out || !cfg)
 		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
 				 "ruas_audit: out and cfg are required");
-	return audit_run(out, cfg, opts ? opts->max_parallel : 0, &real, err);
+	if (error_options_version(err, "ruas_audit", opts ? &opts->version : NULL, 1,
+				  RUAS_PREFLIGHT_OPTIONS_VERSION))
+		return RUAS_ERR_INVALID;
+	struct audit_dest d;
+	int r = audit_summary_dest(&d, cfg, opts, "ruas_audit", err);
+	if (r == 0)
+		r = audit_run(out, cfg, opts ? opts->max_parallel : 0, &real, err);
+	if (r == 0 && audit_summary_record(cfg, &d, *out, AUDIT_AUDIT) < 0) {
+		ruas_report_free(*out);
+		*out = NULL;
+		r = error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "audit: out of memory");
+	}
+	return r;
 }

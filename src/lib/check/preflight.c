@@ -4,6 +4,7 @@
  * service) share one job, and each distinct work_dir is probed once.
  */
 #include "check/preflight.h"
+#include "audit/summary.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -223,8 +224,17 @@ int ruas_preflight(ruas_report **out, const ruas_config *cfg,
 	if (!out || !cfg)
 		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
 				 "ruas_preflight: out and cfg are required");
-	if (error_options_version(err, "ruas_preflight", opts ? &opts->version : NULL,
-				  RUAS_PREFLIGHT_OPTIONS_VERSION, RUAS_PREFLIGHT_OPTIONS_VERSION))
+	if (error_options_version(err, "ruas_preflight", opts ? &opts->version : NULL, 1,
+				  RUAS_PREFLIGHT_OPTIONS_VERSION))
 		return RUAS_ERR_INVALID;
-	return preflight_run(out, cfg, opts ? opts->max_parallel : 0, &real, err);
+	struct audit_dest d;
+	int r = audit_summary_dest(&d, cfg, opts, "ruas_preflight", err);
+	if (r == 0)
+		r = preflight_run(out, cfg, opts ? opts->max_parallel : 0, &real, err);
+	if (r == 0 && audit_summary_record(cfg, &d, *out, AUDIT_CHECK) < 0) {
+		ruas_report_free(*out);
+		*out = NULL;
+		r = error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "preflight: out of memory");
+	}
+	return r;
 }

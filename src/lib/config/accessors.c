@@ -50,6 +50,7 @@ void ruas_config_free(ruas_config *cfg)
 	people_free(cfg->people);
 	free(cfg->projects);
 	free(cfg->path);
+	free(cfg->audit.log);
 	free(cfg->sudo);
 	free(cfg->helper);
 	free(cfg->session_helper);

@@ -34,7 +34,8 @@ static const char *const default_prune[] = {
 static const char *const global_keys[] = {
 	"env_allowlist", "sudo", "helper", "session_helper", "projects",
 	"scan_prune", "scan_time_limit", "backend", "pam_service",
-	"terminate_grace", "people", "target_sudo_allowed", "lifetime", NULL};
+	"terminate_grace", "people", "target_sudo_allowed", "lifetime", "audit_facility",
+	"audit_log", "audit_argv", "audit_argv_max", NULL};
 
 __attribute__((format(printf, 3, 0))) static int ld_vfail(struct loader *ld, int line,
 							  const char *fmt, va_list ap)
@@ -314,7 +315,7 @@ int schema_globals(struct loader *ld, const struct src *s)
 	int r;
 	if ((r = src_keys(ld, s, global_keys, "at the top level")) < 0 ||
 	    (r = global_programs(ld, s)) < 0 || (r = global_overrides(ld, s)) < 0 ||
-	    (r = global_scan_time_limit(ld, s)) < 0 ||
+	    (r = global_scan_time_limit(ld, s)) < 0 || (r = schema_audit(ld, s)) < 0 ||
 	    (r = global_list(ld, s, "env_allowlist", default_allowlist, env_name_refusal,
 			     &ld->cfg->env_allowlist)) < 0)
 		return r;

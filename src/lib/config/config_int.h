@@ -44,7 +44,15 @@ struct ruas_project {
 	unsigned int terminate_grace; /* effective */
 	enum lifetime lifetime;       /* effective, as configured */
 	int line;
+	/*
+	 * What the last ruas_preflight() on this configuration said of the
+	 * project, for its start records: a cache that a preflight writes
+	 * through a const configuration, so only with __atomic builtins.
+	 */
+	int checks; /* enum project_checks */
 };
+
+enum project_checks { CHECKS_NONE = 0, CHECKS_OK, CHECKS_FATAL };
 
 /* auto: pam for a root supervisor, sudo otherwise. */
 enum backend project_backend(const struct ruas_project *p);
@@ -71,8 +79,19 @@ struct ruas_people {
 	size_t nmembers;
 };
 
+/* The audit keys (docs/audit.md). */
+enum audit_argv_mode { AUDIT_ARGV_TRUNCATED = 0, AUDIT_ARGV_FULL, AUDIT_ARGV_NONE };
+#define DEFAULT_AUDIT_ARGV_MAX 256u
+struct audit_settings {
+	int facility;             /* LOG_AUTHPRIV, ... (<syslog.h>'s, already shifted) */
+	char *log;                /* the JSON lines file, NULL: none */
+	enum audit_argv_mode argv;
+	unsigned int argv_max;
+};
+
 struct ruas_config {
 	char *path;
+	struct audit_settings audit;
 	char *sudo;
 	char *helper;
 	char *session_helper;

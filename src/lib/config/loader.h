@@ -166,6 +166,8 @@ int ld_lifetime(struct loader *ld, const struct src *s, enum lifetime *out);
 
 /* The supervisor (opts->supervisor_uid, or geteuid()) and its name, into ld->cfg. */
 int ld_set_supervisor(struct loader *ld, const ruas_config_options *opts);
+/* audit_facility, audit_log, audit_argv, audit_argv_max, into ld->cfg->audit (audit_keys.c). */
+int schema_audit(struct loader *ld, const struct src *s);
 /* The top-level keys but projects and people, into ld->cfg (config.c). */
 int schema_globals(struct loader *ld, const struct src *s);
 /*

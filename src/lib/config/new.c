@@ -29,6 +29,10 @@ static const struct src_field globals_fields[] = {
 	GLOBAL(terminate_grace, SRC_INT),
 	GLOBAL(target_sudo_allowed, SRC_LIST),
 	GLOBAL(lifetime, SRC_STRING),
+	GLOBAL(audit_facility, SRC_STRING),
+	GLOBAL(audit_log, SRC_STRING),
+	GLOBAL(audit_argv, SRC_STRING),
+	GLOBAL(audit_argv_max, SRC_INT),
 	{NULL, SRC_STRING, 0, NULL},
 };
 
@@ -81,10 +85,16 @@ int ruas_config_new(ruas_config **out, const ruas_config_globals *globals,
 	if (error_options_version(err, "ruas_config_new", opts ? &opts->version : NULL,
 				  RUAS_CONFIG_OPTIONS_VERSION, RUAS_CONFIG_OPTIONS_VERSION) ||
 	    error_options_version(err, "ruas_config_new", globals ? &globals->version : NULL,
-				  RUAS_CONFIG_GLOBALS_VERSION, RUAS_CONFIG_GLOBALS_VERSION))
+				  1, RUAS_CONFIG_GLOBALS_VERSION))
 		return RUAS_ERR_INVALID;
 	if (!globals)
 		globals = &none;
+	/* Version 1 ends before the audit keys: read only what it has, the rest absent. */
+	ruas_config_globals v2 = RUAS_CONFIG_GLOBALS_INIT;
+	if (globals->version == 1) {
+		memcpy(&v2, globals, offsetof(ruas_config_globals, audit_facility));
+		globals = &v2;
+	}
 	ld.cfg = calloc(1, sizeof *ld.cfg);
 	struct src s = {NULL, globals, globals_fields};
 	int r = !ld.cfg || !(ld.cfg->path = strdup(globals->name ? globals->name : NEW_NAME))

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "audit/run.h"
 #include "buf.h"
 #include "channel.h"
 #include "error.h"
@@ -36,6 +37,11 @@
 pid_t ruas_child_pid(const ruas_child *c)
 {
 	return c->pid;
+}
+
+const char *ruas_child_run_id(const ruas_child *c)
+{
+	return audit_run_id(c->audit);
 }
 
 /*
@@ -56,10 +62,12 @@ static void take_news(ruas_child *c)
 		int type;
 		int r = channel_recv(c->chan, &type, &body, NULL, NULL);
 		const unsigned char *b = (const unsigned char *)body.data;
-		if (r == 1 && type == CHANNEL_EXIT && body.len == 5) {
+		if (r == 1 && type == CHANNEL_EXIT && (body.len == 5 || body.len == 9)) {
 			c->said = 1;
 			c->said_kind = b[0];
 			c->said_value = channel_get32(b + 1);
+			if (body.len == 9)
+				c->survivors = (long)channel_get32(b + 5);
 		} else if (r == 1 && type == CHANNEL_STOPPED && body.len == 4) {
 			c->state = RUAS_CHILD_STOPPED;
 			c->stop_signal = (int)channel_get32(b);
@@ -128,6 +136,24 @@ int ruas_child_state(ruas_child *c, int *stop_signal)
 }
 
 /*
+ * Under the lock, once reaped: whether this caller is the one to make the
+ * end record (after it has let go of the lock, so that a callback sink may
+ * ask the handle about itself).
+ */
+static int end_is_mine(ruas_child *c)
+{
+	int mine = c->reaped && !c->end_recorded;
+	if (mine)
+		c->end_recorded = 1;
+	return mine;
+}
+
+static void record_end(ruas_child *c)
+{
+	audit_run_end(c->audit, c->exit_code, c->term_signal, c->survivors);
+}
+
+/*
  * Waits without reaping first (WNOWAIT), then reaps under the lock, so a
  * concurrent ruas_child_signal() can never hit a recycled pid.
  */
@@ -164,7 +190,10 @@ static int wait_common(ruas_child *c, int *exit_code, int block, ruas_error **er
 			}
 		}
 		done = c->reaped;
+		int record = end_is_mine(c);
 		pthread_mutex_unlock(&c->lock);
+		if (record)
+			record_end(c);
 		if (!done) {
 			spawn_relay_finish(c, 1); /* it has ended, whoever reaped it */
 			return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, ECHILD,
@@ -293,14 +322,24 @@ static void end_running(ruas_child *c)
 		wait_end(c);
 	pthread_mutex_lock(&c->lock);
 	if (!c->reaped) {
-		if (waitpid(c->pid, NULL, WNOHANG) == 0) {
+		int status;
+		pid_t w = waitpid(c->pid, &status, WNOHANG);
+		if (w == 0) {
 			kill(c->pid, SIGKILL);
-			while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
+			while ((w = waitpid(c->pid, &status, 0)) < 0 && errno == EINTR)
 				;
+		}
+		if (w == c->pid) {
+			c->exit_code = exit_status_code(status);
+			c->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+			read_exit(c);
 		}
 		c->reaped = 1;
 	}
+	int record = end_is_mine(c);
 	pthread_mutex_unlock(&c->lock);
+	if (record)
+		record_end(c);
 }
 
 void ruas_child_free(ruas_child *c)
@@ -321,6 +360,7 @@ void ruas_child_free(ruas_child *c)
 		deny_files_remove(c->files);
 		free(c->files);
 	}
+	audit_run_free(c->audit);
 	pthread_mutex_destroy(&c->lock);
 	pthread_mutex_destroy(&c->relay_lock);
 	free(c);

@@ -26,6 +26,9 @@ struct ruas_child {
 	int said;        /* the helper's EXIT came: said_kind and said_value hold it */
 	unsigned char said_kind;
 	unsigned int said_value;
+	long survivors; /* the helper's count of what it killed when the agent ended; -1: unknown */
+	struct audit_run *audit; /* its run id and records (audit/run.h) */
+	int end_recorded;        /* the end record has been made (or is being), under the lock */
 };
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,14 +28,20 @@ int start_direct(struct start *s, pid_t *pid, ruas_error **err)
 	 */
 	const char *dir = s->v->real ? s->v->real : p->work_dir;
 	const char **merged = s->v->set_env ? spawn_env_merge(s->v->set_env, s->env) : NULL;
-	const char *const *envp = merged ? merged : s->env;
-	int bad = !argv || (s->v->set_env && !merged) ||
+	/* RUAS_RUN_ID, the audit's run id, over whatever the environment says it is. */
+	char run_var[64];
+	snprintf(run_var, sizeof run_var, "RUAS_RUN_ID=%s", s->run_id ? s->run_id : "");
+	const char *const run_set[] = {run_var, NULL};
+	const char **with_run = spawn_env_merge(run_set, merged ? merged : s->env);
+	const char *const *envp = with_run;
+	int bad = !argv || (s->v->set_env && !merged) || !with_run ||
 		  posix_spawn_file_actions_addchdir_np(&s->fa, dir);
 	for (int i = 0; i < 3 && !bad; i++)
 		bad = posix_spawn_file_actions_adddup2(&s->fa, s->stdio[i], i) != 0;
 	if (bad || spawn_close_rest(&s->fa)) {
 		free(argv);
 		free(merged);
+		free(with_run);
 		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory");
 	}
 	/* argv[0] is command[0]: config.c rejects an empty command. */
@@ -42,6 +49,7 @@ int start_direct(struct start *s, pid_t *pid, ruas_error **err)
 	int e = posix_spawnp(pid, argv[0], &s->fa, &s->attr, argv, (char *const *)envp);
 	free(argv);
 	free(merged);
+	free(with_run);
 	if (e != 0)
 		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
 				 "project \"%s\": cannot run \"%s\" in work_dir: %s "

@@ -21,6 +21,7 @@
 
 #include "spawn/rendezvous.h"
 
+#include "audit/run.h"
 #include "channel.h"
 #include "config/config_int.h"
 #include "error.h"
@@ -78,6 +79,8 @@ static int start_as_target(struct start *s, pid_t *pid, ruas_error **err)
 	int r = exec_payload_build(s->cfg, s->p, s->args, s->env, s->v, s->x, &pl);
 	if (s->master >= 0)
 		pl.exec_flags |= EXEC_PTY;
+	pl.run_id = (char *)s->run_id; /* not the payload's to free: exec_payload_free() leaves it */
+	pl.audit_facility = s->helper_facility;
 	if (r < 0)
 		r = start_target(s, r, NULL, pid, err);
 	else if (project_backend(s->p) == BACKEND_PAM)
@@ -198,18 +201,27 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 		*r = error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory");
 		return NULL;
 	}
-	struct deny_files x;
-	*r = deny_files_build(cfg, p, &x, err);
+	/* The run, and its audit_log, before anything starts: nothing runs unrecorded. */
+	c->survivors = -1;
+	c->audit = audit_run_new(cfg, p, o->audit, r, err);
+	s.run_id = c->audit ? audit_run_id(c->audit) : NULL;
+	s.helper_facility = c->audit ? audit_run_helper_facility(c->audit) : 0;
+	struct deny_files x = {0};
+	if (c->audit)
+		*r = deny_files_build(cfg, p, &x, err);
 	s.x = &x;
 	if (*r == 0)
 		*r = start(&s, &c->pid, err);
 	stdio_close(s.stdio);
 	if (*r < 0) {
 		deny_files_free(&x);
+		audit_run_free(c->audit);
 		free(c);
 		start_close_pty(&s);
 		return NULL;
 	}
+	struct audit_spawn as = {cfg, p, args, s.env, v, p->person ? &x.dl : NULL, c->pid};
+	int recorded = audit_run_start(c->audit, &as, err);
 	c->files = deny_files_release(&x); /* the child's now; removed by ruas_child_free */
 	c->chan = s.chan;
 	c->master = s.master;
@@ -218,6 +230,12 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 	pthread_mutex_init(&c->relay_lock, NULL);
 	c->relayed = s.term_in >= 0;
 	int e = c->relayed ? spawn_relay_start(c, s.term_in, s.term_out) : 0;
+	if (recorded < 0) {
+		/* Started, but its start could not be recorded: it ends at once. */
+		ruas_child_free(c);
+		*r = recorded;
+		return NULL;
+	}
 	if (e) {
 		/* Started, but nobody to relay: it ends, and nothing is left of it. */
 		ruas_child_free(c);
@@ -256,6 +274,8 @@ int ruas_spawn(ruas_child **out, const ruas_config *cfg, const char *project,
 		memcpy(&o, opts, opts->version == 1   ? offsetof(ruas_spawn_options, stdin_fd)
 				 : opts->version == 2 ? offsetof(ruas_spawn_options, pty)
 						      : offsetof(ruas_spawn_options, pty_relay));
+	} else if (opts && opts->version == 4) {
+		memcpy(&o, opts, offsetof(ruas_spawn_options, audit)); /* 4 ends before audit */
 	} else if (opts) {
 		memcpy(&o, opts, sizeof o);
 	}

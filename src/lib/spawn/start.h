@@ -19,6 +19,8 @@ struct start {
 	const char *const *env;  /* the supervisor's environment, or the caller's */
 	const struct spawn_values *v; /* the caller's set_env and work_dir, checked */
 	const struct deny_files *x;
+	const char *run_id; /* the audit's, for RUAS_RUN_ID */
+	unsigned int helper_facility; /* payload.h audit_facility */
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	int stdio[3]; /* what the agent gets as 0, 1, 2 */

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 
 #include "buf.h"
 #include "payload.h"
@@ -88,6 +89,14 @@ static void build_random_exec(struct payload *p, size_t maxlen)
 	p->deny = rand_strv(p->ndeny, maxlen);
 	p->lifetime = (unsigned int)rng_below(3);
 	p->root = rand_str(0, maxlen);
+	static const char hex[] = "0123456789abcdef";
+	p->run_id = calloc(33, 1);
+	assert_non_null(p->run_id);
+	for (size_t i = 0; rng_below(2) && i < 32; i++)
+		p->run_id[i] = hex[rng_below(16)];
+	if (strlen(p->run_id) != 32)
+		p->run_id[0] = '\0';
+	p->audit_facility = (unsigned int)rng_below((LOG_LOCAL7 >> 3) + 2);
 }
 
 static void build_random_check(struct payload *p, size_t maxlen)
@@ -157,6 +166,8 @@ static void assert_payload_equal(const struct payload *want, const struct payloa
 		assert_strv_equal(got->deny, want->deny, want->ndeny);
 		assert_int_equal(got->lifetime, want->lifetime);
 		assert_string_equal(got->root, want->root ? want->root : "");
+		assert_string_equal(got->run_id, want->run_id ? want->run_id : "");
+		assert_int_equal(got->audit_facility, want->audit_facility);
 		assert_null(got->nonce);
 		assert_null(got->dirs);
 	} else {
@@ -262,8 +273,8 @@ static void assert_raw_refused(const struct buf *raw, const char *reason_part)
 			 reason_part);
 }
 
-/* A valid EXEC body: work_dir "/w", no env, argv {"cmd"}. */
-static void raw_valid_exec(struct buf *b)
+/* A valid EXEC body up to its root (version 8's whole body): work_dir "/w", no env, argv {"cmd"}. */
+static void raw_exec_to_root(struct buf *b)
 {
 	raw_header(b, PAYLOAD_VERSION, PAYLOAD_EXEC);
 	raw_str(b, "/w");
@@ -280,6 +291,47 @@ static void raw_valid_exec(struct buf *b)
 	raw_u32(b, 0);          /* deny paths */
 	raw_u32(b, LIFETIME_PIDNS);
 	raw_str(b, "");         /* root: none, work_dir is the project's */
+}
+
+/* raw_exec_to_root(), then version 9's run id and audit facility. */
+static void raw_exec_with_run(struct buf *b, const char *run_id, unsigned int facility)
+{
+	raw_exec_to_root(b);
+	raw_str(b, run_id);
+	raw_u32(b, facility);
+}
+
+/* A valid EXEC body, whole. */
+static void raw_valid_exec(struct buf *b)
+{
+	raw_exec_with_run(b, "0123456789abcdef0123456789abcdef", (LOG_AUTHPRIV >> 3) + 1);
+}
+
+/* A run id is "" or 32 lower-case hex digits; the facility one syslog has, plus 1, or 0. */
+static void test_run_id_and_facility_checked(void **state)
+{
+	(void)state;
+	static const char *const bad_ids[] = {
+		"0123456789ABCDEF0123456789abcdef", "0123456789abcdef0123456789abcde",
+		"0123456789abcdef0123456789abcdef0", "0123456789abcdef0123456789abcde\n",
+		"../../../../etc/passwd0123456789a", "0123456789abcdef 123456789abcdef"};
+	for (size_t i = 0; i < sizeof bad_ids / sizeof *bad_ids; i++) {
+		struct buf raw = BUF_INIT;
+		raw_exec_with_run(&raw, bad_ids[i], 1);
+		assert_raw_refused(&raw, "run id");
+		buf_free(&raw);
+	}
+	struct buf raw = BUF_INIT;
+	raw_exec_with_run(&raw, "0123456789abcdef0123456789abcdef", (LOG_LOCAL7 >> 3) + 2);
+	assert_raw_refused(&raw, "audit facility");
+	buf_free(&raw);
+	const char *why;
+	raw_exec_with_run(&raw, "", 0);
+	assert_int_equal(decode_raw(&raw, &why), 0);
+	buf_free(&raw);
+	raw_exec_with_run(&raw, "ffffffffffffffffffffffffffffffff", (LOG_LOCAL7 >> 3) + 1);
+	assert_int_equal(decode_raw(&raw, &why), 0);
+	buf_free(&raw);
 }
 
 /* ------------------------------------------------------------- hex */
@@ -488,6 +540,8 @@ static void test_crafted_valid_is_accepted(void **state)
 	assert_string_equal(p.work_dir, "/w");
 	assert_int_equal(p.argc, 1);
 	assert_string_equal(p.argv[0], "cmd");
+	assert_string_equal(p.run_id, "0123456789abcdef0123456789abcdef");
+	assert_int_equal(p.audit_facility, (LOG_AUTHPRIV >> 3) + 1);
 	assert_int_equal(p.lifetime, LIFETIME_PIDNS);
 	assert_string_equal(p.root, "");
 	payload_free(&p);
@@ -774,16 +828,24 @@ static void test_exec_root(void **state)
 {
 	(void)state;
 	struct buf raw = BUF_INIT;
-	raw_valid_exec(&raw);
+	raw_exec_to_root(&raw);
 	raw.len -= 4; /* the root's length: the version 6 layout */
 	assert_raw_refused(&raw, "truncated");
 	buf_free(&raw);
 
 	raw = (struct buf)BUF_INIT;
-	raw_valid_exec(&raw);
+	raw_exec_to_root(&raw);
 	raw.len -= 4;
 	raw_bytes(&raw, "/w\0/etc", 7);
+	raw_str(&raw, "");
+	raw_u32(&raw, 0);
 	assert_raw_refused(&raw, "NUL");
+	buf_free(&raw);
+
+	/* Version 8's layout, which ends with the root, is refused as a whole. */
+	raw = (struct buf)BUF_INIT;
+	raw_exec_to_root(&raw);
+	assert_raw_refused(&raw, "truncated");
 	buf_free(&raw);
 
 	struct payload in = {0}, out;
@@ -992,6 +1054,7 @@ int main(void)
 		cmocka_unit_test(test_payload_truncations_refused),
 		cmocka_unit_test(test_payload_encode_refuses_invalid),
 		cmocka_unit_test(test_crafted_valid_is_accepted),
+		cmocka_unit_test(test_run_id_and_facility_checked),
 		cmocka_unit_test(test_wrong_version_refused),
 		cmocka_unit_test(test_bad_header_or_kind_refused),
 		cmocka_unit_test(test_trailing_bytes_refused),

@@ -70,7 +70,7 @@ static const char *const agent_cmd[] = {"agent", NULL};
 	 .terminate_grace = RUAS_UNSET, __VA_ARGS__}
 #define GLOBALS(...)                                                                     \
 	{RUAS_CONFIG_GLOBALS_VERSION, .scan_time_limit = RUAS_UNSET,                       \
-	 .terminate_grace = RUAS_UNSET, __VA_ARGS__}
+	 .terminate_grace = RUAS_UNSET, .audit_argv_max = RUAS_UNSET, __VA_ARGS__}
 
 #define A8 "aaaaaaaa"
 #define A128 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8
@@ -150,6 +150,10 @@ static void globals_text(struct buf *b, const ruas_config_globals *g)
 	put_str(b, "pam_service", g->pam_service);
 	put_int(b, "terminate_grace", g->terminate_grace);
 	put_list(b, "target_sudo_allowed", g->target_sudo_allowed);
+	put_str(b, "audit_facility", g->audit_facility);
+	put_str(b, "audit_log", g->audit_log);
+	put_str(b, "audit_argv", g->audit_argv);
+	put_int(b, "audit_argv_max", g->audit_argv_max);
 }
 
 /* ------------------------------------------------------------- two paths */
@@ -431,6 +435,13 @@ static const struct gcase gcases[] = {
 	{"not a variable name", GLOBALS(.env_allowlist = L("TERM", "X Y"))},
 	{"plain file name", GLOBALS(.scan_prune = L("a/b"))},
 	{"names ALL", GLOBALS(.target_sudo_allowed = L("/usr/bin/systemctl restart ALL"))},
+	{"audit_facility must be", GLOBALS(.audit_facility = "authpriv ")},
+	{"audit_facility must be", GLOBALS(.audit_facility = "kern")},
+	{"audit_log must be an absolute path", GLOBALS(.audit_log = "audit.jsonl")},
+	{"audit_log must be an absolute path", GLOBALS(.audit_log = "")},
+	{"audit_argv must be", GLOBALS(.audit_argv = "truncate")},
+	{"audit_argv_max must be between 1 and 65536", GLOBALS(.audit_argv_max = 0)},
+	{"audit_argv_max must be between 1 and 65536", GLOBALS(.audit_argv_max = 65537)},
 };
 
 static void test_global_refusals_same(void **state)
@@ -583,7 +594,9 @@ static void test_every_key_same_as_file(void **state)
 			.helper = "/opt/ruas-exec", .session_helper = "/opt/ruas-session",
 			.scan_prune = L("node_modules", ".cache"), .scan_time_limit = 7,
 			.backend = "sudo", .pam_service = "ruas-x", .terminate_grace = 9,
-			.target_sudo_allowed = L("/usr/bin/systemctl restart a"));
+			.target_sudo_allowed = L("/usr/bin/systemctl restart a"),
+			.audit_facility = "local3", .audit_log = "/var/log/ruas dir/a \"b\".jsonl",
+			.audit_argv = "full", .audit_argv_max = 100);
 	const ruas_project_spec specs[] = {
 		SPEC(.name = "full", .run_as_user = "t1", .env_allowlist = L("FOO", "TERM", "FOO"),
 		     .scan_prune = EMPTY, .target_sudo_allowed = L("/usr/bin/systemctl restart b"),
@@ -698,6 +711,29 @@ static char *dup_or_fail(const char *s)
 	return d;
 }
 
+/*
+ * A version 1 caller's struct ends before the audit keys: the library reads
+ * nothing past it (an allocation of exactly that size, for ASan to watch).
+ */
+static void test_globals_version_1(void **state)
+{
+	(void)state;
+	size_t v1 = offsetof(ruas_config_globals, audit_facility);
+	ruas_config_globals full = GLOBALS(.sudo = "/opt/sudo", .terminate_grace = 3);
+	full.version = 1;
+	void *g = malloc(v1);
+	assert_non_null(g);
+	memcpy(g, &full, v1);
+	ruas_config_options o = options();
+	ruas_config *cfg = NULL;
+	ruas_error *err = NULL;
+	int r = ruas_config_new(&cfg, g, &o, &err);
+	if (r != 0)
+		fail_msg("version 1 globals refused: %s", ruas_error_message(err));
+	ruas_config_free(cfg);
+	free(g);
+}
+
 /* Overwrites and frees what the caller passed, as a binding's GC would. */
 static void scrub(char **v)
 {
@@ -756,10 +792,10 @@ static void test_bad_arguments(void **state)
 	ruas_config *cfg = (ruas_config *)0x1;
 	ruas_error *err = NULL;
 	ruas_config_globals g = RUAS_CONFIG_GLOBALS_INIT;
-	g.version = 2;
+	g.version = 3; /* one past the newest */
 	assert_int_equal(ruas_config_new(&cfg, &g, NULL, &err), RUAS_ERR_INVALID);
 	assert_null(cfg);
-	assert_string_equal(ruas_error_message(err), "ruas_config_new: unknown options version 2");
+	assert_string_equal(ruas_error_message(err), "ruas_config_new: unknown options version 3");
 	ruas_error_free(err);
 	ruas_config_options o = RUAS_CONFIG_OPTIONS_INIT;
 	o.version = 0;
@@ -1672,6 +1708,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_global_refusals_same),
 		cmocka_unit_test(test_hostile_values_byte_exact),
 		cmocka_unit_test(test_every_key_same_as_file),
+		cmocka_unit_test(test_globals_version_1),
 		cmocka_unit_test(test_defaults_as_file),
 		cmocka_unit_test(test_duplicate_name),
 		cmocka_unit_test(test_pointers_stable),

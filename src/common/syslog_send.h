@@ -1,0 +1,26 @@
+/*
+ * syslog_send.h - one message to the local syslog socket, without syslog(3).
+ *
+ * syslog(3) keeps its ident, facility and socket in process-wide state that
+ * openlog() sets: a library that called it would rename the embedder's own
+ * log lines, and two threads could race on it. This sends each message on
+ * a socket of its own, in the form glibc's syslog(3) sends (RFC 3164:
+ * "<PRI>Mmm dd hh:mm:ss TAG[PID]: MESSAGE"), which journald, rsyslog and
+ * syslog-ng all parse, and keeps nothing between calls.
+ */
+#ifndef RUAS_SYSLOG_SEND_H
+#define RUAS_SYSLOG_SEND_H
+
+/* The socket: /dev/log, unless the caller names another (tests). */
+#define SYSLOG_SEND_PATH "/dev/log"
+
+/*
+ * Sends msg (no newline; any byte but NUL is sent as it is, so escape
+ * first) with priority facility | severity (<syslog.h>'s LOG_* values) and
+ * the tag "tag[getpid()]". A datagram socket first, a stream socket (with
+ * a NUL after the message, as glibc does) when the path is one. path NULL:
+ * SYSLOG_SEND_PATH. 0, or -1 with errno.
+ */
+int syslog_send(const char *path, int facility, int severity, const char *tag, const char *msg);
+
+#endif

@@ -1,0 +1,21 @@
+/*
+ * lost_end.h - the end record of a run whose supervisor died (docs/audit.md).
+ *
+ * The library records a run's end when it reaps it; a supervisor that was
+ * SIGKILLed never does. The helper, which outlives it long enough to end
+ * the tree, then sends the end record itself to syslog, marked
+ * supervisor=lost, as the target: syslogd and journald stamp it with the
+ * target's uid (a record from a target is only as good as a target's word,
+ * which is why it is marked). Only when the run's records go to syslog
+ * (payload audit_facility non-zero); never to the audit_log, which no
+ * target may write.
+ */
+#ifndef RUAS_LOST_END_H
+#define RUAS_LOST_END_H
+
+#include "payload.h"
+#include "reaper.h"
+
+void lost_end_record(const struct payload *p, const struct reaper_options *ro);
+
+#endif

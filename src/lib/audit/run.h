@@ -1,0 +1,68 @@
+/*
+ * run.h - one spawn's audit trail: its run id, its start record and its end
+ * record (include/ruas.h "audit", docs/audit.md).
+ *
+ * A run is made before anything starts, so that an audit_log that cannot
+ * be written stops the spawn (fail closed) rather than leaving a run
+ * unrecorded; its start is recorded once the agent is on its way, its end
+ * once, whoever reaps the child.
+ */
+#ifndef RUAS_AUDIT_RUN_H
+#define RUAS_AUDIT_RUN_H
+
+#include <sys/types.h>
+
+#include "config/config_int.h"
+#include "people/deny.h"
+#include "ruas.h"
+#include "spawn/values.h"
+
+struct audit_run;
+
+/* What a start record tells of a spawn. */
+struct audit_spawn {
+	const struct ruas_config *cfg;
+	const struct ruas_project *p;
+	const char *const *args; /* the caller's, after the command */
+	const char *const *env;  /* the environment the allowlisted values come from */
+	const struct spawn_values *v;
+	const struct deny_list *deny; /* NULL without a person */
+	pid_t pid;                    /* what ruas_spawn() started */
+};
+
+/*
+ * A new run of project p: a fresh run id, the sink (NULL: syslog), the
+ * configuration's audit_log opened. NULL with *r and *err set: the sink is
+ * invalid (RUAS_ERR_INVALID), the log cannot be written (RUAS_ERR_SYSTEM,
+ * naming the project, the path, what was wrong and the fix), or out of
+ * memory.
+ */
+struct audit_run *audit_run_new(const struct ruas_config *cfg, const struct ruas_project *p,
+				const ruas_audit_sink *sink, int *r, ruas_error **err);
+/* "32 hex digits". */
+const char *audit_run_id(const struct audit_run *a);
+/*
+ * The payload's audit_facility (payload.h): the facility plus 1 when the
+ * run's records go to syslog, so that the helper may record the end itself
+ * should the supervisor die; else 0.
+ */
+unsigned int audit_run_helper_facility(const struct audit_run *a);
+/*
+ * The start record. 0, or a ruas_code with *err set when the audit_log
+ * could not be written (the caller then ends the run: nothing runs
+ * unrecorded).
+ */
+int audit_run_start(struct audit_run *a, const struct audit_spawn *s, ruas_error **err);
+/*
+ * The end record, once (later calls do nothing): exit_code as the wait
+ * gives it, the signal that ended the agent (0: none), the processes
+ * killed when it ended (-1: unknown).
+ */
+void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long survivors);
+/* Closes the log and frees a (NULL: nothing). */
+void audit_run_free(struct audit_run *a);
+
+/* "SIGTERM" for 15, "-" for 0; the number as text for one without a name, in buf. */
+const char *audit_signal_name(int sig, char *buf, size_t bufsz);
+
+#endif

@@ -1,0 +1,75 @@
+/*
+ * audit_keys.c - the audit keys of ruas.conf (docs/audit.md): where the
+ * records go (audit_facility, audit_log) and how much of the agent's
+ * arguments they keep (audit_argv, audit_argv_max).
+ */
+#include <string.h>
+#include <syslog.h>
+
+#include "config/loader.h"
+
+static const struct {
+	const char *name;
+	int facility;
+} facilities[] = {
+	{"authpriv", LOG_AUTHPRIV}, {"auth", LOG_AUTH},     {"daemon", LOG_DAEMON},
+	{"user", LOG_USER},         {"local0", LOG_LOCAL0}, {"local1", LOG_LOCAL1},
+	{"local2", LOG_LOCAL2},     {"local3", LOG_LOCAL3}, {"local4", LOG_LOCAL4},
+	{"local5", LOG_LOCAL5},     {"local6", LOG_LOCAL6}, {"local7", LOG_LOCAL7},
+};
+
+static int audit_facility(struct loader *ld, const struct src *s, int *out)
+{
+	struct src_val v;
+	int r = src_string(ld, s, "audit_facility", &v);
+	*out = LOG_AUTHPRIV;
+	if (r < 0 || !v.present)
+		return r;
+	for (size_t i = 0; i < sizeof facilities / sizeof facilities[0]; i++)
+		if (strcmp(v.str, facilities[i].name) == 0) {
+			*out = facilities[i].facility;
+			return 0;
+		}
+	return ld_fail_at(ld, v.line, "audit_facility must be \"authpriv\", \"auth\", \"daemon\", "
+			  "\"user\" or \"local0\" to \"local7\"");
+}
+
+static int audit_argv(struct loader *ld, const struct src *s, enum audit_argv_mode *out)
+{
+	static const char *const words[] = {"truncated", "full", "none", NULL};
+	struct src_val v;
+	int r = src_string(ld, s, "audit_argv", &v);
+	*out = AUDIT_ARGV_TRUNCATED;
+	if (r < 0 || !v.present)
+		return r;
+	for (int i = 0; words[i]; i++)
+		if (strcmp(v.str, words[i]) == 0) {
+			*out = (enum audit_argv_mode)i; /* in the order of enum audit_argv_mode */
+			return 0;
+		}
+	return ld_fail_at(ld, v.line, "audit_argv must be \"truncated\", \"full\" or \"none\"");
+}
+
+static int audit_argv_max(struct loader *ld, const struct src *s, unsigned int *out)
+{
+	struct src_val v;
+	int r = src_int(ld, s, "audit_argv_max", "audit_argv_max must be a whole number of bytes",
+			&v);
+	*out = DEFAULT_AUDIT_ARGV_MAX;
+	if (r < 0 || !v.present)
+		return r;
+	if (v.num < 1 || v.num > 65536)
+		return ld_fail_at(ld, v.line, "audit_argv_max must be between 1 and 65536 bytes");
+	*out = (unsigned int)v.num;
+	return 0;
+}
+
+int schema_audit(struct loader *ld, const struct src *s)
+{
+	struct audit_settings *a = &ld->cfg->audit;
+	int r;
+	if ((r = audit_facility(ld, s, &a->facility)) < 0 || (r = audit_argv(ld, s, &a->argv)) < 0 ||
+	    (r = audit_argv_max(ld, s, &a->argv_max)) < 0)
+		return r;
+	return ld_abs_path(ld, s, "", "audit_log", 0, NULL, &a->log);
+}

@@ -1,0 +1,616 @@
+/*
+ * test_audit_sink.c - where audit records go (src/lib/audit/sink.h,
+ * log_file.h) and what a spawn, a preflight and an audit leave there: the
+ * sinks of the options, the audit_log's refusals, the run id the command
+ * sees, and a spawn that the log cannot record being refused. Spawns here
+ * are of a project without run_as_user, which needs no root; the records of
+ * real targets are tests/integration/audit.sh's.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "audit/log_file.h"
+#include "audit/sink.h"
+#include "buf.h"
+#include "ruas.h"
+
+/* ------------------------------------------------------------ helpers */
+
+struct seen {
+	char *event[8];
+	char *run[8];
+	char *line[8];
+	char *json[8];
+	size_t n;
+};
+
+static void collect(const ruas_audit_record *r, void *payload)
+{
+	struct seen *s = payload;
+	assert_int_equal(r->version, RUAS_AUDIT_RECORD_VERSION);
+	assert_true(s->n < 8);
+	s->event[s->n] = strdup(r->event);
+	s->run[s->n] = r->run ? strdup(r->run) : NULL;
+	s->line[s->n] = strdup(r->line);
+	s->json[s->n] = strdup(r->json);
+	s->n++;
+}
+
+static void seen_free(struct seen *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->event[i]);
+		free(s->run[i]);
+		free(s->line[i]);
+		free(s->json[i]);
+	}
+	memset(s, 0, sizeof *s);
+}
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof dir, "/tmp/ruas-audit-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	return chmod(dir, 0755);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "%s", dir);
+	/* Only files the tests made, one level deep. */
+	const char *names[] = {"audit.jsonl", "link", "out", "sub/audit.jsonl", "sub", "fifo",
+			       "shared", NULL};
+	for (const char **n = names; *n; n++) {
+		char p[160];
+		snprintf(p, sizeof p, "%s/%s", dir, *n);
+		if (unlink(p) < 0 && errno == EISDIR)
+			(void)rmdir(p);
+		(void)rmdir(p);
+	}
+	return rmdir(cmd);
+}
+
+static char *path_in(const char *name)
+{
+	static char p[4][160];
+	static int i;
+	i = (i + 1) % 4;
+	snprintf(p[i], sizeof p[i], "%s/%s", dir, name);
+	return p[i];
+}
+
+/* A configuration of one project without run_as_user, in dir, with extra top-level text. */
+static ruas_config *legacy_config(const char *extra, const char *const *command)
+{
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "%s\nprojects = ( { name = \"legacy\"; work_dir = \"%s\"; command = [", extra,
+		   dir);
+	for (size_t i = 0; command[i]; i++)
+		buf_printf(&b, "%s\"%s\"", i ? ", " : "", command[i]);
+	buf_adds(&b, "]; } );\n");
+	ruas_config *cfg = NULL;
+	ruas_error *err = NULL;
+	if (ruas_config_load_buffer(&cfg, b.data, b.len, "audit.conf", NULL, &err) != 0)
+		fail_msg("config refused: %s\n%s", ruas_error_message(err), b.data);
+	buf_free(&b);
+	return cfg;
+}
+
+static json_object *parse(const char *json)
+{
+	json_object *o = json_tokener_parse(json);
+	if (!o)
+		fail_msg("not JSON: %s", json);
+	return o;
+}
+
+static const char *jstr(json_object *o, const char *key)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v))
+		fail_msg("no \"%s\" in %s", key, json_object_to_json_string(o));
+	return json_object_is_type(v, json_type_null) ? NULL : json_object_get_string(v);
+}
+
+static long long jint(json_object *o, const char *key)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int))
+		fail_msg("no number \"%s\" in %s", key, json_object_to_json_string(o));
+	return json_object_get_int64(v);
+}
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	struct buf b = BUF_INIT;
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	return buf_detach(&b);
+}
+
+static int is_run_id(const char *s)
+{
+	if (!s || strlen(s) != 32)
+		return 0;
+	return strspn(s, "0123456789abcdef") == 32;
+}
+
+/* -------------------------------------------------------------- sinks */
+
+static void test_sink_refusals(void **state)
+{
+	(void)state;
+	struct audit_dest d;
+	ruas_error *err = NULL;
+	ruas_audit_sink s = RUAS_AUDIT_SINK_INIT;
+	s.version = 2;
+	assert_int_equal(audit_dest_init(&d, &s, LOG_AUTHPRIV, "fn", &err), RUAS_ERR_INVALID);
+	assert_non_null(strstr(ruas_error_message(err), "audit sink version 2"));
+	ruas_error_free(err);
+	s = (ruas_audit_sink)RUAS_AUDIT_SINK_INIT;
+	s.to = 4;
+	assert_int_equal(audit_dest_init(&d, &s, LOG_AUTHPRIV, "fn", &err), RUAS_ERR_INVALID);
+	ruas_error_free(err);
+	s.to = RUAS_AUDIT_TO_CALLBACK;
+	assert_int_equal(audit_dest_init(&d, &s, LOG_AUTHPRIV, "fn", &err), RUAS_ERR_INVALID);
+	assert_non_null(strstr(ruas_error_message(err), "without a callback"));
+	ruas_error_free(err);
+	s.to = RUAS_AUDIT_TO_FD;
+	s.fd = 999;
+	assert_int_equal(audit_dest_init(&d, &s, LOG_AUTHPRIV, "fn", &err), RUAS_ERR_INVALID);
+	assert_non_null(strstr(ruas_error_message(err), "999 is not an open descriptor"));
+	ruas_error_free(err);
+	/* NULL is syslog, at the facility given. */
+	assert_int_equal(audit_dest_init(&d, NULL, LOG_LOCAL3, "fn", &err), 0);
+	assert_int_equal(d.to, RUAS_AUDIT_TO_SYSLOG);
+	assert_int_equal(d.facility, LOG_LOCAL3);
+	assert_int_equal(d.log_fd, -1);
+}
+
+static const char *const hostile_argv[] = {"a\nend run=forged exit=0", "q\"x", "k=v", NULL};
+
+static struct audit_record hostile_record(struct audit_field f[3])
+{
+	f[0] = (struct audit_field){.key = "run", .type = AUDIT_STR, .s = "r1"};
+	f[1] = (struct audit_field){.key = "argv", .type = AUDIT_ARGV, .v = hostile_argv};
+	f[2] = (struct audit_field){.key = "exit", .type = AUDIT_INT, .n = 7};
+	return (struct audit_record){AUDIT_END, f, 3};
+}
+
+/* The fd sink gets the JSON line, the callback the line and the JSON without newlines. */
+static void test_fd_and_callback(void **state)
+{
+	(void)state;
+	int p[2];
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	ruas_audit_sink s = RUAS_AUDIT_SINK_INIT;
+	s.to = RUAS_AUDIT_TO_FD;
+	s.fd = p[1];
+	struct audit_dest d;
+	assert_int_equal(audit_dest_init(&d, &s, LOG_AUTHPRIV, "fn", NULL), 0);
+	struct audit_field f[3];
+	struct audit_record r = hostile_record(f);
+	assert_int_equal(audit_emit(&d, &r, "r1"), 0);
+	char got[1024];
+	ssize_t n = read(p[0], got, sizeof got - 1);
+	assert_true(n > 0);
+	got[n] = '\0';
+	assert_int_equal(got[n - 1], '\n');
+	assert_ptr_equal(strchr(got, '\n'), got + n - 1); /* one line */
+	json_object *o = parse(got);
+	assert_string_equal(jstr(o, "event"), "end");
+	json_object *argv;
+	assert_true(json_object_object_get_ex(o, "argv", &argv));
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(argv, 0)),
+			    hostile_argv[0]);
+	assert_int_equal(jint(o, "exit"), 7);
+	json_object_put(o);
+	close(p[0]);
+	close(p[1]);
+
+	struct seen seen = {0};
+	s.to = RUAS_AUDIT_TO_CALLBACK;
+	s.callback = collect;
+	s.payload = &seen;
+	assert_int_equal(audit_dest_init(&d, &s, LOG_AUTHPRIV, "fn", NULL), 0);
+	assert_int_equal(audit_emit(&d, &r, "r1"), 0);
+	assert_int_equal(seen.n, 1);
+	assert_string_equal(seen.event[0], "end");
+	assert_string_equal(seen.run[0], "r1");
+	assert_null(strchr(seen.line[0], '\n'));
+	assert_null(strchr(seen.json[0], '\n'));
+	assert_string_equal(seen.line[0],
+			    "end run=r1 argv=[\"a\\x0aend run=forged exit=0\",\"q\\\"x\",\"k=v\"] "
+			    "exit=7");
+	json_object_put(parse(seen.json[0]));
+	seen_free(&seen);
+}
+
+/* ----------------------------------------------------------- the log */
+
+static void test_log_created_0600_and_appended(void **state)
+{
+	(void)state;
+	struct buf extra = BUF_INIT;
+	buf_printf(&extra, "audit_log = \"%s\";", path_in("audit.jsonl"));
+	const char *const cmd[] = {"/bin/true", NULL};
+	ruas_config *cfg = legacy_config(extra.data, cmd);
+	char why[256];
+	int fd = audit_log_open(cfg, why, sizeof why);
+	if (fd < 0)
+		fail_msg("refused: %s", why);
+	struct stat st;
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	assert_true(fcntl(fd, F_GETFL) & O_APPEND);
+	close(fd);
+	ruas_config_free(cfg);
+	buf_free(&extra);
+}
+
+static void assert_log_refused(const char *name, const char *reason)
+{
+	struct buf extra = BUF_INIT;
+	buf_printf(&extra, "audit_log = \"%s\";", path_in(name));
+	const char *const cmd[] = {"/bin/true", NULL};
+	ruas_config *cfg = legacy_config(extra.data, cmd);
+	char why[256];
+	int fd = audit_log_open(cfg, why, sizeof why);
+	if (fd >= 0)
+		fail_msg("%s: accepted, expected \"%s\"", name, reason);
+	if (!strstr(why, reason))
+		fail_msg("%s: refused for \"%s\", expected \"%s\"", name, why, reason);
+	ruas_config_free(cfg);
+	buf_free(&extra);
+}
+
+static void test_log_refusals(void **state)
+{
+	(void)state;
+	/* A symlink, even to a good file, is refused: the operator names the file itself. */
+	int fd = open(path_in("audit.jsonl"), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(symlink(path_in("audit.jsonl"), path_in("link")), 0);
+	assert_log_refused("link", "symlink");
+
+	assert_int_equal(chmod(path_in("audit.jsonl"), 0620), 0);
+	assert_log_refused("audit.jsonl", "writable by its group or by others");
+	assert_int_equal(chmod(path_in("audit.jsonl"), 0602), 0);
+	assert_log_refused("audit.jsonl", "writable by its group or by others");
+	assert_int_equal(chmod(path_in("audit.jsonl"), 0604), 0);
+	assert_log_refused("audit.jsonl", "readable by others");
+	assert_int_equal(chmod(path_in("audit.jsonl"), 0640), 0);
+
+	assert_int_equal(mkfifo(path_in("fifo"), 0600), 0);
+	assert_log_refused("fifo", "not a regular file");
+
+	/* A directory that others may write to: they could replace the file; sticky is fine. */
+	assert_int_equal(mkdir(path_in("sub"), 0777), 0);
+	assert_int_equal(chmod(path_in("sub"), 0777), 0);
+	assert_log_refused("sub/audit.jsonl", "its directory is writable");
+	assert_int_equal(chmod(path_in("sub"), 01777), 0);
+	struct buf extra = BUF_INIT;
+	buf_printf(&extra, "audit_log = \"%s\";", path_in("sub/audit.jsonl"));
+	const char *const cmd[] = {"/bin/true", NULL};
+	ruas_config *cfg = legacy_config(extra.data, cmd);
+	char why[256];
+	fd = audit_log_open(cfg, why, sizeof why);
+	if (fd < 0)
+		fail_msg("sticky directory refused: %s", why);
+	close(fd);
+	ruas_config_free(cfg);
+	buf_free(&extra);
+}
+
+/* As root: a log that a project's run_as_user owns is refused (it could rewrite it). */
+static void test_log_owned_by_target_refused(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* chown needs root; CI runs this as root */
+	struct passwd *pw = getpwnam("nobody");
+	assert_non_null(pw);
+	int fd = open(path_in("shared"), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(fchown(fd, pw->pw_uid, 0), 0);
+	close(fd);
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "audit_log = \"%s\";\nprojects = ( { name = \"t\"; work_dir = \"%s\"; "
+		       "command = [\"/bin/true\"]; run_as_user = \"nobody\"; } );\n",
+		   path_in("shared"), dir);
+	ruas_config *cfg = NULL;
+	ruas_error *err = NULL;
+	if (ruas_config_load_buffer(&cfg, b.data, b.len, "audit.conf", NULL, &err) != 0)
+		fail_msg("config refused: %s", ruas_error_message(err));
+	char why[256];
+	assert_int_equal(audit_log_open(cfg, why, sizeof why), -1);
+	assert_non_null(strstr(why, "belongs to a project's run_as_user"));
+	ruas_config_free(cfg);
+	buf_free(&b);
+}
+
+/* ------------------------------------------------------------ spawns */
+
+static ruas_child *spawn_with(ruas_config *cfg, const char *const *args, struct seen *seen,
+			      int *r, ruas_error **err)
+{
+	ruas_audit_sink sink = RUAS_AUDIT_SINK_INIT;
+	sink.to = RUAS_AUDIT_TO_CALLBACK;
+	sink.callback = collect;
+	sink.payload = seen;
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.pty = RUAS_PTY_NONE;
+	o.audit = &sink; /* copied: it may go out of scope after the call */
+	ruas_child *c = NULL;
+	*r = ruas_spawn(&c, cfg, "legacy", args, &o, err);
+	return c;
+}
+
+/*
+ * A spawn's start and end: one run id in both records, in the log, from
+ * ruas_child_run_id() and in the command's RUAS_RUN_ID; the exit status;
+ * hostile arguments as one record each.
+ */
+static void test_spawn_start_and_end(void **state)
+{
+	(void)state;
+	struct buf extra = BUF_INIT;
+	buf_printf(&extra, "audit_log = \"%s\";", path_in("audit.jsonl"));
+	const char *const cmd[] = {"/bin/sh", "-c", "printf %s \\\"$RUAS_RUN_ID\\\" > out; exit 3",
+				   NULL};
+	ruas_config *cfg = legacy_config(extra.data, cmd);
+	(void)unlink(path_in("audit.jsonl"));
+	(void)unlink(path_in("out"));
+	const char *const args[] = {"line\nbreak", "x\" y=\"z", NULL};
+	struct seen seen = {0};
+	int r;
+	ruas_error *err = NULL;
+	ruas_child *c = spawn_with(cfg, args, &seen, &r, &err);
+	if (r != 0)
+		fail_msg("spawn: %s", ruas_error_message(err));
+	const char *run = ruas_child_run_id(c);
+	assert_true(is_run_id(run));
+	int code = -1;
+	assert_int_equal(ruas_child_wait(c, &code, NULL), 0);
+	assert_int_equal(code, 3);
+	char *out = read_all(path_in("out"));
+	assert_non_null(out);
+	assert_string_equal(out, run);
+	free(out);
+
+	assert_int_equal(seen.n, 2);
+	assert_string_equal(seen.event[0], "start");
+	assert_string_equal(seen.event[1], "end");
+	assert_string_equal(seen.run[0], run);
+	assert_string_equal(seen.run[1], run);
+	json_object *st = parse(seen.json[0]);
+	assert_string_equal(jstr(st, "project"), "legacy");
+	assert_string_equal(jstr(st, "backend"), "none");
+	assert_string_equal(jstr(st, "checks"), "none");
+	assert_null(jstr(st, "person"));
+	assert_null(jstr(st, "deny"));
+	assert_int_equal(jint(st, "argc"), 5);
+	json_object *argv;
+	assert_true(json_object_object_get_ex(st, "argv", &argv));
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(argv, 3)),
+			    "line\nbreak");
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(argv, 4)),
+			    "x\" y=\"z");
+	json_object_put(st);
+	json_object *end = parse(seen.json[1]);
+	assert_int_equal(jint(end, "exit"), 3);
+	assert_null(jstr(end, "signal"));
+	assert_true(jint(end, "duration_ms") >= 0);
+	json_object_put(end);
+	assert_non_null(strstr(seen.line[1], " exit=3 signal=- "));
+
+	/* The log holds the same two objects, one a line. */
+	char *log = read_all(path_in("audit.jsonl"));
+	assert_non_null(log);
+	char *nl = strchr(log, '\n');
+	assert_non_null(nl);
+	*nl = '\0';
+	assert_string_equal(log, seen.json[0]);
+	size_t len = strlen(nl + 1);
+	assert_true(len > 0 && nl[len] == '\n');
+	nl[len] = '\0';
+	assert_string_equal(nl + 1, seen.json[1]);
+	free(log);
+
+	/* A second wait makes no second end. */
+	assert_int_equal(ruas_child_wait(c, &code, NULL), 0);
+	assert_int_equal(seen.n, 2);
+	ruas_child_free(c);
+	assert_int_equal(seen.n, 2);
+	seen_free(&seen);
+	ruas_config_free(cfg);
+	buf_free(&extra);
+}
+
+/* Killed by a signal: exit is null, signal its name; free without a wait still records the end. */
+static void test_spawn_signal_and_free(void **state)
+{
+	(void)state;
+	const char *const cmd[] = {"/bin/sh", "-c", "kill -TERM $$", NULL};
+	ruas_config *cfg = legacy_config("", cmd);
+	struct seen seen = {0};
+	int r;
+	ruas_error *err = NULL;
+	ruas_child *c = spawn_with(cfg, NULL, &seen, &r, &err);
+	assert_int_equal(r, 0);
+	int code;
+	assert_int_equal(ruas_child_wait(c, &code, NULL), 0);
+	assert_int_equal(code, 128 + 15);
+	ruas_child_free(c);
+	assert_int_equal(seen.n, 2);
+	json_object *end = parse(seen.json[1]);
+	assert_null(jstr(end, "exit"));
+	assert_string_equal(jstr(end, "signal"), "SIGTERM");
+	json_object_put(end);
+	assert_non_null(strstr(seen.line[1], " exit=- signal=SIGTERM "));
+	seen_free(&seen);
+	ruas_config_free(cfg);
+
+	const char *const sleeper[] = {"/bin/sleep", "30", NULL};
+	cfg = legacy_config("", sleeper);
+	c = spawn_with(cfg, NULL, &seen, &r, &err);
+	assert_int_equal(r, 0);
+	ruas_child_free(c); /* still running: killed, reaped, recorded */
+	assert_int_equal(seen.n, 2);
+	assert_string_equal(seen.event[1], "end");
+	end = parse(seen.json[1]);
+	assert_string_equal(jstr(end, "signal"), "SIGKILL");
+	json_object_put(end);
+	seen_free(&seen);
+	ruas_config_free(cfg);
+}
+
+/* A log that cannot be written stops the spawn before anything runs. */
+static void test_spawn_refused_without_log(void **state)
+{
+	(void)state;
+	int fd = open(path_in("audit.jsonl"), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	(void)unlink(path_in("link"));
+	assert_int_equal(symlink(path_in("audit.jsonl"), path_in("link")), 0);
+	(void)unlink(path_in("out"));
+	struct buf extra = BUF_INIT;
+	buf_printf(&extra, "audit_log = \"%s\";", path_in("link"));
+	const char *const cmd[] = {"/bin/sh", "-c", "echo ran > out", NULL};
+	ruas_config *cfg = legacy_config(extra.data, cmd);
+	struct seen seen = {0};
+	int r;
+	ruas_error *err = NULL;
+	ruas_child *c = spawn_with(cfg, NULL, &seen, &r, &err);
+	assert_null(c);
+	assert_int_equal(r, RUAS_ERR_SYSTEM);
+	const char *m = ruas_error_message(err);
+	if (!strstr(m, "project \"legacy\": cannot write the audit log") || !strstr(m, "symlink") ||
+	    !strstr(m, "nothing was started"))
+		fail_msg("message: %s", m);
+	ruas_error_free(err);
+	assert_int_equal(seen.n, 0);
+	usleep(100 * 1000);
+	assert_int_equal(access(path_in("out"), F_OK), -1);
+
+	/* ruas_preflight says so too, as a fatal "audit_log" finding, and records its check. */
+	ruas_audit_sink sink = RUAS_AUDIT_SINK_INIT;
+	sink.to = RUAS_AUDIT_TO_CALLBACK;
+	sink.callback = collect;
+	sink.payload = &seen;
+	ruas_preflight_options po = RUAS_PREFLIGHT_OPTIONS_INIT;
+	po.audit = &sink;
+	ruas_report *rep = NULL;
+	assert_int_equal(ruas_preflight(&rep, cfg, &po, NULL), 0);
+	assert_true(ruas_report_has_fatal(rep));
+	size_t n = ruas_report_item_count(rep, 0);
+	assert_true(n >= 1);
+	assert_string_equal(ruas_report_item_check(rep, 0, n - 1), "audit_log");
+	assert_non_null(strstr(ruas_report_item_text(rep, 0, n - 1), "symlink"));
+	ruas_report_free(rep);
+	assert_int_equal(seen.n, 1);
+	assert_string_equal(seen.event[0], "check");
+	assert_null(seen.run[0]);
+	json_object *o = parse(seen.json[0]);
+	assert_string_equal(jstr(o, "result"), "fatal");
+	assert_int_equal(jint(o, "fatal"), 1);
+	json_object *ids;
+	assert_true(json_object_object_get_ex(o, "fatal_checks", &ids));
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(ids, 0)), "audit_log");
+	json_object_put(o);
+	seen_free(&seen);
+	ruas_config_free(cfg);
+	buf_free(&extra);
+}
+
+/* A preflight's record, and the verdict it leaves for the project's start records. */
+static void test_preflight_record_and_checks(void **state)
+{
+	(void)state;
+	const char *const cmd[] = {"/bin/true", NULL};
+	ruas_config *cfg = legacy_config("", cmd);
+	struct seen seen = {0};
+	ruas_audit_sink sink = RUAS_AUDIT_SINK_INIT;
+	sink.to = RUAS_AUDIT_TO_CALLBACK;
+	sink.callback = collect;
+	sink.payload = &seen;
+	ruas_preflight_options po = RUAS_PREFLIGHT_OPTIONS_INIT;
+	po.audit = &sink;
+	ruas_report *rep = NULL;
+	assert_int_equal(ruas_preflight(&rep, cfg, &po, NULL), 0);
+	assert_false(ruas_report_has_fatal(rep));
+	ruas_report_free(rep);
+	assert_int_equal(seen.n, 1);
+	assert_string_equal(seen.line[0], "check config=audit.conf supervisor=root projects=1 "
+					  "fatal=0 warnings=0 fatal_checks=[] result=ok");
+	seen_free(&seen);
+	int r;
+	ruas_child *c = spawn_with(cfg, NULL, &seen, &r, NULL);
+	assert_int_equal(r, 0);
+	assert_int_equal(ruas_child_wait(c, NULL, NULL), 0);
+	ruas_child_free(c);
+	json_object *st = parse(seen.json[0]);
+	assert_string_equal(jstr(st, "checks"), "ok");
+	json_object_put(st);
+	seen_free(&seen);
+
+	/* A version 1 options struct has no sink: accepted, syslog. A sink of a bad version is not. */
+	ruas_preflight_options v1 = {1, 0, NULL};
+	assert_int_equal(ruas_preflight(&rep, cfg, &v1, NULL), 0);
+	ruas_report_free(rep);
+	sink.version = 9;
+	ruas_error *err = NULL;
+	assert_int_equal(ruas_preflight(&rep, cfg, &po, &err), RUAS_ERR_INVALID);
+	assert_non_null(strstr(ruas_error_message(err), "ruas_preflight: audit sink version 9"));
+	ruas_error_free(err);
+	assert_int_equal(ruas_audit(&rep, cfg, &po, &err), RUAS_ERR_INVALID);
+	ruas_error_free(err);
+	ruas_config_free(cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sink_refusals),
+		cmocka_unit_test(test_fd_and_callback),
+		cmocka_unit_test(test_log_created_0600_and_appended),
+		cmocka_unit_test(test_log_refusals),
+		cmocka_unit_test(test_log_owned_by_target_refused),
+		cmocka_unit_test(test_spawn_start_and_end),
+		cmocka_unit_test(test_spawn_signal_and_free),
+		cmocka_unit_test(test_spawn_refused_without_log),
+		cmocka_unit_test(test_preflight_record_and_checks),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
