@@ -25,6 +25,9 @@ import (
 // is freed by a finalizer, which ends the agent's tree if it still runs.
 type Process struct {
 	Pid int // sudo's, ruas-session's, or in legacy mode the command's
+	// RunID is the run id of the spawn's audit records, which the agent
+	// has as RUAS_RUN_ID (docs/audit.md): 32 lower-case hex digits.
+	RunID string
 
 	waitMu sync.Mutex   // one Wait at a time
 	mu     sync.RWMutex // h against its free
@@ -33,7 +36,7 @@ type Process struct {
 }
 
 func newProcess(h *C.ruas_child) *Process {
-	p := &Process{Pid: int(C.ruas_child_pid(h)), h: h}
+	p := &Process{Pid: int(C.ruas_child_pid(h)), RunID: C.GoString(C.ruas_child_run_id(h)), h: h}
 	// Not in the finalizer's own goroutine: a free may take up to 2 s.
 	runtime.SetFinalizer(p, func(p *Process) { go p.free() })
 	return p

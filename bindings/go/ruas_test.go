@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -199,6 +200,18 @@ func TestExitCodesAndOutput(t *testing.T) {
 	}
 	if err := c.Wait(); err == nil {
 		t.Fatal("a second Wait did not fail")
+	}
+}
+
+func TestRunID(t *testing.T) {
+	cfg, _ := legacy(t, sh("id", `printf %s "$RUAS_RUN_ID"`))
+	c := cfg.Command("id")
+	out, err := c.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := regexp.MatchString("^[0-9a-f]{32}$", c.Process.RunID); !ok || string(out) != c.Process.RunID {
+		t.Fatalf("RunID %q, the agent's RUAS_RUN_ID %q", c.Process.RunID, out)
 	}
 }
 

@@ -148,6 +148,8 @@ class Child:
                                               ctypes.byref(err)), err)
         self._h.h = h
         self.pid = _lib.lib.ruas_child_pid(h)
+        # The audit records' run id, the agent's RUAS_RUN_ID (docs/audit.md).
+        self.run_id = _lib.lib.ruas_child_run_id(h).decode("ascii")
 
     def _use(self):
         return self._h.use()

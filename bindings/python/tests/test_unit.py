@@ -123,6 +123,15 @@ class ChildTests(Base):
             self.cfg.spawn("argv", set_env={"PATH": "/evil"})
         self.assertIn("PATH", str(cm.exception))
 
+    def test_run_id_is_the_agents(self):
+        c = self.cfg.spawn("sh", ['printf %s "$RUAS_RUN_ID"'], stdout=ruas.PIPE)
+        out, _ = c.communicate(timeout=30)
+        self.assertRegex(c.run_id, "^[0-9a-f]{32}$")
+        self.assertEqual(out.decode(), c.run_id)
+        c2 = self.cfg.spawn("sh", ["true"])
+        c2.wait(timeout=30)
+        self.assertNotEqual(c2.run_id, c.run_id)
+
     def test_communicate_pipes_and_status(self):
         c = self.cfg.spawn("sh", ['read x; echo "out $x"; echo err >&2; exit 3'],
                            stdin=ruas.PIPE, stdout=ruas.PIPE, stderr=ruas.PIPE)
