@@ -258,12 +258,12 @@ void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long sur
 		return;
 	a->ended = 1;
 	char sig[32];
+	const char *signame = term_signal ? audit_signal_name(term_signal, sig, sizeof sig) : NULL;
 	struct audit_field f[] = {
 		{"run", AUDIT_STR, a->id, 0, NULL, 0},
 		{"project", AUDIT_STR, a->project, 0, NULL, 0},
 		{"exit", AUDIT_INT, NULL, term_signal ? -1 : exit_code, NULL, 0},
-		{"signal", AUDIT_STR, term_signal ? audit_signal_name(term_signal, sig, sizeof sig) : NULL,
-		 0, NULL, 0},
+		{"signal", AUDIT_STR, signame, 0, NULL, 0},
 		{"duration_ms", AUDIT_INT, NULL, monotonic_ms() - a->start_ms, NULL, 0},
 		survivors < 0 ? (struct audit_field){"survivors_killed", AUDIT_STR, NULL, 0, NULL, 0}
 			      : (struct audit_field){"survivors_killed", AUDIT_INT, NULL, survivors,

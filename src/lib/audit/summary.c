@@ -1,6 +1,7 @@
 /* summary.c - see summary.h. */
 #include "audit/summary.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,4 +111,14 @@ int audit_summary_record(const struct ruas_config *cfg, struct audit_dest *d, ru
 	if (log_fd >= 0)
 		close(log_fd);
 	return rc;
+}
+
+int audit_summary_finish(int r, const struct ruas_config *cfg, struct audit_dest *d,
+			 ruas_report **out, enum audit_kind kind, const char *fn, ruas_error **err)
+{
+	if (r != 0 || audit_summary_record(cfg, d, *out, kind) == 0)
+		return r;
+	ruas_report_free(*out);
+	*out = NULL;
+	return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "%s: out of memory", fn);
 }

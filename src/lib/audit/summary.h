@@ -28,4 +28,12 @@ int audit_summary_dest(struct audit_dest *d, const struct ruas_config *cfg,
 int audit_summary_record(const struct ruas_config *cfg, struct audit_dest *d, ruas_report *rep,
 			 enum audit_kind kind);
 
+/*
+ * The end of ruas_preflight() and ruas_audit(): when r (what the run gave)
+ * is 0, records *out's summary; out of memory for it frees *out and
+ * returns RUAS_ERR_NOMEM naming fn. Else r.
+ */
+int audit_summary_finish(int r, const struct ruas_config *cfg, struct audit_dest *d,
+			 ruas_report **out, enum audit_kind kind, const char *fn, ruas_error **err);
+
 #endif

@@ -141,10 +141,5 @@ int ruas_audit(ruas_report **out, const ruas_config *cfg,
 	int r = audit_summary_dest(&d, cfg, opts, "ruas_audit", err);
 	if (r == 0)
 		r = audit_run(out, cfg, opts ? opts->max_parallel : 0, &real, err);
-	if (r == 0 && audit_summary_record(cfg, &d, *out, AUDIT_AUDIT) < 0) {
-		ruas_report_free(*out);
-		*out = NULL;
-		r = error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "audit: out of memory");
-	}
-	return r;
+	return audit_summary_finish(r, cfg, &d, out, AUDIT_AUDIT, "ruas_audit", err);
 }

@@ -231,10 +231,5 @@ int ruas_preflight(ruas_report **out, const ruas_config *cfg,
 	int r = audit_summary_dest(&d, cfg, opts, "ruas_preflight", err);
 	if (r == 0)
 		r = preflight_run(out, cfg, opts ? opts->max_parallel : 0, &real, err);
-	if (r == 0 && audit_summary_record(cfg, &d, *out, AUDIT_CHECK) < 0) {
-		ruas_report_free(*out);
-		*out = NULL;
-		r = error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "preflight: out of memory");
-	}
-	return r;
+	return audit_summary_finish(r, cfg, &d, out, AUDIT_CHECK, "ruas_preflight", err);
 }
