@@ -219,7 +219,12 @@ expect "a settings key that is not a setting name is refused, nothing written" \
 	"$(snapshot_file "$CONF")" = "$conf_one"
 expect "an unknown key is refused by ruas" test "$(recap two failed)" = 1 -a -n "$(grep -F 'bogus_key' <<<"$PLAY")"
 
+# A symlink in place of the configuration is replaced, never written through.
+in_two sh -c 'echo decoy >/etc/decoy && chmod 0600 /etc/decoy && ln -sf /etc/decoy /etc/ruas/ruas.conf'
 playbook --diff -i "$SB/inv-noapi.yml"
+expect "a symlink at the configuration's path: replaced by the file, its target untouched" \
+	test "$(in_two stat -c '%F %a' /etc/ruas/ruas.conf /etc/decoy)" = $'regular file 644\nregular file 600' -a \
+	"$(in_two cat /etc/decoy)" = decoy
 expect "after the failures, the good variables converge again; host one had nothing written" \
 	test "$RC" = 0 -a "$(recap one changed)" = 0
 # A failed ruas check leaves the configuration it checked (ruas refuses to run with it).

@@ -34,6 +34,10 @@ host_two_body() {
 	mount --bind "$SB/home2" /home
 	for d in /srv /var/log /var/mail; do mount -t tmpfs -o mode=0755 tmpfs "$d"; done
 	mount -t tmpfs -o mode=1777 tmpfs /tmp
+	# As sandbox_setup does: a tree under /tmp (make distcheck's) is bound back in.
+	for d in "$abs_top_srcdir" "$abs_top_builddir"; do
+		case "$d" in /tmp/*) mkdir -p "$d" && mount --bind "$SB/hosttmp/${d#/tmp/}" "$d" ;; esac
+	done
 	mount -t tmpfs -o mode=0711 tmpfs /run/sudo
 	prefix_overlay two
 	# A host where ruas was installed before the role runs (ruas_install: none).
@@ -47,7 +51,7 @@ hosts_setup() {
 	sandbox_guard
 	login_defs_range /etc 44000
 	mount -t tmpfs -o mode=0755 tmpfs /srv
-	export SB PREFIX abs_top_builddir MAKE
+	export SB PREFIX abs_top_srcdir abs_top_builddir MAKE
 	export -f host_two_body login_defs_range prefix_overlay
 	unshare --mount --propagation private bash -c host_two_body &
 	TWO=$!
@@ -134,7 +138,7 @@ EOF
 
 # The controller's environment: nothing of Ansible's under the real HOME.
 ansible_env() {
-	env ANSIBLE_CONFIG="$SB/ansible/ansible.cfg" ANSIBLE_HOME="$SB/ansible/home" \
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ANSIBLE_CONFIG="$SB/ansible/ansible.cfg" ANSIBLE_HOME="$SB/ansible/home" \
 		HOME="$SB/ansible/home" LANG=C.UTF-8 PYTHONDONTWRITEBYTECODE=1 ANSIBLE_NOCOLOR=1 "$@"
 }
 

@@ -3,6 +3,7 @@
 """Ansible module ruas_sudoers: ruas-setup install --config, run only when it would change."""
 
 import os
+import re
 import sys
 
 from ansible.module_utils.basic import AnsibleModule
@@ -46,6 +47,10 @@ def main():
         name=dict(type='str')), supports_check_mode=True)
     p = module.params
     name = p['name'] or 'ruas-' + p['supervisor']
+    # ruas-setup's rule for --name, before the name makes a path (it may be removed below).
+    if not re.match(r'^[A-Za-z0-9_-]+\Z', name) or not p['sudoers_dir'].startswith('/'):
+        module.fail_json(msg='fragment name %r must match ^[A-Za-z0-9_-]+$ (sudo skips names '
+                         'with a dot) and ruas_sudoers_dir be absolute' % name)
     path = os.path.join(p['sudoers_dir'], name)
     common = ['--supervisor', p['supervisor'], '--sudoers-dir', p['sudoers_dir'], '--name', name]
     old, st = read_regular(path)

@@ -78,11 +78,10 @@ def make_dirs(path):
     try:
         for c in parts:
             try:
-                os.mkdir(c, 0o755, dir_fd=fd)
-                made = True
-                os.chmod(c, 0o755, dir_fd=fd, follow_symlinks=False)
+                os.mkdir(c, 0o700, dir_fd=fd)
+                new = True
             except FileExistsError:
-                pass
+                new = False
             try:
                 nfd = os.open(c, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
                               dir_fd=fd)
@@ -91,6 +90,9 @@ def make_dirs(path):
                               % (path, c, e.strerror))
             os.close(fd)
             fd = nfd
+            if new:
+                os.fchmod(fd, 0o755)  # on the descriptor: whatever the umask, no name again
+                made = True
     finally:
         os.close(fd)
     return made
