@@ -43,7 +43,9 @@ ansible_setup
 
 # ------------------------------------------------------------------ the variables
 # Host one: two targets, and a project whose work_dir and command hold what
-# libconfig, a shell or Jinja would read as syntax.
+# libconfig, a shell or Jinja would read as syntax. ruas refuses unknown keys,
+# so a setting injected by "; x = 1; " would fail ruas check; the values are
+# then read back from ruas itself, byte for byte.
 one_vars() {
 	cat <<EOF
 ruas_install: source
@@ -122,7 +124,6 @@ expect "host one: a hostile work_dir is written exactly (ruas check --json reads
 one_as sup1 "$RUAS_BIN" run -q exact
 expect "host one: a command with quotes, \$, {{ }}, newlines and @include runs byte for byte" \
 	test "$RC" = 0 -a "$OUT" = "$EXACT_OUT"
-expect "... no setting was injected (x, y)" bash -c '! grep -Eq "^ *(x|y) *=" "$1"' _ "$CONF"
 F1=/etc/sudoers.d/ruas-sup1
 expect "host one: the fragment has exactly the rules of web-agent and api-agent" \
 	test "$(grep -v '^#' "$F1" | grep -c 'NOPASSWD')" = 2 -a \

@@ -159,12 +159,14 @@ def main():
     result = dict(changed=changed, path=path, content=text)
     if p['write']:
         result['diff'] = diff
+    directory = os.path.dirname(path) or '.'
+    if not p['write'] and not module.check_mode and os.path.isdir(directory):
+        parent_ok(module, directory)  # before anything else changes, not at the end
     if module.check_mode or not p['write']:
         # Validated from a private copy: a refusal shows in check mode too.
         if p['validate']:
             validate(module, p['validate'], write_temp(module.tmpdir, text, 0o644))
         module.exit_json(**result)
-    directory = os.path.dirname(path) or '.'
     parent_ok(module, directory)
     if not changed:
         module.exit_json(**result)

@@ -55,9 +55,14 @@ def deb(module, p):
     if os.path.normpath(p['prefix']) != '/usr':
         module.fail_json(msg='ruas_install=deb installs under /usr; ruas_prefix is %s'
                          % p['prefix'])
+    if not p['deb_dir'] or not os.path.isdir(p['deb_dir']):
+        module.fail_json(msg='ruas_install=deb needs ruas_deb_dir, a directory of .deb files: %r'
+                         % p['deb_dir'])
     todo = []
     for pkg in p['deb_packages']:
-        pattern = os.path.join(glob.escape(p['deb_dir'] or ''), glob.escape(pkg) + '_*.deb')
+        # Absolute: apt-get takes a name without a '/' for a package of the archive.
+        pattern = os.path.join(glob.escape(os.path.abspath(p['deb_dir'])),
+                               glob.escape(pkg) + '_*.deb')
         files = glob.glob(pattern)
         if len(files) != 1:
             module.fail_json(msg='ruas_deb_dir %s: expected one %s_*.deb, found %d'
