@@ -9,11 +9,14 @@ def ruas_targets(projects, people=None):
     reads it; a member whose user no project names is a target too (no work_dir).
     Projects without either run as the supervisor and are not targets."""
     members = {}
-    for m in (people or {}).get('members') or []:
+    members_list = people.get('members') if isinstance(people, dict) else None
+    for m in members_list if isinstance(members_list, list) else []:
         if isinstance(m, dict) and m.get('id') is not None and m.get('run_as_user'):
             members[m['id']] = m['run_as_user']
     users = {}
     for p in projects or []:
+        if not isinstance(p, dict):
+            continue  # ruas_config refuses it, saying where
         user = p.get('run_as_user') or members.get(p.get('person'))
         if not user:
             continue
