@@ -1,0 +1,236 @@
+#!/bin/bash
+# Integration tests for the Ansible role ruas (contrib/ansible/roles/ruas):
+# ansible-playbook against two throwaway hosts from one inventory. Host "one"
+# is this sandbox (connection local, ruas_install=source from the build
+# tree); host "two" is a second private mount namespace with its own /etc,
+# /home and /srv (ruas already installed there, ruas_install=none), entered
+# by its python interpreter through nsenter. Each host has an overlay over
+# the prefix, so no install reaches the real one. First run converges, the
+# second changes nothing, check mode changes nothing, a removed project loses
+# its sudoers rule, and broken or hostile variables fail the play with the
+# message of ruas or ruas-setup. Needs root and ansible-playbook.
+. "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
+sandbox_need_root "tests/integration/ansible.sh"
+for c in ansible-playbook nsenter; do
+	if ! command -v "$c" >/dev/null; then
+		echo "SKIP: tests/integration/ansible.sh needs $c (ansible-core: scripts/install-deps installs it)" >&2
+		exit 77
+	fi
+done
+sandbox_enter "$0" "$@"
+SANDBOX_ID_BASE=44000
+sandbox_setup
+sandbox_guard
+set -u
+. "$abs_top_srcdir/tests/integration/tap.sh"
+. "$abs_top_srcdir/tests/integration/ansible_hosts.sh"
+
+ROLES="$abs_top_srcdir/contrib/ansible/roles"
+PREFIX=$RUAS_PREFIX
+RUAS_BIN="$PREFIX/bin/ruas"
+CONF="$RUAS_SYSCONFDIR/ruas/ruas.conf"
+case "$CONF" in
+"$PREFIX"/* | /etc/*) ;;
+*)
+	echo "Bail out! the default configuration $CONF is neither under the prefix nor in /etc," \
+		"so the role would write it on the real host" >&2
+	exit 99
+	;;
+esac
+
+hosts_setup
+ansible_setup
+
+# ------------------------------------------------------------------ the variables
+# Host one: two targets, and a project whose work_dir and command hold what
+# libconfig, a shell or Jinja would read as syntax. ruas refuses unknown keys,
+# so a setting injected by "; x = 1; " would fail ruas check; the values are
+# then read back from ruas itself, byte for byte.
+one_vars() {
+	cat <<EOF
+ruas_install: source
+ruas_source_dir: "$abs_top_builddir"
+ruas_prefix: "$PREFIX"
+ruas_supervisor: sup1
+EOF
+	cat <<'EOF'
+ruas_projects:
+  - {name: web, run_as_user: web-agent, work_dir: /srv/web, command: [printf, "%s\\n", web]}
+EOF
+	[ "${1:-}" = no-api ] ||
+		echo '  - {name: api, run_as_user: api-agent, work_dir: /srv/api, command: ["true"]}'
+	cat <<'EOF'
+  - name: exact
+    run_as_user: web-agent
+    work_dir: "/srv/h \"q\" \\ $HOME\t'\"; x = 1; \""
+    command: [printf, "[%s]\\n", !unsafe '{{ lookup("pipe", "id") }}', "$HOME", "a\"b\\c",
+              "tab\there", "\"; y = 2; \"", "", "new\nline", "@include \"/etc/shadow\"", "café"]
+    env_allowlist: [LANG]
+EOF
+}
+EXACT_DIR=$'/srv/h "q" \\ $HOME\t\'"; x = 1; "'
+EXACT_OUT=$'[{{ lookup("pipe", "id") }}]\n[$HOME]\n[a"b\\c]\n[tab\there]\n["; y = 2; "]\n[]\n[new\nline]\n[@include "/etc/shadow"]\n[café]'
+
+# Host two: a person, a plain target, and settings.
+two_vars() {
+	cat <<EOF
+ruas_install: none
+ruas_prefix: "$PREFIX"
+ruas_supervisor: sup2
+ruas_config_path: /etc/ruas/ruas.conf
+ruas_settings:
+  env_allowlist: [LANG, ${1:-TERM}]
+EOF
+	cat <<'EOF'
+ruas_people:
+  worktrees: /srv/wt
+  credentials: /srv/cred
+  members:
+    - {id: alice, run_as_user: ruas-alice}
+ruas_projects:
+  - {name: alice-repo, person: alice, work_dir: /srv/wt/alice/repo, command: [id, -un]}
+  - {name: ops, run_as_user: ops-agent, work_dir: /srv/ops, command: [id, -un]}
+EOF
+}
+
+# ------------------------------------------------------------------ lint
+if command -v ansible-lint >/dev/null; then
+	lint_out=$(cd "$SB/ansible" && ansible_env ansible-lint --offline --nocolor -q "$ROLES/ruas" 2>&1)
+	RC=$? OUT=$lint_out ERR=""
+	expect "ansible-lint (production profile) finds nothing in the role" test "$RC" = 0
+	expect "... and has no warning of its own" hasnt "$lint_out" "WARNING"
+else
+	echo "# ansible-lint is not installed: --syntax-check only"
+fi
+inventory "$SB/inv-base.yml" "$(one_vars)" "$(two_vars)"
+playbook --syntax-check -i "$SB/inv-base.yml"
+expect "ansible-playbook --syntax-check" test "$RC" = 0
+
+# ------------------------------------------------------------------ first run: both hosts
+playbook -i "$SB/inv-base.yml"
+expect "first run converges on both hosts (two namespaces, one inventory)" \
+	test "$RC" = 0 -a "$(recap one failed)" = 0 -a "$(recap two failed)" = 0
+expect "... and changes both" test "$(recap one changed)" -gt 0 -a "$(recap two changed)" -gt 0
+expect "host one: ruas installed from the build tree under the prefix" test -x "$RUAS_BIN"
+expect "host one: the configuration at the installed ruas's default path, 0644 root:root" \
+	test "$(stat -c '%a %U:%G' "$CONF")" = "644 root:root"
+one_as sup1 "$RUAS_BIN" check
+expect "host one: ruas check as the supervisor passes" test "$RC" = 0
+one_as sup1 "$RUAS_BIN" check --json
+expect "host one: a hostile work_dir is written exactly (ruas check --json reads it back)" \
+	perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>);
+		my ($p) = grep { $_->{name} eq "exact" } @{$j->{projects}};
+		exit(($p && $p->{work_dir} eq $ARGV[0]) ? 0 : 1)' "$EXACT_DIR" <"$SB/out"
+one_as sup1 "$RUAS_BIN" run -q exact
+expect "host one: a command with quotes, \$, {{ }}, newlines and @include runs byte for byte" \
+	test "$RC" = 0 -a "$OUT" = "$EXACT_OUT"
+F1=/etc/sudoers.d/ruas-sup1
+expect "host one: the fragment has exactly the rules of web-agent and api-agent" \
+	test "$(grep -v '^#' "$F1" | grep -c 'NOPASSWD')" = 2 -a \
+	"$(grep -c '^sup1 ALL=(api-agent) NOPASSWD: ALL$' "$F1")" = 1
+expect "host one: target uids in the suite's range (44000)" \
+	test "$(id -u web-agent)" -ge 44000 -a "$(id -u web-agent)" -lt 45000
+two_as sup2 "$PREFIX/bin/ruas" check -c /etc/ruas/ruas.conf
+expect "host two: ruas check as the supervisor passes (a person and a target)" test "$RC" = 0
+two_as sup2 "$PREFIX/bin/ruas" run -q -c /etc/ruas/ruas.conf alice-repo
+expect "host two: the person's project runs as the member's user" test "$OUT" = ruas-alice
+expect "host two: its users are its own (45000), host one has none of them" \
+	test "$(in_two id -u ops-agent)" -ge 45000 -a "$(in_two id -u ops-agent)" -lt 46000 -a \
+	"$(getent passwd ops-agent sup2 | wc -l)" = 0
+expect "host one has no users of host two, nor host two of host one" \
+	test -z "$(in_two getent passwd web-agent sup1)"
+
+# ------------------------------------------------------------------ second run
+playbook --diff -i "$SB/inv-base.yml"
+expect "second run: changed=0 on both hosts" \
+	test "$RC" = 0 -a "$(recap one changed)" = 0 -a "$(recap two changed)" = 0
+expect "host one: the target can write its work_dir (ruas-setup acl)" \
+	as_user web-agent sh -c 'touch "$1/f"' _ "$EXACT_DIR"
+
+# ------------------------------------------------------------------ check mode
+inventory "$SB/inv-next.yml" "$(one_vars no-api | sed 's/name: web, run_as_user: web-agent/name: web, run_as_user: new-agent/')" "$(two_vars LC_ALL)"
+snap_one=$(snapshot "$SB/ovl-one/up")
+snap_two=$(snapshot_two)
+playbook --check --diff -i "$SB/inv-next.yml"
+expect "check mode: runs through" test "$RC" = 0
+expect "check mode: host one's /etc, /home, /srv and prefix are unchanged" \
+	test "$(snapshot "$SB/ovl-one/up")" = "$snap_one"
+expect "check mode: so are host two's" test "$(snapshot_two)" = "$snap_two"
+expect "check mode: the configuration's diff is shown" has "$PLAY" '-  { name = "api"; run_as_user = "api-agent";'
+expect "... and the fragment's" has "$PLAY" '+sup1 ALL=(new-agent) NOPASSWD: ALL'
+expect "... and host two's" has "$PLAY" '+env_allowlist = ["LANG", "LC_ALL"];'
+expect "check mode: new-agent would be created" has "$PLAY" "would create user new-agent (ruas-setup useradd)"
+expect "check mode: nothing was created" bash -c '! getent passwd new-agent'
+
+# ------------------------------------------------------------------ removing a project
+inventory "$SB/inv-noapi.yml" "$(one_vars no-api)" "$(two_vars)"
+playbook --diff -i "$SB/inv-noapi.yml"
+expect "a project removed from the variables: the run succeeds" test "$RC" = 0
+expect "... its sudoers rule is gone" bash -c '! grep -q "(api-agent)" "$1" && grep -q "^sup1 ALL=(web-agent) NOPASSWD: ALL$" "$1"' _ "$F1"
+expect "... its user and work_dir stay" bash -c 'getent passwd api-agent >/dev/null && test -d /srv/api'
+one_as sup1 sudo -n -iu api-agent true
+expect "... sup1 cannot sudo to api-agent any more" test "$RC" != 0
+expect "... host two is unchanged" test "$(recap two changed)" = 0
+
+# ------------------------------------------------------------------ failures
+frag_one=$(snapshot_file "$F1")
+conf_one=$(snapshot_file "$CONF")
+conf_two=$(in_two sha256sum /etc/ruas/ruas.conf)
+# A target that another rule lets run anything as root.
+sandbox_sudoers esc 'esc-agent ALL=(ALL) NOPASSWD: ALL'
+inventory "$SB/inv-bad1.yml" "$(one_vars no-api; echo '  - {name: esc, run_as_user: esc-agent, work_dir: /srv/esc, command: ["true"]}')" \
+	"$(two_vars; echo '  - {name: "x\"; y = 1; \"", run_as_user: ops-agent, work_dir: /srv/ops, command: ["true"]}')"
+playbook -i "$SB/inv-bad1.yml"
+expect "a target with NOPASSWD: ALL through another rule fails the play" \
+	test "$RC" != 0 -a "$(recap one failed)" = 1
+expect "... with the finding's text" has "$PLAY" 'ERROR: target user \"esc-agent\" can run passwordless sudo.'
+expect "... and the fragment is as it was" test "$(snapshot_file "$F1")" = "$frag_one"
+expect "a hostile project name is refused by ruas, with its message" \
+	test "$(recap two failed)" = 1 -a -n "$(grep -F 'the new configuration was refused' <<<"$PLAY")"
+expect "... naming the project key" has "$PLAY" 'is invalid; use letters, digits and _ . @ + -'
+expect "... and host two's configuration is untouched" test "$(in_two sha256sum /etc/ruas/ruas.conf)" = "$conf_two"
+rm /etc/sudoers.d/esc
+
+inventory "$SB/inv-bad2.yml" "$(one_vars no-api; echo '  - {name: all, run_as_user: ALL, work_dir: /srv/all, command: ["true"]}')" \
+	"$(two_vars; echo '  - {name: wheel, run_as_user: "%wheel", work_dir: /srv/wheel, command: ["true"]}')"
+playbook -i "$SB/inv-bad2.yml"
+expect "run_as_user ALL and %wheel fail the play on both hosts" \
+	test "$RC" != 0 -a "$(recap one failed)" = 1 -a "$(recap two failed)" = 1
+expect "... with ruas-setup's message for ALL" has "$PLAY" 'run_as_user \"ALL\"'
+expect "... and for %wheel" has "$PLAY" 'run_as_user \"%wheel\"'
+expect "... nothing was written on host one" \
+	test "$(snapshot_file "$CONF")" = "$conf_one" -a "$(snapshot_file "$F1")" = "$frag_one"
+
+inventory "$SB/inv-bad3.yml" "$(one_vars no-api | sed 's/^ruas_supervisor: sup1$/ruas_supervisor: ALL/')" \
+	"$(two_vars; echo '  - {name: locked, run_as_user: ops-agent, work_dir: /srv/locked/app, command: ["true"]}')"
+in_two sh -c 'mkdir -p /srv/locked && chmod 0700 /srv/locked'
+playbook -i "$SB/inv-bad3.yml"
+expect "a supervisor named ALL is refused with ruas-setup's message" \
+	test "$(recap one failed)" = 1 -a -n "$(grep -F 'supervisor \"ALL\"' <<<"$PLAY")"
+expect "... and no account ALL exists" bash -c '! getent passwd ALL'
+expect "a work_dir the target cannot reach fails ruas check, with the finding" \
+	test "$(recap two failed)" = 1 -a -n "$(grep -F 'ruas check as sup2 found 1 fatal finding' <<<"$PLAY")"
+expect "... its text" has "$PLAY" 'is not accessible to user'
+
+inventory "$SB/inv-bad4.yml" "$(one_vars no-api; printf 'ruas_settings: {"backend = \\"pam\\"; x": 1}\n')" \
+	"$(two_vars; printf 'ruas_settings: {bogus_key: 1}\n')"
+playbook -i "$SB/inv-bad4.yml"
+expect "a settings key that is not a setting name is refused, nothing written" \
+	test "$(recap one failed)" = 1 -a -n "$(grep -F 'is not a setting name' <<<"$PLAY")" -a \
+	"$(snapshot_file "$CONF")" = "$conf_one"
+expect "an unknown key is refused by ruas" test "$(recap two failed)" = 1 -a -n "$(grep -F 'bogus_key' <<<"$PLAY")"
+
+# A symlink in place of the configuration is replaced, never written through.
+in_two sh -c 'echo decoy >/etc/decoy && chmod 0600 /etc/decoy && ln -sf /etc/decoy /etc/ruas/ruas.conf'
+playbook --diff -i "$SB/inv-noapi.yml"
+expect "a symlink at the configuration's path: replaced by the file, its target untouched" \
+	test "$(in_two stat -c '%F %a' /etc/ruas/ruas.conf /etc/decoy)" = $'regular file 644\nregular file 600' -a \
+	"$(in_two cat /etc/decoy)" = decoy
+expect "after the failures, the good variables converge again; host one had nothing written" \
+	test "$RC" = 0 -a "$(recap one changed)" = 0
+# A failed ruas check leaves the configuration it checked (ruas refuses to run with it).
+expect "... host two's configuration loses the project that failed ruas check" \
+	test "$(recap two changed)" = 1 -a -z "$(in_two grep -F locked /etc/ruas/ruas.conf)"
+
+hosts_teardown
+tap_finish
