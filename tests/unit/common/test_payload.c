@@ -334,6 +334,25 @@ static void test_run_id_and_facility_checked(void **state)
 	buf_free(&raw);
 }
 
+/*
+ * The library only ever sends audit_facility's twelve (authpriv, auth,
+ * daemon, user, local0..local7), plus 1: the helper, which then writes to
+ * /dev/log at that facility, takes no other (kern, mail, cron, ...).
+ */
+static void test_facility_only_the_configurable_ones(void **state)
+{
+	(void)state;
+	static const int never[] = {LOG_KERN, LOG_MAIL, LOG_LPR, LOG_NEWS, LOG_UUCP, LOG_CRON,
+				    LOG_FTP};
+	for (size_t i = 0; i < sizeof never / sizeof *never; i++) {
+		struct buf raw = BUF_INIT;
+		raw_exec_with_run(&raw, "0123456789abcdef0123456789abcdef",
+				  (unsigned int)(never[i] >> 3) + 1);
+		assert_raw_refused(&raw, "audit facility");
+		buf_free(&raw);
+	}
+}
+
 /* ------------------------------------------------------------- hex */
 
 static void test_hex_round_trip_all_bytes(void **state)
@@ -1055,6 +1074,7 @@ int main(void)
 		cmocka_unit_test(test_payload_encode_refuses_invalid),
 		cmocka_unit_test(test_crafted_valid_is_accepted),
 		cmocka_unit_test(test_run_id_and_facility_checked),
+		cmocka_unit_test(test_facility_only_the_configurable_ones),
 		cmocka_unit_test(test_wrong_version_refused),
 		cmocka_unit_test(test_bad_header_or_kind_refused),
 		cmocka_unit_test(test_trailing_bytes_refused),

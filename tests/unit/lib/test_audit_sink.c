@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <signal.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -92,7 +93,7 @@ static int teardown(void **state)
 	snprintf(cmd, sizeof cmd, "%s", dir);
 	/* Only files the tests made, one level deep. */
 	const char *names[] = {"audit.jsonl", "link", "out", "sub/audit.jsonl", "sub", "fifo",
-			       "shared", NULL};
+			       "shared", "tgt/logs/audit.jsonl", "tgt/logs", "tgt", NULL};
 	for (const char **n = names; *n; n++) {
 		char p[160];
 		snprintf(p, sizeof p, "%s/%s", dir, *n);
@@ -370,6 +371,69 @@ static void test_log_owned_by_target_refused(void **state)
 	buf_free(&b);
 }
 
+
+/*
+ * As root: a log owned by someone who is neither the supervisor nor root
+ * (another local user, who made it 0600 before the first run, in a sticky
+ * directory) is refused: that user could read every record (the agents'
+ * arguments) and rewrite them.
+ */
+static void test_log_owned_by_another_user_refused(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* chown needs root */
+	(void)unlink(path_in("shared"));
+	int fd = open(path_in("shared"), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(fchown(fd, 54321, 54321), 0); /* no project's run_as_user */
+	close(fd);
+	struct buf extra = BUF_INIT;
+	buf_printf(&extra, "audit_log = \"%s\";", path_in("shared"));
+	const char *const cmd[] = {"/bin/true", NULL};
+	ruas_config *cfg = legacy_config(extra.data, cmd);
+	char why[256];
+	fd = audit_log_open(cfg, why, sizeof why);
+	if (fd >= 0)
+		fail_msg("a log owned by uid 54321 was accepted for a supervisor of uid %d",
+			 (int)geteuid());
+	ruas_config_free(cfg);
+	buf_free(&extra);
+}
+
+/*
+ * As root: the log's directory is root's and 0700, but the directory above
+ * it belongs to a target, who can rename it away and put a symlink (or a
+ * directory of its choosing) in its place between the checks, or at any
+ * time before the next run. Every directory on the path counts, not only
+ * the last one.
+ */
+static void test_log_ancestor_owned_by_target_refused(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* chown needs root */
+	struct passwd *pw = getpwnam("nobody");
+	assert_non_null(pw);
+	assert_int_equal(mkdir(path_in("tgt"), 0755), 0);
+	assert_int_equal(chown(path_in("tgt"), pw->pw_uid, pw->pw_gid), 0);
+	assert_int_equal(mkdir(path_in("tgt/logs"), 0700), 0);
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "audit_log = \"%s\";\nprojects = ( { name = \"t\"; work_dir = \"%s\"; "
+		       "command = [\"/bin/true\"]; run_as_user = \"nobody\"; } );\n",
+		   path_in("tgt/logs/audit.jsonl"), dir);
+	ruas_config *cfg = NULL;
+	ruas_error *err = NULL;
+	if (ruas_config_load_buffer(&cfg, b.data, b.len, "audit.conf", NULL, &err) != 0)
+		fail_msg("config refused: %s", ruas_error_message(err));
+	char why[256];
+	int fd = audit_log_open(cfg, why, sizeof why);
+	if (fd >= 0)
+		fail_msg("accepted a log beneath a directory that the target nobody owns");
+	ruas_config_free(cfg);
+	buf_free(&b);
+}
+
 /* ------------------------------------------------------------ spawns */
 
 static ruas_child *spawn_with(ruas_config *cfg, const char *const *args, struct seen *seen,
@@ -503,6 +567,37 @@ static void test_spawn_signal_and_free(void **state)
 	ruas_config_free(cfg);
 }
 
+
+/*
+ * An embedder that ignores SIGCHLD (the kernel reaps its children) or reaps
+ * with waitpid(-1) elsewhere: the wait says someone else reaped the pid,
+ * but the run still gets its end record (exit unknown), at the latest when
+ * the handle is freed. Today it gets none: a start without an end.
+ */
+static void test_end_recorded_when_reaped_elsewhere(void **state)
+{
+	(void)state;
+	const char *const cmd[] = {"/bin/true", NULL};
+	ruas_config *cfg = legacy_config("", cmd);
+	struct seen seen = {0};
+	int r;
+	ruas_error *err = NULL;
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+	assert_int_equal(sigaction(SIGCHLD, &ign, &old), 0);
+	ruas_child *c = spawn_with(cfg, NULL, &seen, &r, &err);
+	assert_int_equal(r, 0);
+	int code;
+	(void)ruas_child_wait(c, &code, NULL); /* "reaped by someone else" */
+	ruas_child_free(c);
+	assert_int_equal(sigaction(SIGCHLD, &old, NULL), 0);
+	if (seen.n != 2)
+		fail_msg("%zu record(s), the first \"%s\": a start without its end", seen.n,
+			 seen.n ? seen.line[0] : "");
+	assert_string_equal(seen.event[1], "end");
+	seen_free(&seen);
+	ruas_config_free(cfg);
+}
+
 /* A log that cannot be written stops the spawn before anything runs. */
 static void test_spawn_refused_without_log(void **state)
 {
@@ -618,8 +713,11 @@ int main(void)
 		cmocka_unit_test(test_log_created_0600_and_appended),
 		cmocka_unit_test(test_log_refusals),
 		cmocka_unit_test(test_log_owned_by_target_refused),
+		cmocka_unit_test(test_log_owned_by_another_user_refused),
+		cmocka_unit_test(test_log_ancestor_owned_by_target_refused),
 		cmocka_unit_test(test_spawn_start_and_end),
 		cmocka_unit_test(test_spawn_signal_and_free),
+		cmocka_unit_test(test_end_recorded_when_reaped_elsewhere),
 		cmocka_unit_test(test_spawn_refused_without_log),
 		cmocka_unit_test(test_preflight_record_and_checks),
 	};
