@@ -9,10 +9,13 @@
  * prints "run=ID" and "exit=N", and in callback mode each record as
  * "cb EVENT RUN LINE" and "cbjson JSON", in fd mode each record's JSON on
  * stdout (the descriptor sink on 1). Exits 0, or 2 when the library
- * refused (its message on stderr).
+ * refused (its message on stderr). With AUDITSPAWN_FREE_AFTER=S in the
+ * environment it frees the child S seconds after the spawn instead of
+ * waiting for it, and exits at once.
  */
 #include <ruas.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -65,6 +68,13 @@ int main(int argc, char **argv)
 	}
 	printf("run=%s\n", ruas_child_run_id(c));
 	fflush(stdout);
+	const char *free_after = getenv("AUDITSPAWN_FREE_AFTER");
+	if (free_after) {
+		sleep((unsigned int)atoi(free_after));
+		ruas_child_free(c);
+		ruas_config_free(cfg);
+		return 0;
+	}
 	int code = -1;
 	if (ruas_child_wait(c, &code, &err) != 0) {
 		fprintf(stderr, "auditspawn: %s\n", ruas_error_message(err));

@@ -109,7 +109,12 @@ conf() { # NAME EXTRA: a configuration of the test's projects
 			"$(cfgstr "$W")"
 		printf '    command = ["/bin/sh", "-c", "sleep 300 & exit 0"]; },\n'
 		printf '  { name = "sleeper"; run_as_user = "a1"; work_dir = %s;\n' "$(cfgstr "$W")"
-		printf '    command = ["/bin/sleep", "300"]; }\n);\n'
+		printf '    command = ["/bin/sleep", "300"]; },\n'
+		# Stops its own helper (the same uid, under the subreaper), for longer than
+		# ruas_child_free() waits, then lets it go on.
+		printf '  { name = "stopper"; run_as_user = "a1"; work_dir = %s; lifetime = "subreaper";\n' \
+			"$(cfgstr "$W")"
+		printf '    command = ["/bin/sh", "-c", "kill -STOP $PPID; sleep 5; kill -CONT $PPID; sleep 300"]; }\n);\n'
 	} >"$f"
 	chmod 644 "$f"
 	CONF=$f
@@ -172,7 +177,7 @@ FATAL=$CONF
 run_sup check -c "$FATAL"
 expect "ruas check of a target that can get root exits 1" test "$RC" = 1
 recs_ok "a check record: the fatal counts, the fatal check ids, result=fatal" \
-	"any(r['kind'] == 'check' and r['f']['config'] == '$FATAL' and r['f']['projects'] == '5' and int(r['f']['fatal']) >= 5 and 'escalation' in r['f']['fatal_checks'] and r['f']['result'] == 'fatal' for r in recs)"
+	"any(r['kind'] == 'check' and r['f']['config'] == '$FATAL' and r['f']['projects'] == '6' and int(r['f']['fatal']) >= 6 and 'escalation' in r['f']['fatal_checks'] and r['f']['result'] == 'fatal' for r in recs)"
 # A person's project: the start names the person, and the deny list's sha256.
 mkdir -p "$SB/wt/alice/repo" "$SB/cred" "$SB/cp"
 chown a1:a1 "$SB/wt/alice" "$SB/wt/alice/repo"
@@ -255,6 +260,19 @@ print([r['f']['run'] for r in a.records('$CAP') if r['kind'] == 'start' and r['p
 }
 lost sudo sup
 lost pam root
+
+# ----------------------- one end record, even when free outwaits a stopped helper
+# ruas_child_free() waits FREE_WAIT_MS for the helper, then kills sudo and
+# records the end. The agent had stopped its helper; it lets it go on once the
+# embedder has exited: the helper must not then add an end of its own
+# (supervisor=lost) to a run whose end the library recorded.
+as_user sup /usr/bin/env AUDITSPAWN_FREE_AFTER=1 "$SB/bin/auditspawn" "$MAIN" stopper syslog >"$SB/stop.out" 2>"$SB/stop.err"
+STOPRUN=$(sed -n 's/^run=//p' "$SB/stop.out")
+sleep 6
+for _ in $(seq 50); do pgrep -u a1 >/dev/null || break; sleep 0.1; done
+recs_ok "a helper stopped past ruas_child_free(): exactly one end record for the run" \
+	"[r['kind'] for r in recs if r['f'].get('run') == '$STOPRUN'] == ['start', 'end']"
+expect "... and nothing of the target is left" bash -c "! pgrep -u a1 >/dev/null"
 
 # --------------------------------------------------------- the JSON lines file
 ERR=$(python3 "$RECS" "$CAP" "[o for o in json_lines('$LOG')] is not None" 2>&1)
