@@ -598,6 +598,68 @@ static void test_end_recorded_when_reaped_elsewhere(void **state)
 	ruas_config_free(cfg);
 }
 
+
+/*
+ * A check looks and changes nothing: ruas_preflight() (ruas check, which an
+ * operator may well run as root) must not create the audit_log. Created by
+ * root, 0600, the supervisor's own spawns could then never open it.
+ */
+static void test_preflight_does_not_create_the_log(void **state)
+{
+	(void)state;
+	(void)unlink(path_in("audit.jsonl"));
+	struct buf extra = BUF_INIT;
+	buf_printf(&extra, "audit_log = \"%s\";", path_in("audit.jsonl"));
+	const char *const cmd[] = {"/bin/true", NULL};
+	ruas_config *cfg = legacy_config(extra.data, cmd);
+	ruas_audit_sink sink = RUAS_AUDIT_SINK_INIT;
+	sink.to = RUAS_AUDIT_TO_NONE;
+	ruas_preflight_options po = RUAS_PREFLIGHT_OPTIONS_INIT;
+	po.audit = &sink;
+	ruas_report *rep = NULL;
+	assert_int_equal(ruas_preflight(&rep, cfg, &po, NULL), 0);
+	ruas_report_free(rep);
+	if (access(path_in("audit.jsonl"), F_OK) == 0)
+		fail_msg("ruas_preflight() created %s (as uid %d)", path_in("audit.jsonl"),
+			 (int)geteuid());
+	ruas_config_free(cfg);
+	buf_free(&extra);
+}
+
+/*
+ * rsyslog's imuxsock cuts a message at 8 KiB by default (maxMessageSize), as
+ * Debian ships it: a start record of many arguments (each up to 256 bytes,
+ * four times that once non-ASCII bytes are escaped) must not lose the fields
+ * after argv there (env, deny, checks, pid).
+ */
+static void test_start_fields_survive_an_8k_cut(void **state)
+{
+	(void)state;
+	const char *const cmd[] = {"/bin/true", NULL};
+	ruas_config *cfg = legacy_config("", cmd);
+	static char arg[257];
+	memset(arg, 0xff, 256);
+	const char *args[41];
+	for (size_t i = 0; i < 40; i++)
+		args[i] = arg;
+	args[40] = NULL;
+	struct seen seen = {0};
+	int r;
+	ruas_child *c = spawn_with(cfg, args, &seen, &r, NULL);
+	assert_int_equal(r, 0);
+	assert_int_equal(ruas_child_wait(c, NULL, NULL), 0);
+	ruas_child_free(c);
+	assert_string_equal(seen.event[0], "start");
+	const char *checks = strstr(seen.line[0], " checks=");
+	assert_non_null(checks);
+	/* "<86>Mmm dd hh:mm:ss ruas[PID]: " comes first. */
+	if (checks - seen.line[0] > 8192 - 64)
+		fail_msg("a %zu-byte start line: its checks field begins at byte %td, past 8 KiB",
+			 strlen(seen.line[0]), checks - seen.line[0]);
+	seen_free(&seen);
+	ruas_config_free(cfg);
+}
+
 /* A log that cannot be written stops the spawn before anything runs. */
 static void test_spawn_refused_without_log(void **state)
 {
@@ -720,6 +782,8 @@ int main(void)
 		cmocka_unit_test(test_end_recorded_when_reaped_elsewhere),
 		cmocka_unit_test(test_spawn_refused_without_log),
 		cmocka_unit_test(test_preflight_record_and_checks),
+		cmocka_unit_test(test_preflight_does_not_create_the_log),
+		cmocka_unit_test(test_start_fields_survive_an_8k_cut),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
