@@ -55,6 +55,10 @@ int syslog_send(const char *path, int facility, int severity, const char *tag, c
 	buf_printf(&b, "<%d>%s %s[%d]: ", (facility & ~7) | (severity & 7), stamp, tag,
 		   (int)getpid());
 	buf_adds(&b, msg);
+	if (b.data && b.len > SYSLOG_SEND_MAX) {
+		b.len = SYSLOG_SEND_MAX;
+		b.data[b.len] = '\0';
+	}
 	if (!b.data || b.oom) {
 		buf_free(&b);
 		errno = ENOMEM;

@@ -15,6 +15,13 @@
 #define SYSLOG_SEND_PATH "/dev/log"
 
 /*
+ * The longest datagram sent: rsyslog's default maxMessageSize (journald
+ * takes more). A longer message is cut to fit rather than dropped; callers
+ * that know their message's structure cut it better first (audit/sink.c).
+ */
+#define SYSLOG_SEND_MAX 8192
+
+/*
  * Sends msg (no newline; any byte but NUL is sent as it is, so escape
  * first) with priority facility | severity (<syslog.h>'s LOG_* values) and
  * the tag "tag[getpid()]". A datagram socket first, a stream socket (with

@@ -135,7 +135,7 @@ recs_ok "exactly one start and one end record for the run, and nothing else of i
 	"[r['kind'] for r in $R] == ['start', 'end']"
 S="[r for r in $R if r['kind'] == 'start'][0]['f']"
 recs_ok "start: its fields, in order" \
-	"list($S) == ['run','project','person','supervisor','target','backend','lifetime','work_dir','argv','argv_len','argc','env','deny','checks','pid']"
+	"list($S) == ['run','project','person','supervisor','target','backend','lifetime','work_dir','env','deny','checks','pid','argc','argv','argv_len']"
 recs_ok "start: project, person, supervisor, target, backend, work_dir, checks" \
 	"($S)['project'] == 'echo' and ($S)['person'] == '-' and ($S)['supervisor'] == 'sup' and ($S)['target'] == 'a1' and ($S)['backend'] == 'sudo' and ($S)['lifetime'] == 'auto' and ($S)['work_dir'] == '$W' and ($S)['checks'] == 'ok' and ($S)['deny'] == '-'"
 recs_ok "start: every hostile argument exactly, one record, none forged" \
@@ -209,11 +209,15 @@ recs_ok "audit_facility = local3: local3.info" \
 	"all(r['pri'] == (19 << 3 | 6) for r in recs if r['f'].get('run') == '$RUN3')"
 recs_ok "audit_argv = none: argv=- and no argument anywhere, argc still counted" \
 	"[r['f']['argv'] for r in recs if r['kind'] == 'start' and r['f']['run'] == '$RUN3'] == ['-'] and not any('as-an-argument' in r['raw'] for r in recs) and [r['f']['argc'] for r in recs if r['kind'] == 'start' and r['f']['run'] == '$RUN3'] == ['5']"
-conf full 'audit_argv = "full";'
+conf full "audit_argv = \"full\"; audit_log = \"$LOG\";"
 run_sup run -c "$CONF" -q echo -- "$BIG"
 RUNF=$(cat "$W/runid")
-recs_ok "audit_argv = full: the 10 KiB argument whole, no _len" \
-	"[(r['f']['argv'][-1] == 'A' * 10240, 'argv_len' in r['f']) for r in recs if r['kind'] == 'start' and r['f']['run'] == '$RUNF'] == [(True, False)]"
+recs_ok "audit_argv = full: syslog gets the 10 KiB argument cut to fit one 8 KiB line, with its length" \
+	"[(len(r['raw']) <= 8192, r['f']['argv'][-1] == 'A' * 4096, r['f']['argv_len']) for r in recs if r['kind'] == 'start' and r['f']['run'] == '$RUNF'] == [(True, True, ['4:10240'])]"
+
+ERR=$(python3 "$RECS" "$CAP" "[o['argv'][-1] == 'A' * 10240 and 'argv_len' not in o for o in json_lines('$LOG') if o['event'] == 'start' and o['run'] == '$RUNF'] == [True]" 2>&1)
+RC=$?
+expect "... and the audit_log gets it whole" test "$RC" = 0
 
 # ------------------------------------------------------------ embedded spawns
 consumer_flags
@@ -280,7 +284,7 @@ RC=$?
 expect "every line of the audit_log parses as JSON" test "$RC" = 0
 expect "the audit_log is 0600, sup's" test "$(stat -c '%a %U' "$LOG")" = "600 sup"
 recs_ok "each start and end in the audit_log is its syslog record, field for field" \
-	"unmatched([o for o in json_lines('$LOG') if o['event'] in ('start', 'end') and o['run'] not in ('$CB', '$NONE')], recs)"
+	"unmatched([o for o in json_lines('$LOG') if o['event'] in ('start', 'end') and o['run'] not in ('$CB', '$NONE', '$RUNF')], recs)"
 recs_ok "... and every run of the main configuration is in it" \
 	"{o['run'] for o in json_lines('$LOG') if o['event'] == 'start'} >= {'$RUN', '$EMB', '$NONE', '$CB'}"
 recs_ok "... with the hostile arguments as JSON strings" \

@@ -26,7 +26,10 @@
  *     SESSION    (pam backend only, before PAYLOAD) ruas-session's payload
  *     SIGNAL     4 bytes: a signal number, for the agent's process group
  *     TERMINATE  end the whole tree: SIGTERM, the grace, SIGKILL
- *     KILL       end the whole tree at once
+ *     KILL       end the whole tree at once; a 1-byte body
+ *                CHANNEL_KILL_LIBRARY_RECORDS (ruas_child_free()) says
+ *                that the library records the run's end, so that the
+ *                helper does not, should it outlive the supervisor
  *   helper -> library
  *     EXIT       how the agent ended: 1 byte (CHANNEL_EXITED, _SIGNALED,
  *                _HELPER), then 4 bytes: the code or signal number, then
@@ -64,6 +67,9 @@ enum channel_type {
 	CHANNEL_CONTINUED = 8,
 };
 
+#define CHANNEL_KILL_LIBRARY_RECORDS 1
+/* EXIT's survivors count when the helper has none (the agent never ran). */
+#define CHANNEL_SURVIVORS_UNKNOWN 0xffffffffu
 enum channel_exit { CHANNEL_EXITED = 1, CHANNEL_SIGNALED = 2, CHANNEL_HELPER = 3 };
 
 /*

@@ -283,7 +283,7 @@ static int decode_exec(struct reader *r, struct payload *p)
 	    get_str(r, &p->run_id) < 0 || get_u32(r, &p->audit_facility) < 0)
 		return -1;
 	p->exec_flags = flags;
-	if (!payload_run_id_ok(p->run_id) || p->audit_facility > (LOG_LOCAL7 >> 3) + 1) {
+	if (!payload_run_id_ok(p->run_id) || !payload_facility_ok(p->audit_facility)) {
 		r->why = "payload run id or audit facility is not one the library makes";
 		return -1;
 	}
@@ -317,6 +317,20 @@ static int decode_check(struct reader *r, struct payload *p)
 	    get_strv(r, p->nanchors, &p->anchors) < 0)
 		return -1;
 	p->check_flags = flags;
+	return 0;
+}
+
+int payload_facility_ok(unsigned int f)
+{
+	/* 0, or one that audit_facility can name, plus 1 (config/audit_keys.c). */
+	static const int named[] = {LOG_AUTHPRIV, LOG_AUTH,   LOG_DAEMON, LOG_USER,
+				    LOG_LOCAL0,   LOG_LOCAL1, LOG_LOCAL2, LOG_LOCAL3,
+				    LOG_LOCAL4,   LOG_LOCAL5, LOG_LOCAL6, LOG_LOCAL7};
+	if (f == 0)
+		return 1;
+	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+		if (f == (unsigned int)(named[i] >> 3) + 1)
+			return 1;
 	return 0;
 }
 

@@ -110,6 +110,8 @@ struct payload {
 int payload_tty_ok(const char *t);
 /* Is id a payload's run id: "" or 32 lower-case hex digits? 1 or 0. */
 int payload_run_id_ok(const char *id);
+/* Is f a payload's audit facility: 0, or one audit_facility can name, plus 1? 1 or 0. */
+int payload_facility_ok(unsigned int f);
 
 /* Appends the hex encoding of p to out. 0, or -1 on OOM or invalid payload. */
 int payload_encode(const struct payload *p, struct buf *out);

@@ -165,7 +165,7 @@ void channel_in_exit(int chan, int status, int rc, long survivors)
 		body[0] = CHANNEL_EXITED;
 		channel_put32(body + 1, (unsigned int)WEXITSTATUS(status));
 	}
-	channel_put32(body + 5, survivors < 0 ? 0u : (unsigned int)survivors);
+	channel_put32(body + 5, survivors < 0 ? CHANNEL_SURVIVORS_UNKNOWN : (unsigned int)survivors);
 	/* Nobody may be listening any more (the supervisor died): that is fine. */
 	(void)channel_send(chan, CHANNEL_EXIT, body, sizeof body, NULL, 0);
 }

@@ -121,6 +121,7 @@ struct reaper {
 	ino_t ns_ino;      /* the agent's PID namespace's, 0: none (the subreaper alone) */
 	long survivors;    /* what was left when the agent ended, -1 until then */
 	int supervisor_lost;
+	int library_records_end; /* the supervisor's free said so (channel.h KILL) */
 };
 
 /* Subreaper, the supervisor's and the parent's pidfds, the relayed signals on a signalfd. */
@@ -320,6 +321,8 @@ static int channel_event(struct reaper *r)
 		stop = 1;
 	} else if (type == CHANNEL_KILL) {
 		stop = 1;
+		if (body.len == 1 && body.data[0] == CHANNEL_KILL_LIBRARY_RECORDS)
+			r->library_records_end = 1;
 		begin_terminating(r);
 		r->kill_at = monotonic_ms();
 	}
@@ -369,7 +372,7 @@ static int wait_event(struct reaper *r)
 
 int reaper_run(char **argv, struct reaper_options *o)
 {
-	struct reaper r = {-1, -1, -1, o->chan, -1, o->grace_seconds, -1, -1, 0, 0, -1, 0, -1, 0};
+	struct reaper r = {-1, -1, -1, o->chan, -1, o->grace_seconds, -1, -1, 0, 0, -1, 0, -1, 0, 0};
 	sigset_t old;
 	int rc = EXIT_HELPER;
 
@@ -403,7 +406,11 @@ int reaper_run(char **argv, struct reaper_options *o)
 	}
 	o->status = r.agent_status;
 	o->survivors = r.agent_status == -1 ? -1 : r.survivors < 0 ? 0 : r.survivors;
-	o->supervisor_lost = r.supervisor_lost;
+	/* Its end of file may have been seen first: has the supervisor itself gone? */
+	struct pollfd sup = {r.sup_fd, POLLIN, 0};
+	if (r.sup_fd >= 0 && poll(&sup, 1, 0) == 1 && (sup.revents & (POLLIN | POLLHUP)))
+		r.supervisor_lost = 1;
+	o->supervisor_lost = r.supervisor_lost && !r.library_records_end;
 	o->chan = r.chan; /* -1 when the supervisor closed it */
 	if (r.sup_fd >= 0)
 		close(r.sup_fd);

@@ -71,7 +71,8 @@ struct reaper_options {
 	 * the agent never ran.
 	 */
 	long survivors;
-	int supervisor_lost; /* out: the tree ended because the supervisor died */
+	/* out: the supervisor died without its free having said that it records the end */
+	int supervisor_lost;
 	long long started_ms; /* out: monotonic, when the agent was started */
 };
 

@@ -9,103 +9,120 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "account.h"
-
-/* Is uid one of cfg's run_as_users? */
-static int is_target(const struct ruas_config *cfg, uid_t uid)
+/* A directory on the way, as the fix names it: path up to n bytes ("/" for 0). */
+static void dir_problem(char *why, size_t whysz, const char *path, size_t n,
+			const struct stat *st)
 {
-	for (size_t i = 0; i < cfg->nprojects; i++) {
-		const char *u = cfg->projects[i]->run_as_user;
-		struct account a;
-		if (!u || account_lookup(u, &a) != ACCOUNT_FOUND)
-			continue;
-		int hit = a.uid == uid;
-		account_clear(&a);
-		if (hit)
-			return 1;
-	}
-	if (cfg->people)
-		for (size_t i = 0; i < cfg->people->nmembers; i++) {
-			struct account a;
-			if (account_lookup(cfg->people->members[i].run_as_user, &a) != ACCOUNT_FOUND)
-				continue;
-			int hit = a.uid == uid;
-			account_clear(&a);
-			if (hit)
-				return 1;
-		}
-	return 0;
+	int len = n ? (int)n : 1;
+	uid_t me = geteuid();
+	if (st->st_uid != 0 && st->st_uid != me)
+		snprintf(why, whysz,
+			 "the directory \"%.*s\" belongs to uid %u, who could put another file in "
+			 "its place (use a directory of root's or of uid %u, such as /var/log/ruas)",
+			 len, path, (unsigned)st->st_uid, (unsigned)me);
+	else if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX))
+		snprintf(why, whysz,
+			 "the directory \"%.*s\" is writable by its group or by others, who could "
+			 "put another file in its place (chmod go-w it)",
+			 len, path);
 }
 
-static const char *file_problem(const struct ruas_config *cfg, const struct stat *st)
+/* why gets msg (NULL: it holds the reason already); fd (-1: none) is closed. */
+static int refuse(char *why, size_t whysz, int fd, const char *msg)
+{
+	if (msg)
+		snprintf(why, whysz, "%s", msg);
+	if (fd >= 0)
+		close(fd);
+	return AUDIT_LOG_REFUSED;
+}
+
+/*
+ * The directory that holds path (absolute, as the configuration checked),
+ * reached from / component by component: its descriptor, and in *base the
+ * file's name; AUDIT_LOG_REFUSED with why.
+ */
+static int open_dirs(const char *path, const char **base, char *why, size_t whysz)
+{
+	int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return refuse(why, whysz, fd, strerror(errno));
+	const char *p = path;
+	for (;;) {
+		why[0] = '\0';
+		dir_problem(why, whysz, path, (size_t)(p - path), &st);
+		if (why[0])
+			return refuse(why, whysz, fd, NULL);
+		while (*p == '/')
+			p++;
+		const char *end = strchr(p, '/');
+		if (!end) {
+			*base = p;
+			return fd;
+		}
+		char name[256];
+		if ((size_t)(end - p) >= sizeof name)
+			return refuse(why, whysz, fd, "a directory's name is too long");
+		memcpy(name, p, (size_t)(end - p));
+		name[end - p] = '\0';
+		int next = openat(fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int e = errno;
+		close(fd);
+		fd = next;
+		p = end;
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			snprintf(why, whysz, "the directory \"%.*s\": %s", (int)(p - path), path,
+				 e == ELOOP || e == ENOTDIR ? "a symlink or not a directory (name "
+							      "the real path)"
+							    : strerror(e));
+			if (fd >= 0)
+				close(fd);
+			return AUDIT_LOG_REFUSED;
+		}
+	}
+}
+
+static const char *file_problem(const struct stat *st)
 {
 	if (!S_ISREG(st->st_mode))
 		return "it is not a regular file";
-	if (is_target(cfg, st->st_uid))
-		return "it belongs to a project's run_as_user, who could rewrite it "
-		       "(chown it to root)";
-	if (st->st_mode & (S_IWGRP | S_IWOTH))
-		return "it is writable by its group or by others (chmod 0600 it)";
-	if (st->st_mode & S_IROTH)
-		return "it is readable by others, and records hold the agents' arguments "
-		       "(chmod 0600 it)";
+	if (st->st_uid != geteuid())
+		return "it belongs to another user, who could read and rewrite it (chown it to "
+		       "the supervisor's user, or remove it and let ruas create it)";
+	if (st->st_mode & 077)
+		return "its group or others may read or write it, and records hold the agents' "
+		       "arguments (chmod 0600 it)";
 	return NULL;
 }
 
-static const char *dir_problem(const struct ruas_config *cfg, const struct stat *st)
+int audit_log_open(const struct ruas_config *cfg, int create, char *why, size_t whysz)
 {
-	if (is_target(cfg, st->st_uid))
-		return "its directory belongs to a project's run_as_user, who could replace the "
-		       "file (use a directory of root's, such as /var/log/ruas)";
-	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX))
-		return "its directory is writable by its group or by others, who could replace "
-		       "the file (chmod go-w the directory)";
-	return NULL;
-}
-
-/* stat(2) of the directory that holds path (absolute). */
-static int stat_dir(const char *path, struct stat *st)
-{
-	const char *slash = strrchr(path, '/');
-	size_t n = slash == path ? 1 : (size_t)(slash - path);
-	char *dir = strndup(path, n);
-	if (!dir)
-		return -1;
-	int r = stat(dir, st);
-	free(dir);
-	return r;
-}
-
-int audit_log_open(const struct ruas_config *cfg, char *why, size_t whysz)
-{
-	const char *path = cfg->audit.log;
-	struct stat st, dst;
-	if (!path) {
-		snprintf(why, whysz, "%s", "");
-		return -1;
-	}
+	const char *path = cfg->audit.log, *base = NULL;
+	why[0] = '\0';
+	if (!path)
+		return AUDIT_LOG_REFUSED;
+	int dir = open_dirs(path, &base, why, whysz);
+	if (dir < 0)
+		return AUDIT_LOG_REFUSED;
 	/* O_NONBLOCK: a FIFO put there must not hang the supervisor (it is refused below). */
-	int fd = open(path,
-		      O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC,
-		      0600);
-	if (fd < 0) {
-		int e = errno;
-		snprintf(why, whysz, "%s",
-			 e == ELOOP   ? "it is a symlink; name the file itself"
-			 : e == ENXIO ? "it is not a regular file"
-				      : strerror(e));
-		return -1;
-	}
-	const char *problem = NULL;
-	if (fstat(fd, &st) < 0 || stat_dir(path, &dst) < 0)
-		problem = strerror(errno);
-	else if (!(problem = file_problem(cfg, &st)))
-		problem = dir_problem(cfg, &dst);
-	if (problem) {
-		snprintf(why, whysz, "%s", problem);
-		close(fd);
-		return -1;
-	}
+	int fd = openat(dir, base,
+			O_WRONLY | O_APPEND | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC |
+				(create ? O_CREAT : 0),
+			0600);
+	int e = errno;
+	close(dir);
+	if (fd < 0 && e == ENOENT && !create)
+		return AUDIT_LOG_MISSING;
+	if (fd < 0)
+		return refuse(why, whysz, -1,
+			      e == ELOOP   ? "it is a symlink; name the file itself"
+			      : e == ENXIO ? "it is not a regular file"
+					   : strerror(e));
+	struct stat st;
+	const char *problem = fstat(fd, &st) < 0 ? strerror(errno) : file_problem(&st);
+	if (problem)
+		return refuse(why, whysz, fd, problem);
 	return fd;
 }
 
@@ -116,7 +133,11 @@ int audit_log_write(int fd, const char *line, size_t len)
 		;
 	if (n == (ssize_t)len)
 		return 0;
-	if (n >= 0)
-		errno = ENOSPC; /* a short write: the disk is full */
+	if (n >= 0) {
+		/* A short write (the disk is full): end the line, so that the next record is whole. */
+		while (write(fd, "\n", 1) < 0 && errno == EINTR)
+			;
+		errno = ENOSPC;
+	}
 	return -1;
 }

@@ -70,7 +70,7 @@ struct audit_run *audit_run_new(const struct ruas_config *cfg, const struct ruas
 		return NULL;
 	}
 	char why[256];
-	if (cfg->audit.log && (a->dest.log_fd = audit_log_open(cfg, why, sizeof why)) < 0) {
+	if (cfg->audit.log && (a->dest.log_fd = audit_log_open(cfg, 1, why, sizeof why)) < 0) {
 		*r = error_set(err, RUAS_ERR_SYSTEM, cfg->path, 0, 0,
 			       "project \"%s\": cannot write the audit log \"%s\" (audit_log in %s): "
 			       "%s; nothing was started", p->name, cfg->audit.log, cfg->path, why);
@@ -217,14 +217,15 @@ int audit_run_start(struct audit_run *a, const struct audit_spawn *s, ruas_error
 		{"backend", AUDIT_STR, backend_name(p), 0, NULL, 0},
 		{"lifetime", AUDIT_STR, lifetime_name(p), 0, NULL, 0},
 		{"work_dir", AUDIT_STR, work_dir, 0, NULL, 0},
-		a->argv_none ? (struct audit_field){"argv", AUDIT_STR, NULL, 0, NULL, 0}
-			     : (struct audit_field){"argv", AUDIT_ARGV, NULL, 0,
-						    (const char *const *)argv, a->argv_max},
-		{"argc", AUDIT_INT, NULL, (long long)argc, NULL, 0},
 		{"env", AUDIT_STRV, NULL, 0, (const char *const *)env, 0},
 		{"deny", AUDIT_STR, s->deny ? deny : NULL, 0, NULL, 0},
 		{"checks", AUDIT_STR, checks_name(p), 0, NULL, 0},
 		{"pid", AUDIT_INT, NULL, (long long)s->pid, NULL, 0},
+		{"argc", AUDIT_INT, NULL, (long long)argc, NULL, 0},
+		/* Last: a syslog daemon that cuts a long line cuts only arguments. */
+		a->argv_none ? (struct audit_field){"argv", AUDIT_STR, NULL, 0, NULL, 0}
+			     : (struct audit_field){"argv", AUDIT_ARGV, NULL, 0,
+						    (const char *const *)argv, a->argv_max},
 	};
 	struct audit_record rec = {AUDIT_START, f, sizeof f / sizeof f[0]};
 	int rc = audit_emit(&a->dest, &rec, a->id);
@@ -258,7 +259,9 @@ void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long sur
 		return;
 	a->ended = 1;
 	char sig[32];
-	const char *signame = term_signal ? audit_signal_name(term_signal, sig, sizeof sig) : NULL;
+	/* term_signal < 0: the end is unknown (audit.md): exit, signal and survivors "-". */
+	const char *signame =
+		term_signal > 0 ? audit_signal_name(term_signal, sig, sizeof sig) : NULL;
 	struct audit_field f[] = {
 		{"run", AUDIT_STR, a->id, 0, NULL, 0},
 		{"project", AUDIT_STR, a->project, 0, NULL, 0},
@@ -271,6 +274,8 @@ void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long sur
 	};
 	if (term_signal)
 		f[2] = (struct audit_field){"exit", AUDIT_STR, NULL, 0, NULL, 0};
+	if (term_signal < 0)
+		f[5] = (struct audit_field){"survivors_killed", AUDIT_STR, NULL, 0, NULL, 0};
 	struct audit_record rec = {AUDIT_END, f, sizeof f / sizeof f[0]};
 	(void)audit_emit(&a->dest, &rec, a->id);
 }

@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -39,12 +41,53 @@ int audit_dest_init(struct audit_dest *d, const ruas_audit_sink *in, int facilit
 	return 0;
 }
 
+/* Room for the line in one syslog datagram, after "<PRI>Mmm dd hh:mm:ss ruas[PID]: ". */
+#define SYSLOG_LINE_MAX (SYSLOG_SEND_MAX - 64)
+
+/*
+ * r's line for syslog: as it is when it fits in SYSLOG_LINE_MAX, else with
+ * its arguments cut further (halving what each keeps) until it does, each
+ * cut one with its original length in KEY_len, as audit_argv's own cut.
+ * The other fields come before argv, so they are whole either way.
+ */
+static int syslog_line(const struct audit_record *r, const struct buf *line, struct buf *out)
+{
+	if (line->len <= SYSLOG_LINE_MAX)
+		return buf_add(out, line->data, line->len);
+	struct audit_field *f = calloc(r->nfields, sizeof *f);
+	if (!f)
+		return -1;
+	memcpy(f, r->fields, r->nfields * sizeof *f);
+	struct audit_record cut = {r->kind, f, r->nfields};
+	int rc = 0;
+	for (size_t keep = 4096; rc == 0 && keep >= 8; keep /= 2) {
+		for (size_t i = 0; i < cut.nfields; i++)
+			if (f[i].type == AUDIT_ARGV && (!f[i].max || f[i].max > keep))
+				f[i].max = keep;
+		buf_reset(out);
+		rc = audit_record_line(&cut, out);
+		if (out->len <= SYSLOG_LINE_MAX)
+			break;
+	}
+	free(f);
+	return rc; /* still too long (thousands of arguments): syslog_send() cuts it */
+}
+
+static void to_syslog(const struct audit_dest *d, const struct audit_record *r,
+		      const struct buf *line)
+{
+	struct buf fit = BUF_INIT;
+	if (syslog_line(r, line, &fit) == 0 && !fit.oom)
+		(void)syslog_send(NULL, d->facility, LOG_INFO, "ruas", fit.data);
+	buf_free(&fit);
+}
+
 static void to_sink(const struct audit_dest *d, const struct audit_record *r, const char *run,
 		    const struct buf *line, const struct buf *json)
 {
 	switch (d->to) {
 	case RUAS_AUDIT_TO_SYSLOG:
-		(void)syslog_send(NULL, d->facility, LOG_INFO, "ruas", line->data);
+		to_syslog(d, r, line);
 		break;
 	case RUAS_AUDIT_TO_CALLBACK: {
 		/* The JSON without its newline, as the header promises. */

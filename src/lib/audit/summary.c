@@ -83,8 +83,9 @@ int audit_summary_record(const struct ruas_config *cfg, struct audit_dest *d, ru
 			 enum audit_kind kind)
 {
 	char why[256];
-	int log_fd = cfg->audit.log ? audit_log_open(cfg, why, sizeof why) : -1;
-	if (kind == AUDIT_CHECK && cfg->audit.log && log_fd < 0 &&
+	/* Nothing created here: the first spawn, as the supervisor, does that. */
+	int log_fd = cfg->audit.log ? audit_log_open(cfg, 0, why, sizeof why) : AUDIT_LOG_MISSING;
+	if (kind == AUDIT_CHECK && log_fd == AUDIT_LOG_REFUSED &&
 	    report_log_problem(cfg, rep, why) < 0)
 		return -1;
 	if (kind == AUDIT_CHECK)

@@ -66,7 +66,7 @@ static void take_news(ruas_child *c)
 			c->said = 1;
 			c->said_kind = b[0];
 			c->said_value = channel_get32(b + 1);
-			if (body.len == 9)
+			if (body.len == 9 && channel_get32(b + 5) != CHANNEL_SURVIVORS_UNKNOWN)
 				c->survivors = (long)channel_get32(b + 5);
 		} else if (r == 1 && type == CHANNEL_STOPPED && body.len == 4) {
 			c->state = RUAS_CHILD_STOPPED;
@@ -150,7 +150,24 @@ static int end_is_mine(ruas_child *c)
 
 static void record_end(ruas_child *c)
 {
-	audit_run_end(c->audit, c->exit_code, c->term_signal, c->survivors);
+	if (c->end_unknown)
+		audit_run_end(c->audit, -1, -1, -1);
+	else
+		audit_run_end(c->audit, c->exit_code, c->term_signal, c->survivors);
+}
+
+/*
+ * Under the lock: the end record of a run whose end this handle cannot
+ * know (someone else reaped it; its helper did not answer at free) is
+ * this caller's to make, once.
+ */
+static int unknown_end_is_mine(ruas_child *c)
+{
+	if (c->end_recorded)
+		return 0;
+	c->end_recorded = 1;
+	c->end_unknown = 1;
+	return 1;
 }
 
 /*
@@ -195,6 +212,11 @@ static int wait_common(ruas_child *c, int *exit_code, int block, ruas_error **er
 		if (record)
 			record_end(c);
 		if (!done) {
+			pthread_mutex_lock(&c->lock);
+			int unknown = unknown_end_is_mine(c);
+			pthread_mutex_unlock(&c->lock);
+			if (unknown)
+				record_end(c);
 			spawn_relay_finish(c, 1); /* it has ended, whoever reaped it */
 			return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, ECHILD,
 					 "pid %d was reaped by someone else", (int)c->pid);
@@ -309,6 +331,23 @@ static void wait_end(const ruas_child *c)
 }
 
 /*
+ * SIGKILL at free: over the channel, as KILL saying that the library
+ * records the run's end (so that the helper, seeing this process end
+ * later, does not record it a second time as supervisor=lost); without
+ * one, kill(2). 0 when sent.
+ */
+static int kill_at_free(ruas_child *c)
+{
+	static const unsigned char library_records_end[1] = {CHANNEL_KILL_LIBRARY_RECORDS};
+	pthread_mutex_lock(&c->lock);
+	int sent = !c->reaped && c->chan >= 0 &&
+		   channel_send_control(c->chan, CHANNEL_KILL, library_records_end,
+					sizeof library_records_end) == 0;
+	pthread_mutex_unlock(&c->lock);
+	return sent ? 0 : ruas_child_signal(c, SIGKILL, NULL);
+}
+
+/*
  * A child still running at free: its tree is killed at once, and what we
  * started is reaped, so that neither a zombie nor an orphan is left. Over
  * the channel the helper kills the tree and ends, and sudo with it; if
@@ -318,13 +357,20 @@ static void wait_end(const ruas_child *c)
  */
 static void end_running(ruas_child *c)
 {
-	if (ruas_child_signal(c, SIGKILL, NULL) == 0)
+	if (kill_at_free(c) == 0)
 		wait_end(c);
 	pthread_mutex_lock(&c->lock);
+	int unknown = 0;
 	if (!c->reaped) {
 		int status;
 		pid_t w = waitpid(c->pid, &status, WNOHANG);
 		if (w == 0) {
+			/*
+			 * The helper did not answer (its agent stopped it): how the
+			 * tree ends is the helper's, once it runs again, and not
+			 * this kill's. The end record says it is unknown.
+			 */
+			unknown = unknown_end_is_mine(c);
 			kill(c->pid, SIGKILL);
 			while ((w = waitpid(c->pid, &status, 0)) < 0 && errno == EINTR)
 				;
@@ -336,7 +382,7 @@ static void end_running(ruas_child *c)
 		}
 		c->reaped = 1;
 	}
-	int record = end_is_mine(c);
+	int record = unknown || end_is_mine(c);
 	pthread_mutex_unlock(&c->lock);
 	if (record)
 		record_end(c);
@@ -360,6 +406,9 @@ void ruas_child_free(ruas_child *c)
 		deny_files_remove(c->files);
 		free(c->files);
 	}
+	/* Whatever happened, a run that started has its end record. */
+	if (unknown_end_is_mine(c))
+		record_end(c);
 	audit_run_free(c->audit);
 	pthread_mutex_destroy(&c->lock);
 	pthread_mutex_destroy(&c->relay_lock);

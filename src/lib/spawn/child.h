@@ -29,6 +29,7 @@ struct ruas_child {
 	long survivors; /* the helper's count of what it killed when the agent ended; -1: unknown */
 	struct audit_run *audit; /* its run id and records (audit/run.h) */
 	int end_recorded;        /* the end record has been made (or is being), under the lock */
+	int end_unknown;         /* ... saying the end is unknown (audit.md) */
 };
 
 #endif

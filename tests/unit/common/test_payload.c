@@ -96,7 +96,9 @@ static void build_random_exec(struct payload *p, size_t maxlen)
 		p->run_id[i] = hex[rng_below(16)];
 	if (strlen(p->run_id) != 32)
 		p->run_id[0] = '\0';
-	p->audit_facility = (unsigned int)rng_below((LOG_LOCAL7 >> 3) + 2);
+	static const unsigned int facilities[] = {0, (LOG_AUTHPRIV >> 3) + 1, (LOG_USER >> 3) + 1,
+						  (LOG_LOCAL7 >> 3) + 1};
+	p->audit_facility = facilities[rng_below(4)];
 }
 
 static void build_random_check(struct payload *p, size_t maxlen)

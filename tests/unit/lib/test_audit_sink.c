@@ -276,7 +276,7 @@ static void test_log_created_0600_and_appended(void **state)
 	const char *const cmd[] = {"/bin/true", NULL};
 	ruas_config *cfg = legacy_config(extra.data, cmd);
 	char why[256];
-	int fd = audit_log_open(cfg, why, sizeof why);
+	int fd = audit_log_open(cfg, 1, why, sizeof why);
 	if (fd < 0)
 		fail_msg("refused: %s", why);
 	struct stat st;
@@ -296,7 +296,7 @@ static void assert_log_refused(const char *name, const char *reason)
 	const char *const cmd[] = {"/bin/true", NULL};
 	ruas_config *cfg = legacy_config(extra.data, cmd);
 	char why[256];
-	int fd = audit_log_open(cfg, why, sizeof why);
+	int fd = audit_log_open(cfg, 1, why, sizeof why);
 	if (fd >= 0)
 		fail_msg("%s: accepted, expected \"%s\"", name, reason);
 	if (!strstr(why, reason))
@@ -316,12 +316,14 @@ static void test_log_refusals(void **state)
 	assert_log_refused("link", "symlink");
 
 	assert_int_equal(chmod(path_in("audit.jsonl"), 0620), 0);
-	assert_log_refused("audit.jsonl", "writable by its group or by others");
+	assert_log_refused("audit.jsonl", "its group or others may read or write it");
 	assert_int_equal(chmod(path_in("audit.jsonl"), 0602), 0);
-	assert_log_refused("audit.jsonl", "writable by its group or by others");
+	assert_log_refused("audit.jsonl", "its group or others may read or write it");
 	assert_int_equal(chmod(path_in("audit.jsonl"), 0604), 0);
-	assert_log_refused("audit.jsonl", "readable by others");
+	assert_log_refused("audit.jsonl", "its group or others may read or write it");
 	assert_int_equal(chmod(path_in("audit.jsonl"), 0640), 0);
+	assert_log_refused("audit.jsonl", "its group or others may read or write it");
+	assert_int_equal(chmod(path_in("audit.jsonl"), 0600), 0);
 
 	assert_int_equal(mkfifo(path_in("fifo"), 0600), 0);
 	assert_log_refused("fifo", "not a regular file");
@@ -329,14 +331,14 @@ static void test_log_refusals(void **state)
 	/* A directory that others may write to: they could replace the file; sticky is fine. */
 	assert_int_equal(mkdir(path_in("sub"), 0777), 0);
 	assert_int_equal(chmod(path_in("sub"), 0777), 0);
-	assert_log_refused("sub/audit.jsonl", "its directory is writable");
+	assert_log_refused("sub/audit.jsonl", "/sub\" is writable by its group or by others");
 	assert_int_equal(chmod(path_in("sub"), 01777), 0);
 	struct buf extra = BUF_INIT;
 	buf_printf(&extra, "audit_log = \"%s\";", path_in("sub/audit.jsonl"));
 	const char *const cmd[] = {"/bin/true", NULL};
 	ruas_config *cfg = legacy_config(extra.data, cmd);
 	char why[256];
-	fd = audit_log_open(cfg, why, sizeof why);
+	fd = audit_log_open(cfg, 1, why, sizeof why);
 	if (fd < 0)
 		fail_msg("sticky directory refused: %s", why);
 	close(fd);
@@ -365,8 +367,8 @@ static void test_log_owned_by_target_refused(void **state)
 	if (ruas_config_load_buffer(&cfg, b.data, b.len, "audit.conf", NULL, &err) != 0)
 		fail_msg("config refused: %s", ruas_error_message(err));
 	char why[256];
-	assert_int_equal(audit_log_open(cfg, why, sizeof why), -1);
-	assert_non_null(strstr(why, "belongs to a project's run_as_user"));
+	assert_int_equal(audit_log_open(cfg, 1, why, sizeof why), -1);
+	assert_non_null(strstr(why, "it belongs to another user"));
 	ruas_config_free(cfg);
 	buf_free(&b);
 }
@@ -393,7 +395,7 @@ static void test_log_owned_by_another_user_refused(void **state)
 	const char *const cmd[] = {"/bin/true", NULL};
 	ruas_config *cfg = legacy_config(extra.data, cmd);
 	char why[256];
-	fd = audit_log_open(cfg, why, sizeof why);
+	fd = audit_log_open(cfg, 1, why, sizeof why);
 	if (fd >= 0)
 		fail_msg("a log owned by uid 54321 was accepted for a supervisor of uid %d",
 			 (int)geteuid());
@@ -427,7 +429,7 @@ static void test_log_ancestor_owned_by_target_refused(void **state)
 	if (ruas_config_load_buffer(&cfg, b.data, b.len, "audit.conf", NULL, &err) != 0)
 		fail_msg("config refused: %s", ruas_error_message(err));
 	char why[256];
-	int fd = audit_log_open(cfg, why, sizeof why);
+	int fd = audit_log_open(cfg, 1, why, sizeof why);
 	if (fd >= 0)
 		fail_msg("accepted a log beneath a directory that the target nobody owns");
 	ruas_config_free(cfg);
