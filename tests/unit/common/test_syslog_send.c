@@ -93,7 +93,9 @@ static void test_stream_fallback(void **state)
 	(void)state;
 	int fd = listener(SOCK_STREAM);
 	assert_int_equal(syslog_send(sock, LOG_AUTHPRIV, LOG_INFO, "ruas", "check result=ok"), 0);
-	int c = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
+	struct sockaddr_un peer;
+	socklen_t peerlen = sizeof peer;
+	int c = accept4(fd, (struct sockaddr *)&peer, &peerlen, SOCK_CLOEXEC);
 	assert_true(c >= 0);
 	char got[512];
 	size_t len = 0;
