@@ -146,6 +146,15 @@ expect "second run: changed=0 on both hosts" \
 	test "$RC" = 0 -a "$(recap one changed)" = 0 -a "$(recap two changed)" = 0
 expect "host one: the target can write its work_dir (ruas-setup acl)" \
 	as_user web-agent sh -c 'touch "$1/f"' _ "$EXACT_DIR"
+# One target's work_dir, and the supervisor's home, are not another's to read:
+# useradd makes homes 0755 and the default ACL copies other:: from the mode.
+as_user web-agent sh -c 'echo secret >/srv/web/.env'
+expect "host one: another target cannot read what web-agent wrote in its work_dir" \
+	bash -c '! setpriv --reuid=api-agent --regid=api-agent --init-groups cat /srv/web/.env'
+expect "host one: the supervisor the role created has a home of its own (no other:: access)" \
+	test "$(( $(stat -c '0%a' /home/sup1) & 07 ))" = 0
+expect "host two: the person's work_dir is not readable by other users" \
+	test "$(in_two stat -c '%A' /srv/wt/alice/repo | cut -c8-10)" = "---"
 
 # ------------------------------------------------------------------ check mode
 inventory "$SB/inv-next.yml" "$(one_vars no-api | sed 's/name: web, run_as_user: web-agent/name: web, run_as_user: new-agent/')" "$(two_vars LC_ALL)"
