@@ -16,7 +16,7 @@ def ruas_targets(projects, people=None):
     users = {}
     for p in projects or []:
         if not isinstance(p, dict):
-            continue  # ruas_config refuses it, saying where
+            continue  # ruas_config refuses it, saying where (its projects are elements=raw)
         user = p.get('run_as_user') or members.get(p.get('person'))
         if not user:
             continue

@@ -69,7 +69,10 @@ def scalar(v, where):
     if isinstance(v, bool):
         return 'true' if v else 'false'
     if isinstance(v, int):
-        return str(v) if -2 ** 31 <= v < 2 ** 31 else '%dL' % v
+        # ruas reads 32-bit integers only; libconfig would clamp a larger one silently.
+        if not -2 ** 31 <= v < 2 ** 31:
+            raise Refused('%s: %d is out of range for ruas.conf (a 32-bit integer)' % (where, v))
+        return str(v)
     if isinstance(v, str):
         return quote(v, where)
     return None
@@ -144,7 +147,9 @@ def main():
         path=dict(type='str', required=True),
         settings=dict(type='dict', default={}),
         people=dict(type='dict'),
-        projects=dict(type='list', elements='dict', default=[]),
+        # raw: Ansible would turn a string item into a dict that the role's filter, which
+        # chooses the users, never saw; render() refuses anything but a dict.
+        projects=dict(type='list', elements='raw', default=[]),
         validate=dict(type='list', elements='str'),
         write=dict(type='bool', default=True)), supports_check_mode=True)
     p = module.params

@@ -23,7 +23,8 @@ description:
     sudoers would read as something else is refused with its message); the account is
     created with useradd when missing, and left as it is when present.
   - I(role=target) - runs the script of C(ruas-setup useradd), makes each missing work_dir
-    (one component at a time, never through a symlink, 0755 root), then
+    (one component at a time, never through a symlink, root's: 0711 above the
+    work_dir, 0700 the work_dir itself), then
     C(ruas-setup acl) on it. Changed only when the account, its password lock, its home's
     mode or an ACL changed.
   - Check mode changes nothing and predicts from what it can read.
@@ -60,8 +61,10 @@ def supervisor(module, p):
     if account_state(module, p['name']) is not None:
         module.exit_json(changed=False, name=p['name'])
     if not module.check_mode:
-        run_or_fail(module, ['useradd', '--create-home', '--shell', p['shell'], p['name']],
-                    'useradd ' + p['name'])
+        # HOME_MODE: Debian's login.defs leaves homes 0755, and the supervisor's home
+        # holds what no agent may read (~/.ssh, ~/.claude, ~/.config).
+        run_or_fail(module, ['useradd', '--create-home', '-K', 'HOME_MODE=0700', '--shell',
+                             p['shell'], p['name']], 'useradd ' + p['name'])
     module.exit_json(changed=True, name=p['name'], msg='created the supervisor ' + p['name'])
 
 
@@ -76,7 +79,7 @@ def make_dirs(path):
     made = False
     fd = os.open('/', os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
-        for c in parts:
+        for i, c in enumerate(parts):
             try:
                 os.mkdir(c, 0o700, dir_fd=fd)
                 new = True
@@ -91,7 +94,12 @@ def make_dirs(path):
             os.close(fd)
             fd = nfd
             if new:
-                os.fchmod(fd, 0o755)  # on the descriptor: whatever the umask, no name again
+                # On the descriptor: whatever the umask, no name again. The work_dir
+                # itself 0700 (ruas-setup acl then grants the target, and its default
+                # ACL copies other::--- from this mode, so nothing the agent writes is
+                # another user's to read); the directories above it 0711, to pass
+                # through but not to list (a person's scope, for one).
+                os.fchmod(fd, 0o700 if i == len(parts) - 1 else 0o711)
                 made = True
     finally:
         os.close(fd)
