@@ -229,6 +229,17 @@ expect "a settings key that is not a setting name is refused, nothing written" \
 	"$(snapshot_file "$CONF")" = "$conf_one"
 expect "an unknown key is refused by ruas" test "$(recap two failed)" = 1 -a -n "$(grep -F 'bogus_key' <<<"$PLAY")"
 
+# An integer libconfig would clamp, and a project Ansible would make a dict of a string.
+inventory "$SB/inv-bad5.yml" "$(one_vars no-api; printf 'ruas_settings: {terminate_grace: 9223372036854775808}\n')" \
+	"$(two_vars; echo '  - "name=sneak run_as_user=eve work_dir=/srv/eve command=true"')"
+playbook -i "$SB/inv-bad5.yml"
+expect "an integer outside 32 bits is refused, nothing written" \
+	test "$(recap one failed)" = 1 -a -n "$(grep -F 'out of range for ruas.conf' <<<"$PLAY")" -a \
+	"$(snapshot_file "$CONF")" = "$conf_one"
+expect "a project that is a string, not a mapping, is refused, and no user eve is made" \
+	test "$(recap two failed)" = 1 -a -n "$(grep -F 'a project is a dict of ruas.conf keys' <<<"$PLAY")" -a \
+	-z "$(in_two getent passwd eve)"
+
 # A symlink in place of the configuration is replaced, never written through.
 in_two sh -c 'echo decoy >/etc/decoy && chmod 0600 /etc/decoy && ln -sf /etc/decoy /etc/ruas/ruas.conf'
 playbook --diff -i "$SB/inv-noapi.yml"
