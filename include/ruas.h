@@ -292,9 +292,12 @@ RUAS_EXTERN int ruas_config_add_project(ruas_config *cfg, const ruas_project_spe
  *            the last ruas_preflight() on this configuration said of the
  *            project (checks=ok, fatal or none);
  *   "end"    every spawn, once it has been reaped (ruas_child_wait(),
- *            ruas_child_try_wait() or ruas_child_free()): exit, signal,
- *            duration_ms and survivors_killed, how many processes of the
- *            run were still there when the agent ended and were killed;
+ *            ruas_child_try_wait() or ruas_child_free()), exactly once:
+ *            exit, signal, duration_ms and survivors_killed, how many
+ *            processes of the run were still there when the agent ended
+ *            and were killed (all three "-" when the end cannot be known:
+ *            someone else reaped the child, or its helper did not answer
+ *            at free);
  *   "check"  every ruas_preflight(), "audit" every ruas_audit(): the counts
  *            of projects and findings, and the ids of the fatal checks.
  * Each record is one line of "KIND key=value ..." (values that are not
@@ -563,7 +566,9 @@ typedef struct {
  * call returns once the helper has them (or sudo has failed on its own:
  * then the child's status is sudo's). Without run_as_user it runs as the
  * supervisor, with the supervisor's environment, in work_dir.
- * Run ruas_preflight() first: spawn does not repeat the checks.
+ * Run ruas_preflight() first: spawn does not repeat the checks. When the
+ * configuration names an audit_log that cannot be written, nothing starts:
+ * RUAS_ERR_SYSTEM naming the project, the path, what is wrong and the fix.
  */
 RUAS_EXTERN int ruas_spawn(ruas_child **out, const ruas_config *cfg,
 			   const char *project, const char *const *args,
