@@ -87,3 +87,13 @@ int block_relayed_signals(sigset_t *set, sigset_t *old)
 	sigaddset(set, SIGQUIT);
 	return sigprocmask(SIG_BLOCK, set, old);
 }
+
+const char *signal_name(int sig, char *buf, size_t bufsz)
+{
+	const char *abbrev = sigabbrev_np(sig);
+	if (abbrev)
+		snprintf(buf, bufsz, "SIG%s", abbrev);
+	else
+		snprintf(buf, bufsz, "%d", sig);
+	return buf;
+}

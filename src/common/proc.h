@@ -37,6 +37,9 @@ int child_has_ended(pid_t pid);
  */
 void kill_group_else_leader(pid_t leader, int sig);
 
+/* "SIGTERM" for 15, or the number for a signal without a name, in buf (the audit's records). */
+const char *signal_name(int sig, char *buf, size_t bufsz);
+
 /* CLOCK_MONOTONIC in milliseconds, for deadlines. */
 long long monotonic_ms(void);
 

@@ -15,11 +15,7 @@ void lost_end_record(const struct payload *p, const struct reaper_options *ro)
 		return;
 	char exit_s[16] = "-", sig_s[32] = "-", survivors[24] = "-";
 	if (WIFSIGNALED(ro->status)) {
-		const char *abbrev = sigabbrev_np(WTERMSIG(ro->status));
-		if (abbrev)
-			snprintf(sig_s, sizeof sig_s, "SIG%s", abbrev);
-		else
-			snprintf(sig_s, sizeof sig_s, "%d", WTERMSIG(ro->status));
+		signal_name(WTERMSIG(ro->status), sig_s, sizeof sig_s);
 	} else {
 		snprintf(exit_s, sizeof exit_s, "%d", WEXITSTATUS(ro->status));
 	}

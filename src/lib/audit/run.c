@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "audit/log_file.h"
@@ -16,6 +15,7 @@
 #include "buf.h"
 #include "error.h"
 #include "proc.h"
+#include "random_hex.h"
 #include "spawn/envfilter.h"
 #include "spawn/exec_payload.h"
 
@@ -28,26 +28,6 @@ struct audit_run {
 	unsigned int argv_max;  /* 0: whole */
 	int argv_none;
 };
-
-static int new_id(char id[33])
-{
-	static const char hex[] = "0123456789abcdef";
-	unsigned char raw[16];
-	size_t got = 0;
-	while (got < sizeof raw) {
-		ssize_t n = getrandom(raw + got, sizeof raw - got, 0);
-		if (n < 0 && errno != EINTR)
-			return -1;
-		if (n > 0)
-			got += (size_t)n;
-	}
-	for (size_t i = 0; i < sizeof raw; i++) {
-		id[2 * i] = hex[raw[i] >> 4];
-		id[2 * i + 1] = hex[raw[i] & 15];
-	}
-	id[32] = '\0';
-	return 0;
-}
 
 struct audit_run *audit_run_new(const struct ruas_config *cfg, const struct ruas_project *p,
 				const ruas_audit_sink *sink, int *r, ruas_error **err)
@@ -62,7 +42,7 @@ struct audit_run *audit_run_new(const struct ruas_config *cfg, const struct ruas
 		audit_run_free(a);
 		return NULL;
 	}
-	if (new_id(a->id) < 0) {
+	if (random_hex(a->id, sizeof a->id) < 0) {
 		*r = error_set(err, RUAS_ERR_SYSTEM, NULL, 0, errno,
 			       "project \"%s\": cannot make a run id: getrandom: %s", p->name,
 			       strerror(errno));
@@ -241,18 +221,6 @@ int audit_run_start(struct audit_run *a, const struct audit_spawn *s, ruas_error
 	return 0;
 }
 
-const char *audit_signal_name(int sig, char *buf, size_t bufsz)
-{
-	if (sig <= 0)
-		return "-";
-	const char *abbrev = sigabbrev_np(sig);
-	if (abbrev)
-		snprintf(buf, bufsz, "SIG%s", abbrev);
-	else
-		snprintf(buf, bufsz, "%d", sig);
-	return buf;
-}
-
 void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long survivors)
 {
 	if (!a || a->ended)
@@ -261,7 +229,7 @@ void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long sur
 	char sig[32];
 	/* term_signal < 0: the end is unknown (audit.md): exit, signal and survivors "-". */
 	const char *signame =
-		term_signal > 0 ? audit_signal_name(term_signal, sig, sizeof sig) : NULL;
+		term_signal > 0 ? signal_name(term_signal, sig, sizeof sig) : NULL;
 	struct audit_field f[] = {
 		{"run", AUDIT_STR, a->id, 0, NULL, 0},
 		{"project", AUDIT_STR, a->project, 0, NULL, 0},

@@ -62,7 +62,4 @@ void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long sur
 /* Closes the log and frees a (NULL: nothing). */
 void audit_run_free(struct audit_run *a);
 
-/* "SIGTERM" for 15, "-" for 0; the number as text for one without a name, in buf. */
-const char *audit_signal_name(int sig, char *buf, size_t bufsz);
-
 #endif

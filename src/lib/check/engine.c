@@ -14,7 +14,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "account.h"
@@ -23,6 +22,7 @@
 #include "error.h"
 #include "exit_status.h"
 #include "payload.h"
+#include "random_hex.h"
 #include "session_acct.h"
 #include "spawn/pam.h"
 #include "spawn/sudo_call.h"
@@ -37,28 +37,6 @@ struct pool {
 	size_t next;
 	pthread_mutex_t lock;
 };
-
-static int make_nonce(char *out, size_t outsz)
-{
-	unsigned char raw[16];
-	struct buf b = BUF_INIT;
-	size_t got = 0;
-	while (got < sizeof raw) {
-		ssize_t n = getrandom(raw + got, sizeof raw - got, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		got += (size_t)n;
-	}
-	if (hex_encode(&b, raw, sizeof raw) < 0 || b.len >= outsz) {
-		buf_free(&b);
-		return -1;
-	}
-	memcpy(out, b.data, b.len + 1);
-	buf_free(&b);
-	return 0;
-}
 
 /* When no report came back, tell why as precisely as the evidence allows. */
 static enum outcome classify_failure(const struct job *j)
@@ -341,7 +319,7 @@ static void run_job(const struct check_run *run, const struct runner *runner, st
 	char nonce[64];
 	if (account_ready(j) < 0)
 		return;
-	if (make_nonce(nonce, sizeof nonce) < 0) {
+	if (random_hex(nonce, sizeof nonce) < 0) {
 		set_internal(j, "no random bytes for the report nonce");
 		return;
 	}

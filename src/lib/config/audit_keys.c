@@ -37,17 +37,11 @@ static int audit_facility(struct loader *ld, const struct src *s, int *out)
 static int audit_argv(struct loader *ld, const struct src *s, enum audit_argv_mode *out)
 {
 	static const char *const words[] = {"truncated", "full", "none", NULL};
-	struct src_val v;
-	int r = src_string(ld, s, "audit_argv", &v);
-	*out = AUDIT_ARGV_TRUNCATED;
-	if (r < 0 || !v.present)
-		return r;
-	for (int i = 0; words[i]; i++)
-		if (strcmp(v.str, words[i]) == 0) {
-			*out = (enum audit_argv_mode)i; /* in the order of enum audit_argv_mode */
-			return 0;
-		}
-	return ld_fail_at(ld, v.line, "audit_argv must be \"truncated\", \"full\" or \"none\"");
+	int i = AUDIT_ARGV_TRUNCATED;
+	int r = ld_word(ld, s, "audit_argv", words,
+			"audit_argv must be \"truncated\", \"full\" or \"none\"", &i);
+	*out = (enum audit_argv_mode)i; /* words in the order of enum audit_argv_mode */
+	return r;
 }
 
 static int audit_argv_max(struct loader *ld, const struct src *s, unsigned int *out)

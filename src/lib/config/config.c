@@ -235,19 +235,29 @@ int ld_grace(struct loader *ld, const struct src *s, unsigned int *out)
 	return 0;
 }
 
-int ld_lifetime(struct loader *ld, const struct src *s, enum lifetime *out)
+int ld_word(struct loader *ld, const struct src *s, const char *key, const char *const *words,
+	    const char *refusal, int *index)
 {
-	static const char *const words[] = {"auto", "pidns", "subreaper", NULL};
 	struct src_val v;
-	int r = src_string(ld, s, "lifetime", &v);
+	int r = src_string(ld, s, key, &v);
 	if (r < 0 || !v.present)
 		return r;
 	for (int i = 0; words[i]; i++)
 		if (strcmp(v.str, words[i]) == 0) {
-			*out = (enum lifetime)i; /* in the order of enum lifetime */
+			*index = i;
 			return 0;
 		}
-	return ld_fail_at(ld, v.line, "lifetime must be \"pidns\", \"subreaper\" or \"auto\"");
+	return ld_fail_at(ld, v.line, "%s", refusal);
+}
+
+int ld_lifetime(struct loader *ld, const struct src *s, enum lifetime *out)
+{
+	static const char *const words[] = {"auto", "pidns", "subreaper", NULL};
+	int i = (int)*out;
+	int r = ld_word(ld, s, "lifetime", words,
+			"lifetime must be \"pidns\", \"subreaper\" or \"auto\"", &i);
+	*out = (enum lifetime)i; /* words in the order of enum lifetime */
+	return r;
 }
 
 /* sudo, helper, session_helper: the programs the library runs. */

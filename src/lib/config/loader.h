@@ -161,6 +161,13 @@ int ld_backend(struct loader *ld, const struct src *s, enum backend *out);
 int ld_service(struct loader *ld, const struct src *s, const char **out);
 int ld_grace(struct loader *ld, const struct src *s, unsigned int *out);
 int ld_lifetime(struct loader *ld, const struct src *s, enum lifetime *out);
+/*
+ * A string under key that must be one of words (NULL-terminated): *index
+ * its position; *index kept when absent; refusal, the message, when it is
+ * none of them.
+ */
+int ld_word(struct loader *ld, const struct src *s, const char *key, const char *const *words,
+	    const char *refusal, int *index);
 
 /* -------------------------------------------------------------- schema */
 
