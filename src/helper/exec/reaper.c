@@ -2,6 +2,9 @@
 #include "reaper.h"
 #include "buf.h"
 #include "channel.h"
+#include "control.h"
+#include "launch.h"
+#include "userns.h"
 #include "exit_status.h"
 #include "monitor.h"
 #include "payload.h"
@@ -121,7 +124,8 @@ struct reaper {
 	ino_t ns_ino;      /* the agent's PID namespace's, 0: none (the subreaper alone) */
 	long survivors;    /* what was left when the agent ended, -1 until then */
 	int supervisor_lost;
-	int library_records_end; /* the supervisor's free said so (channel.h KILL) */
+	int library_records_end; /* the supervisor's free said so (control.h KILL) */
+	struct launch *launch;   /* the login shell's start, and what START said (launch.h) */
 };
 
 /* Subreaper, the supervisor's and the parent's pidfds, the relayed signals on a signalfd. */
@@ -136,6 +140,8 @@ static int reaper_setup(struct reaper *r, const struct reaper_options *o, sigset
 		r->sup_fd = process_pidfd(o->supervisor);
 		if (r->sup_fd < 0 || (o->supervisor_start &&
 				      process_start_time(o->supervisor) != o->supervisor_start)) {
+			/* Its start was recorded: its end is this helper's to record. */
+			r->supervisor_lost = 1;
 			fputs("ruas-exec: the supervisor is gone; not starting the agent\n", stderr);
 			return -1;
 		}
@@ -169,7 +175,7 @@ static int lifetime_begin(struct reaper *r, const struct reaper_options *o)
 	} else if (o->lifetime == LIFETIME_SUBREAPER) {
 		return 0;
 	} else if (!o->via_fd) {
-		got = pidns_start(1, &r->ctl, why, sizeof why);
+		got = pidns_start(userns_enter, &r->ctl, why, sizeof why);
 	}
 	if (got == PIDNS_UNAVAILABLE && o->lifetime == LIFETIME_AUTO)
 		return 0;
@@ -195,15 +201,16 @@ static int lifetime_begin(struct reaper *r, const struct reaper_options *o)
 }
 
 /*
- * The agent: a session of its own, the signal mask the helper had, argv;
- * on a pty, below its monitor (monitor.h), whose socket is *mon. The pid
- * the helper waits for (the agent's or its monitor's), or -1 when fork
- * failed.
+ * The run's first process inside: a session of its own, the signal mask
+ * the helper had, then the login shell (launch.h); on a pty, below its
+ * monitor (monitor.h), whose socket is *mon. The pid the helper waits for
+ * (the agent's, once the login shell has become it, or its monitor's), or
+ * -1 when fork failed.
  */
-static pid_t start_agent(char **argv, const sigset_t *old, int pty, int *mon)
+static pid_t start_agent(const struct launch *l, const sigset_t *old, int pty, int *mon)
 {
 	if (pty)
-		return monitor_start(argv, old, mon);
+		return monitor_start(l, old, mon);
 	pid_t agent = fork();
 	if (agent < 0) {
 		perror("ruas-exec: fork");
@@ -211,7 +218,7 @@ static pid_t start_agent(char **argv, const sigset_t *old, int pty, int *mon)
 	}
 	if (agent == 0) {
 		setsid();
-		agent_exec(argv, old);
+		launch_exec(l, old);
 	}
 	return agent;
 }
@@ -246,15 +253,14 @@ static void begin_terminating(struct reaper *r)
  */
 static void report_stop(const struct reaper *r, int stop_sig)
 {
+	struct buf body = BUF_INIT;
 	if (r->chan < 0)
 		return;
-	if (stop_sig > 0) {
-		unsigned char body[4];
-		channel_put32(body, (unsigned int)stop_sig);
-		(void)channel_send_control(r->chan, CHANNEL_STOPPED, body, sizeof body);
-	} else {
-		(void)channel_send_control(r->chan, CHANNEL_CONTINUED, NULL, 0);
-	}
+	if (stop_sig > 0 && msg_stopped_encode(&body, stop_sig) == 0)
+		(void)channel_send_control(r->chan, CHANNEL_STOPPED, &body);
+	else if (stop_sig == 0 && msg_continued_encode(&body) == 0)
+		(void)channel_send_control(r->chan, CHANNEL_CONTINUED, &body);
+	buf_free(&body);
 }
 
 /*
@@ -307,7 +313,7 @@ static void signal_agent(const struct reaper *r, int sig)
 static int channel_event(struct reaper *r)
 {
 	struct buf body = BUF_INIT;
-	int type = 0;
+	int type = 0, sig, records;
 	int got = channel_recv(r->chan, &type, &body, NULL, NULL);
 	int stop = 0;
 	if (got <= 0) {
@@ -315,14 +321,13 @@ static int channel_event(struct reaper *r)
 		close(r->chan);
 		r->chan = -1;
 		stop = 1;
-	} else if (type == CHANNEL_SIGNAL && body.len == 4) {
-		signal_agent(r, (int)channel_get32((const unsigned char *)body.data));
-	} else if (type == CHANNEL_TERMINATE) {
+	} else if (type == CHANNEL_SIGNAL && msg_signal_decode(body.data, body.len, &sig) == 0) {
+		signal_agent(r, sig);
+	} else if (type == CHANNEL_TERMINATE && msg_terminate_decode(body.data, body.len) == 0) {
 		stop = 1;
-	} else if (type == CHANNEL_KILL) {
+	} else if (type == CHANNEL_KILL && msg_kill_decode(body.data, body.len, &records) == 0) {
 		stop = 1;
-		if (body.len == 1 && body.data[0] == CHANNEL_KILL_LIBRARY_RECORDS)
-			r->library_records_end = 1;
+		r->library_records_end |= records;
 		begin_terminating(r);
 		r->kill_at = monotonic_ms();
 	}
@@ -337,13 +342,15 @@ static int channel_event(struct reaper *r)
  */
 static int wait_event(struct reaper *r)
 {
-	struct pollfd pf[5] = {{r->sfd, POLLIN, 0}, {r->sup_fd, POLLIN, 0}, {r->par_fd, POLLIN, 0},
-			       {r->chan, POLLIN, 0},  {r->mon, POLLIN, 0}};
+	struct pollfd pf[6] = {{r->sfd, POLLIN, 0}, {r->sup_fd, POLLIN, 0}, {r->par_fd, POLLIN, 0},
+			       {r->chan, POLLIN, 0},  {r->mon, POLLIN, 0},    {r->launch->news, POLLIN, 0}};
 	long long left = r->terminating ? r->kill_at - monotonic_ms() : -1;
 	int timeout = r->terminating ? (left < 0 ? 0 : left > 1000 ? 1000 : (int)left) : -1;
-	if (poll(pf, 5, timeout) < 0 && errno != EINTR)
+	if (poll(pf, 6, timeout) < 0 && errno != EINTR)
 		return -1;
 	int stop = 0;
+	if (pf[5].revents)
+		launch_news(r->launch);
 	if (pf[4].revents)
 		monitor_event(r);
 	if (pf[3].revents & (POLLIN | POLLHUP | POLLERR))
@@ -370,15 +377,17 @@ static int wait_event(struct reaper *r)
 	return stop;
 }
 
-int reaper_run(char **argv, struct reaper_options *o)
+int reaper_run(struct launch *l, struct reaper_options *o)
 {
-	struct reaper r = {-1, -1, -1, o->chan, -1, o->grace_seconds, -1, -1, 0, 0, -1, 0, -1, 0, 0};
+	struct reaper r = {-1, -1, -1, o->chan, -1, o->grace_seconds, -1, -1, 0, 0, -1, 0, -1, 0, 0, l};
 	sigset_t old;
 	int rc = EXIT_HELPER;
 
 	if (reaper_setup(&r, o, &old) == 0 && lifetime_begin(&r, o) == 0 &&
-	    (o->started_ms = monotonic_ms(),
-	     r.agent = start_agent(argv, &old, o->pty, &r.mon)) > 0) {
+	    (r.agent = start_agent(l, &old, o->pty, &r.mon)) > 0) {
+		/* The inner helper's end is the login shell's now. */
+		close(l->cont);
+		l->cont = -1;
 		for (;;) {
 			int no_children = reap(&r);
 			if (r.agent_status != -1 && no_children)
@@ -404,6 +413,8 @@ int reaper_run(char **argv, struct reaper_options *o)
 		}
 		rc = exit_status_code(r.agent_status);
 	}
+	/* A START sent just before the agent's exec is there by now. */
+	launch_news(l);
 	o->status = r.agent_status;
 	o->survivors = r.agent_status == -1 ? -1 : r.survivors < 0 ? 0 : r.survivors;
 	/* Its end of file may have been seen first: has the supervisor itself gone? */
@@ -411,6 +422,7 @@ int reaper_run(char **argv, struct reaper_options *o)
 	if (r.sup_fd >= 0 && poll(&sup, 1, 0) == 1 && (sup.revents & (POLLIN | POLLHUP)))
 		r.supervisor_lost = 1;
 	o->supervisor_lost = r.supervisor_lost && !r.library_records_end;
+	o->library_records_end = r.library_records_end;
 	o->chan = r.chan; /* -1 when the supervisor closed it */
 	if (r.sup_fd >= 0)
 		close(r.sup_fd);

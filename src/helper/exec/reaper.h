@@ -44,6 +44,8 @@
 
 #include <sys/types.h>
 
+#include "launch.h"
+
 struct reaper_options {
 	pid_t supervisor;                    /* 0: do not watch */
 	unsigned long long supervisor_start; /* /proc/PID/stat field 22 */
@@ -73,17 +75,20 @@ struct reaper_options {
 	long survivors;
 	/* out: the supervisor died without its free having said that it records the end */
 	int supervisor_lost;
-	long long started_ms; /* out: monotonic, when the agent was started */
+	/* out: the supervisor's free said that it records the end (control.h KILL) */
+	int library_records_end;
+	long long started_ms; /* monotonic, when the run began (the payload came) */
 };
 
 /*
- * Forks and execs argv (execvp) in a new session, then supervises it as
- * above; the agent's PID namespace, when lifetime asks for one, is made
- * (or taken) first. Returns the exit code to leave with: the agent's status, 128+N
- * when signal N killed it, 126/127 when it could not be run, 125 when the
- * supervisor was already gone, the helper could not set up, or lifetime is
- * pidns and no PID namespace could be had.
+ * Forks the run's first process (launch.h: the login shell, which becomes
+ * the agent) in a new session, then supervises it as above; the agent's
+ * PID namespace, when lifetime asks for one, is made (or taken) first.
+ * What START said stays in l. Returns the wait status's exit code: the
+ * agent's status, 128+N when signal N killed it, 126/127 when it could not
+ * be run, 125 when the supervisor was already gone, the helper could not
+ * set up, or lifetime is pidns and no PID namespace could be had.
  */
-int reaper_run(char **argv, struct reaper_options *o);
+int reaper_run(struct launch *l, struct reaper_options *o);
 
 #endif

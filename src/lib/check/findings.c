@@ -15,7 +15,7 @@
 #include "exit_status.h"
 #include "people/deny.h"
 #include "quote.h"
-#include "session_acct.h"
+#include "helper_report.h"
 
 static char *pam_failure_text(const struct check_run *run, const struct job *j,
 			      const char *project)

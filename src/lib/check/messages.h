@@ -15,7 +15,7 @@
 
 #include "account.h"
 #include "buf.h"
-#include "wire.h"
+#include "helper_report.h"
 
 char *msg_sudo_not_configured(const char *project, const char *user,
 			      const char *supervisor, const char *sudo_said);

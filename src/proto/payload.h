@@ -1,35 +1,36 @@
 /*
- * payload.h - what the supervisor hands to ruas-exec and ruas-session, as
- * a message of the spawn channel (channel.h), never on a command line.
+ * payload.h - PAYLOAD: what the library hands ruas-exec, the first message
+ * of the spawn channel (channel.h), never on a command line.
  *
- * Lower-case hex, from the days when it crossed sudo -i's escaping as an
- * argument. Inside: "RUAS", version, kind, then fields, each string a
- * 32-bit big-endian length and its bytes (no NUL allowed). Version 6: the
- * channel; a session payload's inner is "", since ruas-exec's own payload
- * follows on the channel. Version 7: an exec payload ends with its root.
- * Version 9: then its run id and audit facility.
+ * Body (codec.h): "RUAS", the version byte, the kind byte, then the kind's
+ * fields in the order of struct payload. An exec payload comes with the
+ * agent's stdin, stdout and stderr attached (SCM_RIGHTS); a check payload
+ * with none. Version 10: binary (no hex), no report nonce (the report
+ * comes back over the channel), the helper's own path in an exec payload
+ * (the login shell runs it again, inside the run: agent.h).
  */
-#ifndef RUAS_PAYLOAD_H
-#define RUAS_PAYLOAD_H
+#ifndef RUAS_PROTO_PAYLOAD_H
+#define RUAS_PROTO_PAYLOAD_H
 
 #include <stddef.h>
 
 #include "buf.h"
 
-#define PAYLOAD_VERSION 9
-enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2, PAYLOAD_SESSION = 3 };
-enum session_mode { SESSION_EXEC = 1, SESSION_CHECK = 2 };
+#define PAYLOAD_VERSION 10
+enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2 };
 /*
  * PAYLOAD_EXEC flags. EXEC_PTY: the agent's stdin is a pty slave that the
  * supervisor opened for it: the agent gets it as its controlling terminal
  * and becomes its foreground process group, and the helper reports the
- * agent's stops (channel.h STOPPED, CONTINUED).
+ * agent's stops (control.h STOPPED, CONTINUED).
  */
 enum { EXEC_PRIVATE_TMP = 1, EXEC_BWRAP = 2, EXEC_PTY = 4 };
+#define EXEC_FLAGS_ALL (EXEC_PRIVATE_TMP | EXEC_BWRAP | EXEC_PTY)
 /* PAYLOAD_CHECK flags; CHECK_USERNS: can the target make the agent's PID namespace? */
 enum { CHECK_BWRAP = 1, CHECK_USERNS = 2 };
+#define CHECK_FLAGS_ALL (CHECK_BWRAP | CHECK_USERNS)
 /*
- * How the agent's lifetime is owned (PAYLOAD_EXEC and PAYLOAD_SESSION; see
+ * How the agent's lifetime is owned (PAYLOAD_EXEC and session.h; see
  * src/common/pidns.h): the subreaper alone, a PID namespace or nothing, or
  * a PID namespace where one can be made and the subreaper where not.
  */
@@ -45,6 +46,7 @@ struct payload_dir {
 struct payload {
 	int kind;
 	/* PAYLOAD_EXEC */
+	char *helper; /* ruas-exec's own absolute path: the login shell runs it again */
 	char *work_dir;
 	char *scope; /* "" or the person's scope: enter work_dir only through it */
 	char **env_names;  /* nenv entries */
@@ -64,7 +66,7 @@ struct payload {
 	char *person; /* "" or the person id (names the private TMPDIR) */
 	char **deny;  /* NULL-terminated; masked with bwrap when EXEC_BWRAP */
 	size_t ndeny;
-	unsigned int lifetime; /* EXEC and SESSION: enum payload_lifetime */
+	unsigned int lifetime; /* enum payload_lifetime */
 	/*
 	 * "" (work_dir is the project's own), or the project's work_dir, which
 	 * a per-spawn work_dir must resolve beneath: entered first (through
@@ -81,7 +83,6 @@ struct payload {
 	char *run_id;
 	unsigned int audit_facility;
 	/* PAYLOAD_CHECK */
-	char *nonce;
 	char *sudo_path;
 	unsigned int scan_cap;
 	unsigned int scan_seconds;
@@ -92,40 +93,21 @@ struct payload {
 	size_t nprobes;
 	char **anchors; /* NULL-terminated "ID PATH": trust anchors the library knows (anchors.h) */
 	size_t nanchors;
-	/* PAYLOAD_SESSION: for ruas-session, the pam backend's root side */
-	char *user;
-	char *service;
-	char *ruser;       /* the supervisor, for PAM_RUSER */
-	char *tty;         /* the caller's terminal, for PAM_TTY: "/dev/..." or "" for none */
-	unsigned int mode; /* enum session_mode */
-	char *helper;      /* ruas-exec */
-	char *inner;       /* ruas-exec's own payload, hex */
 };
 
-/*
- * Is t a session payload's tty: "" or what ttyname(3) gives, /dev/... of
- * printable ASCII without a ".." component, at most 255 bytes (what PAM
- * modules log and match on)? 1 or 0.
- */
-int payload_tty_ok(const char *t);
 /* Is id a payload's run id: "" or 32 lower-case hex digits? 1 or 0. */
 int payload_run_id_ok(const char *id);
 /* Is f a payload's audit facility: 0, or one audit_facility can name, plus 1? 1 or 0. */
 int payload_facility_ok(unsigned int f);
 
-/* Appends the hex encoding of p to out. 0, or -1 on OOM or invalid payload. */
+/* Appends the body of p to out. 0, or -1 on OOM or a payload that may not be sent. */
 int payload_encode(const struct payload *p, struct buf *out);
 /*
- * Decodes hex into *out (zeroed first). 0, or -1 with *why set to a static
- * reason. Strict: odd length, upper case, bad counts, embedded NUL, unknown
- * version or trailing bytes are all refused.
+ * Decodes len bytes into *out (zeroed first). 0, or -1 with *why set to a
+ * static reason. Strict: a short body, bad counts or flags, an embedded
+ * NUL, an unknown version or kind, or trailing bytes are all refused.
  */
-int payload_decode(const char *hex, struct payload *out, const char **why);
+int payload_decode(const void *data, size_t len, struct payload *out, const char **why);
 void payload_free(struct payload *p);
-
-/* Lower-case hex of len bytes, appended to out. */
-int hex_encode(struct buf *out, const void *data, size_t len);
-/* Decodes lower-case hex; -1 on any other byte or an odd length. */
-int hex_decode(const char *hex, size_t hexlen, struct buf *out);
 
 #endif

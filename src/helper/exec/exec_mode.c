@@ -1,0 +1,231 @@
+/* exec_mode.c - see exec_mode.h. */
+#include "exec_mode.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "buf.h"
+#include "contain.h"
+#include "exit_status.h"
+#include "launch.h"
+#include "names.h"
+#include "people_exec.h"
+#include "proc.h"
+#include "quote.h"
+#include "strv.h"
+
+static void complain(const char *what, const char *arg, const char *why)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "ruas-exec: ");
+	buf_adds(&b, what);
+	if (arg) {
+		buf_addc(&b, ' ');
+		quote_display_dq(&b, arg);
+	}
+	if (why)
+		buf_printf(&b, ": %s", why);
+	buf_addc(&b, '\n');
+	if (b.data)
+		fputs(b.data, stderr);
+	buf_free(&b);
+}
+
+/*
+ * Every descriptor but 0, 1, 2, the channel and the init's control socket
+ * closes: nothing of sudo's or ruas-session's may reach the run.
+ */
+static void close_strays(int chan, int ctl)
+{
+	int keep[2] = {chan < ctl ? chan : ctl, chan < ctl ? ctl : chan};
+	unsigned int from = 3;
+	for (int i = 0; i < 2; i++) {
+		if (keep[i] < 0)
+			continue;
+		if ((unsigned int)keep[i] > from)
+			close_range(from, (unsigned int)keep[i] - 1, 0);
+		from = (unsigned int)keep[i] + 1;
+	}
+	close_range(from, ~0U, 0);
+}
+
+/*
+ * A per-spawn work_dir: beneath the project's work_dir (root), which is
+ * entered first, through the person's scope when there is one. The library
+ * checked the same before the spawn; this check, as the target and on
+ * descriptors, is the one that a swap in between cannot get past. An
+ * O_PATH descriptor of the work_dir, or -1 with the reason said.
+ */
+static int open_beneath_root(const struct payload *p)
+{
+	char why[512];
+	int rootfd = -1, fd = -1;
+	int scoped = p->scope && *p->scope;
+	enum contain_result r = contain_resolve(scoped ? p->scope : p->root, p->root, &rootfd, why,
+						sizeof why, 0);
+	if (r != CONTAIN_OK) {
+		if (scoped && (r == CONTAIN_OUTSIDE || r == CONTAIN_ABSLINK))
+			complain("work_dir is not contained in its person's scope", NULL, why);
+		else
+			complain("cannot enter work_dir", p->root, why);
+		return -1;
+	}
+	r = contain_resolve_at(rootfd, p->root, p->work_dir, &fd, why, sizeof why, 0);
+	close(rootfd);
+	if (r == CONTAIN_OK)
+		return fd;
+	if (r == CONTAIN_OUTSIDE || r == CONTAIN_ABSLINK)
+		complain("work_dir is not contained in its project's work_dir:", NULL, why);
+	else
+		complain("cannot enter work_dir", p->work_dir, why);
+	return -1;
+}
+
+/*
+ * The work_dir, as the target, a person's only through the scope: entered
+ * here (so that a work_dir the target cannot enter fails now, before
+ * anything runs) and kept as a descriptor for the inner helper, which
+ * enters that very directory again after the login files. -1 after a
+ * complaint.
+ */
+static int open_work_dir(const struct payload *p)
+{
+	int fd = -1;
+	char why[512];
+	if (p->root && *p->root) {
+		fd = open_beneath_root(p);
+	} else if (p->scope && *p->scope) {
+		/* Enter the object that was checked, not the name again. */
+		if (contain_resolve(p->scope, p->work_dir, &fd, why, sizeof why, 0) != CONTAIN_OK)
+			complain("work_dir is not contained in its person's scope", NULL, why);
+	} else if ((fd = open(p->work_dir, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		complain("cannot enter work_dir", p->work_dir, strerror(errno));
+	}
+	if (fd >= 0 && fchdir(fd) < 0) {
+		complain("cannot enter work_dir", p->work_dir, strerror(errno));
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* One variable for the inner helper to set. 0, or -1 when out of memory. */
+static int add_var(struct agent_start *a, const char *name, const char *value)
+{
+	char **n = realloc(a->env_names, (a->nenv + 1) * sizeof *n);
+	if (!n)
+		return -1;
+	a->env_names = n;
+	char **v = realloc(a->env_values, (a->nenv + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	a->env_values = v;
+	n[a->nenv] = (char *)name;
+	v[a->nenv++] = (char *)value;
+	return 0;
+}
+
+/*
+ * What the inner helper sets over the login environment: the allowlisted
+ * values (and RUAS_DENY_LIST, the library's own), RUAS_RUN_ID, and a
+ * person's private TMPDIR, which the login files get too. Borrowed
+ * strings, but tmp's. 0, or -1 after a complaint.
+ */
+static int agent_vars(const struct payload *p, struct agent_start *a, struct buf *tmp)
+{
+	for (size_t i = 0; i < p->nenv; i++) {
+		const char *why = strcmp(p->env_names[i], "RUAS_DENY_LIST") == 0
+					  ? NULL
+					  : env_name_refusal(p->env_names[i]);
+		if (why) {
+			complain("refusing variable", p->env_names[i], why);
+			return -1;
+		}
+		if (add_var(a, p->env_names[i], p->env_values[i]) < 0)
+			goto oom;
+	}
+	/* The audit's run id, so that the agent's own logs can name its run. */
+	if (p->run_id && *p->run_id && add_var(a, "RUAS_RUN_ID", p->run_id) < 0)
+		goto oom;
+	if (!(p->exec_flags & EXEC_PRIVATE_TMP))
+		return 0;
+	if (private_tmp(p->person, tmp) < 0)
+		return -1;
+	if (add_var(a, "TMPDIR", tmp->data) < 0 || add_var(a, "CLAUDE_CODE_TMPDIR", tmp->data) < 0)
+		goto oom;
+	/* The login files' temporary files go there too. */
+	if (setenv("TMPDIR", tmp->data, 1) < 0 || setenv("CLAUDE_CODE_TMPDIR", tmp->data, 1) < 0) {
+		complain("cannot set TMPDIR", NULL, strerror(errno));
+		return -1;
+	}
+	return 0;
+oom:
+	complain("out of memory", NULL, NULL);
+	return -1;
+}
+
+/* How the run ended, from the reaper's status and what START said. */
+static void outcome(const struct reaper_options *ro, const struct launch *l, struct msg_exit *e)
+{
+	int st = ro->status;
+	e->survivors = ro->survivors;
+	e->started = l->started;
+	if (st == -1) {
+		*e = (struct msg_exit){EXIT_HOW_HELPER, EXIT_HELPER, MSG_EXIT_SURVIVORS_UNKNOWN, 0};
+	} else if (l->started && WIFSIGNALED(st)) {
+		e->how = EXIT_HOW_SIGNALED;
+		e->value = (unsigned int)WTERMSIG(st);
+	} else if (l->started || (l->exec_errno && WIFEXITED(st))) {
+		/* The agent's status; or, its exec refused, the 126 or 127 said for it (env(1)). */
+		e->how = EXIT_HOW_EXITED;
+		e->value = (unsigned int)exit_status_code(st);
+	} else {
+		e->how = EXIT_HOW_HELPER;
+		e->value = WIFSIGNALED(st) ? (unsigned int)exit_status_code(st) : EXIT_HELPER;
+		if (!l->exec_errno)
+			fprintf(stderr,
+				"ruas-exec: the login shell ended before the agent started (%s %d): a "
+				"login file of this user (/etc/profile, ~/.bash_profile, ~/.profile, "
+				"or one they source) exited, failed or ran something else\n",
+				WIFSIGNALED(st) ? "signal" : "exit status",
+				WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+	}
+}
+
+int exec_mode(struct payload *p, struct reaper_options *ro, struct msg_exit *e)
+{
+	struct agent_start a = {p->argv, p->argc, NULL, NULL, 0, p->work_dir};
+	struct launch l;
+	struct buf tmp = BUF_INIT;
+	int rc = EXIT_HELPER;
+	memset(&l, 0, sizeof l);
+	l.cont = l.news = -1;
+	*e = (struct msg_exit){EXIT_HOW_HELPER, EXIT_HELPER, MSG_EXIT_SURVIVORS_UNKNOWN, 0};
+	close_strays(ro->chan, ro->init_ctl);
+	int wd = open_work_dir(p);
+	if (wd >= 0 && agent_vars(p, &a, &tmp) == 0 && launch_prepare(&l, p, &a, wd) == 0) {
+		close(wd);
+		wd = -1;
+		ro->supervisor = (pid_t)p->supervisor_pid;
+		ro->supervisor_start = p->supervisor_start;
+		ro->grace_seconds = p->grace_seconds;
+		ro->lifetime = p->lifetime;
+		ro->pty = (p->exec_flags & EXEC_PTY) != 0;
+		reaper_run(&l, ro);
+		outcome(ro, &l, e);
+		rc = e->how == EXIT_HOW_SIGNALED ? 128 + (int)e->value : (int)e->value;
+	}
+	if (wd >= 0)
+		close(wd);
+	launch_free(&l);
+	free(a.env_names);
+	free(a.env_values);
+	buf_free(&tmp);
+	return rc;
+}
