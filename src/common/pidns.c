@@ -226,7 +226,7 @@ _Noreturn static void probe_child(pidns_userns_fn userns, int fd)
 {
 	char why[256] = "";
 	int ctl, err = 0, e = 0;
-	init_descriptors(fd);
+	/* Its descriptors are the caller's (a userns hook may need one): it exits soon, execs nothing. */
 	if (pidns_start(userns, &ctl, why, sizeof why) != PIDNS_OK) {
 		e = errno ? errno : EINVAL;
 	} else {

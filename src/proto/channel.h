@@ -24,7 +24,7 @@
  * big-endian; the type, one byte) and the body. The bodies and their
  * typed encoders and decoders: payload.h (PAYLOAD), session.h (SESSION),
  * control.h (SIGNAL, TERMINATE, KILL, EXIT, STOPPED, CONTINUED),
- * report.h (REPORT); agent.h (AGENT, START) between the helper's two
+ * helper_report.h (REPORT); agent.h (AGENT, START) between the helper's two
  * halves, on a channel of their own.
  *
  * Order on a spawn's channel: [SESSION,] PAYLOAD (with the agent's three

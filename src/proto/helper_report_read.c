@@ -337,6 +337,8 @@ static int session_record(struct dec *d, unsigned int tag, struct session_report
 			return dec_fail(d, "report repeats the account's verdict");
 		if (dec_bool(d, &ok) < 0 || dec_str(d, &s->reason) < 0)
 			return -1;
+		if (ok && *s->reason)
+			return dec_fail(d, "report's passing account has a reason");
 		s->acct = ok ? SESSION_ACCT_OK : SESSION_ACCT_FAIL;
 		return 0;
 	}
@@ -348,6 +350,8 @@ static int session_record(struct dec *d, unsigned int tag, struct session_report
 			return -1;
 		if (!errno_ok(e))
 			return dec_fail(d, "report's errno is out of range");
+		if (!e && *s->pidns_why)
+			return dec_fail(d, "report's working PID namespace has a reason");
 		s->pidns_seen = 1;
 		s->pidns_errno = e;
 		return 0;

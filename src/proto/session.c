@@ -37,6 +37,7 @@ int session_encode(const struct session *s, struct buf *out)
 		enc_u32(out, s->mode);
 		r = enc_str(out, s->helper);
 		enc_u32(out, s->lifetime);
+		enc_u32(out, s->grace_seconds);
 	}
 	if (r < 0 || out->oom) {
 		if (out->data && !out->oom) {
@@ -52,7 +53,7 @@ int session_decode(const void *data, size_t len, struct session *out, const char
 {
 	struct dec d;
 	unsigned int version;
-	uint32_t mode, lifetime;
+	uint32_t mode, lifetime, grace;
 	int rc = -1;
 	memset(out, 0, sizeof *out);
 	dec_init(&d, data, len);
@@ -70,7 +71,8 @@ int session_decode(const void *data, size_t len, struct session *out, const char
 	}
 	if (dec_str(&d, &out->user) < 0 || dec_str(&d, &out->service) < 0 ||
 	    dec_str(&d, &out->ruser) < 0 || dec_str(&d, &out->tty) < 0 || dec_u32(&d, &mode) < 0 ||
-	    dec_str(&d, &out->helper) < 0 || dec_u32(&d, &lifetime) < 0 || dec_done(&d) < 0)
+	    dec_str(&d, &out->helper) < 0 || dec_u32(&d, &lifetime) < 0 || dec_u32(&d, &grace) < 0 ||
+	    dec_done(&d) < 0)
 		goto done;
 	if (mode != SESSION_EXEC && mode != SESSION_CHECK) {
 		dec_fail(&d, "session mode unknown");
@@ -90,6 +92,7 @@ int session_decode(const void *data, size_t len, struct session *out, const char
 	}
 	out->mode = mode;
 	out->lifetime = lifetime;
+	out->grace_seconds = grace;
 	rc = 0;
 done:
 	if (rc < 0) {

@@ -25,6 +25,11 @@ struct session {
 	unsigned int mode; /* enum session_mode */
 	char *helper;      /* ruas-exec, absolute */
 	unsigned int lifetime; /* payload.h enum payload_lifetime */
+	/*
+	 * The project's terminate_grace: how long ruas-session lets the helper
+	 * end the tree after a relayed signal before it kills the helper itself.
+	 */
+	unsigned int grace_seconds;
 };
 
 /*

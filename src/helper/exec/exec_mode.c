@@ -19,6 +19,7 @@
 #include "proc.h"
 #include "quote.h"
 #include "strv.h"
+#include "userns.h"
 
 static void complain(const char *what, const char *arg, const char *why)
 {
@@ -37,15 +38,22 @@ static void complain(const char *what, const char *arg, const char *why)
 	buf_free(&b);
 }
 
+static int by_number(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
 /*
- * Every descriptor but 0, 1, 2, the channel and the init's control socket
- * closes: nothing of sudo's or ruas-session's may reach the run.
+ * Every descriptor but 0, 1, 2, the channel, the init's control socket and
+ * the user namespace's maker's socket closes: nothing of sudo's or
+ * ruas-session's may reach the run.
  */
 static void close_strays(int chan, int ctl)
 {
-	int keep[2] = {chan < ctl ? chan : ctl, chan < ctl ? ctl : chan};
+	int keep[3] = {chan, ctl, userns_fd()};
 	unsigned int from = 3;
-	for (int i = 0; i < 2; i++) {
+	qsort(keep, 3, sizeof keep[0], by_number);
+	for (int i = 0; i < 3; i++) {
 		if (keep[i] < 0)
 			continue;
 		if ((unsigned int)keep[i] > from)
@@ -188,7 +196,7 @@ static void outcome(const struct reaper_options *ro, const struct launch *l, str
 	} else {
 		e->how = EXIT_HOW_HELPER;
 		e->value = WIFSIGNALED(st) ? (unsigned int)exit_status_code(st) : EXIT_HELPER;
-		if (!l->exec_errno)
+		if (!l->exec_errno && !ro->ended_early)
 			fprintf(stderr,
 				"ruas-exec: the login shell ended before the agent started (%s %d): a "
 				"login file of this user (/etc/profile, ~/.bash_profile, ~/.profile, "

@@ -383,8 +383,10 @@ int reaper_run(struct launch *l, struct reaper_options *o)
 	sigset_t old;
 	int rc = EXIT_HELPER;
 
-	if (reaper_setup(&r, o, &old) == 0 && lifetime_begin(&r, o) == 0 &&
-	    (r.agent = start_agent(l, &old, o->pty, &r.mon)) > 0) {
+	int ok = reaper_setup(&r, o, &old) == 0 && lifetime_begin(&r, o) == 0;
+	/* The user namespace's maker, when it was not asked, is no child of the run's. */
+	userns_release();
+	if (ok && (r.agent = start_agent(l, &old, o->pty, &r.mon)) > 0) {
 		/* The inner helper's end is the login shell's now. */
 		close(l->cont);
 		l->cont = -1;
@@ -408,6 +410,8 @@ int reaper_run(struct launch *l, struct reaper_options *o)
 			int stop = wait_event(&r);
 			if (stop < 0)
 				break;
+			if (stop && r.agent_status == -1)
+				o->ended_early = 1; /* asked to end (or the supervisor gone) before it did */
 			if (stop)
 				begin_terminating(&r);
 		}

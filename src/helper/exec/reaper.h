@@ -75,6 +75,8 @@ struct reaper_options {
 	long survivors;
 	/* out: the supervisor died without its free having said that it records the end */
 	int supervisor_lost;
+	/* out: the tree was told to end (a signal, TERMINATE, KILL, the supervisor gone) before the agent ended */
+	int ended_early;
 	/* out: the supervisor's free said that it records the end (control.h KILL) */
 	int library_records_end;
 	long long started_ms; /* monotonic, when the run began (the payload came) */

@@ -14,9 +14,7 @@
  *                   channel;
  *   --agent-fd 3   the inner helper (inner.h), which the login shell runs
  *                  inside the run, after the login files: the agent's exec;
- *   --login-fd 3   under bubblewrap, the login shell's start (launch.h);
- *   --userns-fd 3  the throwaway maker of the agent's user namespace
- *                  (userns.h).
+ *   --login-fd 3   under bubblewrap, the login shell's start (launch.h).
  *
  * Exit codes follow env(1): 125 the helper failed, 126 the command could
  * not be run, 127 it was not found.
@@ -92,6 +90,7 @@ static _Noreturn void run(struct payload *p, struct reaper_options *ro)
 	struct msg_exit e;
 	ro->started_ms = monotonic_ms();
 	int rc = exec_mode(p, ro, &e);
+	userns_release();
 	end_init(ro);
 	int told = channel_in_exit(ro->chan, &e) == 0;
 	/* Nobody is left to record the run's end: this side does. */
@@ -127,10 +126,15 @@ int main(int argc, char **argv)
 		inner_main();
 	if (inner_mode(argc, argv, "--login-fd"))
 		launch_login_shell(argv[0]);
-	if (inner_mode(argc, argv, "--userns-fd"))
-		userns_maker(3);
+	/* On the sudo backend, before anything is read: the maker of the user namespace. */
+	if (argc >= 3 && strcmp(argv[1], "--channel-fd") == 0 && strcmp(argv[2], "0") == 0 &&
+	    userns_prepare() < 0) {
+		perror("ruas-exec: fork");
+		return EXIT_HELPER;
+	}
 	memset(&p, 0, sizeof p);
 	if (take_payload(argc, argv, &ro, &p) < 0) {
+		userns_release();
 		end_init(&ro);
 		struct msg_exit e = {EXIT_HOW_HELPER, EXIT_HELPER, MSG_EXIT_SURVIVORS_UNKNOWN, 0};
 		(void)channel_in_exit(ro.chan, &e);
@@ -139,6 +143,7 @@ int main(int argc, char **argv)
 	if (p.kind == PAYLOAD_EXEC)
 		run(&p, &ro);
 	int rc = check_mode(&p, ro.chan);
+	userns_release();
 	end_init(&ro);
 	payload_free(&p);
 	return rc;

@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -16,10 +17,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "proc.h"
-
-/* How long the throwaway process may take to make the namespace. */
+/* How long the maker may take to make the namespace. */
 #define MAKER_MS 10000
+
+/*
+ * The helper's maker: its socket and pid, -1 when there is none. A helper
+ * is one process with one maker, so this is the program's own state, not
+ * a library's.
+ */
+static int maker_fd = -1;
+static pid_t maker_pid = -1;
 
 static int fail(char *why, size_t whysz, const char *step, int e)
 {
@@ -46,30 +53,85 @@ static int write_proc_self(const char *name, const char *text)
 	return -1;
 }
 
-_Noreturn void userns_maker(int fd)
+/* The namespace and its maps, in the maker: 0, or the errno of the step that failed. */
+static int make(void)
 {
 	char line[64];
 	uid_t uid = geteuid();
 	gid_t gid = getegid();
-	int e = 0;
-	/* Dies with the helper; dumpable, to write its own maps: it holds nothing else. */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || prctl(PR_SET_DUMPABLE, 1) < 0 ||
-	    unshare(CLONE_NEWUSER) < 0 || write_proc_self("setgroups", "deny") < 0)
-		e = errno;
+	/* Dumpable, to write its own maps: it holds nothing else. */
+	if (prctl(PR_SET_DUMPABLE, 1) < 0 || unshare(CLONE_NEWUSER) < 0 ||
+	    write_proc_self("setgroups", "deny") < 0)
+		return errno;
 	snprintf(line, sizeof line, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
-	if (!e && write_proc_self("uid_map", line) < 0)
-		e = errno;
+	if (write_proc_self("uid_map", line) < 0)
+		return errno;
 	snprintf(line, sizeof line, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
-	if (!e && write_proc_self("gid_map", line) < 0)
-		e = errno;
-	int32_t v = e ? e : 0;
-	if (send(fd, &v, sizeof v, MSG_NOSIGNAL) == (ssize_t)sizeof v && !e) {
-		char c;
+	return write_proc_self("gid_map", line) < 0 ? errno : 0;
+}
+
+/* The maker's life: nothing of the helper's kept, then one request, or none. */
+static _Noreturn void maker(int fd)
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	for (int i = 0; i < 3 && null >= 0; i++)
+		if (i != fd)
+			dup2(null, i);
+	if (fd > 3)
+		close_range(3, (unsigned int)fd - 1, 0);
+	close_range((unsigned int)fd + 1, ~0U, 0);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		_exit(1);
+	char c;
+	ssize_t n;
+	while ((n = read(fd, &c, 1)) < 0 && errno == EINTR)
+		;
+	if (n != 1)
+		_exit(0); /* let go unasked */
+	int32_t e = make();
+	if (send(fd, &e, sizeof e, MSG_NOSIGNAL) == (ssize_t)sizeof e && !e)
 		/* Until the helper has joined: its end of file. */
 		while (read(fd, &c, 1) > 0 || errno == EINTR)
 			;
-	}
 	_exit(e ? 1 : 0);
+}
+
+int userns_prepare(void)
+{
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(sv[0]);
+		maker(sv[1]);
+	}
+	int e = errno;
+	close(sv[1]);
+	if (pid < 0) {
+		close(sv[0]);
+		errno = e;
+		return -1;
+	}
+	maker_fd = sv[0];
+	maker_pid = pid;
+	return 0;
+}
+
+void userns_release(void)
+{
+	if (maker_fd < 0)
+		return;
+	close(maker_fd);
+	maker_fd = -1;
+	while (waitpid(maker_pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	maker_pid = -1;
+}
+
+int userns_fd(void)
+{
+	return maker_fd;
 }
 
 /* Reads a small /proc file of pid into buf: its length, or -1. */
@@ -92,9 +154,11 @@ static int map_is_self(pid_t pid, const char *name, unsigned long id)
 {
 	char buf[256], tail;
 	unsigned long in, out, count;
-	return read_proc(pid, name, buf, sizeof buf) > 0 &&
+	if (read_proc(pid, name, buf, sizeof buf) <= 0)
+		return 0;
+	char *nl = strchr(buf, '\n');
+	return nl && nl[1] == '\0' &&
 	       sscanf(buf, "%lu %lu %lu%c", &in, &out, &count, &tail) == 4 && tail == '\n' &&
-	       buf[strlen(buf) - 1] == '\n' && strchr(buf, '\n') == buf + strlen(buf) - 1 &&
 	       in == id && out == id && count == 1;
 }
 
@@ -127,57 +191,30 @@ static int checked_namespace(pid_t pid, char *why, size_t whysz)
 	return fd;
 }
 
-/* The throwaway process, started on sock as descriptor 3. Its pid, or -1. */
-static pid_t start_maker(int sock)
-{
-	pid_t pid = fork();
-	if (pid != 0)
-		return pid;
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (null < 0 || dup2(sock, 3) < 0)
-		_exit(127);
-	for (int i = 0; i < 3; i++)
-		dup2(null, i);
-	close_range(4, ~0U, 0);
-	char *argv[] = {"ruas-exec", "--userns-fd", "3", NULL};
-	char *envp[] = {NULL};
-	/* This very program, a fresh image: nothing of the helper's memory is in it. */
-	execve("/proc/self/exe", argv, envp);
-	_exit(127);
-}
-
-/* The maker's answer on sock: 0, or -1 with why. */
-static int maker_answer(int sock, pid_t pid, char *why, size_t whysz)
+/* The maker's answer: 0, or -1 with why. */
+static int maker_answer(char *why, size_t whysz)
 {
 	int32_t v = EIO;
-	struct pollfd pf = {sock, POLLIN, 0};
+	struct pollfd pf = {maker_fd, POLLIN, 0};
 	int n;
 	while ((n = poll(&pf, 1, MAKER_MS)) < 0 && errno == EINTR)
 		;
 	if (n == 0)
 		return fail(why, whysz, "the user namespace's maker did not answer", ETIMEDOUT);
-	if (n < 0 || recv(sock, &v, sizeof v, MSG_DONTWAIT) != (ssize_t)sizeof v)
+	if (n < 0 || recv(maker_fd, &v, sizeof v, MSG_DONTWAIT) != (ssize_t)sizeof v)
 		return fail(why, whysz, "the user namespace's maker", n < 0 ? errno : EIO);
 	if (v != 0)
 		return fail(why, whysz, "unshare(CLONE_NEWUSER) and its maps", v > 0 ? v : EIO);
-	(void)pid;
 	return 0;
 }
 
 int userns_enter(char *why, size_t whysz)
 {
-	int sv[2];
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
-		return fail(why, whysz, "socketpair", errno);
-	pid_t pid = start_maker(sv[1]);
-	int e = errno;
-	close(sv[1]);
-	if (pid < 0) {
-		close(sv[0]);
-		return fail(why, whysz, "fork", e);
-	}
-	int r = maker_answer(sv[0], pid, why, whysz);
-	int fd = r == 0 ? checked_namespace(pid, why, whysz) : -1;
+	if (maker_fd < 0)
+		return fail(why, whysz, "the user namespace's maker", ECHILD);
+	int r = send(maker_fd, "M", 1, MSG_NOSIGNAL) == 1 ? maker_answer(why, whysz)
+							: fail(why, whysz, "the user namespace's maker", errno);
+	int fd = r == 0 ? checked_namespace(maker_pid, why, whysz) : -1;
 	if (fd >= 0) {
 		r = setns(fd, CLONE_NEWUSER);
 		if (r < 0)
@@ -186,12 +223,16 @@ int userns_enter(char *why, size_t whysz)
 	} else {
 		r = -1;
 	}
-	e = errno;
-	/* Its end of file: the maker exits. */
-	close(sv[0]);
-	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	int e = errno;
+	/*
+	 * Asked once, it is done. A fork of the helper that asked (the
+	 * check's probe) cannot reap it: the helper does, in userns_release().
+	 */
+	close(maker_fd);
+	maker_fd = -1;
+	kill(maker_pid, SIGKILL);
+	(void)waitpid(maker_pid, NULL, 0);
+	maker_pid = -1;
 	errno = e;
 	return r;
 }

@@ -35,8 +35,11 @@ void leftovers_end(void)
 {
 	for (;;) {
 		/* Reap what has ended; a killed init is reaped once its namespace is empty. */
-		while (waitpid(-1, NULL, WNOHANG) > 0)
+		pid_t r;
+		while ((r = waitpid(-1, NULL, WNOHANG)) > 0)
 			;
+		if (r < 0 && errno == ECHILD)
+			return; /* no child at all: the usual end, with nothing to look for */
 		int killed = kill_children();
 		pid_t w;
 		while ((w = waitpid(-1, NULL, 0)) < 0 && errno == EINTR)

@@ -135,15 +135,15 @@ static int lookup_user(const char *name, struct passwd *pw, char **mem)
 }
 
 /*
- * How long the child may take after a relayed signal that ends runs before
- * it is killed, as util-linux su does: the helper ends the tree in its own
- * grace; a helper that does not (stopped by another process of the
- * target's) must not keep the session, nor root's init, alive.
+ * Relays signals to the child until it ends; returns its exit code. After
+ * a relayed signal the helper ends the tree within the project's grace; a
+ * helper that does not (stopped by another process of the target's) is
+ * killed grace + 5 seconds later, as ruas run kills a sudo that stays (and
+ * as util-linux su kills its child), so that it keeps neither the session
+ * nor root's init alive. SIGUSR1, which only root can send (the library's
+ * ruas_child_free() when the helper does not answer), kills it at once.
  */
-#define KILL_AFTER_MS 10000
-
-/* Relays signals to the child until it ends; returns its exit code. */
-static int supervise(pid_t child, const sigset_t *set)
+static int supervise(pid_t child, const sigset_t *set, unsigned int grace)
 {
 	long long kill_at = 0;
 	for (;;) {
@@ -155,12 +155,16 @@ static int supervise(pid_t child, const sigset_t *set)
 			return EXIT_HELPER;
 		siginfo_t si;
 		long long left = kill_at ? kill_at - monotonic_ms() : 1000;
-		struct timespec ts = {left > 0 ? left / 1000 : 0, left > 0 ? (left % 1000) * 1000000 : 0};
+		if (left < 0)
+			left = 0;
+		struct timespec ts = {left / 1000, (left % 1000) * 1000000};
 		int sig = sigtimedwait(set, &si, &ts);
-		if (sig > 0 && sig != SIGCHLD) {
+		if (sig == SIGUSR1) {
+			kill_at = monotonic_ms();
+		} else if (sig > 0 && sig != SIGCHLD) {
 			kill(child, sig);
 			if (!kill_at)
-				kill_at = monotonic_ms() + KILL_AFTER_MS;
+				kill_at = monotonic_ms() + 1000LL * (grace + 5);
 		}
 		if (kill_at && monotonic_ms() >= kill_at)
 			kill(child, SIGKILL);
@@ -175,7 +179,8 @@ static int run_session(const struct passwd *pw, char **env, const struct session
 	/* What the run leaves when its helper is gone comes back here (leftovers.h). */
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) {
 		perror("ruas-session: PR_SET_CHILD_SUBREAPER");
-	} else if (block_relayed_signals(&set, &old) < 0) {
+	} else if (block_relayed_signals(&set, &old) < 0 || sigaddset(&set, SIGUSR1) < 0 ||
+		   sigprocmask(SIG_BLOCK, &set, NULL) < 0) {
 		perror("ruas-session: sigprocmask");
 	} else if ((child = fork()) == 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
@@ -185,7 +190,7 @@ static int run_session(const struct passwd *pw, char **env, const struct session
 	}
 	/* The helper holds the channel now: its end must be the channel's end. */
 	close(3);
-	int rc = child < 0 ? EXIT_HELPER : supervise(child, &set);
+	int rc = child < 0 ? EXIT_HELPER : supervise(child, &set, p->grace_seconds);
 	leftovers_end();
 	return rc;
 }

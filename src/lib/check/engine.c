@@ -52,6 +52,9 @@ static enum outcome classify_failure(const struct job *j)
 		return OUT_SUDO_FAILED;
 	if (code == 1 && strncmp(err, "sudo: unknown user", 18) == 0)
 		return OUT_USER_MISSING;
+	/* sudo runs the helper itself: one the target cannot reach is "command not found". */
+	if (code == 1 && strncmp(err, "sudo: ", 6) == 0 && strstr(err, ": command not found"))
+		return OUT_HELPER_FAILED;
 	if (code == 1 && strncmp(err, "sudo: ", 6) == 0)
 		return OUT_NOT_CONFIGURED;
 	if (code == 126 || code == 127)
@@ -240,7 +243,7 @@ static int call_around(const struct check_run *run, const struct job_spec *s,
 		c->ch.fd_no = 3;
 		c->ch.session = &c->session;
 		return session_payload_build(&c->session, run->cfg, s->user, s->pam_service,
-					     SESSION_CHECK, LIFETIME_SUBREAPER, "");
+					     SESSION_CHECK, LIFETIME_SUBREAPER, "", 0);
 	}
 	c->ch.fd_no = 0;
 	sudo_call_build_via(&c->call, run->sudo, s->via, s->user, run->helper);

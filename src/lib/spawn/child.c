@@ -347,6 +347,27 @@ static int kill_at_free(ruas_child *c)
 }
 
 /*
+ * What we started, when its helper did not answer free's KILL. sudo is
+ * killed, and the helper, whose channel is then closed, ends the tree when
+ * it runs again. ruas-session (root) is told to kill its helper at once
+ * (SIGUSR1), and its init and whatever else of the run is left with it,
+ * and to close its PAM session: killing ruas-session itself would leave
+ * root's init and the session behind. Only if it does not end in time is
+ * it killed. Under the lock.
+ */
+static void kill_unanswered(ruas_child *c)
+{
+	if (c->pam && kill(c->pid, SIGUSR1) == 0) {
+		pthread_mutex_unlock(&c->lock);
+		wait_end(c);
+		pthread_mutex_lock(&c->lock);
+		if (c->reaped || child_has_ended(c->pid) == 1)
+			return;
+	}
+	kill(c->pid, SIGKILL);
+}
+
+/*
  * A child still running at free: its tree is killed at once, and what we
  * started is reaped, so that neither a zombie nor an orphan is left. Over
  * the channel the helper kills the tree and ends, and sudo with it; if
@@ -370,7 +391,7 @@ static void end_running(ruas_child *c)
 			 * this kill's. The end record says it is unknown.
 			 */
 			unknown = unknown_end_is_mine(c);
-			kill(c->pid, SIGKILL);
+			kill_unanswered(c);
 			while ((w = waitpid(c->pid, &status, 0)) < 0 && errno == EINTR)
 				;
 		}

@@ -18,6 +18,7 @@ struct ruas_child {
 	int exit_code;
 	int term_signal; /* the signal that ended the agent, 0 when it exited */
 	int master;      /* the agent's pty (spawn option pty), -1: none */
+	int pam;         /* pid is ruas-session (the pam backend): see child.c kill_unanswered() */
 	int relayed;     /* the library relays the pty (relay.h): set at spawn, never changed */
 	struct spawn_relay *relay; /* that relay, until spawn_relay_finish(), under relay_lock */
 	pthread_mutex_t relay_lock;

@@ -21,11 +21,11 @@
 
 int session_payload_build(struct buf *out, const struct ruas_config *cfg, const char *user,
 			  const char *service, int mode, unsigned int lifetime,
-			  const char *tty)
+			  const char *tty, unsigned int grace)
 {
 	/* session_encode() only reads the fields. */
 	struct session s = {(char *)user, (char *)service, cfg->supervisor_name, (char *)tty,
-			    (unsigned int)mode, cfg->helper, lifetime};
+			    (unsigned int)mode, cfg->helper, lifetime, grace};
 	return session_encode(&s, out) < 0 ? RUAS_ERR_NOMEM : 0;
 }
 
@@ -34,9 +34,8 @@ int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error 
 	const struct ruas_project *p = s->p;
 	struct buf session = BUF_INIT, inner = BUF_INIT;
 	int sv[2] = {-1, -1};
-	const char *argv[] = {s->cfg->session_helper, "--channel-fd", "3", NULL};
 	int r = session_payload_build(&session, s->cfg, p->run_as_user, p->pam_service, SESSION_EXEC,
-				      pl->lifetime, s->tty);
+				      pl->lifetime, s->tty, p->terminate_grace);
 	if (r == 0 && payload_encode(pl, &inner) < 0)
 		r = RUAS_ERR_NOMEM;
 	if (r == 0 && inner.len > CHANNEL_MAX_BODY)
@@ -46,6 +45,7 @@ int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error 
 			      "project \"%s\": cannot open the spawn channel: %s", p->name,
 			      strerror(errno));
 	} else {
+		const char *argv[] = {s->cfg->session_helper, "--channel-fd", "3", NULL};
 		s->chan_child = sv[1];
 		s->chan_fd = 3;
 		r = start_target(s, r, argv, pid, err);

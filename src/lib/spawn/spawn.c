@@ -276,6 +276,7 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 	c->files = deny_files_release(&x); /* the child's now; removed by ruas_child_free */
 	c->chan = s.chan;
 	c->master = s.master;
+	c->pam = p->run_as_user && project_backend(p) == BACKEND_PAM;
 	c->pidfd = s.pidfd >= 0 ? s.pidfd : process_pidfd(c->pid);
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_mutex_init(&c->relay_lock, NULL);
