@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	same_str(s.ruser, t.ruser);
 	same_str(s.tty, t.tty);
 	same_str(s.helper, t.helper);
-	CHECK(s.mode == t.mode && s.lifetime == t.lifetime);
+	CHECK(s.mode == t.mode && s.lifetime == t.lifetime && s.grace_seconds == t.grace_seconds);
 	session_free(&s);
 	session_free(&t);
 	buf_free(&again);

@@ -109,7 +109,7 @@ static void payloads(struct buf *b)
 static void sessions(struct buf *b)
 {
 	struct session s = {"alice", "ruas", "ops", "/dev/pts/3", SESSION_EXEC,
-			    "/usr/libexec/ruas/ruas-exec", LIFETIME_PIDNS};
+			    "/usr/libexec/ruas/ruas-exec", LIFETIME_PIDNS, 5};
 	seed("session", "exec-tty", b, session_encode(&s, b));
 	s.tty = "";
 	s.mode = SESSION_CHECK;
@@ -223,7 +223,7 @@ static void channels(struct buf *b)
 {
 	struct buf m = BUF_INIT;
 	struct session s = {"alice", "ruas", "ops", "", SESSION_EXEC, "/usr/libexec/ruas/ruas-exec",
-			    LIFETIME_SUBREAPER};
+			    LIFETIME_SUBREAPER, 5};
 	struct payload p = {.kind = PAYLOAD_EXEC, .helper = "/usr/libexec/ruas/ruas-exec",
 			    .work_dir = "/srv/app", .argv = argv_true, .argc = 1};
 	struct msg_exit e = {EXIT_HOW_EXITED, 0, 0, 1};

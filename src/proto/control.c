@@ -1,6 +1,7 @@
 /* control.c - the run's control messages; see control.h. */
 #include "control.h"
 
+#include <limits.h>
 #include <stdint.h>
 
 #include "codec.h"
@@ -66,7 +67,8 @@ int msg_kill_decode(const void *body, size_t len, int *library_records_end)
 
 static int exit_ok(const struct msg_exit *e)
 {
-	if (e->survivors < MSG_EXIT_SURVIVORS_UNKNOWN || e->survivors > (long)UINT32_MAX - 1 ||
+	if (e->survivors < MSG_EXIT_SURVIVORS_UNKNOWN ||
+	    (e->survivors >= 0 && (unsigned long)e->survivors >= UINT32_MAX) ||
 	    (e->started != 0 && e->started != 1))
 		return 0;
 	switch (e->how) {
@@ -103,6 +105,10 @@ int msg_exit_decode(const void *body, size_t len, struct msg_exit *e)
 	if (dec_u8(&d, &how) < 0 || dec_u32(&d, &value) < 0 || dec_u32(&d, &survivors) < 0 ||
 	    dec_u8(&d, &started) < 0 || dec_done(&d) < 0)
 		return -1;
+#if LONG_MAX < UINT32_MAX
+	if (survivors != UINT32_MAX && survivors > (uint32_t)LONG_MAX)
+		return -1;
+#endif
 	struct msg_exit x = {(int)how, value,
 			     survivors == UINT32_MAX ? MSG_EXIT_SURVIVORS_UNKNOWN : (long)survivors,
 			     (int)started};

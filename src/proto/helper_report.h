@@ -1,8 +1,8 @@
 /*
- * report.h - REPORT: what the helpers send back over the channel in check
- * mode (channel.h), the records as the library reads them, and the one
- * decoder (report_read.c). The encoders, the helpers' half, are
- * report_write.h; what both share is report.c.
+ * helper_report.h - REPORT: what the helpers send back over the channel in
+ * check mode (channel.h), the records as the library reads them, and the
+ * one decoder (helper_report_read.c). The encoders, the helpers' half, are
+ * helper_report_write.h; what both share is helper_report.c.
  *
  * The channel is the helper's alone (no login file runs in a check, and
  * nothing of the target's holds the channel), so no framing against forged

@@ -249,7 +249,8 @@ static int dir_record(struct dec *d, struct helper_report *r)
 	uint32_t mode;
 	int bad = dec_str(d, &dr->path) < 0 || dec_str(d, &missing) < 0 || dec_u32(d, &mode) < 0 ||
 		  dec_str(d, &dr->owner) < 0;
-	if (!bad && ((strcmp(missing, "r") && strcmp(missing, "x") && strcmp(missing, "rx")) ||
+	if (!bad && ((strcmp(missing, "r") != 0 && strcmp(missing, "x") != 0 &&
+		      strcmp(missing, "rx") != 0) ||
 		     !mode_ok(mode)))
 		bad = dec_fail(d, "report's denied work_dir record is out of range");
 	if (!bad) {

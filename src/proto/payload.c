@@ -185,7 +185,7 @@ int payload_decode(const void *data, size_t len, struct payload *out, const char
 	int rc = -1;
 	memset(out, 0, sizeof *out);
 	dec_init(&d, data, len);
-	if (len < 6 || memcmp(data, MAGIC, 4) != 0) {
+	if (!data || len < 6 || memcmp(data, MAGIC, 4) != 0) {
 		dec_fail(&d, "payload has no RUAS header");
 		goto done;
 	}

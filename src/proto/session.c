@@ -57,7 +57,7 @@ int session_decode(const void *data, size_t len, struct session *out, const char
 	int rc = -1;
 	memset(out, 0, sizeof *out);
 	dec_init(&d, data, len);
-	if (len < 5 || memcmp(data, MAGIC, 4) != 0) {
+	if (!data || len < 5 || memcmp(data, MAGIC, 4) != 0) {
 		dec_fail(&d, "session has no RUAS header");
 		goto done;
 	}

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -149,17 +150,29 @@ static ssize_t read_proc(pid_t pid, const char *name, char *buf, size_t size)
 	return n;
 }
 
+/* The next number of a map's line (spaces before it), or -1 with *p past what was read. */
+static long long map_number(char **p)
+{
+	while (**p == ' ')
+		(*p)++;
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(*p, &end, 10);
+	if (end == *p || errno || v > 0xffffffffUL)
+		return -1;
+	*p = end;
+	return (long long)v;
+}
+
 /* A map of exactly one line, `id id 1`, for this id. */
 static int map_is_self(pid_t pid, const char *name, unsigned long id)
 {
-	char buf[256], tail;
-	unsigned long in, out, count;
+	char buf[256];
 	if (read_proc(pid, name, buf, sizeof buf) <= 0)
 		return 0;
-	char *nl = strchr(buf, '\n');
-	return nl && nl[1] == '\0' &&
-	       sscanf(buf, "%lu %lu %lu%c", &in, &out, &count, &tail) == 4 && tail == '\n' &&
-	       in == id && out == id && count == 1;
+	char *p = buf;
+	long long in = map_number(&p), out = map_number(&p), count = map_number(&p);
+	return in == (long long)id && out == (long long)id && count == 1 && strcmp(p, "\n") == 0;
 }
 
 /*

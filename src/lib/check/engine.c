@@ -52,8 +52,9 @@ static enum outcome classify_failure(const struct job *j)
 		return OUT_SUDO_FAILED;
 	if (code == 1 && strncmp(err, "sudo: unknown user", 18) == 0)
 		return OUT_USER_MISSING;
-	/* sudo runs the helper itself: one the target cannot reach is "command not found". */
-	if (code == 1 && strncmp(err, "sudo: ", 6) == 0 && strstr(err, ": command not found"))
+	/* sudo runs the helper itself (no login shell): its own words when it cannot. */
+	if (code == 1 && (strncmp(err, "sudo: unable to execute ", 24) == 0 ||
+			  (strncmp(err, "sudo: ", 6) == 0 && strstr(err, ": command not found"))))
 		return OUT_HELPER_FAILED;
 	if (code == 1 && strncmp(err, "sudo: ", 6) == 0)
 		return OUT_NOT_CONFIGURED;
@@ -296,17 +297,25 @@ static int take_reports(struct job *j, struct report reps[2], const char **why)
 	const char *data = j->rr.chan.data, *body;
 	size_t off = 0, blen;
 	int type, n = 0, r;
+	/* pam: ruas-session's, then the helper's; sudo: the helper's alone. */
+	const int max = j->spec->pam ? 2 : 1;
 	*why = "the channel broke off inside a message";
 	if (j->rr.chan_cut)
 		return -1;
 	while ((r = channel_next(data, j->rr.chan.len, &off, &type, &body, &blen)) == 1) {
-		if (type != CHANNEL_REPORT || n == 2) {
-			*why = "the helper sent a message that is not a report";
+		if (type != CHANNEL_REPORT || n == max) {
+			*why = "the helper sent a message that is not a report, or one too many";
 			return -1;
 		}
 		if (report_decode(body, blen, j->spec->ndirs, &reps[n], why) < 0)
 			return -1;
 		n++;
+		/* Each in its place: a report of the other origin is no one's to send. */
+		if (reps[n - 1].origin != (j->spec->pam && n == 1 ? REPORT_FROM_SESSION
+								 : REPORT_FROM_HELPER)) {
+			*why = "a report of another origin than its place";
+			return -1;
+		}
 	}
 	return r == 0 ? n : -1;
 }
