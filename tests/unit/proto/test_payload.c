@@ -1,9 +1,14 @@
 /*
- * test_payload.c - the hex payload that crosses sudo -i (src/common/proto/payload.h).
+ * test_payload.c - PAYLOAD, the helper's first message on the spawn
+ * channel (src/proto/payload.h): binary, never on a command line.
  *
- * Round trips with random bytes, strictness of the decoder on crafted and
- * truncated input, and the property sudo -i relies on: the encoding is made
- * only of [0-9a-f], bytes that sudo passes through without escaping.
+ * Round trips with random bytes (and the decoded payload encodes back to
+ * the very same bytes), every byte value crossing, strictness of the
+ * decoder on crafted and truncated input (each refusal with its reason):
+ * truncated bodies, counts exceeding the body, a NUL inside a string,
+ * trailing bytes, an unknown version, kind, flag or lifetime, a bad run id
+ * or facility, a relative helper path; and the encoder refusing what may
+ * not be sent, leaving nothing half-written.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +26,7 @@
 
 #define RANDOM_ITERATIONS 2000
 #define RANDOM_SEED 0x5eed1234abcdULL
+#define HELPER "/usr/libexec/ruas/ruas-exec"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -61,6 +67,18 @@ static char **rand_strv(size_t n, size_t maxlen)
 	return v;
 }
 
+/* An absolute path of random bytes: "/" and up to maxlen more. */
+static char *rand_abs(size_t maxlen)
+{
+	char *rest = rand_str(0, maxlen);
+	char *s = malloc(strlen(rest) + 2);
+	assert_non_null(s);
+	s[0] = '/';
+	memcpy(s + 1, rest, strlen(rest) + 1);
+	free(rest);
+	return s;
+}
+
 /* Frees a payload built by the test (same layout as a decoded one). */
 static void free_built(struct payload *p)
 {
@@ -71,6 +89,7 @@ static void build_random_exec(struct payload *p, size_t maxlen)
 {
 	memset(p, 0, sizeof *p);
 	p->kind = PAYLOAD_EXEC;
+	p->helper = rand_abs(maxlen);
 	p->work_dir = rand_str(0, maxlen);
 	p->nenv = rng_below(9);
 	p->env_names = rand_strv(p->nenv, maxlen);
@@ -83,7 +102,7 @@ static void build_random_exec(struct payload *p, size_t maxlen)
 	p->supervisor_start = (unsigned long long)rng() << 32 | (unsigned int)rng();
 	p->grace_seconds = (unsigned int)rng();
 	p->scope = rand_str(0, maxlen);
-	p->exec_flags = (unsigned int)rng();
+	p->exec_flags = (unsigned int)rng() & EXEC_FLAGS_ALL;
 	p->person = rand_str(0, maxlen);
 	p->ndeny = rng_below(5);
 	p->deny = rand_strv(p->ndeny, maxlen);
@@ -105,7 +124,6 @@ static void build_random_check(struct payload *p, size_t maxlen)
 {
 	memset(p, 0, sizeof *p);
 	p->kind = PAYLOAD_CHECK;
-	p->nonce = rand_str(0, maxlen);
 	p->sudo_path = rand_str(0, maxlen);
 	p->scan_cap = (unsigned int)rng();
 	p->scan_seconds = (unsigned int)rng();
@@ -118,24 +136,11 @@ static void build_random_check(struct payload *p, size_t maxlen)
 		p->dirs[i].prune = rand_strv(p->dirs[i].nprune, maxlen);
 		p->dirs[i].scope = rand_str(0, maxlen);
 	}
-	p->check_flags = (unsigned int)rng();
+	p->check_flags = (unsigned int)rng() & CHECK_FLAGS_ALL;
 	p->nprobes = rng_below(5);
 	p->probes = rand_strv(p->nprobes, maxlen);
 	p->nanchors = rng_below(5);
 	p->anchors = rand_strv(p->nanchors, maxlen);
-}
-
-static void assert_only_lower_hex(const struct buf *b)
-{
-	assert_non_null(b->data);
-	assert_int_equal(strlen(b->data), b->len);
-	assert_int_equal(b->len % 2, 0);
-	for (size_t i = 0; i < b->len; i++) {
-		char c = b->data[i];
-		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
-			fail_msg("byte %zu of the encoding is 0x%02x, not [0-9a-f]", i,
-				 (unsigned char)c);
-	}
 }
 
 static void assert_strv_equal(char **a, char **b, size_t n)
@@ -151,6 +156,7 @@ static void assert_payload_equal(const struct payload *want, const struct payloa
 {
 	assert_int_equal(got->kind, want->kind);
 	if (want->kind == PAYLOAD_EXEC) {
+		assert_string_equal(got->helper, want->helper);
 		assert_string_equal(got->work_dir, want->work_dir);
 		assert_int_equal(got->nenv, want->nenv);
 		assert_strv_equal(got->env_names, want->env_names, want->nenv);
@@ -166,14 +172,14 @@ static void assert_payload_equal(const struct payload *want, const struct payloa
 		assert_string_equal(got->person, want->person ? want->person : "");
 		assert_int_equal(got->ndeny, want->ndeny);
 		assert_strv_equal(got->deny, want->deny, want->ndeny);
+		assert_null(got->deny[got->ndeny]);
 		assert_int_equal(got->lifetime, want->lifetime);
 		assert_string_equal(got->root, want->root ? want->root : "");
 		assert_string_equal(got->run_id, want->run_id ? want->run_id : "");
 		assert_int_equal(got->audit_facility, want->audit_facility);
-		assert_null(got->nonce);
+		assert_null(got->sudo_path);
 		assert_null(got->dirs);
 	} else {
-		assert_string_equal(got->nonce, want->nonce);
 		assert_string_equal(got->sudo_path, want->sudo_path);
 		assert_int_equal(got->scan_cap, want->scan_cap);
 		assert_int_equal(got->scan_seconds, want->scan_seconds);
@@ -193,35 +199,33 @@ static void assert_payload_equal(const struct payload *want, const struct payloa
 		assert_int_equal(got->nanchors, want->nanchors);
 		assert_strv_equal(got->anchors, want->anchors, want->nanchors);
 		assert_null(got->anchors[got->nanchors]);
+		assert_null(got->helper);
 		assert_null(got->work_dir);
 		assert_null(got->argv);
 	}
 }
 
-/* Every proper prefix of a valid encoding must be refused. */
-static void assert_all_prefixes_refused(const char *hex, size_t len)
+/* payload_decode leaves *out zeroed on failure. */
+static void assert_zeroed(const struct payload *p)
 {
-	char *pre = malloc(len + 1);
-	assert_non_null(pre);
+	struct payload zero;
+	memset(&zero, 0, sizeof zero);
+	assert_memory_equal(p, &zero, sizeof zero);
+}
+
+/* Every proper prefix of a valid body must be refused, with a reason. */
+static void assert_all_prefixes_refused(const char *data, size_t len)
+{
 	for (size_t n = 0; n < len; n++) {
 		struct payload p;
 		const char *why = NULL;
-		memcpy(pre, hex, n);
-		pre[n] = '\0';
-		if (payload_decode(pre, &p, &why) == 0) {
+		if (payload_decode(data, n, &p, &why) == 0) {
 			payload_free(&p);
-			free(pre);
-			fail_msg("a payload truncated to %zu of %zu hex digits was accepted",
-				 n, len);
+			fail_msg("a payload cut to %zu of its %zu bytes was accepted", n, len);
 		}
 		assert_non_null(why);
-		/* payload_decode leaves *out zeroed on failure. */
-		assert_null(p.work_dir);
-		assert_null(p.argv);
-		assert_null(p.dirs);
-		assert_null(p.nonce);
+		assert_zeroed(&p);
 	}
-	free(pre);
 }
 
 /* ---------------------------------------------------------- raw crafting */
@@ -251,17 +255,16 @@ static void raw_header(struct buf *b, int version, int kind)
 	assert_int_equal(buf_addc(b, (char)kind), 0);
 }
 
-/* Decodes hex(raw); returns the decoder's result, frees what it made. */
+/* Decodes raw; returns the decoder's result, frees what it made. */
 static int decode_raw(const struct buf *raw, const char **why)
 {
-	struct buf hex = BUF_INIT;
 	struct payload p;
-	assert_int_equal(hex_encode(&hex, raw->data, raw->len), 0);
 	*why = NULL;
-	int r = payload_decode(hex.data, &p, why);
+	int r = payload_decode(raw->data, raw->len, &p, why);
 	if (r == 0)
 		payload_free(&p);
-	buf_free(&hex);
+	else
+		assert_zeroed(&p);
 	return r;
 }
 
@@ -275,12 +278,19 @@ static void assert_raw_refused(const struct buf *raw, const char *reason_part)
 			 reason_part);
 }
 
-/* A valid EXEC body up to its root (version 8's whole body): work_dir "/w", no env, argv {"cmd"}. */
-static void raw_exec_to_root(struct buf *b)
+/* An EXEC body's start: header, helper, work_dir "/w", no scope. */
+static void raw_exec_head(struct buf *b, const char *helper)
 {
 	raw_header(b, PAYLOAD_VERSION, PAYLOAD_EXEC);
+	raw_str(b, helper);
 	raw_str(b, "/w");
-	raw_str(b, "");         /* scope: none */
+	raw_str(b, ""); /* scope: none */
+}
+
+/* An EXEC body up to its exec flags: no env, argv {"cmd"}. */
+static void raw_exec_to_flags(struct buf *b)
+{
+	raw_exec_head(b, HELPER);
 	raw_u32(b, 0);
 	raw_u32(b, 1);
 	raw_str(b, "cmd");
@@ -288,14 +298,25 @@ static void raw_exec_to_root(struct buf *b)
 	raw_u32(b, 1);          /* its start time, high and low words */
 	raw_u32(b, 0x80000002u);
 	raw_u32(b, 5);          /* grace */
-	raw_u32(b, 0);          /* exec flags */
+}
+
+/* A valid EXEC body up to its root, with these flags and this lifetime. */
+static void raw_exec_to_root_with(struct buf *b, uint32_t flags, uint32_t lifetime)
+{
+	raw_exec_to_flags(b);
+	raw_u32(b, flags);      /* exec flags */
 	raw_str(b, "");         /* person */
 	raw_u32(b, 0);          /* deny paths */
-	raw_u32(b, LIFETIME_PIDNS);
+	raw_u32(b, lifetime);
 	raw_str(b, "");         /* root: none, work_dir is the project's */
 }
 
-/* raw_exec_to_root(), then version 9's run id and audit facility. */
+static void raw_exec_to_root(struct buf *b)
+{
+	raw_exec_to_root_with(b, 0, LIFETIME_PIDNS);
+}
+
+/* raw_exec_to_root(), then the run id and the audit facility. */
 static void raw_exec_with_run(struct buf *b, const char *run_id, unsigned int facility)
 {
 	raw_exec_to_root(b);
@@ -308,6 +329,33 @@ static void raw_valid_exec(struct buf *b)
 {
 	raw_exec_with_run(b, "0123456789abcdef0123456789abcdef", (LOG_AUTHPRIV >> 3) + 1);
 }
+
+/* A CHECK body up to its flags: one dir "/w" (no scope, no prune). */
+static void raw_check_to_flags(struct buf *b)
+{
+	raw_header(b, PAYLOAD_VERSION, PAYLOAD_CHECK);
+	raw_str(b, "/usr/bin/sudo");
+	raw_u32(b, 50);
+	raw_u32(b, 60);
+	raw_u32(b, 1);
+	raw_str(b, "/w");
+	raw_str(b, "");
+	raw_u32(b, 0);
+}
+
+/* A CHECK payload up to its anchors: no dirs, no probes. */
+static void raw_check_until_anchors(struct buf *raw)
+{
+	raw_header(raw, PAYLOAD_VERSION, PAYLOAD_CHECK);
+	raw_str(raw, "/s");
+	raw_u32(raw, 1);
+	raw_u32(raw, 1);
+	raw_u32(raw, 0); /* dirs */
+	raw_u32(raw, 0); /* flags */
+	raw_u32(raw, 0); /* probes */
+}
+
+/* --------------------------------------------------- run id, facility */
 
 /* A run id is "" or 32 lower-case hex digits; the facility one syslog has, plus 1, or 0. */
 static void test_run_id_and_facility_checked(void **state)
@@ -322,6 +370,7 @@ static void test_run_id_and_facility_checked(void **state)
 		raw_exec_with_run(&raw, bad_ids[i], 1);
 		assert_raw_refused(&raw, "run id");
 		buf_free(&raw);
+		assert_int_equal(payload_run_id_ok(bad_ids[i]), 0);
 	}
 	struct buf raw = BUF_INIT;
 	raw_exec_with_run(&raw, "0123456789abcdef0123456789abcdef", (LOG_LOCAL7 >> 3) + 2);
@@ -334,6 +383,11 @@ static void test_run_id_and_facility_checked(void **state)
 	raw_exec_with_run(&raw, "ffffffffffffffffffffffffffffffff", (LOG_LOCAL7 >> 3) + 1);
 	assert_int_equal(decode_raw(&raw, &why), 0);
 	buf_free(&raw);
+	assert_int_equal(payload_run_id_ok(""), 1);
+	assert_int_equal(payload_run_id_ok("ffffffffffffffffffffffffffffffff"), 1);
+	assert_int_equal(payload_facility_ok(0), 1);
+	assert_int_equal(payload_facility_ok((LOG_LOCAL7 >> 3) + 2), 0);
+	assert_int_equal(payload_facility_ok(0xffffffffu), 0);
 }
 
 /*
@@ -352,150 +406,89 @@ static void test_facility_only_the_configurable_ones(void **state)
 				  (unsigned int)(never[i] >> 3) + 1);
 		assert_raw_refused(&raw, "audit facility");
 		buf_free(&raw);
+		assert_int_equal(payload_facility_ok((unsigned int)(never[i] >> 3) + 1), 0);
 	}
-}
-
-/* ------------------------------------------------------------- hex */
-
-static void test_hex_round_trip_all_bytes(void **state)
-{
-	(void)state;
-	unsigned char all[256];
-	for (int i = 0; i < 256; i++)
-		all[i] = (unsigned char)i;
-	struct buf hex = BUF_INIT, back = BUF_INIT;
-	assert_int_equal(hex_encode(&hex, all, sizeof all), 0);
-	assert_int_equal(hex.len, 512);
-	assert_only_lower_hex(&hex);
-	assert_memory_equal(hex.data, "000102", 6);
-	assert_string_equal(hex.data + 500, "fafbfcfdfeff");
-	assert_int_equal(hex_decode(hex.data, hex.len, &back), 0);
-	assert_int_equal(back.len, 256);
-	assert_memory_equal(back.data, all, 256);
-	buf_free(&hex);
-	buf_free(&back);
-}
-
-static void test_hex_known_values(void **state)
-{
-	(void)state;
-	struct buf hex = BUF_INIT;
-	const unsigned char in[] = {0x00, 0xff, 0x1b, 0x41, 0x0a, 0x9c};
-	assert_int_equal(hex_encode(&hex, in, sizeof in), 0);
-	assert_string_equal(hex.data, "00ff1b410a9c");
-	/* hex_encode appends. */
-	assert_int_equal(hex_encode(&hex, "\x01", 1), 0);
-	assert_string_equal(hex.data, "00ff1b410a9c01");
-	buf_free(&hex);
-
-	struct buf empty = BUF_INIT;
-	assert_int_equal(hex_encode(&empty, "", 0), 0);
-	assert_int_equal(empty.len, 0);
-	buf_free(&empty);
-}
-
-static void test_hex_decode_rejects(void **state)
-{
-	(void)state;
-	static const char *const bad[] = {
-		"AB", "aB", "Ab", "0A", "abc", "a", "0g", "g0", "zz", " 0", "0 ",
-		"00 ", "-1", "0x", "ab\ncd", "ab:c", NULL};
-	for (const char *const *s = bad; *s; s++) {
-		struct buf out = BUF_INIT;
-		if (hex_decode(*s, strlen(*s), &out) == 0) {
-			buf_free(&out);
-			fail_msg("hex_decode accepted \"%s\"", *s);
-		}
-		buf_free(&out);
-	}
-	struct buf ok = BUF_INIT;
-	assert_int_equal(hex_decode("", 0, &ok), 0);
-	assert_int_equal(ok.len, 0);
-	assert_int_equal(hex_decode("4a6b", 4, &ok), 0);
-	assert_int_equal(ok.len, 2);
-	assert_memory_equal(ok.data, "Jk", 2);
-	buf_free(&ok);
-}
-
-/*
- * buf.h promises that data is "always NUL-terminated when non-NULL". A
- * hex_decode that fails half-way must not leave the buffer unterminated
- * (or holding half a decode).
- */
-static void test_hex_decode_failure_keeps_buffer_terminated(void **state)
-{
-	(void)state;
-	struct buf out = BUF_INIT;
-	/* Make the spare capacity hold non-NUL bytes. */
-	assert_int_equal(buf_adds(&out, "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"), 0);
-	buf_reset(&out);
-	assert_int_equal(out.len, 0);
-	assert_int_equal(hex_decode("4142zz", 6, &out), -1);
-	assert_non_null(out.data);
-	size_t len = out.len;
-	unsigned char at_len = (unsigned char)out.data[out.len];
-	buf_free(&out);
-	if (at_len != '\0')
-		fail_msg("after a failed hex_decode the buffer has len %zu and "
-			 "data[len] = 0x%02x, not NUL (buf.h invariant broken)",
-			 len, at_len);
+	static const int named[] = {LOG_AUTHPRIV, LOG_AUTH,   LOG_DAEMON, LOG_USER,
+				    LOG_LOCAL0,   LOG_LOCAL1, LOG_LOCAL2, LOG_LOCAL3,
+				    LOG_LOCAL4,   LOG_LOCAL5, LOG_LOCAL6, LOG_LOCAL7};
+	for (size_t i = 0; i < sizeof named / sizeof *named; i++)
+		assert_int_equal(payload_facility_ok((unsigned int)(named[i] >> 3) + 1), 1);
 }
 
 /* -------------------------------------------------------- round trips */
+
+/* Encodes in, decodes it, checks it is the same, and that it encodes back to the same bytes. */
+static void round_trip(const struct payload *in, int it)
+{
+	struct payload out;
+	struct buf body = BUF_INIT, again = BUF_INIT;
+	const char *why = "not set";
+	assert_int_equal(payload_encode(in, &body), 0);
+	assert_false(body.oom);
+	if (payload_decode(body.data, body.len, &out, &why) != 0)
+		fail_msg("iteration %d (seed %#llx): decode failed: %s", it,
+			 (unsigned long long)RANDOM_SEED, why);
+	assert_payload_equal(in, &out);
+	/* Canonical: one payload, one body. */
+	assert_int_equal(payload_encode(&out, &again), 0);
+	assert_int_equal(again.len, body.len);
+	assert_memory_equal(again.data, body.data, body.len);
+	payload_free(&out);
+	buf_free(&body);
+	buf_free(&again);
+}
 
 static void test_payload_random_round_trip(void **state)
 {
 	(void)state;
 	rng_state = RANDOM_SEED;
 	for (int it = 0; it < RANDOM_ITERATIONS; it++) {
-		struct payload in, out;
-		struct buf hex = BUF_INIT;
-		const char *why = "not set";
+		struct payload in;
 		if (it % 2)
 			build_random_check(&in, 300);
 		else
 			build_random_exec(&in, 300);
-		assert_int_equal(payload_encode(&in, &hex), 0);
-		assert_only_lower_hex(&hex);
-		if (payload_decode(hex.data, &out, &why) != 0)
-			fail_msg("iteration %d (seed %#llx): decode failed: %s", it,
-				 (unsigned long long)RANDOM_SEED, why);
-		assert_payload_equal(&in, &out);
-		payload_free(&out);
-		buf_free(&hex);
+		round_trip(&in, it);
 		free_built(&in);
 	}
 }
 
-/* One payload holding every byte value 1..255 in one string. */
+/* One payload holding every byte value 1..255 in one string; the body is binary, as it goes. */
 static void test_payload_every_byte_value(void **state)
 {
 	(void)state;
-	char all[256];
+	char all[256], helper[257];
 	for (int i = 1; i < 256; i++)
 		all[i - 1] = (char)i;
 	all[255] = '\0';
+	helper[0] = '/';
+	memcpy(helper + 1, all, sizeof all);
 	char *argv[] = {all, "", all, NULL};
 	char *names[] = {all};
 	char *values[] = {""};
 	struct payload in = {0}, out;
 	in.kind = PAYLOAD_EXEC;
+	in.helper = helper;
 	in.work_dir = all;
 	in.env_names = names;
 	in.env_values = values;
 	in.nenv = 1;
 	in.argv = argv;
 	in.argc = 3;
-	struct buf hex = BUF_INIT;
+	struct buf body = BUF_INIT;
 	const char *why = NULL;
-	assert_int_equal(payload_encode(&in, &hex), 0);
-	assert_only_lower_hex(&hex);
-	assert_int_equal(payload_decode(hex.data, &out, &why), 0);
+	assert_int_equal(payload_encode(&in, &body), 0);
+	/* Not hex, nor any other escaping: the strings' bytes are in the body as they are. */
+	assert_non_null(memmem(body.data, body.len, all, 255));
+	assert_int_equal(memcmp(body.data, "RUAS", 4), 0);
+	assert_int_equal((unsigned char)body.data[4], PAYLOAD_VERSION);
+	assert_int_equal((unsigned char)body.data[5], PAYLOAD_EXEC);
+	assert_int_equal(payload_decode(body.data, body.len, &out, &why), 0);
 	assert_payload_equal(&in, &out);
 	assert_int_equal(strlen(out.argv[0]), 255);
 	assert_string_equal(out.argv[1], "");
 	payload_free(&out);
-	buf_free(&hex);
+	buf_free(&body);
 }
 
 static void test_payload_truncations_refused(void **state)
@@ -504,45 +497,63 @@ static void test_payload_truncations_refused(void **state)
 	rng_state = RANDOM_SEED ^ 0xabcdef;
 	for (int it = 0; it < 24; it++) {
 		struct payload in;
-		struct buf hex = BUF_INIT;
+		struct buf body = BUF_INIT;
 		if (it % 2)
 			build_random_check(&in, 24);
 		else
 			build_random_exec(&in, 24);
-		assert_int_equal(payload_encode(&in, &hex), 0);
-		assert_all_prefixes_refused(hex.data, hex.len);
-		buf_free(&hex);
+		assert_int_equal(payload_encode(&in, &body), 0);
+		assert_all_prefixes_refused(body.data, body.len);
+		buf_free(&body);
 		free_built(&in);
 	}
 	/* And a minimal handcrafted one. */
-	struct buf raw = BUF_INIT, hex = BUF_INIT;
+	struct buf raw = BUF_INIT;
 	raw_valid_exec(&raw);
-	assert_int_equal(hex_encode(&hex, raw.data, raw.len), 0);
-	assert_all_prefixes_refused(hex.data, hex.len);
+	assert_all_prefixes_refused(raw.data, raw.len);
 	buf_free(&raw);
-	buf_free(&hex);
 }
 
 static void test_payload_encode_refuses_invalid(void **state)
 {
 	(void)state;
-	struct buf hex = BUF_INIT;
+	struct buf body = BUF_INIT;
+	/* What is in the buffer already stays, and only that: nothing half-written to send. */
+	assert_int_equal(buf_adds(&body, "before"), 0);
 	struct payload p = {0};
+	char *argv[] = {"x", NULL};
 	p.kind = PAYLOAD_EXEC;
+	p.helper = HELPER;
 	p.work_dir = "/w";
 	p.argc = 0;
 	p.argv = NULL;
-	assert_int_equal(payload_encode(&p, &hex), -1);
-	p.kind = 7;
-	assert_int_equal(payload_encode(&p, &hex), -1);
-	/* A NULL string where one is required. */
-	char *argv[] = {"x", NULL};
-	p.kind = PAYLOAD_EXEC;
-	p.work_dir = NULL;
+	assert_int_equal(payload_encode(&p, &body), -1);
+	assert_string_equal(body.data, "before");
 	p.argv = argv;
 	p.argc = 1;
-	assert_int_equal(payload_encode(&p, &hex), -1);
-	buf_free(&hex);
+	p.kind = 7;
+	assert_int_equal(payload_encode(&p, &body), -1);
+	assert_string_equal(body.data, "before");
+	/* A NULL string where one is required: the work_dir, the helper. */
+	p.kind = PAYLOAD_EXEC;
+	p.work_dir = NULL;
+	assert_int_equal(payload_encode(&p, &body), -1);
+	assert_string_equal(body.data, "before");
+	p.work_dir = "/w";
+	p.helper = NULL;
+	assert_int_equal(payload_encode(&p, &body), -1);
+	assert_string_equal(body.data, "before");
+	/* A check payload without its sudo path. */
+	struct payload c = {0};
+	c.kind = PAYLOAD_CHECK;
+	assert_int_equal(payload_encode(&c, &body), -1);
+	assert_string_equal(body.data, "before");
+	assert_int_equal(body.len, 6);
+	/* The control: the same exec payload, whole, appends after what was there. */
+	p.helper = HELPER;
+	assert_int_equal(payload_encode(&p, &body), 0);
+	assert_memory_equal(body.data, "beforeRUAS", 10);
+	buf_free(&body);
 }
 
 /* --------------------------------------------------- crafted refusals */
@@ -551,27 +562,33 @@ static void test_crafted_valid_is_accepted(void **state)
 {
 	(void)state;
 	/* Proves the crafting helpers match the format, so refusals below mean something. */
-	struct buf raw = BUF_INIT, hex = BUF_INIT;
+	struct buf raw = BUF_INIT, again = BUF_INIT;
 	struct payload p;
 	const char *why = NULL;
 	raw_valid_exec(&raw);
-	assert_int_equal(hex_encode(&hex, raw.data, raw.len), 0);
-	assert_int_equal(payload_decode(hex.data, &p, &why), 0);
+	assert_int_equal(payload_decode(raw.data, raw.len, &p, &why), 0);
 	assert_int_equal(p.kind, PAYLOAD_EXEC);
+	assert_string_equal(p.helper, HELPER);
 	assert_string_equal(p.work_dir, "/w");
 	assert_int_equal(p.argc, 1);
 	assert_string_equal(p.argv[0], "cmd");
+	assert_int_equal(p.supervisor_pid, 4242);
+	assert_true(p.supervisor_start == 0x180000002ULL);
+	assert_int_equal(p.grace_seconds, 5);
 	assert_string_equal(p.run_id, "0123456789abcdef0123456789abcdef");
 	assert_int_equal(p.audit_facility, (LOG_AUTHPRIV >> 3) + 1);
 	assert_int_equal(p.lifetime, LIFETIME_PIDNS);
 	assert_string_equal(p.root, "");
+	/* And the encoder writes exactly this layout. */
+	assert_int_equal(payload_encode(&p, &again), 0);
+	assert_int_equal(again.len, raw.len);
+	assert_memory_equal(again.data, raw.data, raw.len);
 	payload_free(&p);
 	buf_free(&raw);
-	buf_free(&hex);
+	buf_free(&again);
 
 	raw = (struct buf)BUF_INIT;
 	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_CHECK);
-	raw_str(&raw, "n0nce");
 	raw_str(&raw, "/usr/bin/sudo");
 	raw_u32(&raw, 50);
 	raw_u32(&raw, 60);
@@ -580,46 +597,46 @@ static void test_crafted_valid_is_accepted(void **state)
 	raw_str(&raw, "/srv");  /* scope */
 	raw_u32(&raw, 1);
 	raw_str(&raw, ".git");
-	raw_u32(&raw, CHECK_BWRAP);
+	raw_u32(&raw, CHECK_BWRAP | CHECK_USERNS);
 	raw_u32(&raw, 1);       /* probes */
 	raw_str(&raw, "/secret");
 	raw_u32(&raw, 2);       /* anchors */
 	raw_str(&raw, "config /etc/ruas/ruas.conf");
 	raw_str(&raw, "supervisor-dot /home/sup/.bashrc");
-	hex = (struct buf)BUF_INIT;
-	assert_int_equal(hex_encode(&hex, raw.data, raw.len), 0);
-	assert_int_equal(payload_decode(hex.data, &p, &why), 0);
+	assert_int_equal(payload_decode(raw.data, raw.len, &p, &why), 0);
 	assert_int_equal(p.kind, PAYLOAD_CHECK);
-	assert_string_equal(p.nonce, "n0nce");
+	assert_string_equal(p.sudo_path, "/usr/bin/sudo");
 	assert_int_equal(p.scan_cap, 50);
 	assert_int_equal(p.scan_seconds, 60);
 	assert_int_equal(p.ndirs, 1);
+	assert_string_equal(p.dirs[0].work_dir, "/srv/x");
 	assert_string_equal(p.dirs[0].prune[0], ".git");
 	assert_string_equal(p.dirs[0].scope, "/srv");
-	assert_int_equal(p.check_flags, CHECK_BWRAP);
+	assert_int_equal(p.check_flags, CHECK_BWRAP | CHECK_USERNS);
 	assert_int_equal(p.nprobes, 1);
 	assert_string_equal(p.probes[0], "/secret");
 	assert_int_equal(p.nanchors, 2);
 	assert_string_equal(p.anchors[0], "config /etc/ruas/ruas.conf");
 	assert_string_equal(p.anchors[1], "supervisor-dot /home/sup/.bashrc");
 	assert_null(p.anchors[2]);
+	again = (struct buf)BUF_INIT;
+	assert_int_equal(payload_encode(&p, &again), 0);
+	assert_int_equal(again.len, raw.len);
+	assert_memory_equal(again.data, raw.data, raw.len);
 	payload_free(&p);
 	buf_free(&raw);
-	buf_free(&hex);
+	buf_free(&again);
 }
 
 static void test_wrong_version_refused(void **state)
 {
 	(void)state;
-	int versions[] = {0, PAYLOAD_VERSION + 1, 255};
+	/* 9: the hex payload's; 0, 11, 255: none. */
+	int versions[] = {0, PAYLOAD_VERSION - 1, PAYLOAD_VERSION + 1, 255};
 	for (size_t i = 0; i < sizeof versions / sizeof *versions; i++) {
 		struct buf raw = BUF_INIT;
-		raw_header(&raw, versions[i], PAYLOAD_EXEC);
-		raw_str(&raw, "/w");
-		raw_str(&raw, ""); /* scope */
-		raw_u32(&raw, 0);
-		raw_u32(&raw, 1);
-		raw_str(&raw, "cmd");
+		raw_valid_exec(&raw);
+		raw.data[4] = (char)versions[i];
 		assert_raw_refused(&raw, "version");
 		buf_free(&raw);
 	}
@@ -629,22 +646,27 @@ static void test_bad_header_or_kind_refused(void **state)
 {
 	(void)state;
 	struct buf raw = BUF_INIT;
-	assert_int_equal(buf_add(&raw, "RUAX\x01\x01", 6), 0);
-	raw_str(&raw, "/w");
-	raw_str(&raw, ""); /* scope */
-	raw_u32(&raw, 0);
-	raw_u32(&raw, 1);
-	raw_str(&raw, "cmd");
+	raw_valid_exec(&raw);
+	raw.data[3] = 'X';
 	assert_raw_refused(&raw, "header");
 	buf_free(&raw);
 
+	/* No kind byte: the header is short. */
 	raw = (struct buf)BUF_INIT;
-	raw_header(&raw, PAYLOAD_VERSION, 9);
-	raw_str(&raw, "/w");
-	raw_str(&raw, ""); /* scope */
-	assert_raw_refused(&raw, "kind");
+	assert_int_equal(buf_add(&raw, "RUAS", 4), 0);
+	assert_int_equal(buf_addc(&raw, PAYLOAD_VERSION), 0);
+	assert_raw_refused(&raw, "header");
 	buf_free(&raw);
 
+	/* 3 was the session's kind: it has a message of its own now (session.h). */
+	static const int kinds[] = {0, 3, 9, 255};
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		raw = (struct buf)BUF_INIT;
+		raw_valid_exec(&raw);
+		raw.data[5] = (char)kinds[i];
+		assert_raw_refused(&raw, "kind");
+		buf_free(&raw);
+	}
 	raw = (struct buf)BUF_INIT;
 	raw_header(&raw, PAYLOAD_VERSION, 0);
 	assert_raw_refused(&raw, "kind");
@@ -665,6 +687,13 @@ static void test_trailing_bytes_refused(void **state)
 	raw_str(&raw, "extra");
 	assert_raw_refused(&raw, "trailing");
 	buf_free(&raw);
+
+	raw = (struct buf)BUF_INIT;
+	raw_check_until_anchors(&raw);
+	raw_u32(&raw, 0);
+	assert_int_equal(buf_addc(&raw, 'x'), 0);
+	assert_raw_refused(&raw, "trailing");
+	buf_free(&raw);
 }
 
 static void test_counts_exceeding_data_refused(void **state)
@@ -672,9 +701,7 @@ static void test_counts_exceeding_data_refused(void **state)
 	(void)state;
 	/* nenv far larger than the data. */
 	struct buf raw = BUF_INIT;
-	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_EXEC);
-	raw_str(&raw, "/w");
-	raw_str(&raw, ""); /* scope */
+	raw_exec_head(&raw, HELPER);
 	raw_u32(&raw, 0x7fffffffu);
 	raw_u32(&raw, 1);
 	raw_str(&raw, "cmd");
@@ -683,9 +710,7 @@ static void test_counts_exceeding_data_refused(void **state)
 
 	/* argc one more than there are strings. */
 	raw = (struct buf)BUF_INIT;
-	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_EXEC);
-	raw_str(&raw, "/w");
-	raw_str(&raw, ""); /* scope */
+	raw_exec_head(&raw, HELPER);
 	raw_u32(&raw, 0);
 	raw_u32(&raw, 2);
 	raw_str(&raw, "cmd");
@@ -694,18 +719,24 @@ static void test_counts_exceeding_data_refused(void **state)
 
 	/* argc 0xffffffff. */
 	raw = (struct buf)BUF_INIT;
-	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_EXEC);
-	raw_str(&raw, "/w");
-	raw_str(&raw, ""); /* scope */
+	raw_exec_head(&raw, HELPER);
 	raw_u32(&raw, 0);
 	raw_u32(&raw, 0xffffffffu);
+	assert_raw_refused(&raw, "count");
+	buf_free(&raw);
+
+	/* deny paths far more than the data. */
+	raw = (struct buf)BUF_INIT;
+	raw_exec_to_flags(&raw);
+	raw_u32(&raw, 0);
+	raw_str(&raw, "");
+	raw_u32(&raw, 0x40000000u);
 	assert_raw_refused(&raw, "count");
 	buf_free(&raw);
 
 	/* ndirs and nprune too large in a CHECK payload. */
 	raw = (struct buf)BUF_INIT;
 	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_CHECK);
-	raw_str(&raw, "n");
 	raw_str(&raw, "/s");
 	raw_u32(&raw, 1);
 	raw_u32(&raw, 1);
@@ -715,7 +746,6 @@ static void test_counts_exceeding_data_refused(void **state)
 
 	raw = (struct buf)BUF_INIT;
 	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_CHECK);
-	raw_str(&raw, "n");
 	raw_str(&raw, "/s");
 	raw_u32(&raw, 1);
 	raw_u32(&raw, 1);
@@ -726,10 +756,27 @@ static void test_counts_exceeding_data_refused(void **state)
 	assert_raw_refused(&raw, "count");
 	buf_free(&raw);
 
-	/* A string length beyond the data. */
+	/* Probes too many. */
+	raw = (struct buf)BUF_INIT;
+	raw_check_to_flags(&raw);
+	raw_u32(&raw, 0);
+	raw_u32(&raw, 3);
+	raw_str(&raw, "/a");
+	assert_raw_refused(&raw, NULL);
+	buf_free(&raw);
+
+	/* A string length beyond the data: the helper's, the work_dir's. */
 	raw = (struct buf)BUF_INIT;
 	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_EXEC);
 	raw_u32(&raw, 1000);
+	assert_int_equal(buf_add(&raw, HELPER, strlen(HELPER)), 0);
+	assert_raw_refused(&raw, "exceeds");
+	buf_free(&raw);
+
+	raw = (struct buf)BUF_INIT;
+	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_EXEC);
+	raw_str(&raw, HELPER);
+	raw_u32(&raw, 0xffffffffu);
 	assert_int_equal(buf_add(&raw, "/w", 2), 0);
 	assert_raw_refused(&raw, "exceeds");
 	buf_free(&raw);
@@ -740,9 +787,7 @@ static void test_string_with_nul_refused(void **state)
 	(void)state;
 	/* In argv. */
 	struct buf raw = BUF_INIT;
-	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_EXEC);
-	raw_str(&raw, "/w");
-	raw_str(&raw, ""); /* scope */
+	raw_exec_head(&raw, HELPER);
 	raw_u32(&raw, 0);
 	raw_u32(&raw, 1);
 	raw_bytes(&raw, "c\0md", 4);
@@ -752,18 +797,25 @@ static void test_string_with_nul_refused(void **state)
 	/* In work_dir. */
 	raw = (struct buf)BUF_INIT;
 	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_EXEC);
+	raw_str(&raw, HELPER);
 	raw_bytes(&raw, "/w\0/etc", 7);
+	raw_str(&raw, "");
 	raw_u32(&raw, 0);
 	raw_u32(&raw, 1);
 	raw_str(&raw, "cmd");
 	assert_raw_refused(&raw, "NUL");
 	buf_free(&raw);
 
-	/* In an env value. */
+	/* In the helper's path. */
 	raw = (struct buf)BUF_INIT;
 	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_EXEC);
-	raw_str(&raw, "/w");
-	raw_str(&raw, ""); /* scope */
+	raw_bytes(&raw, "/usr/x\0/tmp/evil", 16);
+	assert_raw_refused(&raw, "NUL");
+	buf_free(&raw);
+
+	/* In an env value. */
+	raw = (struct buf)BUF_INIT;
+	raw_exec_head(&raw, HELPER);
 	raw_u32(&raw, 1);
 	raw_str(&raw, "LANG");
 	raw_bytes(&raw, "C\0", 2);
@@ -775,7 +827,6 @@ static void test_string_with_nul_refused(void **state)
 	/* In a prune name of a CHECK payload. */
 	raw = (struct buf)BUF_INIT;
 	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_CHECK);
-	raw_str(&raw, "n");
 	raw_str(&raw, "/s");
 	raw_u32(&raw, 1);
 	raw_u32(&raw, 1);
@@ -786,19 +837,14 @@ static void test_string_with_nul_refused(void **state)
 	raw_bytes(&raw, "\0", 1);
 	assert_raw_refused(&raw, "NUL");
 	buf_free(&raw);
-}
 
-/* A CHECK payload up to its anchors: no dirs, no probes. */
-static void raw_check_until_anchors(struct buf *raw)
-{
-	raw_header(raw, PAYLOAD_VERSION, PAYLOAD_CHECK);
-	raw_str(raw, "n");
-	raw_str(raw, "/s");
-	raw_u32(raw, 1);
-	raw_u32(raw, 1);
-	raw_u32(raw, 0); /* dirs */
-	raw_u32(raw, 0); /* flags */
-	raw_u32(raw, 0); /* probes */
+	/* In the run id. */
+	raw = (struct buf)BUF_INIT;
+	raw_exec_to_root(&raw);
+	raw_bytes(&raw, "0123456789abcdef\0" "123456789abcdef", 32);
+	raw_u32(&raw, 0);
+	assert_raw_refused(&raw, "NUL");
+	buf_free(&raw);
 }
 
 static void test_anchors_refused_when_malformed(void **state)
@@ -818,7 +864,7 @@ static void test_anchors_refused_when_malformed(void **state)
 	assert_raw_refused(&raw, "NUL");
 	buf_free(&raw);
 
-	/* Without the anchors count (a version 4 layout under version 5). */
+	/* Without the anchors count. */
 	raw = (struct buf)BUF_INIT;
 	raw_check_until_anchors(&raw);
 	assert_raw_refused(&raw, "truncated");
@@ -827,23 +873,21 @@ static void test_anchors_refused_when_malformed(void **state)
 	raw = (struct buf)BUF_INIT;
 	raw_check_until_anchors(&raw);
 	raw_u32(&raw, 0);
-	struct buf hex = BUF_INIT;
 	struct payload p;
 	const char *why = NULL;
-	assert_int_equal(hex_encode(&hex, raw.data, raw.len), 0);
-	assert_int_equal(payload_decode(hex.data, &p, &why), 0);
+	assert_int_equal(payload_decode(raw.data, raw.len, &p, &why), 0);
 	assert_int_equal(p.nanchors, 0);
 	assert_non_null(p.anchors);
 	assert_null(p.anchors[0]);
 	payload_free(&p);
-	buf_free(&hex);
 	buf_free(&raw);
 }
 
 /*
- * Version 7 ends an EXEC payload with the root a per-spawn work_dir must
- * resolve beneath: a version 6 layout (without it) is refused, and so is
- * a NUL inside it; a root crosses byte for byte.
+ * An EXEC payload ends with the root a per-spawn work_dir must resolve
+ * beneath, the run id and the facility: a body that stops after the root
+ * (the version 8 layout) is refused, and so is a NUL inside the root; a
+ * root crosses byte for byte.
  */
 static void test_exec_root(void **state)
 {
@@ -863,7 +907,6 @@ static void test_exec_root(void **state)
 	assert_raw_refused(&raw, "NUL");
 	buf_free(&raw);
 
-	/* Version 8's layout, which ends with the root, is refused as a whole. */
 	raw = (struct buf)BUF_INIT;
 	raw_exec_to_root(&raw);
 	assert_raw_refused(&raw, "truncated");
@@ -872,36 +915,33 @@ static void test_exec_root(void **state)
 	struct payload in = {0}, out;
 	char *argv[] = {"cmd", NULL};
 	in.kind = PAYLOAD_EXEC;
+	in.helper = HELPER;
 	in.work_dir = "/srv/p/sub dir";
 	in.root = "/srv/p";
 	in.argv = argv;
 	in.argc = 1;
-	struct buf hex = BUF_INIT;
+	struct buf body = BUF_INIT;
 	const char *why = NULL;
-	assert_int_equal(payload_encode(&in, &hex), 0);
-	assert_int_equal(payload_decode(hex.data, &out, &why), 0);
+	assert_int_equal(payload_encode(&in, &body), 0);
+	assert_int_equal(payload_decode(body.data, body.len, &out, &why), 0);
 	assert_string_equal(out.work_dir, "/srv/p/sub dir");
 	assert_string_equal(out.root, "/srv/p");
 	payload_free(&out);
-	buf_free(&hex);
+	buf_free(&body);
 }
 
 static void test_empty_command_refused(void **state)
 {
 	(void)state;
 	struct buf raw = BUF_INIT;
-	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_EXEC);
-	raw_str(&raw, "/w");
-	raw_str(&raw, ""); /* scope */
+	raw_exec_head(&raw, HELPER);
 	raw_u32(&raw, 0);
 	raw_u32(&raw, 0);
 	assert_raw_refused(&raw, "empty command");
 	buf_free(&raw);
 
 	raw = (struct buf)BUF_INIT;
-	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_EXEC);
-	raw_str(&raw, "/w");
-	raw_str(&raw, ""); /* scope */
+	raw_exec_head(&raw, HELPER);
 	raw_u32(&raw, 0);
 	raw_u32(&raw, 2);
 	raw_str(&raw, "");
@@ -910,166 +950,152 @@ static void test_empty_command_refused(void **state)
 	buf_free(&raw);
 }
 
-/* The lifetime mode: one of three values, in the exec and the session payload. */
-
-/* A session payload for t1 (PAM_RUSER root) with tty; for payload_encode(), which only reads it. */
-static void session_of(struct payload *in, const char *tty)
+/*
+ * The helper's path, which the target's login shell runs again inside the
+ * run: absolute, or the payload is refused; an empty one too.
+ */
+static void test_helper_path_absolute(void **state)
 {
-	memset(in, 0, sizeof *in);
-	in->kind = PAYLOAD_SESSION;
-	in->user = "t1";
-	in->service = "ruas";
-	in->ruser = "root";
-	in->tty = (char *)tty;
-	in->mode = SESSION_EXEC;
-	in->helper = "/usr/libexec/ruas/ruas-exec";
-	in->inner = "";
+	(void)state;
+	static const char *const bad[] = {"", "ruas-exec", "./ruas-exec", "usr/libexec/ruas/ruas-exec",
+					  " /usr/libexec/ruas/ruas-exec"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct buf raw = BUF_INIT;
+		raw_exec_head(&raw, bad[i]);
+		raw_u32(&raw, 0);
+		raw_u32(&raw, 1);
+		raw_str(&raw, "cmd");
+		raw_u32(&raw, 0);
+		raw_u32(&raw, 0);
+		raw_u32(&raw, 0);
+		raw_u32(&raw, 0);
+		raw_u32(&raw, 0);
+		raw_str(&raw, "");
+		raw_u32(&raw, 0);
+		raw_u32(&raw, 0);
+		raw_str(&raw, "");
+		raw_str(&raw, "");
+		raw_u32(&raw, 0);
+		assert_raw_refused(&raw, "helper path is not absolute");
+		buf_free(&raw);
+	}
+	/* The control: the same with an absolute path. */
+	struct buf raw = BUF_INIT;
+	raw_valid_exec(&raw);
+	const char *why;
+	assert_int_equal(decode_raw(&raw, &why), 0);
+	buf_free(&raw);
 }
 
+/* Flags: any combination of the known ones; an unknown bit refuses the payload. */
+static void test_flags_checked(void **state)
+{
+	(void)state;
+	for (uint32_t f = 0; f <= EXEC_FLAGS_ALL; f++) {
+		struct buf raw = BUF_INIT;
+		raw_exec_to_root_with(&raw, f, LIFETIME_SUBREAPER);
+		raw_str(&raw, "");
+		raw_u32(&raw, 0);
+		const char *why;
+		if (decode_raw(&raw, &why) != 0)
+			fail_msg("exec flags %u refused: %s", f, why);
+		buf_free(&raw);
+	}
+	static const uint32_t bad_exec[] = {EXEC_FLAGS_ALL + 1, 8, 16, 0x80000000u, 0xffffffffu};
+	for (size_t i = 0; i < sizeof bad_exec / sizeof bad_exec[0]; i++) {
+		struct buf raw = BUF_INIT;
+		raw_exec_to_root_with(&raw, bad_exec[i], LIFETIME_SUBREAPER);
+		raw_str(&raw, "");
+		raw_u32(&raw, 0);
+		assert_raw_refused(&raw, "exec flags unknown");
+		buf_free(&raw);
+	}
+	for (uint32_t f = 0; f <= CHECK_FLAGS_ALL + 4; f++) {
+		struct buf raw = BUF_INIT;
+		raw_check_to_flags(&raw);
+		raw_u32(&raw, f);
+		raw_u32(&raw, 0);
+		raw_u32(&raw, 0);
+		const char *why;
+		if (f <= CHECK_FLAGS_ALL)
+			assert_int_equal(decode_raw(&raw, &why), 0);
+		else
+			assert_raw_refused(&raw, "check flags unknown");
+		buf_free(&raw);
+	}
+	struct buf raw = BUF_INIT;
+	raw_check_to_flags(&raw);
+	raw_u32(&raw, 0x80000000u | CHECK_BWRAP);
+	raw_u32(&raw, 0);
+	raw_u32(&raw, 0);
+	assert_raw_refused(&raw, "check flags unknown");
+	buf_free(&raw);
+}
+
+/* The lifetime mode: one of three values. */
 static void test_lifetime(void **state)
 {
 	(void)state;
+	for (uint32_t l = 0; l <= LIFETIME_AUTO + 2; l++) {
+		struct buf raw = BUF_INIT;
+		raw_exec_to_root_with(&raw, 0, l);
+		raw_str(&raw, "");
+		raw_u32(&raw, 0);
+		const char *why;
+		if (l <= LIFETIME_AUTO)
+			assert_int_equal(decode_raw(&raw, &why), 0);
+		else
+			assert_raw_refused(&raw, "lifetime");
+		buf_free(&raw);
+	}
 	struct buf raw = BUF_INIT;
-	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_EXEC);
-	raw_str(&raw, "/w");
+	raw_exec_to_root_with(&raw, 0, 0xffffffffu);
 	raw_str(&raw, "");
 	raw_u32(&raw, 0);
-	raw_u32(&raw, 1);
-	raw_str(&raw, "cmd");
-	for (int i = 0; i < 5; i++)
-		raw_u32(&raw, 0); /* supervisor pid, start (2), grace, flags */
-	raw_str(&raw, "");
-	raw_u32(&raw, 0);
-	raw_u32(&raw, 3); /* no such lifetime */
-	assert_raw_refused(&raw, "lifetime");
-	buf_free(&raw);
-
-	struct payload in, out;
-	struct buf hex = BUF_INIT;
-	const char *why = NULL;
-	session_of(&in, "");
-	in.lifetime = LIFETIME_AUTO;
-	assert_int_equal(payload_encode(&in, &hex), 0);
-	assert_int_equal(payload_decode(hex.data, &out, &why), 0);
-	assert_int_equal(out.lifetime, LIFETIME_AUTO);
-	assert_string_equal(out.user, "t1");
-	payload_free(&out);
-	buf_free(&hex);
-
-	raw = (struct buf)BUF_INIT;
-	raw_header(&raw, PAYLOAD_VERSION, PAYLOAD_SESSION);
-	raw_str(&raw, "t1");
-	raw_str(&raw, "ruas");
-	raw_str(&raw, "root");
-	raw_str(&raw, ""); /* tty */
-	raw_u32(&raw, SESSION_EXEC);
-	raw_str(&raw, "/x");
-	raw_str(&raw, "");
-	raw_u32(&raw, 7);
 	assert_raw_refused(&raw, "lifetime");
 	buf_free(&raw);
 }
 
 /*
- * The session's tty (PAM_TTY) crosses exactly when it is "" or a /dev/
- * name of printable bytes; anything else, a line break that would forge a
- * log line of a PAM module's for instance, refuses the whole payload.
+ * What the hex payload's decoder refused has its binary counterparts:
+ * nothing, "RUAS" alone, a body of another encoding (the valid body's hex,
+ * as an older library would have written it), and no data at all.
  */
-static void test_session_tty(void **state)
+static void test_not_a_payload_refused(void **state)
 {
 	(void)state;
-	static const struct {
-		const char *tty;
-		int ok;
-	} cases[] = {
-		{"", 1},
-		{"/dev/pts/3", 1},
-		{"/dev/tty1", 1},
-		{"/dev/pts/3\nFAKE: session opened for user root", 0},
-		{"/dev/pts/3 x", 0},
-		{"/dev/pts/\033[2J", 0},
-		{"/dev/../etc/shadow", 0},
-		{"/etc/passwd", 0},
-		{"pts/3", 0},
-		{"/dev/pts/3\x7f", 0},
-		{"/dev/pts/\x9b" "2J", 0},
-		{"/dev/pts/\xc3\xa9", 0},
-		{"/dev/pts/..", 0},
-	};
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct payload in, out;
-		struct buf hex = BUF_INIT;
-		const char *why = NULL;
-		session_of(&in, cases[i].tty);
-		assert_int_equal(payload_tty_ok(cases[i].tty), cases[i].ok);
-		assert_int_equal(payload_encode(&in, &hex), 0);
-		if (cases[i].ok) {
-			assert_int_equal(payload_decode(hex.data, &out, &why), 0);
-			assert_string_equal(out.tty, cases[i].tty);
-			payload_free(&out);
-		} else {
-			assert_int_equal(payload_decode(hex.data, &out, &why), -1);
-			assert_non_null(strstr(why, "tty"));
-		}
-		buf_free(&hex);
-	}
-	char longest[300] = "/dev/";
-	memset(longest + 5, 'p', 250);
-	assert_int_equal(payload_tty_ok(longest), 1);
-	longest[255] = 'p';
-	assert_int_equal(payload_tty_ok(longest), 0);
-}
-
-static void test_non_hex_payload_refused(void **state)
-{
-	(void)state;
-	struct buf raw = BUF_INIT, hex = BUF_INIT;
+	struct buf raw = BUF_INIT;
 	raw_valid_exec(&raw);
-	assert_int_equal(hex_encode(&hex, raw.data, raw.len), 0);
 	struct payload p;
 	const char *why = NULL;
 
 	/* Sanity: it decodes as is. */
-	assert_int_equal(payload_decode(hex.data, &p, &why), 0);
+	assert_int_equal(payload_decode(raw.data, raw.len, &p, &why), 0);
 	payload_free(&p);
 
-	char *upper = strdup(hex.data);
-	assert_non_null(upper);
-	for (char *c = upper; *c; c++)
-		if (*c >= 'a' && *c <= 'f')
-			*c = (char)(*c - 'a' + 'A');
-	assert_int_equal(payload_decode(upper, &p, &why), -1);
-	assert_non_null(strstr(why, "hex"));
-	free(upper);
-
-	char *odd = strdup(hex.data);
-	assert_non_null(odd);
-	odd[strlen(odd) - 1] = '\0';
-	assert_int_equal(payload_decode(odd, &p, &why), -1);
-	free(odd);
-
-	char *bad = strdup(hex.data);
-	assert_non_null(bad);
-	bad[10] = 'g';
-	assert_int_equal(payload_decode(bad, &p, &why), -1);
-	assert_non_null(strstr(why, "hex"));
-	bad[10] = ' ';
-	assert_int_equal(payload_decode(bad, &p, &why), -1);
-	free(bad);
-
-	assert_int_equal(payload_decode("", &p, &why), -1);
-	assert_int_equal(payload_decode("52554153", &p, &why), -1); /* "RUAS" only */
-	buf_free(&raw);
+	static const char digits[] = "0123456789abcdef";
+	struct buf hex = BUF_INIT;
+	for (size_t i = 0; i < raw.len; i++) {
+		buf_addc(&hex, digits[(unsigned char)raw.data[i] >> 4]);
+		buf_addc(&hex, digits[(unsigned char)raw.data[i] & 15]);
+	}
+	assert_int_equal(payload_decode(hex.data, hex.len, &p, &why), -1);
+	assert_non_null(strstr(why, "header"));
+	assert_zeroed(&p);
 	buf_free(&hex);
+
+	assert_int_equal(payload_decode("", 0, &p, &why), -1);
+	assert_int_equal(payload_decode(NULL, 0, &p, &why), -1);
+	assert_int_equal(payload_decode("RUAS", 4, &p, &why), -1);
+	assert_non_null(strstr(why, "header"));
+	/* A NULL why is allowed. */
+	assert_int_equal(payload_decode("RUAS", 4, &p, NULL), -1);
+	buf_free(&raw);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hex_round_trip_all_bytes),
-		cmocka_unit_test(test_hex_known_values),
-		cmocka_unit_test(test_hex_decode_rejects),
-		cmocka_unit_test(test_hex_decode_failure_keeps_buffer_terminated),
 		cmocka_unit_test(test_payload_random_round_trip),
 		cmocka_unit_test(test_payload_every_byte_value),
 		cmocka_unit_test(test_payload_truncations_refused),
@@ -1085,9 +1111,10 @@ int main(void)
 		cmocka_unit_test(test_empty_command_refused),
 		cmocka_unit_test(test_exec_root),
 		cmocka_unit_test(test_anchors_refused_when_malformed),
-		cmocka_unit_test(test_session_tty),
-		cmocka_unit_test(test_non_hex_payload_refused),
+		cmocka_unit_test(test_helper_path_absolute),
+		cmocka_unit_test(test_flags_checked),
 		cmocka_unit_test(test_lifetime),
+		cmocka_unit_test(test_not_a_payload_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
