@@ -310,10 +310,12 @@ static int take_reports(struct job *j, struct report reps[2], const char **why)
 		if (report_decode(body, blen, j->spec->ndirs, &reps[n], why) < 0)
 			return -1;
 		n++;
-		/* Each in its place: a report of the other origin is no one's to send. */
-		if (reps[n - 1].origin != (j->spec->pam && n == 1 ? REPORT_FROM_SESSION
-								 : REPORT_FROM_HELPER)) {
-			*why = "a report of another origin than its place";
+		/*
+		 * On sudo, a report of ruas-session's origin is no one's to send;
+		 * on pam, judge_output() takes each only in its place.
+		 */
+		if (!j->spec->pam && reps[n - 1].origin != REPORT_FROM_HELPER) {
+			*why = "a report of another origin than the helper's";
 			return -1;
 		}
 	}

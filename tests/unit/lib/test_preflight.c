@@ -54,16 +54,6 @@
 /* The scripts below are positional and leave the channel's shape and pam's verdicts at 0. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
-#ifdef RUAS_KNOWN_BUG
-/*
- * These builds (tests/unit/lib/test_preflight_bug_*, in XFAIL_TESTS) run
- * only the test of one bug found and not yet fixed in src/ (RUAS_KNOWN_BUG
- * is its number), which fails until it is: the other tests are compiled
- * but not called.
- */
-#pragma GCC diagnostic ignored "-Wunused-function"
-#endif
-
 #define SUPERVISOR_UID 1500
 #define SUDO "/usr/bin/sudo"
 #define HELPER "/usr/libexec/ruas/ruas-exec"
@@ -1259,18 +1249,13 @@ static void test_helper_not_runnable(void **state)
 	done(rep, cfg, &fk);
 }
 
-#ifdef RUAS_KNOWN_BUG
 /*
- * KNOWN BUG 2 (src/lib/check/engine.c, classify_failure): sudo now runs the
- * helper itself (no -i, no login shell, so no 126 or 127 of a shell's), and
- * when it cannot, sudo says so and exits 1: "sudo: PATH: command not
- * found" (no such file), "sudo: unable to execute PATH: Permission denied"
- * (the target cannot search or run it). classify_failure() takes any
- * "sudo: " with exit status 1 for sudo refusing the call, so the finding
- * says passwordless sudo is not configured and tells the operator to add
- * the rule that is already there. Expected to fail (XFAIL) until those two
- * are OUT_HELPER_FAILED; then move this test to the list of test_preflight
- * and drop test_preflight_bug_helper_missing from Makefile.am.
+ * sudo runs the helper itself (no -i, no login shell, so no 126 or 127 of
+ * a shell's), and when it cannot, sudo says so and exits 1: "sudo: PATH:
+ * command not found" (no such file), "sudo: unable to execute PATH:
+ * Permission denied" (the target cannot search or run it). That is the
+ * helper failing, not passwordless sudo missing: the finding must not tell
+ * the operator to add a rule that is already there.
  */
 static void test_helper_missing_is_not_sudo_config(void **state)
 {
@@ -1303,7 +1288,6 @@ static void test_helper_missing_is_not_sudo_config(void **state)
 	if (*wrong)
 		fail_msg("%s", wrong);
 }
-#endif
 
 static void test_timeout(void **state)
 {
@@ -1316,7 +1300,7 @@ static void test_timeout(void **state)
 	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "sudo",
 		    "ERROR: project \"proj\": the checks run as user \"t1\" through sudo did "
 		    "not finish within ");
-	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "sudo", "sudo -n -iu t1 -- true");
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "sudo", "sudo -n -u t1 -- true");
 	done(rep, cfg, &fk);
 }
 
@@ -1443,7 +1427,6 @@ static void test_channel_not_trusted(void **state)
 	done(rep, cfg, &fk);
 }
 
-#ifdef RUAS_KNOWN_BUG
 /*
  * KNOWN BUG 1 (src/lib/check/engine.c, take_reports/judge_output): on the
  * sudo backend the engine takes up to two REPORTs and trusts the last one
@@ -1491,7 +1474,6 @@ static void test_second_or_foreign_report_not_trusted(void **state)
 	if (*wrong)
 		fail_msg("%s", wrong);
 }
-#endif
 
 /* ------------------------------------------------------- the real runner */
 
@@ -1532,7 +1514,7 @@ static void test_real_runner_channel(void **state)
 	(void)state;
 	struct buf session = BUF_INIT, payload = BUF_INIT;
 	struct session se = {(char *)"t1", (char *)"ruas", (char *)"sup", (char *)"",
-			     SESSION_CHECK, (char *)HELPER, LIFETIME_SUBREAPER};
+			     SESSION_CHECK, (char *)HELPER, LIFETIME_SUBREAPER, 0};
 	assert_int_equal(session_encode(&se, &session), 0);
 	struct payload_dir dir = {(char *)"/srv/a", (char *)"", NULL, 0};
 	char *none[] = {NULL};
@@ -2465,17 +2447,6 @@ static void test_concurrency(void **state)
 int main(int argc, char **argv)
 {
 	nss_env_reexec(argc, argv, passwd_lines, group_lines);
-#if defined(RUAS_KNOWN_BUG) && RUAS_KNOWN_BUG == 1
-	const struct CMUnitTest bug[] = {
-		cmocka_unit_test(test_second_or_foreign_report_not_trusted),
-	};
-	return cmocka_run_group_tests(bug, NULL, NULL);
-#elif defined(RUAS_KNOWN_BUG) && RUAS_KNOWN_BUG == 2
-	const struct CMUnitTest bug[] = {
-		cmocka_unit_test(test_helper_missing_is_not_sudo_config),
-	};
-	return cmocka_run_group_tests(bug, NULL, NULL);
-#else
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fake_user_database_active),
 		cmocka_unit_test(test_config_refuses_uid0_and_supervisor),
@@ -2488,6 +2459,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_user_missing_from_database),
 		cmocka_unit_test(test_nologin_and_missing_shell),
 		cmocka_unit_test(test_sudo_not_installed),
+		cmocka_unit_test(test_helper_missing_is_not_sudo_config),
+		cmocka_unit_test(test_second_or_foreign_report_not_trusted),
 		cmocka_unit_test(test_helper_not_runnable),
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_report_on_output_not_trusted),
@@ -2518,5 +2491,4 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_anchors_for_targets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
-#endif
 }

@@ -21,12 +21,14 @@
 #include "session.h"
 
 #define HELPER "/usr/libexec/ruas/ruas-exec"
+/* The project's terminate_grace that every session here carries. */
+#define GRACE 7u
 
 /* A session for t1 (PAM_RUSER sup) with tty; for session_encode(), which only reads it. */
 static struct session session_of(const char *tty, unsigned int mode, unsigned int lifetime)
 {
 	return (struct session){(char *)"t1", (char *)"ruas", (char *)"sup", (char *)tty, mode,
-				(char *)HELPER, lifetime};
+				(char *)HELPER, lifetime, GRACE};
 }
 
 static void raw_u32(struct buf *b, uint32_t v)
@@ -60,6 +62,7 @@ static void raw_session(struct buf *b, int version, const char *user, const char
 	raw_u32(b, mode);
 	raw_str(b, helper);
 	raw_u32(b, lifetime);
+	raw_u32(b, GRACE);
 }
 
 static void assert_zeroed(const struct session *s)
@@ -106,6 +109,7 @@ static void test_round_trip(void **state)
 				assert_int_equal(out.mode, mode);
 				assert_string_equal(out.helper, HELPER);
 				assert_int_equal(out.lifetime, l);
+				assert_int_equal(out.grace_seconds, GRACE);
 				assert_int_equal(session_encode(&out, &again), 0);
 				assert_int_equal(again.len, body.len);
 				assert_memory_equal(again.data, body.data, body.len);
