@@ -118,7 +118,7 @@ static void exit_valid(const struct msg_exit *e)
 		CHECK(e->value <= 255);
 		break;
 	case EXIT_HOW_SIGNALED:
-		CHECK(e->value >= 1 && e->value <= MSG_SIGNAL_MAX && e->started);
+		CHECK(e->value >= 1 && e->value <= MSG_SIGNAL_MAX);
 		break;
 	case EXIT_HOW_HELPER:
 		CHECK(e->value <= 255 && !e->started);

@@ -75,8 +75,8 @@ static int exit_ok(const struct msg_exit *e)
 	case EXIT_HOW_EXITED:
 		return e->value <= 255;
 	case EXIT_HOW_SIGNALED:
-		/* Only a program that ran can have been killed by a signal. */
-		return signal_ok(e->value) && e->started;
+		/* The agent, or (not started) the run before it: its login shell, ended by a signal. */
+		return signal_ok(e->value);
 	case EXIT_HOW_HELPER:
 		/* The helper ended the run, before the agent's program ran. */
 		return e->value <= 255 && !e->started;

@@ -40,7 +40,11 @@ int msg_kill_decode(const void *body, size_t len, int *library_records_end);
 /* How a run ended, as the helper saw it. */
 enum msg_exit_how {
 	EXIT_HOW_EXITED = 1,   /* the agent exited: value is its code */
-	EXIT_HOW_SIGNALED = 2, /* a signal killed the agent: value is its number */
+	/*
+	 * a signal killed the agent, or (started = 0) the run before the agent
+	 * started (its login shell, on the tree's SIGTERM): value is its number
+	 */
+	EXIT_HOW_SIGNALED = 2,
 	EXIT_HOW_HELPER = 3,   /* the helper ended the run: value is its exit code (125) */
 };
 /* survivors when the helper has no count (the agent never ran). */

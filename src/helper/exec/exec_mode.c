@@ -178,7 +178,14 @@ oom:
 	return -1;
 }
 
-/* How the run ended, from the reaper's status and what START said. */
+/*
+ * How the run ended, from the reaper's status and what START said: the
+ * agent's status once its exec was next; before that, a signal that ended
+ * the run (the tree's SIGTERM reached the login shell) as that signal, an
+ * exec that failed as its 126 or 127, and a login shell that ended on its
+ * own as the helper's 125, said on the agent's stderr. Never an exit status
+ * of the agent's that it did not have.
+ */
 static void outcome(const struct reaper_options *ro, const struct launch *l, struct msg_exit *e)
 {
 	int st = ro->status;
@@ -186,23 +193,22 @@ static void outcome(const struct reaper_options *ro, const struct launch *l, str
 	e->started = l->started;
 	if (st == -1) {
 		*e = (struct msg_exit){EXIT_HOW_HELPER, EXIT_HELPER, MSG_EXIT_SURVIVORS_UNKNOWN, 0};
-	} else if (l->started && WIFSIGNALED(st)) {
+	} else if (WIFSIGNALED(st)) {
 		e->how = EXIT_HOW_SIGNALED;
 		e->value = (unsigned int)WTERMSIG(st);
-	} else if (l->started || (l->exec_errno && WIFEXITED(st))) {
-		/* The agent's status; or, its exec refused, the 126 or 127 said for it (env(1)). */
+	} else if (l->started || l->exec_errno) {
 		e->how = EXIT_HOW_EXITED;
 		e->value = (unsigned int)exit_status_code(st);
 	} else {
 		e->how = EXIT_HOW_HELPER;
-		e->value = WIFSIGNALED(st) ? (unsigned int)exit_status_code(st) : EXIT_HELPER;
-		if (!l->exec_errno && !ro->ended_early)
+		e->value = EXIT_HELPER;
+		if (!ro->ended_early)
 			fprintf(stderr,
-				"ruas-exec: the login shell ended before the agent started (%s %d): a "
-				"login file of this user (/etc/profile, ~/.bash_profile, ~/.profile, "
-				"or one they source) exited, failed or ran something else\n",
-				WIFSIGNALED(st) ? "signal" : "exit status",
-				WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+				"ruas-exec: the login shell ended before the agent started (exit "
+				"status %d): a login file of this user (/etc/profile, "
+				"~/.bash_profile, ~/.profile, or one they source) exited, failed "
+				"or ran something else\n",
+				WEXITSTATUS(st));
 	}
 }
 

@@ -263,7 +263,10 @@ static void test_exit_news(void **state)
 	} cases[] = {
 		{EXIT_HOW_EXITED, 7, 1, 7, 0},
 		{EXIT_HOW_SIGNALED, SIGKILL, 1, 128 + SIGKILL, SIGKILL},
+		/* the run ended by the tree's SIGTERM before its agent started */
+		{EXIT_HOW_SIGNALED, SIGTERM, 0, 128 + SIGTERM, SIGTERM},
 		{EXIT_HOW_HELPER, 125, 0, 125, 0},
+		{EXIT_HOW_EXITED, 127, 0, 127, 0},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		int helper, release, code = -1;
@@ -279,10 +282,10 @@ static void test_exit_news(void **state)
 		ruas_child_free(c);
 	}
 
-	/* SIGNALED for a program that never started is not a word the helper may say. */
+	/* A signal number out of range is not a word the helper may say. */
 	int helper, release, code = -1;
 	ruas_child *c = child_with_helper(&helper, &release, 0);
-	const unsigned char forged[10] = {EXIT_HOW_SIGNALED, 0, 0, 0, SIGKILL, 0, 0, 0, 0, 0};
+	const unsigned char forged[10] = {EXIT_HOW_SIGNALED, 0, 0, 0, 65, 0, 0, 0, 0, 1};
 	assert_int_equal(channel_send(helper, CHANNEL_EXIT, forged, sizeof forged, NULL, 0), 0);
 	close(helper);
 	close(release);

@@ -531,15 +531,19 @@ static void test_spawn_end_is_the_helpers_word(void **state)
 		/* EXITED 0, none left, started */
 		{"\\000\\000\\000\\012\\006\\001\\000\\000\\000\\000\\000\\000\\000\\000\\001", 0, 0,
 		 " exit=0 signal=- "},
-		/* SIGNALED without having started: no word the helper may say */
-		{"\\000\\000\\000\\012\\006\\002\\000\\000\\000\\011\\000\\000\\000\\002\\000", 1, 0,
+		/* SIGNALED before the agent started: the run ended by the signal, not started */
+		{"\\000\\000\\000\\012\\006\\002\\000\\000\\000\\011\\000\\000\\000\\002\\000", 128 + 9,
+		 9, " exit=- signal=SIGKILL "},
+		/* a word out of range (EXITED 256): none the helper may say; sudo's status stands */
+		{"\\000\\000\\000\\012\\006\\001\\000\\000\\001\\000\\000\\000\\000\\000\\001", 1, 0,
 		 " exit=1 signal=- "},
 		{"", 1, 0, " exit=1 signal=- "},
 	};
 	static const char *const started[] = {" started=no", " started=yes", " started=yes",
-					      " started=-", " started=-"};
+					      " started=no", " started=-", " started=-"};
 	static const char *const survivors[] = {" survivors_killed=- ", " survivors_killed=2 ",
-						" survivors_killed=0 ", NULL, NULL};
+						" survivors_killed=0 ", " survivors_killed=2 ", NULL,
+						NULL};
 	char sudo[300];
 	snprintf(sudo, sizeof sudo, "%s/fake-sudo-word", f->dir);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
