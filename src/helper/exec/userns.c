@@ -71,7 +71,12 @@ static int make(void)
 	return write_proc_self("gid_map", line) < 0 ? errno : 0;
 }
 
-/* The maker's life: nothing of the helper's kept, then one request, or none. */
+/*
+ * The maker's life: nothing of the helper's kept, the namespace made at
+ * once (on another CPU, while the helper reads its payload: a spawn that
+ * wants it then finds it ready), its verdict sent; then it waits for the
+ * helper's end of file, whether the helper joined or not.
+ */
 static _Noreturn void maker(int fd)
 {
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -83,15 +88,9 @@ static _Noreturn void maker(int fd)
 	close_range((unsigned int)fd + 1, ~0U, 0);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		_exit(1);
-	char c;
-	ssize_t n;
-	while ((n = read(fd, &c, 1)) < 0 && errno == EINTR)
-		;
-	if (n != 1)
-		_exit(0); /* let go unasked */
 	int32_t e = make();
-	if (send(fd, &e, sizeof e, MSG_NOSIGNAL) == (ssize_t)sizeof e && !e)
-		/* Until the helper has joined: its end of file. */
+	char c;
+	if (send(fd, &e, sizeof e, MSG_NOSIGNAL) == (ssize_t)sizeof e)
 		while (read(fd, &c, 1) > 0 || errno == EINTR)
 			;
 	_exit(e ? 1 : 0);
@@ -225,8 +224,7 @@ int userns_enter(char *why, size_t whysz)
 {
 	if (maker_fd < 0)
 		return fail(why, whysz, "the user namespace's maker", ECHILD);
-	int r = send(maker_fd, "M", 1, MSG_NOSIGNAL) == 1 ? maker_answer(why, whysz)
-							: fail(why, whysz, "the user namespace's maker", errno);
+	int r = maker_answer(why, whysz);
 	int fd = r == 0 ? checked_namespace(maker_pid, why, whysz) : -1;
 	if (fd >= 0) {
 		r = setns(fd, CLONE_NEWUSER);
@@ -238,13 +236,14 @@ int userns_enter(char *why, size_t whysz)
 	}
 	int e = errno;
 	/*
-	 * Asked once, it is done. A fork of the helper that asked (the
-	 * check's probe) cannot reap it: the helper does, in userns_release().
+	 * Asked once, it is done: its end of file, and it exits. It is not
+	 * waited for here (that would cost the spawn its exit): the reaper
+	 * reaps it with the rest, and a fork of the helper that asked (the
+	 * check's probe), whose child it is not, leaves it to the helper's
+	 * userns_release(), which still holds its own end.
 	 */
 	close(maker_fd);
 	maker_fd = -1;
-	kill(maker_pid, SIGKILL);
-	(void)waitpid(maker_pid, NULL, 0);
 	maker_pid = -1;
 	errno = e;
 	return r;
