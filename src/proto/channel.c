@@ -308,15 +308,16 @@ void channel_out_free(struct channel_out *o)
 	channel_out_init(o);
 }
 
-int channel_read_some(int fd, struct buf *in, size_t max, int *dropped)
+ssize_t channel_recv_some(int fd, void *buf, size_t size, int *fds, size_t *nfds)
 {
-	char tmp[65536];
 	union {
 		struct cmsghdr h;
 		char buf[CMSG_SPACE(16 * sizeof(int))];
 	} cm;
-	struct iovec iov = {tmp, sizeof tmp};
+	struct iovec iov = {buf, size};
 	struct msghdr m;
+	size_t want = *nfds;
+	*nfds = 0;
 	memset(&m, 0, sizeof m);
 	m.msg_iov = &iov;
 	m.msg_iovlen = 1;
@@ -328,12 +329,27 @@ int channel_read_some(int fd, struct buf *in, size_t max, int *dropped)
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); n >= 0 && c; c = CMSG_NXTHDR(&m, c)) {
 		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
 			continue;
-		/* Nothing sends descriptors this way: whatever came is closed unused. */
 		size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 		int got[16];
-		memcpy(got, CMSG_DATA(c), (k > 16 ? 16 : k) * sizeof(int));
-		close_fds(got, k > 16 ? 16 : k);
+		if (k > 16)
+			k = 16; /* the kernel closed what did not fit (MSG_CTRUNC) */
+		memcpy(got, CMSG_DATA(c), k * sizeof(int));
+		for (size_t i = 0; i < k; i++) {
+			if (*nfds < want && !(m.msg_flags & MSG_CTRUNC))
+				fds[(*nfds)++] = got[i];
+			else
+				close(got[i]);
+		}
 	}
+	return n;
+}
+
+int channel_read_some(int fd, struct buf *in, size_t max, int *dropped)
+{
+	char tmp[65536];
+	size_t none = 0;
+	/* Nothing sends descriptors this way: whatever came is closed unused. */
+	ssize_t n = channel_recv_some(fd, tmp, sizeof tmp, NULL, &none);
 	if (n <= 0)
 		return n == 0 ? 0 : -1;
 	size_t keep = in->len < max ? max - in->len : 0;

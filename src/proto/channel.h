@@ -109,6 +109,14 @@ int channel_out_flush(struct channel_out *o, int fd);
 void channel_out_free(struct channel_out *o);
 
 /*
+ * One recvmsg of what the socket has now (one packet of a SOCK_SEQPACKET
+ * socket) into buf, never waiting: up to *nfds descriptors (close-on-exec)
+ * into fds, *nfds set to how many came; any beyond, and all of a cut
+ * control message, are closed. The bytes received, 0 at end of file, or
+ * -1 with errno (EAGAIN: nothing now).
+ */
+ssize_t channel_recv_some(int fd, void *buf, size_t size, int *fds, size_t *nfds);
+/*
  * Reads what the socket has now into *in, up to max bytes kept (the rest is
  * read and dropped, so that a peer cannot stall its reader), closing any
  * descriptor that came along. 1 when bytes came, 0 at end of file, -1 with

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -37,31 +36,17 @@ static void say(int state, int errnum)
 /* The AGENT message's descriptors from CONT, without waiting: it was sent before the shell ran. */
 static void take_agent(int fds[AGENT_NFDS])
 {
-	unsigned char head[16];
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(AGENT_NFDS * sizeof(int))];
-	} cm;
-	struct iovec iov = {head, sizeof head};
-	struct msghdr m;
-	memset(&m, 0, sizeof m);
-	m.msg_iov = &iov;
-	m.msg_iovlen = 1;
-	m.msg_control = cm.buf;
-	m.msg_controllen = sizeof cm.buf;
-	ssize_t n = recvmsg(CONT, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-	struct cmsghdr *c = n >= 0 ? CMSG_FIRSTHDR(&m) : NULL;
-	size_t off = 0, blen;
+	char head[16];
+	size_t nfds = AGENT_NFDS, off = 0, blen;
 	const char *body;
 	int type;
-	if (n < 0 || !c || c->cmsg_type != SCM_RIGHTS || (m.msg_flags & MSG_CTRUNC) ||
-	    c->cmsg_len != CMSG_LEN(AGENT_NFDS * sizeof(int)) ||
-	    channel_next((const char *)head, (size_t)n, &off, &type, &body, &blen) != 1 ||
-	    off != (size_t)n || type != CHANNEL_AGENT || blen != 0)
+	ssize_t n = channel_recv_some(CONT, head, sizeof head, fds, &nfds);
+	if (n < 0 || nfds != AGENT_NFDS ||
+	    channel_next(head, (size_t)n, &off, &type, &body, &blen) != 1 || off != (size_t)n ||
+	    type != CHANNEL_AGENT || blen != 0)
 		give_up("no start message on descriptor 3",
 			n < 0 ? strerror(errno)
 			      : "a login file of this user took, closed or replaced it");
-	memcpy(fds, CMSG_DATA(c), AGENT_NFDS * sizeof(int));
 }
 
 /* The body from its memfd. */

@@ -227,22 +227,8 @@ void launch_news(struct launch *l)
 	/* A bounded round: a login file that floods the channel only wastes its own time. */
 	for (int i = 0; l->news >= 0 && i < 64; i++) {
 		char m[64];
-		union {
-			struct cmsghdr h;
-			char buf[CMSG_SPACE(16 * sizeof(int))];
-		} cm;
-		struct iovec iov = {m, sizeof m};
-		struct msghdr h;
-		memset(&h, 0, sizeof h);
-		h.msg_iov = &iov;
-		h.msg_iovlen = 1;
-		h.msg_control = cm.buf;
-		h.msg_controllen = sizeof cm.buf;
-		ssize_t n = recvmsg(l->news, &h, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-		for (struct cmsghdr *c = CMSG_FIRSTHDR(&h); n >= 0 && c; c = CMSG_NXTHDR(&h, c))
-			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-				for (size_t k = 0; k < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int); k++)
-					close(((int *)CMSG_DATA(c))[k]);
+		size_t nfds = 0;
+		ssize_t n = channel_recv_some(l->news, m, sizeof m, NULL, &nfds);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return;
 		if (n <= 0) {
