@@ -10,11 +10,6 @@
  */
 #include "spawn/pam.h"
 
-#include <errno.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include "channel.h"
 #include "ruas.h"
 #include "spawn/start.h"
@@ -33,33 +28,14 @@ int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error 
 {
 	const struct ruas_project *p = s->p;
 	struct buf session = BUF_INIT, inner = BUF_INIT;
-	int sv[2] = {-1, -1};
+	const char *argv[] = {s->cfg->session_helper, "--channel-fd", "3", NULL};
 	int r = session_payload_build(&session, s->cfg, p->run_as_user, p->pam_service, SESSION_EXEC,
 				      pl->lifetime, s->tty, p->terminate_grace);
 	if (r == 0 && payload_encode(pl, &inner) < 0)
 		r = RUAS_ERR_NOMEM;
 	if (r == 0 && inner.len > CHANNEL_MAX_BODY)
 		r = RUAS_ERR_TOOLONG;
-	if (r == 0 && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
-		r = error_set(err, RUAS_ERR_SYSTEM, NULL, 0, errno,
-			      "project \"%s\": cannot open the spawn channel: %s", p->name,
-			      strerror(errno));
-	} else {
-		const char *argv[] = {s->cfg->session_helper, "--channel-fd", "3", NULL};
-		s->chan_child = sv[1];
-		s->chan_fd = 3;
-		r = start_target(s, r, argv, pid, err);
-	}
-	if (sv[1] >= 0)
-		close(sv[1]);
-	s->chan_child = -1;
-	if (r == 0) {
-		s->chan = sv[0];
-		sv[0] = -1;
-		r = start_hand_over(s, *pid, &session, &inner, err);
-	}
-	if (sv[0] >= 0)
-		close(sv[0]);
+	r = start_with_channel(s, r, argv, 3, &session, &inner, pid, err);
 	buf_free(&session);
 	buf_free(&inner);
 	return r;

@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "spawn/handover.h"
@@ -119,6 +120,30 @@ int start_hand_over(struct start *s, pid_t pid, const struct buf *session,
 	if (r == HANDOVER_GONE)
 		return 0; /* sudo's or ruas-session's own failure: its exit status and stderr tell */
 	return abandon(s, pid, r, err);
+}
+
+int start_with_channel(struct start *s, int r, const char *const *argv, int chan_fd,
+		       const struct buf *session, const struct buf *payload, pid_t *pid,
+		       ruas_error **err)
+{
+	int sv[2] = {-1, -1};
+	if (r == 0 && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, errno,
+				 "project \"%s\": cannot open the spawn channel: %s", s->p->name,
+				 strerror(errno));
+	s->chan_child = sv[1];
+	s->chan_fd = chan_fd;
+	r = start_target(s, r, argv, pid, err);
+	if (sv[1] >= 0)
+		close(sv[1]);
+	s->chan_child = -1;
+	if (r < 0) {
+		if (sv[0] >= 0)
+			close(sv[0]);
+		return r;
+	}
+	s->chan = sv[0];
+	return start_hand_over(s, *pid, session, payload, err);
 }
 
 /* As run_as_user: ruas-exec's payload, then the backend's call of it. */

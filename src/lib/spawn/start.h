@@ -81,5 +81,13 @@ int start_target(struct start *s, int r, const char *const *argv, pid_t *pid,
  */
 int start_hand_over(struct start *s, pid_t pid, const struct buf *session,
 		    const struct buf *payload, ruas_error **err);
+/*
+ * Both together, around a socketpair of their own: the program gets one
+ * end as chan_fd (0 or 3), then the messages go over the other, which
+ * s->chan keeps. r, argv, *pid and *err as for start_target().
+ */
+int start_with_channel(struct start *s, int r, const char *const *argv, int chan_fd,
+		       const struct buf *session, const struct buf *payload, pid_t *pid,
+		       ruas_error **err);
 
 #endif

@@ -6,10 +6,7 @@
  * standard input, never on a command line, where every local user and
  * sudo's log would read it.
  */
-#include <errno.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include "channel.h"
 #include "spawn/exec_payload.h"
@@ -30,31 +27,10 @@ static int encode(const struct payload *pl, struct buf *out)
 
 int start_sudo(struct start *s, const struct payload *pl, pid_t *pid, ruas_error **err)
 {
-	const struct ruas_project *p = s->p;
 	struct buf body = BUF_INIT;
 	struct sudo_call call;
-	int sv[2] = {-1, -1};
-	int r = encode(pl, &body);
-	sudo_call_build(&call, s->cfg->sudo, p->run_as_user, s->cfg->helper);
-	if (r == 0 && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
-		r = error_set(err, RUAS_ERR_SYSTEM, NULL, 0, errno,
-			      "project \"%s\": cannot open the spawn channel: %s", p->name,
-			      strerror(errno));
-	if (r == 0 || r == RUAS_ERR_NOMEM || r == RUAS_ERR_TOOLONG) {
-		s->chan_child = sv[1];
-		s->chan_fd = 0;
-		r = start_target(s, r, call.argv, pid, err);
-	}
-	if (sv[1] >= 0)
-		close(sv[1]);
-	s->chan_child = -1;
-	if (r == 0) {
-		s->chan = sv[0];
-		sv[0] = -1;
-		r = start_hand_over(s, *pid, NULL, &body, err);
-	}
-	if (sv[0] >= 0)
-		close(sv[0]);
+	sudo_call_build(&call, s->cfg->sudo, s->p->run_as_user, s->cfg->helper);
+	int r = start_with_channel(s, encode(pl, &body), call.argv, 0, NULL, &body, pid, err);
 	buf_free(&body);
 	return r;
 }
