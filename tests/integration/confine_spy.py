@@ -32,9 +32,10 @@ socketpair of its own with them (`ruas-exec --channel-fd N`, the path from
 the same command line), and relays every message between the two, but for
 the helper's EXIT, which it replaces with the forged one. The check or the
 agent then runs as if nothing happened, and only the exit status lies.
-It exits 42 when it did that (the login file then ends the shell with
-exit 0, before the shell's own helper fails to reach the taken channel),
-0 otherwise.
+It exits 42 when it did that to a spawn, 43 to a check (the login file
+then ends the shell with exit 0, before the shell's own helper fails to
+reach the taken channel; for a check at once, so that the check passes
+and the spawn comes), 0 otherwise.
 
 It prints nothing itself (the helper it starts may, where the real one
 would) and never blocks for long but in that relay: every read is
@@ -151,11 +152,13 @@ def main():
         s.close()
     relayed = 0
     for tok, s, helper, msg, mfds in relays:
+        # A spawn's payload comes with the agent's stdio; a check's alone.
+        relayed = max(relayed, 42 if len(mfds) == 3 else 43)
+        stolen[tok]["kind"] = "spawn" if len(mfds) == 3 else "check"
         stolen[tok]["forged"] = middle(s, helper, msg, mfds)
-        relayed += 1
     rec["phase"] = "forged"
     write(evidence, rec)
-    return 42 if relayed else 0
+    return relayed
 
 
 def recv_message(s, wait=2.0):
