@@ -502,7 +502,7 @@ for b in sudo pam; do
 		expect "$b checks, login files '$f': nothing of any target is left" targets_none_left
 		if [ "$f" = hostile ]; then
 			for t in tb td tp te; do
-				OUT=$(cat "/home/$t/ev.jsonl") RC="" ERR=""
+				OUT=$(ev "$t" False) RC="" ERR=""
 				expect "$b checks: no login file of $t ran at all (no evidence from its login code)" \
 					test ! -s "/home/$t/ev.jsonl"
 			done
@@ -610,7 +610,7 @@ for b in sudo pam; do
 			ev_ok "$n, hostile login files: they ran inside bwrap: what alice's deny list hides stayed hidden" "$t" \
 				"ev and all(r.get('forbidden', '').startswith('denied') for r in ev)"
 		fi
-		OUT="" ERR=""
+		OUT="held 3 s after ruas run returned: ${HELD:-nothing}" ERR=""
 		expect "$n, hostile login files: no process held the agent's stdout or stderr past the run" \
 			test -z "$HELD"
 		expect "$n, hostile login files: nothing of $t is left once ruas run returned (daemons included)" \
