@@ -16,8 +16,8 @@
 #     stdout; the agent's environment is still the login environment.
 #   - A login shell that ends before the agent starts is exit 125, "ended
 #     before the agent started", and started=no in the end record.
-#   - A root supervisor SIGKILLed 0-20 ms after ruas_spawn() returned still
-#     gets an end record for every start record (pam backend).
+#   - A supervisor SIGKILLed 0-20 ms after ruas_spawn() returned still gets
+#     an end record for every start record (both backends).
 #
 # Both backends (sudo: supervisor sup; pam: root), a bash target (reads
 # ~/.bash_profile first), a dash target (/bin/sh: ~/.profile only), and a
@@ -27,8 +27,9 @@
 # (syslog_listener.py, audit_records.py, as tests/integration/audit.sh).
 # Inside the private-namespace sandbox; needs root. Every run is under a
 # timeout (120 s for ruas run, 30 s for a check, 60 s for the one whose
-# login file sleeps 200 s): where login files still run outside (before
-# issue 24), those hang until then, and the suite takes some 15 minutes.
+# login file sleeps 200 s): where login files still ran outside (before
+# issue 24), those hung until then, and the suite took some 15 minutes;
+# now it takes about one.
 # CONFINE_PARTS="checks spawns-pam ..." runs only some parts (see part()).
 . "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
 sandbox_need_root "tests/integration/confine.sh"
@@ -301,9 +302,10 @@ survivors() {
 		printf '%s(%s) ' "$p" "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)"
 	done
 }
-# none_left T: nothing of T runs (2 s for the last exits to be reaped).
+# none_left T: nothing of T runs (up to 10 s, on a loaded machine, for the
+# last exits to be reaped; at once when nothing is left).
 none_left() {
-	for _ in $(seq 20); do
+	for _ in $(seq 100); do
 		[ -z "$(survivors "$1")" ] && return 0
 		sleep 0.1
 	done
@@ -314,7 +316,7 @@ none_left() {
 # (every one of them has the sandbox's path on its command line).
 no_helpers() {
 	local left
-	for _ in $(seq 20); do
+	for _ in $(seq 100); do
 		left=$(pgrep -af -- "$SB/dest" | grep -v pgrep)
 		[ -z "$left" ] && return 0
 		sleep 0.1
@@ -387,8 +389,9 @@ ev_ok() {
 # run_t BACKEND PROJECT [ARG]: ruas run as the backend's supervisor, under
 # timeout 120, its stdout and stderr each through a pipe; sets RC, OUT
 # (cat -v of stdout; the bytes are in $SB/out), ERR (its first 4 KiB) and
-# HELD: the pipes a process still held 3 s after ruas returned (then the
-# readers are killed). Waits for the run's end record.
+# HELD: the pipes a process still held 10 s after ruas returned (the readers
+# end at once when nothing holds them; then they are killed). Waits for the
+# run's end record.
 run_t() {
 	local b=$1 p=$2
 	shift 2
@@ -403,7 +406,7 @@ run_t() {
 		>"$SB/fifo1" 2>"$SB/fifo2" </dev/null
 	RC=$?
 	HELD=""
-	for _ in $(seq 30); do
+	for _ in $(seq 100); do
 		kill -0 "$c1" 2>/dev/null || kill -0 "$c2" 2>/dev/null || break
 		sleep 0.1
 	done
@@ -460,7 +463,9 @@ j = json.load(open(sys.argv[1]))
 print(json.dumps([p for p in j.get("projects", []) if p.get("name") == "clean"], sort_keys=True))
 ' "$SB/chk/$1.json.out" 2>&1
 }
-# not_slower BASE TAG: each of TAG's commands took at most 5 s more than BASE's.
+# not_slower BASE TAG: none of TAG's commands waited for a login file: each
+# took less than 25 s more than BASE's, far below the sleeping login file's
+# 200 s (a bound that no loaded machine reaches, not a timing of the check).
 not_slower() {
 	local c
 	OUT=""
@@ -468,7 +473,7 @@ not_slower() {
 		local a b
 		a=$(cat "$SB/chk/$1.$c.ms") b=$(cat "$SB/chk/$2.$c.ms")
 		OUT+="$c: $a ms clean, $b ms hostile; "
-		[ "$b" -le $((a + 5000)) ] || return 1
+		[ "$b" -le $((a + 25000)) ] || return 1
 	done
 }
 targets_none_left() {
@@ -497,7 +502,7 @@ for b in sudo pam; do
 		RC="" ERR="" OUT="clean: $(clean_entry "$b-clean")"$'\n'"now: $(clean_entry "$b-$f")"
 		expect "$b checks, login files '$f' of the other targets: the clean project's result is unchanged" \
 			test "$(clean_entry "$b-clean")" = "$(clean_entry "$b-$f")"
-		expect "$b checks, login files '$f': not delayed (each within 5 s of the clean run's time)" \
+		expect "$b checks, login files '$f': not delayed by them (never waits for a login file)" \
 			not_slower "$b-clean" "$b-$f"
 		expect "$b checks, login files '$f': nothing of any target is left" targets_none_left
 		if [ "$f" = hostile ]; then
@@ -610,7 +615,7 @@ for b in sudo pam; do
 			ev_ok "$n, hostile login files: they ran inside bwrap: what alice's deny list hides stayed hidden" "$t" \
 				"ev and all(r.get('forbidden', '').startswith('denied') for r in ev)"
 		fi
-		OUT="held 3 s after ruas run returned: ${HELD:-nothing}" ERR=""
+		OUT="held 10 s after ruas run returned: ${HELD:-nothing}" ERR=""
 		expect "$n, hostile login files: no process held the agent's stdout or stderr past the run" \
 			test -z "$HELD"
 		expect "$n, hostile login files: nothing of $t is left once ruas run returned (daemons included)" \
@@ -725,8 +730,8 @@ for b in sudo pam; do
 done
 login_reset
 
-# ======================================= a root supervisor SIGKILLed early
-# pam backend: killspawn (tests/consumer/killspawn.c) starts the sleeper and
+# ============================================ a supervisor SIGKILLed early
+# Both backends: killspawn (tests/consumer/killspawn.c) starts the sleeper and
 # SIGKILLs itself 0..20 ms after ruas_spawn() returned. The library never
 # reaps, so the helper must send each run's end (supervisor=lost).
 if part kill; then
@@ -734,31 +739,37 @@ if part kill; then
 	consumer_build killspawn "$abs_top_srcdir/tests/consumer/killspawn.c"
 	expect "killspawn builds against the installed library" test "$RC" = 0
 	[ -x "$SB/bin/killspawn" ] || { echo "Bail out! killspawn did not build"; exit 99; }
-	mark
-	KILL_RUNS=()
-	for d in 0 0 0 1 1 2 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 20 0 5 10 15; do
-		r=$(as_user root timeout 60 "$SB/bin/killspawn" "$SB/conf/pam.conf" sleeper "$d" 2>>"$SB/kill.err" </dev/null)
-		r=${r#run=}
-		[ -n "$r" ] && KILL_RUNS+=("$r")
+	# Both backends: the pam one, whose helper used to return before it could
+	# see its supervisor gone, and the sudo one, as the supervisor user.
+	for b in pam sudo; do
+		mark
+		KILL_RUNS=()
+		for d in 0 0 0 1 1 2 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 20 0 5 10 15; do
+			r=$(as_user "$(who_of "$b")" timeout 60 "$SB/bin/killspawn" "$SB/conf/$b.conf" sleeper "$d" \
+				2>>"$SB/kill.err" </dev/null)
+			r=${r#run=}
+			[ -n "$r" ] && KILL_RUNS+=("$r")
+		done
+		IDS=$(printf "'%s'," "${KILL_RUNS[@]}")
+		IDS="[${IDS%,}]"
+		OUT="${#KILL_RUNS[@]} runs" ERR=$(cat "$SB/kill.err") RC=""
+		expect "$b, supervisor SIGKILLed 0-20 ms after ruas_spawn(): all 30 spawns started" \
+			test "${#KILL_RUNS[@]}" = 30
+		# Polls for the ends, 60 s at most: the helpers end the sleepers' trees first.
+		for _ in $(seq 600); do
+			recs "all(any(e['run'] == i for e in E) for i in $IDS)" >/dev/null && break
+			sleep 0.1
+		done
+		recs_ok "$b, supervisor SIGKILLed 0-20 ms after ruas_spawn(): a start record for each run" \
+			"all(any(s['run'] == i for s in S) for i in $IDS)"
+		recs_ok "$b, supervisor SIGKILLed 0-20 ms after ruas_spawn(): every start record has its end record" \
+			"['no end for ' + s['run'] for s in S if not any(e['run'] == s['run'] for e in E)]"
+		recs_ok "$b, supervisor SIGKILLed 0-20 ms after ruas_spawn(): each end, exactly one, says supervisor=lost" \
+			"all([e.get('supervisor') for e in E if e['run'] == i] == ['lost'] for i in $IDS)"
+		for _ in $(seq 100); do pgrep -u tb >/dev/null || break; sleep 0.1; done
+		expect "$b, supervisor SIGKILLed early: nothing of tb is left" none_left tb
+		expect "$b, supervisor SIGKILLed early: no sudo, ruas-session or ruas-exec is left" no_helpers
 	done
-	IDS=$(printf "'%s'," "${KILL_RUNS[@]}")
-	IDS="[${IDS%,}]"
-	OUT="${#KILL_RUNS[@]} runs" ERR=$(cat "$SB/kill.err") RC=""
-	expect "pam, supervisor SIGKILLed 0-20 ms after ruas_spawn(): all 30 spawns started" test "${#KILL_RUNS[@]}" = 30
-	# Polls for the ends, 60 s at most: the helpers end the sleepers' trees first.
-	for _ in $(seq 600); do
-		recs "all(any(e['run'] == i for e in E) for i in $IDS)" >/dev/null && break
-		sleep 0.1
-	done
-	recs_ok "pam, supervisor SIGKILLed 0-20 ms after ruas_spawn(): a start record for each run" \
-		"all(any(s['run'] == i for s in S) for i in $IDS)"
-	recs_ok "pam, supervisor SIGKILLed 0-20 ms after ruas_spawn(): every start record has its end record" \
-		"['no end for ' + s['run'] for s in S if not any(e['run'] == s['run'] for e in E)]"
-	recs_ok "pam, supervisor SIGKILLed 0-20 ms after ruas_spawn(): each end, exactly one, says supervisor=lost" \
-		"all([e.get('supervisor') for e in E if e['run'] == i] == ['lost'] for i in $IDS)"
-	for _ in $(seq 100); do pgrep -u tb >/dev/null || break; sleep 0.1; done
-	expect "pam, supervisor SIGKILLed early: nothing of tb is left" none_left tb
-	expect "pam, supervisor SIGKILLed early: no ruas-session or ruas-exec is left" no_helpers
 
 fi
 
