@@ -18,7 +18,7 @@ struct anchor_finding {
 	const char *path;   /* what the target can write (read, own) */
 	char how;           /* 'o' owned by the target, 'w' writable, 'r' readable (devices),
 			       'd' a default ACL entry grants it write, 'c' not fully judged (a cap) */
-	int rel;            /* enum anchor_rel_wire (wire.h): self, parent, inside, link */
+	int rel;            /* enum anchor_rel_wire (helper_report.h): self, parent, inside, link */
 	const char *id;
 	unsigned int mode;  /* permission bits */
 	uid_t uid;
