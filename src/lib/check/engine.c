@@ -149,7 +149,7 @@ static int root_secure_path(const struct job *j, char ***v, size_t *n)
 	return r;
 }
 
-/* Groups the login session had beyond the group database (pam_group). */
+/* Groups the sudo or PAM session had beyond the group database (pam_group). */
 static void session_groups(struct job *j)
 {
 	struct account acct;
