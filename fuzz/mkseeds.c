@@ -208,12 +208,15 @@ static void reports(struct buf *b)
 
 static void agents(struct buf *b)
 {
-	struct agent_start a = {argv_true, 1, NULL, NULL, 0, "/srv/app"};
+	struct agent_start a = {argv_true, 1, NULL, NULL, 0, "/srv/app", NULL, NULL};
 	static char *none[] = {NULL};
 	a.env_names = a.env_values = none;
 	seed("agent", "minimal", b, agent_encode(&a, b));
-	a = (struct agent_start){argv_sh, 3, env_names, env_values, 3, "/home/alice/w"};
+	a = (struct agent_start){argv_sh, 3, env_names, env_values, 3, "/home/alice/w", NULL, NULL};
 	seed("agent", "env", b, agent_encode(&a, b));
+	a.root = "/wt/alice/repo";
+	a.scope = "/wt/alice";
+	seed("agent", "scoped", b, agent_encode(&a, b));
 	seed("start", "exec", b, msg_start_encode(b, START_EXEC, 0));
 	seed("start", "failed", b, msg_start_encode(b, START_FAILED, ENOENT));
 }
@@ -264,7 +267,7 @@ static void channels(struct buf *b)
 	buf_reset(&m);
 	seed("channel", "check-reports", b, 0);
 
-	struct agent_start a = {argv_true, 1, env_names, env_values, 1, "/srv/app"};
+	struct agent_start a = {argv_true, 1, env_names, env_values, 1, "/srv/app", NULL, NULL};
 	rc = agent_encode(&a, &m);
 	frame(b, CHANNEL_AGENT, &m);
 	buf_reset(&m);

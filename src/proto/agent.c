@@ -15,7 +15,8 @@ int agent_encode(const struct agent_start *a, struct buf *out)
 	for (size_t i = 0; i < a->nenv; i++)
 		if (enc_str(out, a->env_names[i]) < 0 || enc_str(out, a->env_values[i]) < 0)
 			return -1;
-	if (enc_str(out, a->work_dir) < 0)
+	if (enc_str(out, a->work_dir) < 0 || enc_str(out, a->root ? a->root : "") < 0 ||
+	    enc_str(out, a->scope ? a->scope : "") < 0)
 		return -1;
 	return out->oom ? -1 : 0;
 }
@@ -49,7 +50,8 @@ int agent_decode(const void *data, size_t len, struct agent_start *out, const ch
 			goto done;
 		}
 	}
-	if (dec_str(&d, &out->work_dir) < 0 || dec_done(&d) < 0)
+	if (dec_str(&d, &out->work_dir) < 0 || dec_str(&d, &out->root) < 0 ||
+	    dec_str(&d, &out->scope) < 0 || dec_done(&d) < 0)
 		goto done;
 	rc = 0;
 done:
@@ -67,6 +69,8 @@ void agent_free(struct agent_start *a)
 	strv_free_n(a->env_names, a->nenv);
 	strv_free_n(a->env_values, a->nenv);
 	free(a->work_dir);
+	free(a->root);
+	free(a->scope);
 	memset(a, 0, sizeof *a);
 }
 

@@ -5,8 +5,11 @@
  *
  *   AGENT  outer helper -> inner helper: what the agent's exec needs, with
  *          descriptors attached: the body in a sealed memfd (so that any
- *          size fits a packet), the agent's stdin, stdout and stderr, and
- *          its work_dir, opened (O_PATH) by the outer helper
+ *          size fits a packet), and the agent's stdin, stdout and stderr.
+ *          Not the work_dir: a descriptor opened before the run's mount
+ *          namespace (pidns: its own /proc; bubblewrap: its masks) leads
+ *          back into the outer tree, so the inner helper opens it again,
+ *          inside, by the names this carries (src/helper/exec/work_dir.h)
  *   START  inner helper -> outer helper: the agent's exec is next
  *          (START_EXEC), or failed (START_FAILED with the errno)
  *
@@ -31,8 +34,7 @@
 #include "buf.h"
 
 /* AGENT's descriptors, in order. */
-enum { AGENT_FD_BODY, AGENT_FD_STDIN, AGENT_FD_STDOUT, AGENT_FD_STDERR, AGENT_FD_WORK_DIR,
-       AGENT_NFDS };
+enum { AGENT_FD_BODY, AGENT_FD_STDIN, AGENT_FD_STDOUT, AGENT_FD_STDERR, AGENT_NFDS };
 
 struct agent_start {
 	char **argv; /* NULL-terminated, argc >= 1 */
@@ -41,7 +43,9 @@ struct agent_start {
 	char **env_names;
 	char **env_values;
 	size_t nenv;
-	char *work_dir; /* the agent's PWD; it starts in the work_dir descriptor */
+	char *work_dir; /* the agent's PWD and cwd */
+	char *root;     /* "" or the project's work_dir, which a per-spawn work_dir lies beneath */
+	char *scope;    /* "" or the person's scope, which both resolve inside */
 };
 
 /* Appends the body of a to out. 0, or -1. */

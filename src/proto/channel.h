@@ -22,16 +22,18 @@
  *
  * Over the stream, messages of a 5-byte header (length of the body, 32-bit
  * big-endian; the type, one byte) and the body. The bodies and their
- * typed encoders and decoders: payload.h (PAYLOAD), session.h (SESSION),
+ * typed encoders and decoders: payload.h (PAYLOAD, HELLO), session.h (SESSION),
  * control.h (SIGNAL, TERMINATE, KILL, EXIT, STOPPED, CONTINUED),
  * helper_report.h (REPORT); agent.h (AGENT, START) between the helper's two
  * halves, on a channel of their own.
  *
- * Order on a spawn's channel: [SESSION,] PAYLOAD (with the agent's three
- * stdio descriptors), then SIGNAL, TERMINATE and KILL from the library
- * and STOPPED, CONTINUED and the last, EXIT, from the helper. On a check's:
- * [SESSION,] PAYLOAD, then REPORT from ruas-session (pam: the account's
- * verdict) and REPORT from ruas-exec. End of file from the library means
+ * Order on a spawn's channel: [SESSION,] HELLO from the helper, PAYLOAD
+ * (with the agent's three stdio descriptors), then SIGNAL, TERMINATE and
+ * KILL from the library and STOPPED, CONTINUED and the last, EXIT, from
+ * the helper. On a check's: [SESSION,] [REPORT from ruas-session (pam: the
+ * account's verdict),] HELLO, PAYLOAD, then REPORT from ruas-exec. The
+ * library sends PAYLOAD only after HELLO (payload.h): what is between
+ * sudo and the helper never sees it. End of file from the library means
  * the supervisor is gone (it died, or freed the child): the helper ends
  * the tree as on TERMINATE.
  */
@@ -60,6 +62,7 @@ enum channel_type {
 	CHANNEL_REPORT = 9,
 	CHANNEL_AGENT = 10,
 	CHANNEL_START = 11,
+	CHANNEL_HELLO = 12,
 };
 
 /* The peer's pid, uid and gid as the kernel recorded them (SO_PEERCRED). */

@@ -240,3 +240,19 @@ void payload_free(struct payload *p)
 	}
 	memset(p, 0, sizeof *p);
 }
+
+int payload_hello_encode(struct buf *out)
+{
+	buf_add(out, MAGIC, 4);
+	enc_u8(out, PAYLOAD_VERSION);
+	return out->oom ? -1 : 0;
+}
+
+int payload_hello_decode(const void *body, size_t len, unsigned int *version)
+{
+	const unsigned char *b = body;
+	if (len != PAYLOAD_HELLO_BODY || memcmp(b, MAGIC, 4) != 0)
+		return -1;
+	*version = b[4];
+	return 0;
+}

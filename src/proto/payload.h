@@ -110,4 +110,18 @@ int payload_encode(const struct payload *p, struct buf *out);
 int payload_decode(const void *data, size_t len, struct payload *out, const char **why);
 void payload_free(struct payload *p);
 
+/*
+ * HELLO: the helper's first message, before the library sends PAYLOAD. The
+ * helper sends it only once it holds the channel itself (a socket, its
+ * peer the supervisor), so the payload never lands in what sudo put in
+ * between (log_input's pipe, and its I/O log). Body: "RUAS" and the
+ * helper's PAYLOAD_VERSION byte; PAYLOAD_HELLO_FRAME bytes with the
+ * channel's header, which is all the library reads before PAYLOAD.
+ */
+#define PAYLOAD_HELLO_BODY 5
+#define PAYLOAD_HELLO_FRAME (5 + PAYLOAD_HELLO_BODY)
+int payload_hello_encode(struct buf *out);
+/* 0 with *version set (any, for the caller to compare), or -1: not a HELLO body. */
+int payload_hello_decode(const void *body, size_t len, unsigned int *version);
+
 #endif

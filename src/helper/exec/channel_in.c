@@ -133,6 +133,14 @@ int channel_in_open(int argc, char **argv, int *chan, int *init_fd)
 	return 1;
 }
 
+int channel_in_hello(int chan)
+{
+	struct buf body = BUF_INIT;
+	int r = payload_hello_encode(&body) == 0 ? channel_send_buf(chan, CHANNEL_HELLO, &body) : -1;
+	buf_free(&body);
+	return r == 0 ? 0 : refuse("cannot greet the supervisor", strerror(errno));
+}
+
 /* fds[i] onto i, each exactly once, whatever their numbers. */
 static int take_stdio(int fds[3])
 {

@@ -22,6 +22,11 @@
  */
 int channel_in_open(int argc, char **argv, int *chan, int *init_fd);
 /*
+ * HELLO (payload.h): the channel is this helper's now, so the library may
+ * send the payload. 0, or -1 after a complaint on stderr.
+ */
+int channel_in_hello(int chan);
+/*
  * The payload; an exec payload comes with the agent's stdin, stdout and
  * stderr, which then replace this process's 0, 1 and 2 (a check payload
  * with none). 0, or -1 after a complaint on stderr.

@@ -11,32 +11,14 @@
 
 #include "agent.h"
 #include "buf.h"
-#include "contain.h"
+#include "complain.h"
 #include "exit_status.h"
 #include "launch.h"
 #include "names.h"
 #include "people_exec.h"
 #include "proc.h"
-#include "quote.h"
-#include "strv.h"
 #include "userns.h"
-
-static void complain(const char *what, const char *arg, const char *why)
-{
-	struct buf b = BUF_INIT;
-	buf_adds(&b, "ruas-exec: ");
-	buf_adds(&b, what);
-	if (arg) {
-		buf_addc(&b, ' ');
-		quote_display_dq(&b, arg);
-	}
-	if (why)
-		buf_printf(&b, ": %s", why);
-	buf_addc(&b, '\n');
-	if (b.data)
-		fputs(b.data, stderr);
-	buf_free(&b);
-}
+#include "work_dir.h"
 
 static int by_number(const void *a, const void *b)
 {
@@ -61,66 +43,6 @@ static void close_strays(int chan, int ctl)
 		from = (unsigned int)keep[i] + 1;
 	}
 	close_range(from, ~0U, 0);
-}
-
-/*
- * A per-spawn work_dir: beneath the project's work_dir (root), which is
- * entered first, through the person's scope when there is one. The library
- * checked the same before the spawn; this check, as the target and on
- * descriptors, is the one that a swap in between cannot get past. An
- * O_PATH descriptor of the work_dir, or -1 with the reason said.
- */
-static int open_beneath_root(const struct payload *p)
-{
-	char why[512];
-	int rootfd = -1, fd = -1;
-	int scoped = p->scope && *p->scope;
-	enum contain_result r = contain_resolve(scoped ? p->scope : p->root, p->root, &rootfd, why,
-						sizeof why, 0);
-	if (r != CONTAIN_OK) {
-		if (scoped && (r == CONTAIN_OUTSIDE || r == CONTAIN_ABSLINK))
-			complain("work_dir is not contained in its person's scope", NULL, why);
-		else
-			complain("cannot enter work_dir", p->root, why);
-		return -1;
-	}
-	r = contain_resolve_at(rootfd, p->root, p->work_dir, &fd, why, sizeof why, 0);
-	close(rootfd);
-	if (r == CONTAIN_OK)
-		return fd;
-	if (r == CONTAIN_OUTSIDE || r == CONTAIN_ABSLINK)
-		complain("work_dir is not contained in its project's work_dir:", NULL, why);
-	else
-		complain("cannot enter work_dir", p->work_dir, why);
-	return -1;
-}
-
-/*
- * The work_dir, as the target, a person's only through the scope: entered
- * here (so that a work_dir the target cannot enter fails now, before
- * anything runs) and kept as a descriptor for the inner helper, which
- * enters that very directory again after the login files. -1 after a
- * complaint.
- */
-static int open_work_dir(const struct payload *p)
-{
-	int fd = -1;
-	char why[512];
-	if (p->root && *p->root) {
-		fd = open_beneath_root(p);
-	} else if (p->scope && *p->scope) {
-		/* Enter the object that was checked, not the name again. */
-		if (contain_resolve(p->scope, p->work_dir, &fd, why, sizeof why, 0) != CONTAIN_OK)
-			complain("work_dir is not contained in its person's scope", NULL, why);
-	} else if ((fd = open(p->work_dir, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
-		complain("cannot enter work_dir", p->work_dir, strerror(errno));
-	}
-	if (fd >= 0 && fchdir(fd) < 0) {
-		complain("cannot enter work_dir", p->work_dir, strerror(errno));
-		close(fd);
-		fd = -1;
-	}
-	return fd;
 }
 
 /* One variable for the inner helper to set. 0, or -1 when out of memory. */
@@ -214,7 +136,8 @@ static void outcome(const struct reaper_options *ro, const struct launch *l, str
 
 int exec_mode(struct payload *p, struct reaper_options *ro, struct msg_exit *e)
 {
-	struct agent_start a = {p->argv, p->argc, NULL, NULL, 0, p->work_dir};
+	struct agent_start a = {.argv = p->argv, .argc = p->argc, .work_dir = p->work_dir,
+				.root = p->root, .scope = p->scope};
 	struct launch l;
 	struct buf tmp = BUF_INIT;
 	int rc = EXIT_HELPER;
@@ -222,10 +145,11 @@ int exec_mode(struct payload *p, struct reaper_options *ro, struct msg_exit *e)
 	l.cont = l.news = -1;
 	*e = (struct msg_exit){EXIT_HOW_HELPER, EXIT_HELPER, MSG_EXIT_SURVIVORS_UNKNOWN, 0};
 	close_strays(ro->chan, ro->init_ctl);
-	int wd = open_work_dir(p);
-	if (wd >= 0 && agent_vars(p, &a, &tmp) == 0 && launch_prepare(&l, p, &a, wd) == 0) {
+	/* Here, to fail before any login file runs; the inner helper enters it again, inside. */
+	int wd = work_dir_open(p->root ? p->root : "", p->scope ? p->scope : "", p->work_dir);
+	if (wd >= 0)
 		close(wd);
-		wd = -1;
+	if (wd >= 0 && agent_vars(p, &a, &tmp) == 0 && launch_prepare(&l, p, &a) == 0) {
 		ro->supervisor = (pid_t)p->supervisor_pid;
 		ro->supervisor_start = p->supervisor_start;
 		ro->grace_seconds = p->grace_seconds;
@@ -235,8 +159,6 @@ int exec_mode(struct payload *p, struct reaper_options *ro, struct msg_exit *e)
 		outcome(ro, &l, e);
 		rc = e->how == EXIT_HOW_SIGNALED ? 128 + (int)e->value : (int)e->value;
 	}
-	if (wd >= 0)
-		close(wd);
 	launch_free(&l);
 	free(a.env_names);
 	free(a.env_values);

@@ -14,6 +14,7 @@
 #include "buf.h"
 #include "channel.h"
 #include "exit_status.h"
+#include "work_dir.h"
 
 /* Descriptor 3, as the outer helper gave it to the login shell. */
 #define CONT 3
@@ -113,12 +114,16 @@ _Noreturn void inner_main(void)
 	/* The login shell left PWD at the home directory. */
 	if (setenv("PWD", a.work_dir, 1) < 0 || unsetenv("OLDPWD") < 0)
 		give_up("cannot set PWD", strerror(errno));
-	if (fchdir(fds[AGENT_FD_WORK_DIR]) < 0) {
-		int e = errno;
-		say(START_FAILED, e);
-		give_up("cannot enter work_dir", strerror(e));
+	/*
+	 * By name, here: inside the run's mount namespace (its /proc, bubblewrap's
+	 * masks), which a descriptor from the outer helper would lead out of.
+	 */
+	int wd = work_dir_open(a.root, a.scope, a.work_dir);
+	if (wd < 0) {
+		say(START_FAILED, errno ? errno : EACCES);
+		_exit(EXIT_HELPER);
 	}
-	close(fds[AGENT_FD_WORK_DIR]);
+	close(wd);
 	take_stdio(fds + AGENT_FD_STDIN);
 	/* Nothing the login files opened reaches the agent; descriptor 3 closes at the exec. */
 	close_range(CONT + 1, ~0U, 0);

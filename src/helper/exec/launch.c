@@ -140,7 +140,7 @@ out:
 }
 
 /* The channel between the halves, with AGENT on its way. 0, or -1. */
-static int send_agent(struct launch *l, const struct agent_start *a, int work_dir_fd)
+static int send_agent(struct launch *l, const struct agent_start *a)
 {
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
@@ -150,7 +150,7 @@ static int send_agent(struct launch *l, const struct agent_start *a, int work_di
 	int body = agent_body(a);
 	if (body < 0)
 		return -1;
-	int fds[AGENT_NFDS] = {body, 0, 1, 2, work_dir_fd};
+	int fds[AGENT_NFDS] = {body, 0, 1, 2};
 	int r = channel_send(l->news, CHANNEL_AGENT, NULL, 0, fds, AGENT_NFDS);
 	close(body);
 	if (r == 0)
@@ -180,8 +180,7 @@ static int command(struct launch *l, const struct payload *p, const char *shell)
 	return l->argv ? 0 : -1;
 }
 
-int launch_prepare(struct launch *l, const struct payload *p, const struct agent_start *a,
-		   int work_dir_fd)
+int launch_prepare(struct launch *l, const struct payload *p, const struct agent_start *a)
 {
 	char *shell = NULL;
 	memset(l, 0, sizeof *l);
@@ -191,7 +190,7 @@ int launch_prepare(struct launch *l, const struct payload *p, const struct agent
 	l->stdin_tty = (p->exec_flags & EXEC_PTY) != 0;
 	int r = login_env_prepare(shell, p->argv) < 0 ? -1 : command(l, p, shell);
 	free(shell);
-	if (r == 0 && send_agent(l, a, work_dir_fd) < 0) {
+	if (r == 0 && send_agent(l, a) < 0) {
 		perror("ruas-exec: the agent's start message");
 		r = -1;
 	}

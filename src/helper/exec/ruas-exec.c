@@ -65,6 +65,9 @@ static int take_payload(int argc, char **argv, struct reaper_options *ro, struct
 	}
 	/* Descriptor 3 is ruas-session's (pam), 0 sudo's stdin. */
 	ro->via_fd = strcmp(argv[2], "0") != 0;
+	/* The library sends the payload only now: never into sudo's I/O log (payload.h). */
+	if (channel_in_hello(ro->chan) < 0)
+		return -1;
 	return channel_in_payload(ro->chan, p);
 }
 

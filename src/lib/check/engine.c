@@ -336,6 +336,13 @@ static void judge_output(struct job *j)
 				"ruas-exec from the same version?)");
 		return;
 	}
+	if (j->rr.hello_version && j->rr.hello_version != PAYLOAD_VERSION) {
+		for (int i = 0; i < 2; i++)
+			report_free(&reps[i]);
+		set_internal(j, "the ruas helper speaks another payload version than this library "
+				"(ruas-exec and libruas must come from one release: reinstall ruas)");
+		return;
+	}
 	const struct report *mine = NULL;
 	int pam_ok = !j->spec->pam || pam_verdict(j, n > 0 ? &reps[0] : NULL) == OUT_OK;
 	for (int i = 0; i < n; i++)

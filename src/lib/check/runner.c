@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "channel.h"
+#include "payload.h"
 #include "pty_spawn.h"
 #include "spawn_attr.h"
 
@@ -105,7 +106,45 @@ struct call_io {
 	int fds[3];
 	struct channel_out out; /* the messages for the helper, sent as it takes them */
 	int sending;
+	const struct buf *payload; /* sent after the helper's HELLO; NULL once queued */
+	size_t seen;               /* the whole messages of res->chan looked at for HELLO */
 };
+
+/*
+ * The helper's HELLO among what came: taken out of res->chan and answered
+ * with the payload (one HELLO only; a second stays, for the report's
+ * decoder to refuse). A HELLO of another version gets no payload but the
+ * channel's end, and the engine names the mismatch. 0, or -1 to hang up.
+ */
+static int answer_hello(struct call_io *io, struct run_result *res)
+{
+	size_t off = io->seen, blen;
+	int type;
+	const char *body;
+	while (io->payload &&
+	       channel_next(res->chan.data, res->chan.len, &off, &type, &body, &blen) == 1) {
+		if (type != CHANNEL_HELLO) {
+			io->seen = off;
+			continue;
+		}
+		unsigned int v = 0;
+		size_t at = io->seen;
+		if (payload_hello_decode(body, blen, &v) < 0)
+			v = ~0u;
+		res->hello_version = v;
+		memmove(res->chan.data + at, res->chan.data + off, res->chan.len - off);
+		res->chan.len -= off - at;
+		off = at;
+		if (v != PAYLOAD_VERSION)
+			return -1;
+		if (channel_out_add(&io->out, CHANNEL_PAYLOAD, io->payload->data, io->payload->len,
+				    NULL, 0) < 0)
+			return -1;
+		io->payload = NULL;
+		io->sending = 1;
+	}
+	return 0;
+}
 
 /* One round of the channel: send what the helper takes, keep what it says. */
 static void channel_round(struct call_io *io, short revents, struct run_result *res)
@@ -118,7 +157,8 @@ static void channel_round(struct call_io *io, short revents, struct run_result *
 	}
 	if (revents & (POLLIN | POLLHUP | POLLERR)) {
 		int r = channel_read_some(*chan, &res->chan, RUN_CHANNEL_MAX, &res->chan_cut);
-		if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
+		if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR) ||
+		    (r > 0 && answer_hello(io, res) < 0)) {
 			close(*chan);
 			*chan = -1;
 		}
@@ -167,14 +207,15 @@ static void capture(pid_t pid, struct call_io *io, const struct run_request *req
 			close(io->fds[i]);
 }
 
-/* The helper's messages, queued for capture(): [SESSION,] PAYLOAD. 0, or -1. */
-static int queue_messages(const struct run_channel *ch, struct channel_out *out)
+/* The messages queued for capture() at the start: [SESSION]; PAYLOAD waits for HELLO. 0, or -1. */
+static int queue_messages(const struct run_channel *ch, struct call_io *io)
 {
-	channel_out_init(out);
-	if (ch->session && channel_out_add(out, CHANNEL_SESSION, ch->session->data,
+	channel_out_init(&io->out);
+	io->payload = ch->payload;
+	if (ch->session && channel_out_add(&io->out, CHANNEL_SESSION, ch->session->data,
 					   ch->session->len, NULL, 0) < 0)
 		return -1;
-	return channel_out_add(out, CHANNEL_PAYLOAD, ch->payload->data, ch->payload->len, NULL, 0);
+	return 0;
 }
 
 int run_capture(void *ctx, const struct run_request *req, struct run_result *res)
@@ -196,7 +237,7 @@ int run_capture(void *ctx, const struct run_request *req, struct run_result *res
 	channel_out_init(&io.out);
 	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0)
 		goto out_pipes;
-	if (ch && (queue_messages(ch, &io.out) < 0 ||
+	if (ch && (queue_messages(ch, &io) < 0 ||
 		   socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0))
 		goto out_pipes;
 	if (spawn_setup(&fa, &attr, 0) != 0)
@@ -227,7 +268,7 @@ int run_capture(void *ctx, const struct run_request *req, struct run_result *res
 	io.fds[0] = outp[0];
 	io.fds[1] = errp[0];
 	io.fds[2] = sv[0];
-	io.sending = ch != NULL;
+	io.sending = ch && ch->session;
 	outp[0] = errp[0] = sv[0] = -1;
 	capture(pid, &io, req, res);
 	if (wait_child(pid, &res->wait_status) == 0)

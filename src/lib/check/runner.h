@@ -16,9 +16,10 @@
 /*
  * The spawn channel of a helper call (channel.h): one end of a socketpair
  * that the started program gets as descriptor fd_no, over which the runner
- * hands the helper its messages as fast as it takes them, and collects
- * what comes back (the REPORTs), while it drains stdout and stderr: no
- * payload is ever on a command line, and nothing the helper or sudo
+ * hands the helper its messages as fast as it takes them (the payload
+ * only after the helper's HELLO, payload.h), and collects what comes back
+ * (the REPORTs), while it drains stdout and stderr: no payload is ever on
+ * a command line or in sudo's I/O log, and nothing the helper or sudo
  * writes can stall the call.
  */
 struct run_channel {
@@ -43,9 +44,14 @@ struct run_result {
 	int timed_out;
 	struct buf out;
 	struct buf err;
-	/* With a channel: the bytes that came back over it, whole messages (channel_next()). */
+	/*
+	 * With a channel: the bytes that came back over it, whole messages
+	 * (channel_next()), less the helper's HELLO, which the runner answers.
+	 */
 	struct buf chan;
 	int chan_cut; /* more came than RUN_CHANNEL_MAX: what is kept is not to be trusted */
+	/* The payload version the helper's HELLO named; 0: none came (no payload was sent). */
+	unsigned int hello_version;
 };
 
 /* What the runner keeps of the channel: the largest report and a margin. */

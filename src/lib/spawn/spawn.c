@@ -79,7 +79,7 @@ int start_target(struct start *s, int r, const char *const *argv, pid_t *pid,
 }
 
 /* A started program whose helper never took its messages: end it, reap it, say why. */
-static int abandon(struct start *s, pid_t pid, int why, ruas_error **err)
+static int abandon(struct start *s, pid_t pid, int why, unsigned int version, ruas_error **err)
 {
 	int e = why == HANDOVER_TIMEOUT ? ETIMEDOUT : errno;
 	kill(pid, SIGKILL);
@@ -88,6 +88,15 @@ static int abandon(struct start *s, pid_t pid, int why, ruas_error **err)
 	if (s->pidfd >= 0)
 		close(s->pidfd);
 	s->pidfd = -1;
+	if (why == HANDOVER_VERSION)
+		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, EPROTO,
+				 "project \"%s\": the ruas helper speaks payload version %u, this "
+				 "library %u: ruas-exec and libruas must come from one release "
+				 "(reinstall ruas)", s->p->name, version, PAYLOAD_VERSION);
+	if (why == HANDOVER_BAD)
+		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, EPROTO,
+				 "project \"%s\": the ruas helper's first message was not its "
+				 "HELLO (is the configured helper a ruas-exec of this release?)", s->p->name);
 	return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
 			 "project \"%s\": the ruas helper did not take its payload %s (%s, its PAM "
 			 "session or the helper stalled; try: %s)", s->p->name,
@@ -100,18 +109,22 @@ static int abandon(struct start *s, pid_t pid, int why, ruas_error **err)
 int start_hand_over(struct start *s, pid_t pid, const struct buf *session,
 		    const struct buf *payload, ruas_error **err)
 {
-	struct channel_out out;
+	struct channel_out first, then;
+	unsigned int version = 0;
 	int chan = s->chan;
 	s->chan = -1;
 	s->pidfd = process_pidfd(pid);
-	channel_out_init(&out);
-	int r = (session && channel_out_add(&out, CHANNEL_SESSION, session->data, session->len,
+	channel_out_init(&first);
+	channel_out_init(&then);
+	/* The payload waits for the helper's HELLO: see payload.h. */
+	int r = (session && channel_out_add(&first, CHANNEL_SESSION, session->data, session->len,
 					    NULL, 0) < 0) ||
-			channel_out_add(&out, CHANNEL_PAYLOAD, payload->data, payload->len,
+			channel_out_add(&then, CHANNEL_PAYLOAD, payload->data, payload->len,
 					s->stdio, 3) < 0
 		? HANDOVER_ERROR
-		: handover(chan, pid, s->pidfd, &out);
-	channel_out_free(&out);
+		: handover(chan, pid, s->pidfd, &first, &then, &version);
+	channel_out_free(&first);
+	channel_out_free(&then);
 	if (r == HANDOVER_OK) {
 		s->chan = chan;
 		return 0;
@@ -119,7 +132,7 @@ int start_hand_over(struct start *s, pid_t pid, const struct buf *session,
 	close(chan);
 	if (r == HANDOVER_GONE)
 		return 0; /* sudo's or ruas-session's own failure: its exit status and stderr tell */
-	return abandon(s, pid, r, err);
+	return abandon(s, pid, r, version, err);
 }
 
 int start_with_channel(struct start *s, int r, const char *const *argv, int chan_fd,

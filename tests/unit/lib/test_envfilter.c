@@ -195,6 +195,8 @@ static int run_payload(const struct buf *body, int type, enum via via, struct bu
  */
 static struct msg_exit exit_word;
 static int exit_said;
+/* And whether it said HELLO first, which it does once the channel is known to be its. */
+static int hello_said;
 
 static int run_helper(const char *name, struct buf *err)
 {
@@ -276,13 +278,23 @@ static int run_payload(const struct buf *body, int type, enum via via, struct bu
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
 		assert_int_equal(errno, EINTR);
-	/* The helper has ended: its EXIT, if it said one, is all that is left on the channel. */
-	exit_said = 0;
+	/*
+	 * The helper has ended: its HELLO (it took the channel) and its EXIT,
+	 * if it said them, are all that is left on the channel.
+	 */
+	exit_said = hello_said = 0;
 	if (sv[0] >= 0) {
 		struct buf word = BUF_INIT;
-		int t = 0;
-		if (channel_recv(sv[0], &t, &word, NULL, NULL) == 1 && t == CHANNEL_EXIT &&
-		    msg_exit_decode(word.data, word.len, &exit_word) == 0)
+		int t = 0, r = channel_recv(sv[0], &t, &word, NULL, NULL);
+		unsigned int v = 0;
+		if (r == 1 && t == CHANNEL_HELLO && payload_hello_decode(word.data, word.len, &v) == 0 &&
+		    v == PAYLOAD_VERSION) {
+			hello_said = 1;
+			buf_free(&word);
+			word = (struct buf)BUF_INIT;
+			r = channel_recv(sv[0], &t, &word, NULL, NULL);
+		}
+		if (r == 1 && t == CHANNEL_EXIT && msg_exit_decode(word.data, word.len, &exit_word) == 0)
 			exit_said = 1;
 		buf_free(&word);
 		close(sv[0]);
@@ -303,7 +315,8 @@ static void test_helper_refuses_table(void **state)
 	buf_free(&err);
 	if (rc != 0)
 		fail_msg("ruas-exec with GIT_AUTHOR_NAME: exit %d: %s", rc, said);
-	/* Its EXIT: the agent's program started and exited 0. */
+	/* Its HELLO first, then its EXIT: the agent's program started and exited 0. */
+	assert_true(hello_said);
 	assert_true(exit_said);
 	assert_int_equal(exit_word.how, EXIT_HOW_EXITED);
 	assert_int_equal(exit_word.value, 0);
@@ -366,6 +379,7 @@ static void test_helper_refuses_session_payload(void **state)
 				 said);
 		/* Over the channel, its EXIT says the helper ended it before anything started. */
 		if (ways[i].via == VIA_CHANNEL) {
+			assert_true(hello_said);
 			assert_true(exit_said);
 			assert_int_equal(exit_word.how, EXIT_HOW_HELPER);
 			assert_int_equal(exit_word.value, 125);

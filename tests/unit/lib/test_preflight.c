@@ -1505,9 +1505,11 @@ static void run_real(int fd_no, const struct buf *session, const struct buf *pay
 /*
  * The real runner's channel: the started program gets it as descriptor 0
  * (sudo's stdin) or 3 (ruas-session's, stdin then /dev/null), and nothing
- * else above 2; the messages arrive whole and in order ([SESSION,]
- * PAYLOAD); what the program writes back on it is what the runner returns
- * (run_result.chan), every call on a channel of its own.
+ * else above 2; SESSION comes at once, PAYLOAD only after the program's
+ * HELLO (so that nothing between sudo and the helper sees it), whole and
+ * in order; what the program writes back on it, less the HELLO, is what
+ * the runner returns (run_result.chan), every call on a channel of its
+ * own.
  */
 static void test_real_runner_channel(void **state)
 {
@@ -1523,37 +1525,40 @@ static void test_real_runner_channel(void **state)
 			     .scan_seconds = 60, .dirs = &dir, .ndirs = 1, .probes = none,
 			     .anchors = none};
 	assert_int_equal(payload_encode(&pl, &payload), 0);
+	char hello[64];
+	snprintf(hello, sizeof hello, "printf '\\000\\000\\000\\005\\014RUAS\\%03o'",
+		 PAYLOAD_VERSION);
 
 	for (int pam = 0; pam < 2; pam++) {
 		int k = pam ? 3 : 0;
-		size_t n = 5 + payload.len + (pam ? 5 + session.len : 0);
-		char script[1024];
+		char script[2048];
+		/*
+		 * pam: SESSION is read first; by then a runner that sent the
+		 * payload without waiting would have it queued behind (one
+		 * send), and `read -t 0` sees whether anything is there.
+		 */
 		snprintf(script, sizeof script,
 			 "for i in 0 3; do if [ -S /proc/$$/fd/$i ]; then echo sock$i; fi; done\n"
 			 "for i in 4 5 6 7 8 9 %d; do if [ -e /proc/$$/fd/$i ]; then echo open$i; fi; "
 			 "done\n"
 			 "if [ -c /proc/$$/fd/0 ]; then echo null0; fi\n"
+			 "if [ %d = 3 ]; then head -c %zu <&3 >/dev/null\n"
+			 "  if bash -c 'read -t 0 -u 3'; then echo early; else echo none; fi; fi\n"
+			 "%s >&%d\n"
 			 "exec head -c %zu <&%d >&%d\n",
-			 STRAY_FD, n, k, k);
+			 STRAY_FD, k, 5 + session.len, hello, k, 5 + payload.len, k, k);
 		struct run_result res;
 		run_real(k, pam ? &session : NULL, &payload, script, &res);
 		assert_int_equal(WIFEXITED(res.wait_status) ? WEXITSTATUS(res.wait_status) : -1, 0);
 		assert_string_equal(res.out.data ? res.out.data : "",
-				    pam ? "sock3\nnull0\n" : "sock0\n");
+				    pam ? "sock3\nnull0\nnone\n" : "sock0\n");
 		assert_false(res.chan_cut);
-		/* Echoed back: the messages as they went, whole, in order. */
-		assert_int_equal(res.chan.len, n);
+		assert_int_equal(res.hello_version, PAYLOAD_VERSION);
+		/* Echoed back: the payload as it went, whole; the HELLO is the runner's. */
+		assert_int_equal(res.chan.len, 5 + payload.len);
 		size_t off = 0, blen;
 		int type;
 		const char *body;
-		if (pam) {
-			assert_int_equal(channel_next(res.chan.data, res.chan.len, &off, &type, &body,
-						      &blen),
-					 1);
-			assert_int_equal(type, CHANNEL_SESSION);
-			assert_int_equal(blen, session.len);
-			assert_memory_equal(body, session.data, blen);
-		}
 		assert_int_equal(channel_next(res.chan.data, res.chan.len, &off, &type, &body, &blen),
 				 1);
 		assert_int_equal(type, CHANNEL_PAYLOAD);
@@ -1569,7 +1574,34 @@ static void test_real_runner_channel(void **state)
 	run_real(0, NULL, &payload, "exit 3", &res);
 	assert_true(WIFEXITED(res.wait_status) && WEXITSTATUS(res.wait_status) == 3);
 	assert_int_equal(res.chan.len, 0);
+	assert_int_equal(res.hello_version, 0);
 	assert_false(res.chan_cut);
+	run_result_free(&res);
+
+	/* A HELLO of another version: no payload, the channel's end, the version kept. */
+	char script[1024];
+	snprintf(script, sizeof script, "printf '\\000\\000\\000\\005\\014RUAS\\%03o' >&0\n"
+		 "head -c 1 <&0 | wc -c\n", PAYLOAD_VERSION - 1);
+	run_real(0, NULL, &payload, script, &res);
+	assert_true(WIFEXITED(res.wait_status) && WEXITSTATUS(res.wait_status) == 0);
+	assert_string_equal(res.out.data ? res.out.data : "", "0\n");
+	assert_int_equal(res.hello_version, PAYLOAD_VERSION - 1);
+	assert_int_equal(res.chan.len, 0);
+	run_result_free(&res);
+
+	/* A second HELLO is not the runner's: it stays, for the report's decoder to refuse. */
+	snprintf(script, sizeof script, "%s >&0; %s >&0\nexec head -c %zu <&0 >&0\n", hello, hello,
+		 5 + payload.len);
+	run_real(0, NULL, &payload, script, &res);
+	assert_true(WIFEXITED(res.wait_status) && WEXITSTATUS(res.wait_status) == 0);
+	assert_int_equal(res.chan.len, 10 + 5 + payload.len);
+	size_t off = 0, blen;
+	int type;
+	const char *body;
+	assert_int_equal(channel_next(res.chan.data, res.chan.len, &off, &type, &body, &blen), 1);
+	assert_int_equal(type, CHANNEL_HELLO);
+	assert_int_equal(channel_next(res.chan.data, res.chan.len, &off, &type, &body, &blen), 1);
+	assert_int_equal(type, CHANNEL_PAYLOAD);
 	run_result_free(&res);
 
 	/* More than RUN_CHANNEL_MAX back: that much is kept, and marked cut. */

@@ -168,10 +168,14 @@ static const char legacy_script[] =
 	"for a in \"$@\"; do printf '[%s]\\n' \"$a\"; done >> \"$OUT\"\n"
 	"exit 0\n";
 
+/* The helper's HELLO (payload.h), as a fake helper says it before the library sends PAYLOAD. */
+#define FAKE_HELLO "printf '\\000\\000\\000\\005\\014RUAS\\012' >&0\n"
+_Static_assert(PAYLOAD_VERSION == 10, "FAKE_HELLO names payload version 10 (\\012)");
+
 /*
  * The fake sudo: records its arguments, its exact environment, whether a
  * stray descriptor reached it and whether its stdin is a socket (the
- * channel); then reads the channel's first message as the helper would
+ * channel); then says HELLO and reads the channel's first message as the helper would
  * (dd, byte by byte, so that nothing past it is read): its type into the
  * record, its body into "$0.chan"; and exits 42.
  */
@@ -187,6 +191,7 @@ static const char fake_sudo_script[] =
 	"\"$out\"\n"
 	"if [ -S /proc/$$/fd/0 ]; then echo stdin-socket; else echo stdin-other; fi >> "
 	"\"$out\"\n"
+	FAKE_HELLO
 	"set -- $(dd bs=1 count=5 2>/dev/null | od -An -tu1)\n"
 	"if [ $# -eq 5 ]; then\n"
 	"  printf 'type=%s\\n' \"$5\" >> \"$out\"\n"
@@ -550,7 +555,7 @@ static void test_spawn_end_is_the_helpers_word(void **state)
 		struct buf script = BUF_INIT, text = BUF_INIT;
 		/* As the helper: the PAYLOAD first (header, then body), then its word. */
 		buf_printf(&script,
-			   "#!/bin/sh\n"
+			   "#!/bin/sh\n" FAKE_HELLO
 			   "set -- $(dd bs=1 count=5 2>/dev/null | od -An -tu1)\n"
 			   "dd bs=1 count=$(( ($1 << 24) + ($2 << 16) + ($3 << 8) + $4 )) "
 			   "of=/dev/null 2>/dev/null\n"

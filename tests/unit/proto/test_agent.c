@@ -42,7 +42,14 @@ static void assert_refused(const struct buf *raw, const char *reason_part)
 		fail_msg("refused for \"%s\", expected a reason containing \"%s\"", why, reason_part);
 }
 
-/* argv, then the variables, then the work_dir, as the raw layout of agent.h. */
+/* After the work_dir: the root and the scope. */
+static void raw_tail(struct buf *b, const char *root, const char *scope)
+{
+	assert_int_equal(enc_str(b, root), 0);
+	assert_int_equal(enc_str(b, scope), 0);
+}
+
+/* argv, then the variables, then the work_dir and the tail, as the raw layout of agent.h. */
 static void raw_agent(struct buf *b, char *const *argv, size_t argc, const char *const *names,
 		      const char *const *values, size_t nenv, const char *work_dir)
 {
@@ -53,6 +60,7 @@ static void raw_agent(struct buf *b, char *const *argv, size_t argc, const char 
 		assert_int_equal(enc_str(b, values[i]), 0);
 	}
 	assert_int_equal(enc_str(b, work_dir), 0);
+	raw_tail(b, "", "");
 }
 
 static void test_round_trip(void **state)
@@ -61,7 +69,7 @@ static void test_round_trip(void **state)
 	char *argv[] = {"claude", "", "$HOME", "a\nb", "'\"", NULL};
 	char *names[] = {"LANG", "ANTHROPIC_API_KEY", "RUAS_RUN_ID", "LANG"};
 	char *values[] = {"C.UTF-8", "sk-x\ny $HOME '\"=", "", "later wins"};
-	struct agent_start in = {argv, 5, names, values, 4, "/srv/x y/'q\"\n\\z"}, out;
+	struct agent_start in = {argv, 5, names, values, 4, "/srv/x y/'q\"\n\\z", NULL, NULL}, out;
 	struct buf body = BUF_INIT, raw = BUF_INIT, again = BUF_INIT;
 	const char *why = NULL;
 	assert_int_equal(agent_encode(&in, &body), 0);
@@ -185,16 +193,71 @@ static void test_command_and_strings_refused(void **state)
 		} else {
 			assert_int_equal(enc_str(&raw, "/w"), 0);
 		}
+		raw_tail(&raw, "", "");
 		assert_refused(&raw, "NUL");
 		buf_free(&raw);
 	}
+}
+
+/* The names the inner helper opens the work_dir by, inside the run: root and scope. */
+static void test_root_and_scope(void **state)
+{
+	(void)state;
+	char *argv[] = {"claude", NULL};
+	struct agent_start in = {.argv = argv, .argc = 1, .work_dir = "/wt/alice/repo/run 1",
+				 .root = "/wt/alice/repo", .scope = "/wt/alice"};
+	struct agent_start out;
+	struct buf body = BUF_INIT, raw = BUF_INIT;
+	const char *why = NULL;
+	assert_int_equal(agent_encode(&in, &body), 0);
+	assert_int_equal(enc_strv(&raw, argv, 1), 0);
+	enc_u32(&raw, 0);
+	assert_int_equal(enc_str(&raw, in.work_dir), 0);
+	raw_tail(&raw, in.root, in.scope);
+	assert_int_equal(body.len, raw.len);
+	assert_memory_equal(body.data, raw.data, raw.len);
+	assert_int_equal(agent_decode(body.data, body.len, &out, &why), 0);
+	assert_string_equal(out.work_dir, in.work_dir);
+	assert_string_equal(out.root, in.root);
+	assert_string_equal(out.scope, in.scope);
+	agent_free(&out);
+	buf_free(&body);
+
+	/* NULL goes as "", and comes back as "". */
+	in.root = in.scope = NULL;
+	body = (struct buf)BUF_INIT;
+	assert_int_equal(agent_encode(&in, &body), 0);
+	assert_int_equal(agent_decode(body.data, body.len, &out, &why), 0);
+	assert_string_equal(out.root, "");
+	assert_string_equal(out.scope, "");
+	agent_free(&out);
+	buf_free(&body);
+
+	/* A NUL inside the root or the scope is refused. */
+	for (int where = 0; where < 2; where++) {
+		struct buf r2 = BUF_INIT;
+		assert_int_equal(enc_strv(&r2, argv, 1), 0);
+		enc_u32(&r2, 0);
+		assert_int_equal(enc_str(&r2, "/w"), 0);
+		for (int i = 0; i < 2; i++) {
+			if (i == where) {
+				enc_u32(&r2, 3);
+				buf_add(&r2, "/\0x", 3);
+			} else {
+				assert_int_equal(enc_str(&r2, "/w"), 0);
+			}
+		}
+		assert_refused(&r2, "NUL");
+		buf_free(&r2);
+	}
+	buf_free(&raw);
 }
 
 static void test_encode_refuses(void **state)
 {
 	(void)state;
 	char *argv[] = {"claude", NULL};
-	struct agent_start a = {argv, 0, NULL, NULL, 0, "/w"};
+	struct agent_start a = {argv, 0, NULL, NULL, 0, "/w", NULL, NULL};
 	struct buf b = BUF_INIT;
 	assert_int_equal(agent_encode(&a, &b), -1);
 	a.argc = 1;
@@ -276,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_names_refused),
 		cmocka_unit_test(test_command_and_strings_refused),
+		cmocka_unit_test(test_root_and_scope),
 		cmocka_unit_test(test_encode_refuses),
 		cmocka_unit_test(test_start),
 	};

@@ -1061,6 +1061,28 @@ static void test_lifetime(void **state)
  * nothing, "RUAS" alone, a body of another encoding (the valid body's hex,
  * as an older library would have written it), and no data at all.
  */
+/* HELLO: "RUAS" and the version byte, exactly; anything else is not one. */
+static void test_hello(void **state)
+{
+	(void)state;
+	struct buf b = BUF_INIT;
+	unsigned int v = 0;
+	assert_int_equal(payload_hello_encode(&b), 0);
+	assert_int_equal(b.len, PAYLOAD_HELLO_BODY);
+	assert_memory_equal(b.data, "RUAS\x0a", 5);
+	assert_int_equal(PAYLOAD_VERSION, 10);
+	assert_int_equal(payload_hello_decode(b.data, b.len, &v), 0);
+	assert_int_equal(v, PAYLOAD_VERSION);
+	/* Another version decodes, for the caller to name. */
+	assert_int_equal(payload_hello_decode("RUAS\x09", 5, &v), 0);
+	assert_int_equal(v, 9);
+	assert_int_equal(payload_hello_decode("RUAS", 4, &v), -1);
+	assert_int_equal(payload_hello_decode("RUAS\x0a\x00", 6, &v), -1);
+	assert_int_equal(payload_hello_decode("RUAs\x0a", 5, &v), -1);
+	assert_int_equal(payload_hello_decode("", 0, &v), -1);
+	buf_free(&b);
+}
+
 static void test_not_a_payload_refused(void **state)
 {
 	(void)state;
@@ -1115,6 +1137,7 @@ int main(void)
 		cmocka_unit_test(test_flags_checked),
 		cmocka_unit_test(test_lifetime),
 		cmocka_unit_test(test_not_a_payload_refused),
+		cmocka_unit_test(test_hello),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
