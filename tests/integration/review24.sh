@@ -1,0 +1,183 @@
+#!/bin/bash
+# Integration tests from the hostile review of issue 24 ("Confinement
+# first"): each test here failed on the change's head when it was written,
+# and names the finding it reproduces.
+#
+#   bwrap-cwd   A person's agent under enforce = "bwrap" runs in the work_dir
+#               that the outer helper opened outside bubblewrap's mount
+#               namespace: relative paths from its cwd (and the work_dir
+#               descriptor in the AGENT message, which login code can take)
+#               walk the outer mount tree, where no deny mask is.
+#   iolog       sudo's log_input interposes a pipe on the helper's stdin;
+#               the helper refuses it, but the library has sent the payload
+#               already, and sudo writes it into its I/O log.
+#   survivors   On the pam backend, the end record's survivors_killed misses
+#               every left-over process that the target's uid may not
+#               ptrace (ssh-agent makes itself so).
+#
+# REVIEW24_PARTS="bwrap-cwd iolog ..." runs only some parts.
+# Inside the private-namespace sandbox; needs root.
+. "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
+sandbox_need_root "tests/integration/review24.sh"
+for tool in python3 bwrap ssh-agent timeout cc pkg-config; do
+	if ! command -v "$tool" >/dev/null; then
+		echo "SKIP: tests/integration/review24.sh needs $tool" >&2
+		exit 77
+	fi
+done
+sandbox_enter "$0" "$@"
+SANDBOX_ID_BASE=48000
+sandbox_setup
+sandbox_guard
+set -u
+EXTRA_ENV=()
+. "$abs_top_srcdir/tests/integration/tap.sh"
+[ -x "$SESSION" ] || { echo "Bail out! ruas-session was not installed at $SESSION" >&2; exit 99; }
+part() { [ -z "${REVIEW24_PARTS:-}" ] || [[ " $REVIEW24_PARTS " == *" $1 "* ]]; }
+
+TARGETS="t1 tp"
+sandbox_user sup
+sandbox_user t1
+sandbox_user tp
+rules=()
+for t in $TARGETS; do rules+=("sup ALL=($t) NOPASSWD: ALL" "Defaults:$t listpw=never"); done
+sandbox_sudoers ruas-sup "${rules[@]}"
+install -m 644 "$SB/dest$RUAS_SYSCONFDIR/pam.d/ruas" /etc/pam.d/ruas
+cleanup() { for t in $TARGETS; do pkill -KILL -u "$t" 2>/dev/null; done; }
+trap cleanup EXIT
+mkdir -p "$SB/w1" "$SB/conf"
+chown t1:t1 "$SB/w1"
+chmod 755 "$SB" "$SB/conf"
+who_of() { if [ "$1" = pam ]; then echo root; else echo sup; fi; }
+
+consumer_flags
+consumer_build review24spawn "$abs_top_srcdir/tests/consumer/review24spawn.c"
+[ -x "$SB/bin/review24spawn" ] || { echo "Bail out! review24spawn did not build: $ERR"; exit 99; }
+
+# ------------------------------------------------------------- bwrap-cwd
+# alice and bob share tp; only bubblewrap keeps bob's tree from alice's
+# agent (tests/integration/confine.sh does the same with absolute paths).
+if part bwrap-cwd; then
+	WT=$SB/wt
+	mkdir -p "$WT/alice/repo" "$WT/bob/repo" "$SB/cred" "$SB/cp"
+	BOBS="bob-secret-$(od -An -tx1 -N6 /dev/urandom | tr -d ' \n')"
+	echo "$BOBS" >"$WT/bob/secret.txt"
+	chown -R tp:tp "$WT/alice" "$WT/bob"
+	chmod 755 "$WT"
+	chmod 700 "$SB/cred"
+	# The agent: the masked file by its absolute path (bwrap hides it), then
+	# the same file relative to its cwd, the work_dir.
+	AG='cat "$1/bob/secret.txt" 2>/dev/null; echo "-- relative:"; cat ../../bob/secret.txt 2>&1; true'
+	for b in sudo pam; do
+		cat >"$SB/conf/people-$b.conf" <<EOC
+helper = $(cfgstr "$HELPER");
+session_helper = $(cfgstr "$SESSION");
+backend = "$b";
+people = { worktrees = $(cfgstr "$WT"); credentials = $(cfgstr "$SB/cred"); claude_projects = $(cfgstr "$SB/cp"); enforce = "bwrap";
+  members = ( { id = "alice"; run_as_user = "tp"; }, { id = "bob"; run_as_user = "tp"; } ); };
+projects = ( { name = "alice"; person = "alice"; work_dir = $(cfgstr "$WT/alice/repo"); command = ["/bin/sh", "-c", $(cfgstr "$AG"), "agent", $(cfgstr "$WT")]; } );
+EOC
+		chmod 644 "$SB/conf/people-$b.conf"
+		run_as "$(who_of "$b")" run -q -c "$SB/conf/people-$b.conf" alice
+		expect "bwrap-cwd ($b): alice's agent runs (exit 0)" test "$RC" = 0
+		expect "bwrap-cwd ($b): bob's file is masked by its absolute path" hasnt "$OUT" "$BOBS"$'\n'"-- relative:"
+		expect "bwrap-cwd ($b): ... and by a path relative to the agent's cwd (its work_dir): the cwd must be inside bwrap's mount namespace" \
+			hasnt "$OUT" "$BOBS"
+	done
+
+	# Login code inside bwrap takes the AGENT message from descriptor 3 and
+	# walks from its work_dir descriptor (the outer mount namespace's).
+	cat >"$SB/takefd.py" <<'EOP'
+import array, os, socket, sys
+s = socket.socket(fileno=3)
+msg, anc, flags, addr = s.recvmsg(64, socket.CMSG_SPACE(8 * 4))
+fds = array.array('i')
+for level, kind, data in anc:
+    fds.frombytes(data[:len(data) - len(data) % fds.itemsize])
+wd = fds[4]
+try:
+    fd = os.open("../bob/secret.txt", os.O_RDONLY, dir_fd=os.open("..", os.O_PATH, dir_fd=wd))
+    sys.stderr.write("login code read: " + os.read(fd, 100).decode())
+except OSError as e:
+    sys.stderr.write("login code: %s\n" % e)
+EOP
+	chmod 644 "$SB/takefd.py"
+	printf 'python3 %q\n' "$SB/takefd.py" >/home/tp/.bash_profile
+	chown tp:tp /home/tp/.bash_profile
+	for b in sudo pam; do
+		run_as "$(who_of "$b")" run -q -c "$SB/conf/people-$b.conf" alice
+		expect "bwrap-cwd ($b): login code under bwrap cannot reach bob's file through the work_dir descriptor of the AGENT message" \
+			hasnt "$ERR" "$BOBS"
+	done
+	rm -f /home/tp/.bash_profile
+fi
+
+# ------------------------------------------------------------------ iolog
+# Defaults log_input: sudo reads the command's stdin (the channel) into a
+# pipe and its I/O log. The helper refuses a pipe, and says so; no byte of
+# the payload (the allowlisted secret, the agent's arguments) may have
+# reached the log by then. ruas_spawn() without a preflight, as an embedder
+# may call it (and as a supervisor does after log_input was added while it
+# ran).
+if part iolog; then
+	cat >"$SB/conf/iolog.conf" <<EOC
+helper = $(cfgstr "$HELPER");
+backend = "sudo";
+env_allowlist = ["ANTHROPIC_API_KEY"];
+projects = ( { name = "env"; run_as_user = "t1"; work_dir = $(cfgstr "$SB/w1"); command = ["/usr/bin/env"]; } );
+EOC
+	chmod 644 "$SB/conf/iolog.conf"
+	sandbox_sudoers zz-iolog 'Defaults log_input, !compress_io, iolog_dir=/var/log/sudo-io'
+	SECRET="sk-iolog-$(od -An -tx1 -N8 /dev/urandom | tr -d ' \n')"
+	ARGSECRET="prompt-$(od -An -tx1 -N8 /dev/urandom | tr -d ' \n')"
+	EXTRA_ENV=(ANTHROPIC_API_KEY="$SECRET")
+	as_user sup timeout 90 "$SB/bin/review24spawn" "$SB/conf/iolog.conf" env "$ARGSECRET" \
+		>"$SB/iolog.out" 2>"$SB/iolog.err" </dev/null
+	RC=$? OUT=$(cat "$SB/iolog.out") ERR=$(cat "$SB/iolog.err")
+	EXTRA_ENV=()
+	expect "iolog: the helper refuses sudo's pipe and says how to exempt it" has "$ERR" "log_input"
+	expect "iolog: sudo wrote an I/O log for the call" test -d /var/log/sudo-io
+	leaked=$(grep -rl -e "$SECRET" /var/log/sudo-io 2>/dev/null)
+	RC=0 OUT=$leaked ERR=""
+	expect "iolog: the allowlisted secret is in no sudo I/O log" test -z "$leaked"
+	leaked=$(grep -rl -e "$ARGSECRET" /var/log/sudo-io 2>/dev/null)
+	OUT=$leaked
+	expect "iolog: the agent's arguments are in no sudo I/O log" test -z "$leaked"
+	rm -f /etc/sudoers.d/zz-iolog
+fi
+
+# -------------------------------------------------------------- survivors
+# An agent that leaves ssh-agent (which makes itself not dumpable, as
+# OpenSSH's agent does) and a sleep behind: two survivors, killed at the
+# end, and the end record must say so on both backends, in both modes.
+if part survivors; then
+	for b in sudo pam; do
+		LOG=$SB/audit-$b.jsonl
+		: >"$LOG"
+		chown "$(who_of "$b")" "$LOG"
+		chmod 600 "$LOG"
+		cat >"$SB/conf/surv-$b.conf" <<EOC
+helper = $(cfgstr "$HELPER");
+session_helper = $(cfgstr "$SESSION");
+backend = "$b";
+terminate_grace = 1;
+audit_log = $(cfgstr "$LOG");
+projects = ( { name = "pidns"; lifetime = "pidns"; run_as_user = "t1"; work_dir = $(cfgstr "$SB/w1"); command = ["/bin/sh", "-c", "ssh-agent >/dev/null; sleep 1000 & exit 0"]; },
+  { name = "subreaper"; lifetime = "subreaper"; run_as_user = "t1"; work_dir = $(cfgstr "$SB/w1"); command = ["/bin/sh", "-c", "ssh-agent >/dev/null; sleep 1000 & exit 0"]; } );
+EOC
+		chmod 644 "$SB/conf/surv-$b.conf"
+		for mode in pidns subreaper; do
+			run_as "$(who_of "$b")" run -q -c "$SB/conf/surv-$b.conf" "$mode"
+			expect "survivors ($b, $mode): the agent exits 0" test "$RC" = 0
+			rec=$(grep '"event":"end"' "$LOG" | grep "\"project\":\"$mode\"")
+			OUT=$rec
+			expect "survivors ($b, $mode): the end record says survivors_killed=2 (ssh-agent and sleep)" \
+				has "$rec" '"survivors_killed":2,'
+			left=$(pgrep -u t1 -a)
+			OUT=$left
+			expect "survivors ($b, $mode): nothing of the target is left" test -z "$left"
+		done
+	done
+fi
+
+tap_finish
