@@ -14,6 +14,11 @@
 #   survivors   On the pam backend, the end record's survivors_killed misses
 #               every left-over process that the target's uid may not
 #               ptrace (ssh-agent makes itself so).
+#   helper-window  A helper that the target can read (any mode but 0711:
+#               a packaging, a build tree named in `helper`) is dumpable from
+#               its exec until its PR_SET_DUMPABLE: a process of the target's
+#               own stops it there and takes the channel (pidfd_getfd), and
+#               with it the payload's secrets; ruas check says nothing.
 #
 # REVIEW24_PARTS="bwrap-cwd iolog ..." runs only some parts.
 # Inside the private-namespace sandbox; needs root.
@@ -178,6 +183,50 @@ EOC
 			expect "survivors ($b, $mode): nothing of the target is left" test -z "$left"
 		done
 	done
+fi
+
+# ---------------------------------------------------------- helper-window
+# The helper as a packaging other than make install may leave it: 0755.
+if part helper-window; then
+	RH=$SB/rh/ruas-exec
+	mkdir -p "$SB/rh" "$SB/bin"
+	cp "$HELPER" "$RH"
+	chmod 755 "$SB/rh" "$RH"
+	cc -O2 -o "$SB/bin/review24_steal" "$abs_top_srcdir/tests/integration/review24_steal.c" ||
+		{ echo "Bail out! review24_steal did not build"; exit 99; }
+	chmod 755 "$SB/bin/review24_steal"
+	cat >"$SB/conf/window.conf" <<EOC
+helper = $(cfgstr "$RH");
+backend = "sudo";
+env_allowlist = ["ANTHROPIC_API_KEY"];
+projects = ( { name = "true"; run_as_user = "t1"; work_dir = $(cfgstr "$SB/w1"); command = ["/bin/true"]; } );
+EOC
+	chmod 644 "$SB/conf/window.conf"
+	run_sup check -c "$SB/conf/window.conf"
+	expect "helper-window: ruas check fails on a helper that the target can read (mode 0755)" test "$RC" = 1
+	expect "helper-window: ... and names the helper" has "$OUT$ERR" "$RH"
+	stolen=""
+	for i in 1 2 3 4 5 6 7 8; do
+		: >"$SB/stolen"
+		chown t1 "$SB/stolen"
+		as_user_bg t1 "$SB/bin/review24_steal" 6 "$SB/stolen"
+		sp=$BGPID
+		sleep 0.3
+		EXTRA_ENV=(ANTHROPIC_API_KEY="sk-window-$i")
+		as_user sup timeout 8 "$SB/bin/review24spawn" "$SB/conf/window.conf" true >/dev/null 2>&1 </dev/null
+		EXTRA_ENV=()
+		wait "$sp"
+		# A stopped helper may leave sudo stopped too: end what is left of this try.
+		pkill -KILL -u t1 2>/dev/null
+		pkill -KILL -f "sudo -n -u t1 -- $RH" 2>/dev/null
+		if grep -qa "sk-window-$i" "$SB/stolen"; then
+			stolen="try $i: $(head -n1 "$SB/stolen")"
+			break
+		fi
+	done
+	RC=0 OUT=$stolen ERR=""
+	expect "helper-window: no process of the target takes the spawn channel and reads the payload's secret (up to 8 spawns)" \
+		test -z "$stolen"
 fi
 
 tap_finish
