@@ -19,6 +19,12 @@
 #               its exec until its PR_SET_DUMPABLE: a process of the target's
 #               own stops it there and takes the channel (pidfd_getfd), and
 #               with it the payload's secrets; ruas check says nothing.
+#   stop-cont   A process of the target's uid outside the run (what the
+#               agent's own PID namespace keeps it from being) stops the
+#               helper for a moment (SIGSTOP, then SIGCONT at once, as a
+#               debugger's attach does): sudo suspends itself when its
+#               command stops and stays stopped; the run ends, the helper
+#               with it, but ruas_child_wait() never returns.
 #
 # REVIEW24_PARTS="bwrap-cwd iolog ..." runs only some parts.
 # Inside the private-namespace sandbox; needs root.
@@ -227,6 +233,40 @@ EOC
 	RC=0 OUT=$stolen ERR=""
 	expect "helper-window: no process of the target takes the spawn channel and reads the payload's secret (up to 8 spawns)" \
 		test -z "$stolen"
+fi
+
+# -------------------------------------------------------------- stop-cont
+if part stop-cont; then
+	for b in sudo pam; do
+		cat >"$SB/conf/stopcont-$b.conf" <<EOC
+helper = $(cfgstr "$HELPER");
+session_helper = $(cfgstr "$SESSION");
+backend = "$b";
+terminate_grace = 1;
+projects = ( { name = "sleep"; run_as_user = "t1"; work_dir = $(cfgstr "$SB/w1"); command = ["/bin/sleep", "2"]; } );
+EOC
+		chmod 644 "$SB/conf/stopcont-$b.conf"
+		as_user_bg "$(who_of "$b")" timeout 30 "$SB/bin/review24spawn" "$SB/conf/stopcont-$b.conf" sleep \
+			>/dev/null 2>&1 </dev/null
+		sp=$BGPID
+		h=""
+		for _ in $(seq 100); do
+			h=$(pgrep -u t1 -f -- "ruas-exec --channel-fd" | head -n1)
+			[ -n "$h" ] && pgrep -u t1 -x sleep >/dev/null && break
+			sleep 0.05
+		done
+		as_user t1 kill -STOP "$h"
+		sleep 0.2
+		as_user t1 kill -CONT "$h"
+		sleep 3
+		state=$(ps -o pid,user,stat,args -e | grep -E '[s]udo -n -u t1|[r]uas-(exec|session) ')
+		wait "$sp"
+		RC=$? OUT="3 s after the agent ended: $state" ERR=""
+		expect "stop-cont ($b): after a momentary stop of the helper (STOP, CONT) by a process of the target's, ruas_child_wait() returns once the agent (sleep 2) has ended (rc 124: still waiting after 30 s)" \
+			test "$RC" = 0
+		pkill -KILL -f "sudo -n -u t1 -- " 2>/dev/null
+		pkill -KILL -u t1 2>/dev/null
+	done
 fi
 
 tap_finish
