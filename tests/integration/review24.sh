@@ -8,6 +8,10 @@
 #               namespace: relative paths from its cwd (and the work_dir
 #               descriptor in the AGENT message, which login code can take)
 #               walk the outer mount tree, where no deny mask is.
+#   cwd-mntns   The same without bubblewrap on the sudo backend: the
+#               work_dir descriptor predates the run's mount namespace, so
+#               the agent's cwd lies in the host's, where /proc is the
+#               host's: every pid of the host, not the run's alone.
 #   iolog       sudo's log_input interposes a pipe on the helper's stdin;
 #               the helper refuses it, but the library has sent the payload
 #               already, and sudo writes it into its I/O log.
@@ -121,6 +125,29 @@ EOP
 			hasnt "$ERR" "$BOBS"
 	done
 	rm -f /home/tp/.bash_profile
+fi
+
+# -------------------------------------------------------------- cwd-mntns
+# /proc as the agent sees it, and as it reaches it from its cwd.
+if part cwd-mntns; then
+	UP="../../../../../../../../../../../../../../../.."
+	AG='n=0; for p in /proc/[0-9]*; do n=$((n+1)); done; m=0; for p in '"$UP"'/proc/[0-9]*; do m=$((m+1)); done; echo "own=$n viacwd=$m"'
+	for b in sudo pam; do
+		cat >"$SB/conf/mntns-$b.conf" <<EOC
+helper = $(cfgstr "$HELPER");
+session_helper = $(cfgstr "$SESSION");
+backend = "$b";
+lifetime = "pidns";
+projects = ( { name = "a"; run_as_user = "t1"; work_dir = $(cfgstr "$SB/w1"); command = ["/bin/sh", "-c", $(cfgstr "$AG")]; } );
+EOC
+		chmod 644 "$SB/conf/mntns-$b.conf"
+		run_as "$(who_of "$b")" run -q -c "$SB/conf/mntns-$b.conf" a
+		own=$(sed -n 's/^own=\([0-9]*\) .*/\1/p' <<<"$OUT")
+		via=$(sed -n 's/.* viacwd=\([0-9]*\)$/\1/p' <<<"$OUT")
+		expect "cwd-mntns ($b): the agent runs" test "$RC" = 0 -a -n "$own"
+		expect "cwd-mntns ($b): /proc reached from the agent's cwd is the run's own (as many pids as its /proc), not the host's" \
+			test "$own" = "$via"
+	done
 fi
 
 # ------------------------------------------------------------------ iolog
