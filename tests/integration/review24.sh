@@ -8,6 +8,10 @@
 #               namespace: relative paths from its cwd (and the work_dir
 #               descriptor in the AGENT message, which login code can take)
 #               walk the outer mount tree, where no deny mask is.
+#   people-tmp  (Older than issue 24.) A person's private TMPDIR,
+#               /tmp/ruas-UID/PERSON, is private from other users only:
+#               with people sharing a run_as_user, no deny mask covers the
+#               other person's, so alice's agent reads what bob's left there.
 #   cwd-mntns   The same without bubblewrap on the sudo backend: the
 #               work_dir descriptor predates the run's mount namespace, so
 #               the agent's cwd lies in the host's, where /proc is the
@@ -30,7 +34,8 @@
 #               command stops and stays stopped; the run ends, the helper
 #               with it, but ruas_child_wait() never returns.
 #
-# REVIEW24_PARTS="bwrap-cwd iolog ..." runs only some parts.
+# REVIEW24_PARTS="bwrap-cwd iolog ..." runs only some parts (people-tmp runs
+# within bwrap-cwd, whose people it uses).
 # Inside the private-namespace sandbox; needs root.
 . "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
 sandbox_need_root "tests/integration/review24.sh"
@@ -125,6 +130,24 @@ EOP
 			hasnt "$ERR" "$BOBS"
 	done
 	rm -f /home/tp/.bash_profile
+
+	# people-tmp: bob's agent leaves a note in its private TMPDIR.
+	if part people-tmp; then
+		BOBT="bob-tmp-$(od -An -tx1 -N6 /dev/urandom | tr -d ' \n')"
+		cat >"$SB/conf/people-tmp.conf" <<EOC
+helper = $(cfgstr "$HELPER");
+backend = "sudo";
+people = { worktrees = $(cfgstr "$WT"); credentials = $(cfgstr "$SB/cred"); claude_projects = $(cfgstr "$SB/cp"); enforce = "bwrap";
+  members = ( { id = "alice"; run_as_user = "tp"; }, { id = "bob"; run_as_user = "tp"; } ); };
+projects = ( { name = "bob"; person = "bob"; work_dir = $(cfgstr "$WT/bob/repo"); command = ["/bin/sh", "-c", "printf %s $BOBT > \"\$TMPDIR/note\""]; },
+  { name = "alice"; person = "alice"; work_dir = $(cfgstr "$WT/alice/repo"); command = ["/bin/sh", "-c", "cat /tmp/ruas-$(id -u tp)/bob/note"]; } );
+EOC
+		chmod 644 "$SB/conf/people-tmp.conf"
+		run_sup run -q -c "$SB/conf/people-tmp.conf" bob
+		expect "people-tmp: bob's agent wrote its note" test -f "/tmp/ruas-$(id -u tp)/bob/note"
+		run_sup run -q -c "$SB/conf/people-tmp.conf" alice
+		expect "people-tmp: alice's agent (bwrap) cannot read bob's private TMPDIR" hasnt "$OUT" "$BOBT"
+	fi
 fi
 
 # -------------------------------------------------------------- cwd-mntns
