@@ -12,6 +12,12 @@
 #               /tmp/ruas-UID/PERSON, is private from other users only:
 #               with people sharing a run_as_user, no deny mask covers the
 #               other person's, so alice's agent reads what bob's left there.
+#   pty-monitor (Older than issue 24.) On a pty the agent's session leader
+#               is ruas-exec's monitor, inside the agent's PID namespace and
+#               of its uid: the agent's `kill -9 -1` (which docs/backends.md
+#               says "ends only what the agent started") kills the monitor,
+#               and the run ends as "killed by SIGKILL", the agent with it,
+#               though the agent itself was never signalled.
 #   cwd-mntns   The same without bubblewrap on the sudo backend: the
 #               work_dir descriptor predates the run's mount namespace, so
 #               the agent's cwd lies in the host's, where /proc is the
@@ -39,7 +45,7 @@
 # Inside the private-namespace sandbox; needs root.
 . "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
 sandbox_need_root "tests/integration/review24.sh"
-for tool in python3 bwrap ssh-agent timeout cc pkg-config; do
+for tool in python3 bwrap ssh-agent timeout cc pkg-config script; do
 	if ! command -v "$tool" >/dev/null; then
 		echo "SKIP: tests/integration/review24.sh needs $tool" >&2
 		exit 77
@@ -283,6 +289,26 @@ EOC
 	RC=0 OUT=$stolen ERR=""
 	expect "helper-window: no process of the target takes the spawn channel and reads the payload's secret (up to 8 spawns)" \
 		test -z "$stolen"
+fi
+
+# ------------------------------------------------------------ pty-monitor
+# ruas run on a terminal (script(1) gives it one): the agent gets a pty.
+if part pty-monitor; then
+	for b in sudo pam; do
+		cat >"$SB/conf/ptymon-$b.conf" <<EOC
+helper = $(cfgstr "$HELPER");
+session_helper = $(cfgstr "$SESSION");
+backend = "$b";
+terminate_grace = 1;
+projects = ( { name = "k9"; run_as_user = "t1"; work_dir = $(cfgstr "$SB/w1"); command = ["/bin/sh", "-c", "kill -9 -1; sleep 0.5; echo still-here; exit 3"]; } );
+EOC
+		chmod 644 "$SB/conf/ptymon-$b.conf"
+		as_user "$(who_of "$b")" timeout 60 script -qec "$RUAS run -q -c $SB/conf/ptymon-$b.conf k9; echo rc=\$?" /dev/null \
+			>"$SB/ptymon.out" 2>&1 </dev/null
+		OUT=$(tr -d '\r' <"$SB/ptymon.out") RC=$(sed -n 's/.*rc=\([0-9]*\).*/\1/p' <<<"$OUT") ERR=""
+		expect "pty-monitor ($b): an agent on a pty that runs kill -9 -1 goes on and exits 3 (as it does without a pty)" \
+			test "$RC" = 3
+	done
 fi
 
 # -------------------------------------------------------------- stop-cont
