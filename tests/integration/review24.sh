@@ -93,6 +93,7 @@ if part bwrap-cwd; then
 	chmod 700 "$SB/cred"
 	# The agent: the masked file by its absolute path (bwrap hides it), then
 	# the same file relative to its cwd, the work_dir.
+	# shellcheck disable=SC2016 # the agent's shell expands them
 	AG='cat "$1/bob/secret.txt" 2>/dev/null; echo "-- relative:"; cat ../../bob/secret.txt 2>&1; true'
 	for b in sudo pam; do
 		cat >"$SB/conf/people-$b.conf" <<EOC
@@ -160,6 +161,7 @@ fi
 # /proc as the agent sees it, and as it reaches it from its cwd.
 if part cwd-mntns; then
 	UP="../../../../../../../../../../../../../../../.."
+	# shellcheck disable=SC2016 # the agent's shell expands them
 	AG='n=0; for p in /proc/[0-9]*; do n=$((n+1)); done; m=0; for p in '"$UP"'/proc/[0-9]*; do m=$((m+1)); done; echo "own=$n viacwd=$m"'
 	for b in sudo pam; do
 		cat >"$SB/conf/mntns-$b.conf" <<EOC
@@ -335,6 +337,7 @@ EOC
 		sleep 0.2
 		as_user t1 kill -CONT "$h"
 		sleep 3
+		# shellcheck disable=SC2009 # the states of sudo and the helpers, whatever their uid
 		state=$(ps -o pid,user,stat,args -e | grep -E '[s]udo -n -u t1|[r]uas-(exec|session) ')
 		wait "$sp"
 		RC=$? OUT="3 s after the agent ended: $state" ERR=""
