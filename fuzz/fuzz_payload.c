@@ -4,7 +4,10 @@
  * it accepts keeps the header's promises (argv NULL-terminated and its
  * first word not empty, an absolute helper, known flags, lifetime, run id
  * and facility); it is canonical: payload_encode() of the value writes the
- * very same bytes, and those decode again to the same value.
+ * very same bytes, and those decode again to the same value. The same
+ * bytes as a HELLO body (payload.h): accepted only as "RUAS" and one
+ * version byte, which it gives back; of this version, what
+ * payload_hello_encode() writes.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -77,10 +80,25 @@ static void valid(const struct payload *p)
 	}
 }
 
+static void hello(const uint8_t *data, size_t size)
+{
+	unsigned int v = 0;
+	if (payload_hello_decode(data, size, &v) < 0)
+		return;
+	CHECK(size == PAYLOAD_HELLO_BODY && v == data[4]);
+	if (v != PAYLOAD_VERSION)
+		return;
+	struct buf b = BUF_INIT;
+	CHECK(payload_hello_encode(&b) == 0);
+	same_bytes(&b, data, size);
+	buf_free(&b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct payload p, q;
 	const char *why = NULL;
+	hello(data, size);
 	if (payload_decode(data, size, &p, &why) < 0) {
 		CHECK(why != NULL);
 		return 0;

@@ -72,6 +72,7 @@ static void payloads(struct buf *b)
 			    .work_dir = "/srv/app", .argv = argv_true, .argc = 1,
 			    .lifetime = LIFETIME_SUBREAPER};
 	seed("payload", "exec-minimal", b, payload_encode(&p, b));
+	seed("payload", "hello", b, payload_hello_encode(b));
 	p.scope = "/srv";
 	p.env_names = env_names;
 	p.env_values = env_values;

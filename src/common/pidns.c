@@ -1,12 +1,14 @@
 /* pidns.c - see pidns.h. */
 #include "pidns.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -47,15 +49,56 @@ static void init_descriptors(int keep)
 	close_range((unsigned int)keep + 1, ~0U, 0);
 }
 
+/*
+ * The processes inside but this one, as the namespace's own /proc lists
+ * them, less zombies (what is left of the run is what still runs).
+ */
+static unsigned long init_count(void)
+{
+	DIR *d = opendir("/proc");
+	unsigned long n = 0;
+	struct dirent *e;
+	if (!d)
+		return 0xffffffffUL;
+	while ((e = readdir(d))) {
+		char *end, path[64], stat[512];
+		long pid = strtol(e->d_name, &end, 10);
+		if (*end || pid <= 1)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t len = fd < 0 ? -1 : read(fd, stat, sizeof stat - 1);
+		if (fd >= 0)
+			close(fd);
+		if (len <= 0)
+			continue; /* gone since the listing */
+		stat[len] = '\0';
+		const char *paren = strrchr(stat, ')');
+		if (!paren || paren[1] != ' ' || paren[2] != 'Z')
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
 /* One command from the owner: 0 to go on, -1 to end the namespace. */
-static int init_command(int ctl, long long *deadline)
+static int init_command(int ctl, long long *deadline, int *proc_mounted)
 {
 	unsigned char c, g[4];
 	if (read(ctl, &c, 1) != 1)
 		return -1; /* the owner is gone, or says nothing we know */
+	if (c == PIDNS_COUNT) {
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		unsigned long n = *proc_mounted ? init_count() : 0xffffffffUL;
+		unsigned char b[4] = {(unsigned char)(n >> 24), (unsigned char)(n >> 16),
+				      (unsigned char)(n >> 8), (unsigned char)n};
+		return send(ctl, b, 4, MSG_NOSIGNAL | MSG_DONTWAIT) == 4 ? 0 : -1;
+	}
 	if (c == PIDNS_PROC) {
 		int r = mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 		unsigned char e = r == 0 ? 0 : (unsigned char)(errno > 0 && errno < 256 ? errno : 255);
+		*proc_mounted = r == 0;
 		/*
 		 * Never waits: an owner that asks without reading its answers
 		 * is not the helper, and the namespace ends rather than the
@@ -90,6 +133,7 @@ _Noreturn void pidns_init(int ctl)
 	if (sfd < 0)
 		_exit(1); /* failing closed: the namespace ends with us */
 	long long deadline = -1;
+	int proc_mounted = 0;
 	for (;;) {
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;
@@ -105,7 +149,7 @@ _Noreturn void pidns_init(int ctl)
 			while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
 				;
 		}
-		if (pf[0].revents && init_command(ctl, &deadline) < 0)
+		if (pf[0].revents && init_command(ctl, &deadline, &proc_mounted) < 0)
 			_exit(0);
 	}
 }
@@ -145,6 +189,28 @@ int pidns_terminate(int ctl, unsigned int grace_seconds)
 			      (unsigned char)(grace_seconds >> 16), (unsigned char)(grace_seconds >> 8),
 			      (unsigned char)grace_seconds};
 	return send_cmd(ctl, b, sizeof b);
+}
+
+long pidns_count(int ctl)
+{
+	unsigned char c = PIDNS_COUNT, b[4];
+	ssize_t r;
+	if (send_cmd(ctl, &c, 1) < 0)
+		return -1;
+	while ((r = recv(ctl, b, 4, MSG_WAITALL)) < 0 && errno == EINTR)
+		;
+	if (r != 4) {
+		if (r >= 0)
+			errno = EPIPE;
+		return -1;
+	}
+	unsigned long n = (unsigned long)b[0] << 24 | (unsigned long)b[1] << 16 |
+			  (unsigned long)b[2] << 8 | b[3];
+	if (n == 0xffffffffUL) {
+		errno = ENOENT;
+		return -1;
+	}
+	return (long)n;
 }
 
 int pidns_kill(int ctl)

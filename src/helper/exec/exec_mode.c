@@ -149,7 +149,7 @@ int exec_mode(struct payload *p, struct reaper_options *ro, struct msg_exit *e)
 	int wd = work_dir_open(p->root ? p->root : "", p->scope ? p->scope : "", p->work_dir);
 	if (wd >= 0)
 		close(wd);
-	if (wd >= 0 && agent_vars(p, &a, &tmp) == 0 && launch_prepare(&l, p, &a) == 0) {
+	if (wd >= 0 && agent_vars(p, &a, &tmp) == 0 && launch_prepare(&l, p, &a, tmp.len ? tmp.data : NULL) == 0) {
 		ro->supervisor = (pid_t)p->supervisor_pid;
 		ro->supervisor_start = p->supervisor_start;
 		ro->grace_seconds = p->grace_seconds;

@@ -159,7 +159,7 @@ static int send_agent(struct launch *l, const struct agent_start *a)
 }
 
 /* The command the child runs: the login shell, or bwrap around `HELPER --login-fd 3`. */
-static int command(struct launch *l, const struct payload *p, const char *shell)
+static int command(struct launch *l, const struct payload *p, const char *shell, const char *tmp)
 {
 	if (!(p->exec_flags & EXEC_BWRAP)) {
 		char *argv[] = {own(l, login_name(shell)), "-c", own(l, exec_line(p->helper)), NULL};
@@ -173,14 +173,21 @@ static int command(struct launch *l, const struct payload *p, const char *shell)
 		return -1;
 	}
 	char *inner[] = {p->helper, "--login-fd", "3", NULL};
-	char **v = bwrap_argv(inner, p->deny, p->ndeny);
+	char *mine = tmp ? own(l, strdup(tmp)) : NULL, *all = tmp ? own(l, strdup(tmp)) : NULL;
+	char *slash = all ? strrchr(all, '/') : NULL;
+	if (tmp && (!mine || !slash || slash == all))
+		return -1;
+	if (slash)
+		*slash = '\0';
+	char **v = bwrap_argv(inner, p->deny, p->ndeny, all, mine);
 	l->path = own(l, strdup(bwrap_path()));
 	l->argv = v && l->path ? ptrs_dup(v) : NULL;
 	free(v);
 	return l->argv ? 0 : -1;
 }
 
-int launch_prepare(struct launch *l, const struct payload *p, const struct agent_start *a)
+int launch_prepare(struct launch *l, const struct payload *p, const struct agent_start *a,
+		   const char *tmp)
 {
 	char *shell = NULL;
 	memset(l, 0, sizeof *l);
@@ -188,7 +195,7 @@ int launch_prepare(struct launch *l, const struct payload *p, const struct agent
 	if (login_of(&shell, &l->home) < 0)
 		return -1;
 	l->stdin_tty = (p->exec_flags & EXEC_PTY) != 0;
-	int r = login_env_prepare(shell, p->argv) < 0 ? -1 : command(l, p, shell);
+	int r = login_env_prepare(shell, p->argv) < 0 ? -1 : command(l, p, shell, tmp);
 	free(shell);
 	if (r == 0 && send_agent(l, a) < 0) {
 		perror("ruas-exec: the agent's start message");

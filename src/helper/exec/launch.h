@@ -45,10 +45,12 @@ struct launch {
 
 /*
  * Prepares l for p (its helper path, flags and deny list) and sends the
- * AGENT message: a, with the agent's stdio (this process's 0, 1, 2).
- * 0, or -1 after a complaint on stderr.
+ * AGENT message: a, with the agent's stdio (this process's 0, 1, 2); tmp:
+ * the person's private temp directory, or NULL (bwrap_argv() masks the
+ * others'). 0, or -1 after a complaint on stderr.
  */
-int launch_prepare(struct launch *l, const struct payload *p, const struct agent_start *a);
+int launch_prepare(struct launch *l, const struct payload *p, const struct agent_start *a,
+		   const char *tmp);
 /* In the forked child: descriptors, home, signal mask old, then the exec. Never returns. */
 _Noreturn void launch_exec(const struct launch *l, const sigset_t *old);
 /* What START said since the last call; closes news at its end. */

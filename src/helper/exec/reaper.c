@@ -21,7 +21,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
-#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -84,32 +84,6 @@ out:
 	return count;
 }
 
-/*
- * How many processes are in the PID namespace whose /proc/self/ns link
- * inode is ino: those whose link this uid may read (not the init, which is
- * undumpable or root's).
- */
-static long count_in_pidns(ino_t ino)
-{
-	DIR *d = opendir("/proc");
-	long count = 0;
-	if (!d)
-		return -1;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		char *end, link[64];
-		long v = strtol(e->d_name, &end, 10);
-		struct stat st;
-		if (*end || v <= 0)
-			continue;
-		snprintf(link, sizeof link, "/proc/%ld/ns/pid", v);
-		if (stat(link, &st) == 0 && st.st_ino == ino)
-			count++;
-	}
-	closedir(d);
-	return count;
-}
-
 /* What the reaper watches while the agent runs. */
 struct reaper {
 	int sfd, sup_fd, par_fd; /* the signalfd; the supervisor's and the parent's pidfds */
@@ -121,12 +95,26 @@ struct reaper {
 	int terminating;
 	long long kill_at; /* monotonic ms: when the tree gets (the next) SIGKILL */
 	int mon;           /* the agent's monitor's socket (pty), -1 without or once it has gone */
-	ino_t ns_ino;      /* the agent's PID namespace's, 0: none (the subreaper alone) */
 	long survivors;    /* what was left when the agent ended, -1 until then */
 	int supervisor_lost;
 	int library_records_end; /* the supervisor's free said so (control.h KILL) */
 	struct launch *launch;   /* the login shell's start, and what START said (launch.h) */
+	int parent_is_sudo;      /* the sudo backend: SIGCONT goes on to it (continue_sudo()) */
 };
+
+/*
+ * A process of the target's stopped this helper (it may: its uid) and has
+ * continued it. sudo, which suspends itself when its command stops and
+ * waits for a SIGCONT that only its invoker or root could send it, would
+ * stay stopped, and the supervisor's wait with it. The kernel lets a
+ * process continue any other of its session, as this one does sudo.
+ * sudo ignores a signal from its own command, so nothing comes back.
+ */
+static void continue_sudo(const struct reaper *r)
+{
+	if (r->parent_is_sudo && r->par_fd >= 0)
+		(void)syscall(SYS_pidfd_send_signal, r->par_fd, SIGCONT, NULL, 0);
+}
 
 /* Subreaper, the supervisor's and the parent's pidfds, the relayed signals on a signalfd. */
 static int reaper_setup(struct reaper *r, const struct reaper_options *o, sigset_t *old)
@@ -148,10 +136,15 @@ static int reaper_setup(struct reaper *r, const struct reaper_options *o, sigset
 	}
 	r->par_fd = process_pidfd(getppid());
 
-	if (block_relayed_signals(&set, old) < 0) {
+	/* And SIGCONT, which blocked still continues this process, to pass on to sudo. */
+	if (block_relayed_signals(&set, old) < 0 || sigaddset(&set, SIGCONT) < 0 ||
+	    sigprocmask(SIG_BLOCK, &set, NULL) < 0) {
 		perror("ruas-exec: sigprocmask");
 		return -1;
 	}
+	r->parent_is_sudo = !o->via_fd;
+	/* Blocked since main() (a SIGCONT that came before is pending here); not the agent's. */
+	sigdelset(old, SIGCONT);
 	r->sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (r->sfd < 0) {
 		perror("ruas-exec: signalfd");
@@ -189,10 +182,6 @@ static int lifetime_begin(struct reaper *r, const struct reaper_options *o)
 	 * ptrace the helper or write its memory.
 	 */
 	int err = 0;
-	/* Before the namespace's /proc hides this process's own (survivors, count_left()). */
-	struct stat st;
-	if (stat("/proc/self/ns/pid_for_children", &st) == 0)
-		r->ns_ino = st.st_ino;
 	if (prctl(PR_SET_DUMPABLE, 0) < 0 || pidns_mount_proc(r->ctl, &err) < 0) {
 		perror("ruas-exec: the agent's PID namespace");
 		return -1;
@@ -225,12 +214,13 @@ static pid_t start_agent(const struct launch *l, const sigset_t *old, int pty, i
 
 /*
  * What is left of the run once the agent has ended: in its PID namespace,
- * or the descendants of this subreaper (signal 0 only asks).
+ * as its init counts them (pidns.h: this uid may not see every process
+ * there), or the descendants of this subreaper (signal 0 only asks).
  */
 static long count_left(const struct reaper *r)
 {
-	if (r->ns_ino)
-		return count_in_pidns(r->ns_ino);
+	if (r->ctl >= 0)
+		return pidns_count(r->ctl);
 	return signal_tree(0);
 }
 
@@ -357,9 +347,12 @@ static int wait_event(struct reaper *r)
 		stop = channel_event(r);
 	if (pf[0].revents & POLLIN) {
 		struct signalfd_siginfo si;
-		while (read(r->sfd, &si, sizeof si) == sizeof si)
-			if (si.ssi_signo != SIGCHLD)
+		while (read(r->sfd, &si, sizeof si) == sizeof si) {
+			if (si.ssi_signo == SIGCONT)
+				continue_sudo(r);
+			else if (si.ssi_signo != SIGCHLD)
 				stop = 1;
+		}
 	}
 	if ((pf[1].revents | pf[2].revents) & (POLLIN | POLLHUP)) {
 		stop = 1;
@@ -379,7 +372,9 @@ static int wait_event(struct reaper *r)
 
 int reaper_run(struct launch *l, struct reaper_options *o)
 {
-	struct reaper r = {-1, -1, -1, o->chan, -1, o->grace_seconds, -1, -1, 0, 0, -1, 0, -1, 0, 0, l};
+	struct reaper r = {.sfd = -1, .sup_fd = -1, .par_fd = -1, .chan = o->chan, .ctl = -1,
+			   .grace_seconds = o->grace_seconds, .agent = -1, .agent_status = -1,
+			   .mon = -1, .survivors = -1, .launch = l};
 	sigset_t old;
 	int rc = EXIT_HELPER;
 
@@ -426,6 +421,7 @@ int reaper_run(struct launch *l, struct reaper_options *o)
 	if (r.sup_fd >= 0 && poll(&sup, 1, 0) == 1 && (sup.revents & (POLLIN | POLLHUP)))
 		r.supervisor_lost = 1;
 	o->supervisor_lost = r.supervisor_lost && !r.library_records_end;
+	o->supervisor_watched = r.sup_fd >= 0 || r.supervisor_lost;
 	o->library_records_end = r.library_records_end;
 	o->chan = r.chan; /* -1 when the supervisor closed it */
 	if (r.sup_fd >= 0)

@@ -68,13 +68,19 @@ struct reaper_options {
 	int status; /* out: the agent's wait status, -1 when it never ran */
 	/*
 	 * out: how many processes of the run were still there when the agent
-	 * ended (and were then ended with it), as far as this uid can see them
-	 * (one that made itself undumpable hides in a PID namespace); -1 when
-	 * the agent never ran.
+	 * ended (and were then ended with it): those of the agent's PID
+	 * namespace as its init counts them, or the subreaper's descendants;
+	 * -1 when the agent never ran.
 	 */
 	long survivors;
 	/* out: the supervisor died without its free having said that it records the end */
 	int supervisor_lost;
+	/*
+	 * out: supervisor_lost comes from the supervisor's pidfd, opened while
+	 * /proc was the host's (the sudo backend's PID namespace mounts its
+	 * own over it, where the supervisor cannot be looked up by pid)
+	 */
+	int supervisor_watched;
 	/* out: the tree was told to end (a signal, TERMINATE, KILL, the supervisor gone) before the agent ended */
 	int ended_early;
 	/* out: the supervisor's free said that it records the end (control.h KILL) */

@@ -20,6 +20,7 @@
  * not be run, 127 it was not found.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +98,8 @@ static _Noreturn void run(struct payload *p, struct reaper_options *ro)
 	end_init(ro);
 	int told = channel_in_exit(ro->chan, &e) == 0;
 	/* Nobody is left to record the run's end: this side does. */
-	if (ro->supervisor_lost || (!told && !ro->library_records_end && !lost_end_supervisor_alive(p)))
+	int alive = ro->supervisor_watched ? !ro->supervisor_lost : lost_end_supervisor_alive(p);
+	if (ro->supervisor_lost || (!told && !ro->library_records_end && !alive))
 		lost_end_record(p, &e, ro->started_ms);
 	payload_free(p);
 	/*
@@ -129,6 +131,16 @@ int main(int argc, char **argv)
 		inner_main();
 	if (inner_mode(argc, argv, "--login-fd"))
 		launch_login_shell(argv[0]);
+	/*
+	 * Until the reaper takes it (reaper.c, continue_sudo()): a SIGCONT
+	 * after a stop that a process of the target's caused, kept pending.
+	 */
+	sigset_t cont;
+	if (sigemptyset(&cont) < 0 || sigaddset(&cont, SIGCONT) < 0 ||
+	    sigprocmask(SIG_BLOCK, &cont, NULL) < 0) {
+		perror("ruas-exec: sigprocmask");
+		return EXIT_HELPER;
+	}
 	/* On the sudo backend, before anything is read: the maker of the user namespace. */
 	if (argc >= 3 && strcmp(argv[1], "--channel-fd") == 0 && strcmp(argv[2], "0") == 0 &&
 	    userns_prepare() < 0) {

@@ -43,6 +43,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -87,22 +89,68 @@ static int make_pidns(const struct session *p)
 	return 1;
 }
 
+/*
+ * The helper, opened as root: a descriptor of a regular file that other
+ * users cannot read, or -1 after a complaint. One they can read would run
+ * dumpable as the target until its first instruction, and the target's
+ * processes could take the channel from it (src/lib/helper_file.h). The
+ * file checked is the file run: it is executed through this descriptor.
+ * *code: the exit code of a failure.
+ */
+static int open_helper(const struct session *p, const struct passwd *pw, int *code)
+{
+	struct stat st;
+	int fd = open(p->helper, O_PATH | O_CLOEXEC);
+	*code = fd < 0 && errno == ENOENT ? 127 : EXIT_HELPER; /* as a failed exec's (env(1)) */
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		fprintf(stderr, "ruas-session: cannot run %s: %s\n", p->helper, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "ruas-session: cannot run %s: not a regular file\n", p->helper);
+		close(fd);
+		return -1;
+	}
+	if (st.st_mode & (S_IRGRP | S_IROTH)) {
+		fprintf(stderr,
+			"ruas-session: refusing to run the helper %s: other users can read it "
+			"(mode %04o), so a process of user %s could take the channel as it starts; "
+			"chmod 0711 %s\n",
+			p->helper, (unsigned int)(st.st_mode & 07777), pw->pw_name, p->helper);
+		close(fd);
+		return -1;
+	}
+	/* Above the numbers the child hands down (3, 4), which make_pidns() takes. */
+	int high = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+	close(fd);
+	if (high < 0)
+		perror("ruas-session: the helper's descriptor");
+	return high;
+}
+
 /* In the child: become the target and exec the helper. Never returns. */
 static void run_child(const struct passwd *pw, char **env, const struct session *p)
 {
 	setsid();
+	int code;
+	int helper = open_helper(p, pw, &code);
+	if (helper < 0)
+		_exit(code);
 	int init = p->mode == SESSION_EXEC && make_pidns(p);
 	if (drop_to(pw) < 0)
 		_exit(EXIT_HELPER);
 	if (chdir(pw->pw_dir) < 0 && chdir("/") < 0)
 		_exit(EXIT_HELPER);
 	/* The channel, and nothing else but the init's socket, reaches ruas-exec as 3 (and 4). */
-	closefrom(init ? 5 : 4);
+	close_range(init ? 5 : 4, (unsigned int)helper - 1, 0);
+	closefrom(helper + 1);
 	if (fcntl(3, F_SETFD, 0) < 0)
 		_exit(EXIT_HELPER);
 	char *argv[] = {p->helper, (char *)"--channel-fd", (char *)"3",
 			init ? (char *)"--init-fd" : NULL, (char *)"4", NULL};
-	execve(p->helper, argv, env);
+	syscall(SYS_execveat, helper, "", argv, env, AT_EMPTY_PATH);
 	fprintf(stderr, "ruas-session: cannot run %s: %s\n", p->helper, strerror(errno));
 	_exit(127);
 }

@@ -153,6 +153,23 @@ char *msg_helper_failed(const char *project, const char *user,
 	return buf_detach(&b);
 }
 
+char *msg_helper_readable(const char *project, const char *user, const char *helper,
+			  unsigned int mode)
+{
+	struct buf b = BUF_INIT;
+	msg_prefix(&b, "ERROR: ", project);
+	buf_adds(&b, "the ruas helper ");
+	q(&b, helper);
+	buf_printf(&b, " can be read by other users (mode %04o): until its first instruction it "
+		       "runs open to ptrace as user ", mode);
+	q(&b, user);
+	buf_adds(&b, ", whose processes may stop it and take the spawn channel (the payload's "
+		     "secrets, the check's report).\nFix: chmod 0711 ");
+	q(&b, helper);
+	buf_adds(&b, " (make install and the Debian package leave it so). Then restart ruas.\n");
+	return buf_detach(&b);
+}
+
 char *msg_sudo_failed(const char *project, const char *user, int status,
 		      int timed_out, unsigned int timeout_s, const char *said)
 {

@@ -53,7 +53,7 @@ int handover(int chan, pid_t pid, int pidfd, struct channel_out *first,
 			if (r < 0)
 				return code;
 			greeted = r == 1;
-			want = first->sent < first->bytes.len ? POLLIN | POLLOUT : POLLIN;
+			want = (short)(first->sent < first->bytes.len ? POLLIN | POLLOUT : POLLIN);
 		}
 		if (greeted) {
 			int r = channel_out_flush(then, chan);
@@ -65,7 +65,10 @@ int handover(int chan, pid_t pid, int pidfd, struct channel_out *first,
 		long long left = deadline - monotonic_ms();
 		if (left <= 0)
 			return HANDOVER_TIMEOUT;
-		struct pollfd pf[2] = {{chan, greeted ? POLLOUT : want, 0}, {pidfd, POLLIN, 0}};
+		short events = want;
+		if (greeted)
+			events = POLLOUT;
+		struct pollfd pf[2] = {{chan, events, 0}, {pidfd, POLLIN, 0}};
 		/* Without a pidfd (Linux < 5.3, valgrind), look at the child every 50 ms. */
 		int slice = pidfd >= 0 ? 1000 : 50;
 		int n = poll(pf, pidfd >= 0 ? 2 : 1, left > slice ? slice : (int)left);

@@ -28,6 +28,7 @@
 #include "channel.h"
 #include "config/config_int.h"
 #include "error.h"
+#include "helper_file.h"
 #include "people/deny_files.h"
 #include "proc.h"
 #include "ruas.h"
@@ -163,6 +164,15 @@ int start_with_channel(struct start *s, int r, const char *const *argv, int chan
 static int start_as_target(struct start *s, pid_t *pid, ruas_error **err)
 {
 	struct payload pl;
+	unsigned int mode;
+	/* Not a helper that the target's processes may take the channel from: see helper_file.h. */
+	if (helper_readable(s->cfg->helper, &mode))
+		return error_set(err, RUAS_ERR_CONFIG, NULL, 0, 0,
+				 "project \"%s\": refusing to start the ruas helper \"%s\": other "
+				 "users can read it (mode %04o), so a process of user \"%s\" could "
+				 "take the spawn channel as it starts. Fix: chmod 0711 \"%s\" (make "
+				 "install and the Debian package leave it so)",
+				 s->p->name, s->cfg->helper, mode, s->p->run_as_user, s->cfg->helper);
 	int r = exec_payload_build(s->cfg, s->p, s->args, s->env, s->v, s->x, &pl);
 	if (s->master >= 0)
 		pl.exec_flags |= EXEC_PTY;

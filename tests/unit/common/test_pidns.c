@@ -260,6 +260,59 @@ static void test_owner_death_ends_namespace(void **state)
 	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 0), 0);
 }
 
+/*
+ * PIDNS_COUNT: the init counts what runs inside besides itself: a plain
+ * process, one that made itself undumpable (as ssh-agent does; its owner's
+ * uid may not look at it) and the parent of a zombie, not the zombie.
+ */
+static int counted(int ctl)
+{
+	int p[2];
+	if (pipe(p) < 0)
+		return 3;
+	if (pidns_count(ctl) != 0)
+		return 4;
+	for (int kind = 0; kind < 3; kind++) {
+		if (fork() != 0)
+			continue;
+		if (kind == 1 && prctl(PR_SET_DUMPABLE, 0) < 0)
+			_exit(1);
+		if (kind == 2) {
+			pid_t z = fork();
+			if (z == 0)
+				_exit(0);
+			siginfo_t si;
+			/* Ended, not reaped: a zombie from here on. */
+			if (z < 0 || waitid(P_PID, (id_t)z, &si, WEXITED | WNOWAIT) < 0)
+				_exit(1);
+		}
+		char c = 'x';
+		(void)!write(p[1], &c, 1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	char c;
+	for (int i = 0; i < 3; i++)
+		if (read(p[0], &c, 1) != 1)
+			return 5;
+	long n = pidns_count(ctl);
+	if (n != 3) {
+		fprintf(stderr, "pidns_count: %ld, expected 3\n", n);
+		return 6;
+	}
+	if (pidns_kill(ctl) < 0)
+		return 7;
+	return reap_all(5000) < 0 ? 8 : 0;
+}
+
+static void test_count(void **state)
+{
+	(void)state;
+	assert_int_equal(in_owner(counted), 0);
+	assert_int_equal(in_owner_with(test_userns, counted), 0);
+}
+
 /* The probe says yes here, and leaves nothing behind. */
 static void test_probe(void **state)
 {
@@ -314,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_init_unsignalable_and_terminate),
 		cmocka_unit_test(test_init_unsignalable_in_user_namespace),
 		cmocka_unit_test(test_grace_then_kill),
+		cmocka_unit_test(test_count),
 		cmocka_unit_test(test_owner_death_ends_namespace),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_probe_user_namespace),

@@ -1015,6 +1015,71 @@ static void test_all_ok_and_legacy_skipped(void **state)
 	done(rep, cfg, &fk);
 }
 
+/*
+ * A helper that other users can read is a fatal "anchors" finding on each
+ * project that runs it (not the legacy ones), naming the helper, its mode
+ * and the fix (src/lib/helper_file.h); at 0711 nothing is said.
+ */
+static void test_readable_helper_fatal(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/ruas-preflight-helper.XXXXXX", helper[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(helper, sizeof helper, "%s/ruas-exec", dir);
+	int fd = open(helper, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	const struct proj ps[] = {{"legacy", NULL, "/srv/l", NULL}, {"a", "t1", "/srv/a", NULL},
+				  {"b", "t2", "/srv/b", NULL}};
+	char *text = config_text(ps, 3, NULL, "sudo");
+	struct buf t = BUF_INIT;
+	const char *at = strstr(text, "helper = \"" HELPER "\"");
+	assert_non_null(at);
+	buf_add(&t, text, (size_t)(at - text));
+	buf_printf(&t, "helper = \"%s\"%s", helper, at + strlen("helper = \"" HELPER "\""));
+	free(text);
+	ruas_config_options o = RUAS_CONFIG_OPTIONS_INIT;
+	o.supervisor_uid = SUPERVISOR_UID;
+	for (int readable = 1; readable >= 0; readable--) {
+		assert_int_equal(chmod(helper, readable ? 0755 : 0711), 0);
+		ruas_config *cfg = NULL;
+		ruas_error *err = NULL;
+		if (ruas_config_load_buffer(&cfg, t.data, t.len, "preflight.conf", &o, &err) != 0)
+			fail_msg("load: %s", ruas_error_message(err));
+		struct fake fk;
+		fake_init(&fk, NULL, 0);
+		ruas_report *rep = run(cfg, &fk, 0);
+		assert_count(rep, 0, 0);
+		for (size_t i = 1; i < 3 && readable; i++) {
+			char want[512];
+			snprintf(want, sizeof want,
+				 "ERROR: project \"%s\": the ruas helper \"%s\" can be read by other "
+				 "users (mode 0755): until its first instruction it runs open to ptrace "
+				 "as user \"%s\"", i == 1 ? "a" : "b", helper, i == 1 ? "t1" : "t2");
+			size_t k, n = ruas_report_item_count(rep, i);
+			for (k = 0; k < n; k++)
+				if (strcmp(ruas_report_item_check(rep, i, k), "anchors") == 0 &&
+				    ruas_report_item_severity(rep, i, k) == RUAS_SEVERITY_FATAL &&
+				    strstr(ruas_report_item_text(rep, i, k), want) &&
+				    strstr(ruas_report_item_text(rep, i, k), "Fix: chmod 0711"))
+					break;
+			if (k == n) {
+				dump_report(rep);
+				fail_msg("no fatal finding \"%s\"", want);
+			}
+		}
+		if (!readable) {
+			assert_count(rep, 1, 0);
+			assert_count(rep, 2, 0);
+		}
+		assert_int_equal(ruas_report_has_fatal(rep), readable);
+		done(rep, cfg, &fk);
+	}
+	buf_free(&t);
+	unlink(helper);
+	rmdir(dir);
+}
+
 static void test_only_legacy_makes_no_call(void **state)
 {
 	(void)state;
@@ -2483,6 +2548,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_fake_user_database_active),
 		cmocka_unit_test(test_config_refuses_uid0_and_supervisor),
 		cmocka_unit_test(test_all_ok_and_legacy_skipped),
+		cmocka_unit_test(test_readable_helper_fatal),
 		cmocka_unit_test(test_only_legacy_makes_no_call),
 		cmocka_unit_test(test_one_call_per_user),
 		cmocka_unit_test(test_password_required),

@@ -598,6 +598,62 @@ static void test_spawn_end_is_the_helpers_word(void **state)
 	}
 }
 
+/*
+ * A helper that other users can read (helper_file.h) is not started: the
+ * target's processes could take the channel from it before its first
+ * instruction. RUAS_ERR_CONFIG naming the project, the helper, its mode
+ * and the fix; sudo never runs. At 0711 (and 0700, 0710) it starts.
+ */
+static void test_spawn_refuses_readable_helper(void **state)
+{
+	struct fix *f = *state;
+	char helper[300];
+	snprintf(helper, sizeof helper, "%s/ruas-exec", f->dir);
+	write_file(helper, "#!/bin/sh\nexit 0\n", 0755);
+	static const struct {
+		mode_t mode;
+		int refused;
+	} cases[] = {{0755, 1}, {0744, 1}, {0714, 1}, {0740, 1}, {0751, 1}, {0711, 0}, {0700, 0}, {0710, 0}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		assert_int_equal(chmod(helper, cases[i].mode), 0);
+		(void)unlink(f->fake_out);
+		struct buf text = BUF_INIT;
+		buf_adds(&text, "backend = \"sudo\";\nsudo = ");
+		cfg_str(&text, f->fake_sudo);
+		buf_adds(&text, ";\nhelper = ");
+		cfg_str(&text, helper);
+		buf_adds(&text, ";\nprojects = ( { name = \"agent\"; run_as_user = \"" TARGET
+				"\"; work_dir = \"/srv\"; command = [\"claude\"]; } );\n");
+		ruas_config *cfg = load_text(text.data);
+		ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+		o.pty = RUAS_PTY_NONE;
+		ruas_child *c = NULL;
+		ruas_error *err = NULL;
+		int r = ruas_spawn(&c, cfg, "agent", NULL, &o, &err);
+		if (cases[i].refused) {
+			char mode[16];
+			snprintf(mode, sizeof mode, "(mode %04o)", (unsigned)cases[i].mode);
+			const char *msg = ruas_error_message(err);
+			if (r != RUAS_ERR_CONFIG || !strstr(msg, "project \"agent\"") ||
+			    !strstr(msg, helper) || !strstr(msg, mode) || !strstr(msg, "chmod 0711"))
+				fail_msg("mode %04o: %d, \"%s\"", (unsigned)cases[i].mode, r, msg);
+			assert_null(c);
+			/* Nothing started: the fake sudo never ran. */
+			assert_int_equal(access(f->fake_out, F_OK), -1);
+		} else {
+			if (r != 0)
+				fail_msg("mode %04o: ruas_spawn: %s", (unsigned)cases[i].mode,
+					 ruas_error_message(err));
+			assert_int_equal(wait_exit(c), 42);
+			ruas_child_free(c);
+			assert_int_equal(access(f->fake_out, F_OK), 0);
+		}
+		ruas_error_free(err);
+		ruas_config_free(cfg);
+		buf_free(&text);
+	}
+}
+
 static void test_spawn_sudo_missing(void **state)
 {
 	struct fix *f = *state;
@@ -1294,6 +1350,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sudo_call_too_long, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spawn_runs_sudo_exactly, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spawn_end_is_the_helpers_word, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_spawn_refuses_readable_helper, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spawn_sudo_missing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_legacy_runs_in_work_dir_with_given_env,
 						setup, teardown),
