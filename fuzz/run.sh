@@ -1,9 +1,15 @@
 #!/bin/bash
 # fuzz/run.sh SECONDS: build every libFuzzer target with clang
 # (-fsanitize=fuzzer,address,undefined) and run each for SECONDS on its
-# committed seed corpus. Exits non-zero on any crash, leak or property
-# failure. A crash input is kept in fuzz/crashes/; once fixed, commit it to
-# fuzz/corpus/TARGET/, which every run replays first: a regression test.
+# committed seed corpus, FUZZ_JOBS of them at a time (default: one per CPU).
+# Exits non-zero on any crash, leak or property failure. A crash input is
+# kept in fuzz/crashes/; once fixed, commit it to fuzz/corpus/TARGET/, which
+# every run replays first: a regression test.
+#
+# The protocol's targets (one per decoder of src/proto: payload, session,
+# signal, terminate, kill, exit, stopped, continued, report, agent, start,
+# channel) also read the seeds that fuzz/mkseeds.c writes with the tree's
+# own encoders, so a protocol change never leaves them only stale seeds.
 set -euo pipefail
 secs=${1:-30}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,7 +22,7 @@ if ! command -v "$CC" >/dev/null; then
 	exit 2
 fi
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_GNU_SOURCE
-	-I"$top/include" -I"$top/src/common" -I"$top/src/common/proto" -I"$top/src/lib")
+	-I"$top/include" -I"$top/src/common" -I"$top/src/proto" -I"$top/src/lib")
 lib=(lib/config/config.c lib/config/file.c lib/config/people.c lib/config/accessors.c
 	lib/config/audit_keys.c
 	lib/config/new.c lib/config/project.c lib/config/source.c
@@ -33,8 +39,6 @@ build() { # NAME SOURCES... -- LIBS...
 build fuzz_config "$here/fuzz_config.c" $(src "${lib[@]}" lib/provision/sudoers.c lib/people/deny.c) \
 	$(pkg-config --cflags --libs libconfig json-c)
 # shellcheck disable=SC2046
-build fuzz_payload "$here/fuzz_payload.c" $(src common/buf.c common/proto/payload.c)
-# shellcheck disable=SC2046
 build fuzz_sudoers "$here/fuzz_sudoers.c" $(src lib/provision/sudoers.c lib/account.c \
 	lib/check/group_risk.c common/buf.c lib/error.c common/names.c common/env_rules.c common/quote.c)
 # shellcheck disable=SC2046
@@ -44,20 +48,65 @@ build fuzz_sudo_list "$here/fuzz_sudo_list.c" $(src lib/check/sudo_list.c \
 	lib/check/escalation.c lib/check/report.c lib/check/messages.c \
 	lib/check/messages_escalation.c lib/check/messages_groups.c lib/check/messages_people.c \
 	lib/check/messages_work_dir.c common/buf.c common/quote.c lib/error.c common/strv.c)
-build fuzz_wire "$here/fuzz_wire.c" $(src common/proto/wire_parse.c common/proto/wire.c \
-	common/proto/payload.c common/buf.c)
+
+# The protocol (src/proto): one target per decoder, each with the codec.
+proto() { src common/buf.c proto/codec.c "$@"; }
+# shellcheck disable=SC2046
+build fuzz_payload "$here/fuzz_payload.c" $(proto proto/payload.c)
+# shellcheck disable=SC2046
+build fuzz_session "$here/fuzz_session.c" $(proto proto/session.c proto/payload.c)
+controls=(signal terminate kill exit stopped continued)
+for m in "${controls[@]}"; do
+	# shellcheck disable=SC2046
+	build "fuzz_$m" -DCONTROL_"${m^^}" "$here/fuzz_control.c" $(proto proto/control.c)
+done
+# shellcheck disable=SC2046
+build fuzz_report "$here/fuzz_report.c" $(proto proto/helper_report.c \
+	proto/helper_report_read.c proto/helper_report_write.c)
+# shellcheck disable=SC2046
+build fuzz_agent "$here/fuzz_agent.c" $(proto proto/agent.c)
+# shellcheck disable=SC2046
+build fuzz_start "$here/fuzz_start.c" $(proto proto/agent.c)
+# shellcheck disable=SC2046
+build fuzz_channel "$here/fuzz_channel.c" $(proto proto/channel.c)
+# The seeds from the tree's own encoders (fuzz/mkseeds.c), beside the committed ones.
+echo "== building mkseeds"
+# shellcheck disable=SC2046
+"$CC" -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -D_GNU_SOURCE \
+	-I"$top/src/common" -I"$top/src/proto" -o "$out/mkseeds" "$here/mkseeds.c" \
+	$(proto proto/payload.c proto/session.c proto/control.c proto/helper_report.c \
+		proto/helper_report_write.c proto/agent.c)
+rm -rf "$out/seeds" && mkdir -p "$out/seeds"
+"$out/mkseeds" "$out/seeds"
 
 samples="$out/sudoers-samples"
 mkdir -p "$samples"
-rc=0
-for t in fuzz_config fuzz_payload fuzz_sudoers fuzz_contain fuzz_sudo_list fuzz_wire; do
-	corpus="$out/corpus-$t"
-	mkdir -p "$corpus" "$here/corpus/${t#fuzz_}"
-	echo "== running $t for ${secs}s"
-	if ! LSAN_OPTIONS="suppressions=$here/lsan.supp:print_suppressions=0" \
+targets=(fuzz_config fuzz_sudoers fuzz_contain fuzz_sudo_list fuzz_payload fuzz_session)
+for m in "${controls[@]}"; do targets+=("fuzz_$m"); done
+targets+=(fuzz_report fuzz_agent fuzz_start fuzz_channel)
+# One target: its log in $out/TARGET.log, its exit status in $out/TARGET.rc.
+run_one() {
+	local t=$1 name=${1#fuzz_} st=0
+	local dirs=("$out/corpus-$t" "$here/corpus/$name")
+	mkdir -p "${dirs[@]}"
+	if [ -d "$out/seeds/$name" ]; then dirs+=("$out/seeds/$name"); fi
+	LSAN_OPTIONS="suppressions=$here/lsan.supp:print_suppressions=0" \
 		FUZZ_SUDOERS_SAMPLES="$samples" "$out/$t" -max_total_time="$secs" -max_len=4096 \
 		-artifact_prefix="$here/crashes/$t-" -print_final_stats=1 \
-		"$corpus" "$here/corpus/${t#fuzz_}" >"$out/$t.log" 2>&1; then
+		"${dirs[@]}" >"$out/$t.log" 2>&1 || st=$?
+	echo "$st" >"$out/$t.rc"
+}
+# FUZZ_JOBS targets at a time (default: one per CPU), each for its SECONDS.
+njobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+for t in "${targets[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$njobs" ]; do wait -n || :; done
+	echo "== running $t for ${secs}s"
+	run_one "$t" &
+done
+wait
+rc=0
+for t in "${targets[@]}"; do
+	if [ "$(cat "$out/$t.rc" 2>/dev/null)" != 0 ]; then
 		echo "fuzz/run.sh: $t FAILED; see $out/$t.log and fuzz/crashes/" >&2
 		tail -30 "$out/$t.log" >&2
 		rc=1

@@ -3,7 +3,9 @@
  *
  * libruas loads a configuration of projects, checks before anything starts
  * that each project's OS-user boundary is real, and spawns a project's agent
- * as its run_as_user through `sudo -n -iu USER`.
+ * as its run_as_user: through `sudo -n -u USER -- ruas-exec`, which enters
+ * the run's confinement and only then runs the user's login shell, with
+ * the user's login environment (docs/backends.md).
  *
  * Conventions (after libgit2):
  *   - every type is opaque and has its own ruas_<noun>_free();
@@ -558,13 +560,15 @@ typedef struct {
  * Start the project's command with `args` (NULL-terminated, may be NULL)
  * appended, with the stdio of opts (inherited by default; opts NULL: the
  * defaults of RUAS_SPAWN_OPTIONS_INIT, a pty on a terminal included). With run_as_user
- * it runs through `sudo -n -iu USER -- exec ruas-exec --channel TOKEN` (or
+ * it runs through `sudo -n -u USER -- ruas-exec --channel-fd 0` (or
  * ruas-session, for a root supervisor), and the ruas-exec helper receives
- * argv, work_dir and the allowlisted variables over a unix socket that both
- * ends authenticate (SO_PEERCRED): nothing of them is on any command line,
- * in sudo's log or in a file. The payload may be up to about 8 MiB. The
+ * argv, work_dir and the allowlisted variables over the spawn channel, a
+ * socketpair handed to it as a descriptor, once it has said that it holds
+ * the channel itself: nothing of them is on any command line, in sudo's
+ * log or I/O log, or in a file. The payload may be up to about 8 MiB. The
  * call returns once the helper has them (or sudo has failed on its own:
- * then the child's status is sudo's). Without run_as_user it runs as the
+ * then the child's status is sudo's). A helper that other users can read
+ * is not started (RUAS_ERR_CONFIG): see docs/security.md. Without run_as_user it runs as the
  * supervisor, with the supervisor's environment, in work_dir.
  * Run ruas_preflight() first: spawn does not repeat the checks. When the
  * configuration names an audit_log that cannot be written, nothing starts:

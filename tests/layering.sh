@@ -30,7 +30,7 @@ refused() { # NAME FILE LINE WANT: the check fails and names FILE and WANT
 refused "a tool includes a library-internal header" tools/ruas/main.c \
 	'#include "check/messages.h"' "not a header that tools/ruas may include"
 refused "a tool includes the wire protocol" tools/ruas-setup/main.c \
-	'#include "wire.h"' "it is in src/common/proto"
+	'#include "helper_report.h"' "it is in src/proto"
 refused "the target-side helper includes the library" src/helper/exec/ruas-exec.c \
 	'#include "config/config_int.h"' "not a header that src/helper/exec may include"
 refused "the root-side helper includes the target-side helper" src/helper/session/ruas-session.c \
@@ -41,8 +41,8 @@ refused "the library includes a tool's header" src/lib/spawn/spawn.c \
 	'#include "report_print.h"' "it is in tools/common"
 refused "common code includes the protocol" src/common/buf.c \
 	'#include "payload.h"' "not a header that src/common may include"
-refused "common code reaches into proto/ by its own directory" src/common/strv.c \
-	'#include "proto/wire.h"' "outside src/common"
+refused "common code reaches into the protocol" src/common/strv.c \
+	'#include "channel.h"' "it is in src/proto"
 refused "a relative reach" src/helper/exec/probes.c \
 	'#include "../../lib/error.h"' "no relative or absolute reaches"
 refused "the public header from a helper" src/helper/exec/scan_walk.c \

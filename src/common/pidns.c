@@ -1,12 +1,14 @@
 /* pidns.c - see pidns.h. */
 #include "pidns.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -47,16 +49,62 @@ static void init_descriptors(int keep)
 	close_range((unsigned int)keep + 1, ~0U, 0);
 }
 
+/*
+ * The processes inside but this one, as the namespace's own /proc lists
+ * them, less zombies (what is left of the run is what still runs).
+ */
+static unsigned long init_count(void)
+{
+	DIR *d = opendir("/proc");
+	unsigned long n = 0;
+	struct dirent *e;
+	if (!d)
+		return 0xffffffffUL;
+	while ((e = readdir(d))) {
+		char *end, path[64], stat[512];
+		long pid = strtol(e->d_name, &end, 10);
+		if (*end || pid <= 1)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t len = fd < 0 ? -1 : read(fd, stat, sizeof stat - 1);
+		if (fd >= 0)
+			close(fd);
+		if (len <= 0)
+			continue; /* gone since the listing */
+		stat[len] = '\0';
+		const char *paren = strrchr(stat, ')');
+		if (!paren || paren[1] != ' ' || paren[2] != 'Z')
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
 /* One command from the owner: 0 to go on, -1 to end the namespace. */
-static int init_command(int ctl, long long *deadline)
+static int init_command(int ctl, long long *deadline, int *proc_mounted)
 {
 	unsigned char c, g[4];
 	if (read(ctl, &c, 1) != 1)
 		return -1; /* the owner is gone, or says nothing we know */
+	if (c == PIDNS_COUNT) {
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		unsigned long n = *proc_mounted ? init_count() : 0xffffffffUL;
+		unsigned char b[4] = {(unsigned char)(n >> 24), (unsigned char)(n >> 16),
+				      (unsigned char)(n >> 8), (unsigned char)n};
+		return send(ctl, b, 4, MSG_NOSIGNAL | MSG_DONTWAIT) == 4 ? 0 : -1;
+	}
 	if (c == PIDNS_PROC) {
 		int r = mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 		unsigned char e = r == 0 ? 0 : (unsigned char)(errno > 0 && errno < 256 ? errno : 255);
-		return send(ctl, &e, 1, MSG_NOSIGNAL) == 1 ? 0 : -1;
+		*proc_mounted = r == 0;
+		/*
+		 * Never waits: an owner that asks without reading its answers
+		 * is not the helper, and the namespace ends rather than the
+		 * init blocking with it alive.
+		 */
+		return send(ctl, &e, 1, MSG_NOSIGNAL | MSG_DONTWAIT) == 1 ? 0 : -1;
 	}
 	if (c != PIDNS_TERM || recv(ctl, g, 4, MSG_WAITALL) != 4)
 		return -1;
@@ -85,6 +133,7 @@ _Noreturn void pidns_init(int ctl)
 	if (sfd < 0)
 		_exit(1); /* failing closed: the namespace ends with us */
 	long long deadline = -1;
+	int proc_mounted = 0;
 	for (;;) {
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;
@@ -100,7 +149,7 @@ _Noreturn void pidns_init(int ctl)
 			while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
 				;
 		}
-		if (pf[0].revents && init_command(ctl, &deadline) < 0)
+		if (pf[0].revents && init_command(ctl, &deadline, &proc_mounted) < 0)
 			_exit(0);
 	}
 }
@@ -142,6 +191,28 @@ int pidns_terminate(int ctl, unsigned int grace_seconds)
 	return send_cmd(ctl, b, sizeof b);
 }
 
+long pidns_count(int ctl)
+{
+	unsigned char c = PIDNS_COUNT, b[4];
+	ssize_t r;
+	if (send_cmd(ctl, &c, 1) < 0)
+		return -1;
+	while ((r = recv(ctl, b, 4, MSG_WAITALL)) < 0 && errno == EINTR)
+		;
+	if (r != 4) {
+		if (r >= 0)
+			errno = EPIPE;
+		return -1;
+	}
+	unsigned long n = (unsigned long)b[0] << 24 | (unsigned long)b[1] << 16 |
+			  (unsigned long)b[2] << 8 | b[3];
+	if (n == 0xffffffffUL) {
+		errno = ENOENT;
+		return -1;
+	}
+	return (long)n;
+}
+
 int pidns_kill(int ctl)
 {
 	unsigned char c = PIDNS_KILL;
@@ -157,24 +228,6 @@ static int pidns_slave_mounts(void)
 	return mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL);
 }
 
-/* Writes text to /proc/self/NAME: 0, or -1 with errno. */
-static int write_proc_self(const char *name, const char *text)
-{
-	char path[64];
-	snprintf(path, sizeof path, "/proc/self/%s", name);
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	size_t n = strlen(text);
-	ssize_t w = write(fd, text, n);
-	int e = errno;
-	close(fd);
-	if (w == (ssize_t)n)
-		return 0;
-	errno = w < 0 ? e : EIO;
-	return -1;
-}
-
 static int failed(char *why, size_t whysz, const char *step, int e, int result)
 {
 	snprintf(why, whysz, "%s: %s", step, strerror(e));
@@ -182,47 +235,32 @@ static int failed(char *why, size_t whysz, const char *step, int e, int result)
 	return result;
 }
 
-/* The user namespace's maps: uid and gid to themselves, nothing else. 0, or -1 with errno. */
-static int map_self(uid_t uid, gid_t gid, const char **step)
+int pidns_start(pidns_userns_fn userns, int *ctl, char *why, size_t whysz)
 {
-	char line[64];
-	*step = "setgroups";
-	if (write_proc_self("setgroups", "deny") < 0)
-		return -1;
-	*step = "uid_map";
-	snprintf(line, sizeof line, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
-	if (write_proc_self("uid_map", line) < 0)
-		return -1;
-	*step = "gid_map";
-	snprintf(line, sizeof line, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
-	return write_proc_self("gid_map", line);
-}
-
-int pidns_start(int user, int *ctl, char *why, size_t whysz)
-{
-	uid_t uid = geteuid();
-	gid_t gid = getegid();
 	int sv[2];
 	const char *step = "";
 	*ctl = -1;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		return failed(why, whysz, "socketpair", errno, PIDNS_UNAVAILABLE);
-	int flags = CLONE_NEWPID | CLONE_NEWNS | (user ? CLONE_NEWUSER : 0);
-	if (unshare(flags) < 0) {
+	/* A caller without privilege first joins a user namespace where it has some. */
+	if (userns && userns(why, whysz) < 0) {
 		int e = errno;
 		close(sv[0]);
 		close(sv[1]);
-		return failed(why, whysz,
-			      user ? "unshare(CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS)"
-				   : "unshare(CLONE_NEWPID | CLONE_NEWNS)",
-			      e, PIDNS_UNAVAILABLE);
+		errno = e;
+		return PIDNS_UNAVAILABLE;
+	}
+	if (unshare(CLONE_NEWPID | CLONE_NEWNS) < 0) {
+		int e = errno;
+		close(sv[0]);
+		close(sv[1]);
+		/* In a user namespace now, with no way back: not fit to run an agent. */
+		return failed(why, whysz, "unshare(CLONE_NEWPID | CLONE_NEWNS)", e,
+			      userns ? PIDNS_BROKEN : PIDNS_UNAVAILABLE);
 	}
 	/* From here on this process is inside: a failure leaves it unfit to run an agent. */
-	int r = user ? map_self(uid, gid, &step) : 0;
-	if (r == 0) {
-		step = "mount --make-rslave /";
-		r = pidns_slave_mounts();
-	}
+	step = "mount --make-rslave /";
+	int r = pidns_slave_mounts();
 	if (r == 0) {
 		step = "fork";
 		pid_t pid = fork();
@@ -250,19 +288,12 @@ const char *pidns_failure(int got)
 }
 
 /* In the probe's child: the whole start, /proc, the end; the verdict to fd. */
-_Noreturn static void probe_child(int user, int fd)
+_Noreturn static void probe_child(pidns_userns_fn userns, int fd)
 {
 	char why[256] = "";
 	int ctl, err = 0, e = 0;
-	/*
-	 * A caller that made itself not dumpable (ruas-exec's check mode) has
-	 * /proc/self owned by root, where the maps cannot be written: this child
-	 * holds nothing but the verdict's pipe, so it may be dumpable again.
-	 */
-	init_descriptors(fd);
-	if (user)
-		prctl(PR_SET_DUMPABLE, 1);
-	if (pidns_start(user, &ctl, why, sizeof why) != PIDNS_OK) {
+	/* Its descriptors are the caller's (a userns hook may need one): it exits soon, execs nothing. */
+	if (pidns_start(userns, &ctl, why, sizeof why) != PIDNS_OK) {
 		e = errno ? errno : EINVAL;
 	} else {
 		if (pidns_mount_proc(ctl, &err) < 0)
@@ -279,7 +310,7 @@ _Noreturn static void probe_child(int user, int fd)
 	_exit(0);
 }
 
-int pidns_probe(int user, char *why, size_t whysz)
+int pidns_probe(pidns_userns_fn userns, char *why, size_t whysz)
 {
 	int p[2];
 	*why = '\0';
@@ -288,7 +319,7 @@ int pidns_probe(int user, char *why, size_t whysz)
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(p[0]);
-		probe_child(user, p[1]);
+		probe_child(userns, p[1]);
 	}
 	close(p[1]);
 	if (pid < 0) {

@@ -3,10 +3,11 @@
  * how the helper that owns it drives that init.
  *
  * The owner (ruas-exec, in the host's PID namespace) has its children made
- * in a new PID namespace: on the sudo backend by unshare(CLONE_NEWUSER |
- * CLONE_NEWPID | CLONE_NEWNS) of its own, on the pam backend by
- * ruas-session, as root, before it drops to the target (no user namespace,
- * so set-user-ID programs keep working). The first child made there is the
+ * in a new PID namespace: on the sudo backend by unshare(CLONE_NEWPID |
+ * CLONE_NEWNS) of its own, in a user namespace it joined first (made by a
+ * throwaway process, src/helper/exec/userns.h, so that the owner is never
+ * dumpable), on the pam backend by ruas-session, as root, before it drops
+ * to the target (no user namespace, so set-user-ID programs keep working). The first child made there is the
  * namespace's init, pid 1 inside; the agent, forked later by the owner,
  * lands inside too, as do the orphans of its tree, which the kernel hands
  * to that init. The init:
@@ -19,7 +20,8 @@
  *   - is not dumpable, so that a process of the same uid cannot ptrace it
  *     or open its memory;
  *   - obeys only the owner, over a socketpair (commands below), and ends the
- *     namespace when the owner's end closes.
+ *     namespace when the owner's end closes, or when the owner does not
+ *     read an answer (it never blocks on the owner).
  *
  * When the init exits, the kernel SIGKILLs every process left in the
  * namespace (nested namespaces included) and the init is not reaped before
@@ -33,6 +35,14 @@
  *                     exit once none is left or the grace (4 bytes, seconds,
  *                     big-endian) is over
  *   PIDNS_KILL        exit now (the kernel kills the rest)
+ *   PIDNS_COUNT       how many processes are inside besides the init
+ *                     (zombies not counted): 4 bytes, big-endian;
+ *                     0xffffffff when the namespace's own /proc is not
+ *                     mounted (the init then cannot tell). The init counts
+ *                     (root on pam, or all-capable in its user namespace
+ *                     on sudo), since the owner may not look at every
+ *                     process: one that made itself undumpable (ssh-agent)
+ *                     hides its namespace link from the target's uid
  */
 #ifndef RUAS_PIDNS_H
 #define RUAS_PIDNS_H
@@ -42,6 +52,7 @@
 #define PIDNS_PROC 'P'
 #define PIDNS_TERM 'T'
 #define PIDNS_KILL 'K'
+#define PIDNS_COUNT 'C'
 
 /*
  * The init, in the first child of the new PID namespace, right after the
@@ -57,28 +68,37 @@ _Noreturn void pidns_init(int ctl);
 int pidns_mount_proc(int ctl, int *err);
 int pidns_terminate(int ctl, unsigned int grace_seconds);
 int pidns_kill(int ctl);
+/* What PIDNS_COUNT answers: the count, or -1 (errno) when it cannot be had. */
+long pidns_count(int ctl);
 
 /* What pidns_start() did. */
 enum pidns_start { PIDNS_OK = 0, PIDNS_UNAVAILABLE, PIDNS_BROKEN };
 
 /*
- * Makes the namespaces (a PID and a mount namespace; with user, for a
- * caller without privilege, a user namespace too, in which the caller's
- * uid and gid map to themselves and setgroups is denied) and forks their
- * init. Must be called single-threaded. PIDNS_OK with *ctl the owner's end
- * (close-on-exec); PIDNS_UNAVAILABLE when nothing changed, so that the
- * caller may go on without; PIDNS_BROKEN when the caller is left half
- * inside and must run no agent. why gets the failed step and the reason.
+ * How a caller without privilege gets some: it joins a fresh user
+ * namespace in which its uid and gid map to themselves, and returns 0; or
+ * -1 with errno and why, having changed nothing.
  */
-int pidns_start(int user, int *ctl, char *why, size_t whysz);
+typedef int (*pidns_userns_fn)(char *why, size_t whysz);
+
+/*
+ * Makes the namespaces (a PID and a mount namespace; with userns, for a
+ * caller without privilege, in the user namespace that userns joins first)
+ * and forks their init. Must be called single-threaded. PIDNS_OK with *ctl
+ * the owner's end (close-on-exec); PIDNS_UNAVAILABLE when nothing changed,
+ * so that the caller may go on without; PIDNS_BROKEN when the caller is
+ * left half inside and must run no agent. why gets the failed step and the
+ * reason.
+ */
+int pidns_start(pidns_userns_fn userns, int *ctl, char *why, size_t whysz);
 /* What a failed pidns_start() means, for the helpers' message. */
 const char *pidns_failure(int got);
 
 /*
- * Whether pidns_start(user) and the init's /proc work here, tried in a
+ * Whether pidns_start(userns) and the init's /proc work here, tried in a
  * child that ends them at once: 0, or the errno of the step that failed,
  * with why (a /proc that cannot be mounted is a note in why, not a failure).
  */
-int pidns_probe(int user, char *why, size_t whysz);
+int pidns_probe(pidns_userns_fn userns, char *why, size_t whysz);
 
 #endif

@@ -2,17 +2,17 @@
 #include "random_hex.h"
 
 #include <errno.h>
-#include <string.h>
 #include <sys/random.h>
-
-#include "buf.h"
-#include "payload.h"
 
 int random_hex(char *out, size_t outsz)
 {
+	static const char digits[] = "0123456789abcdef";
 	unsigned char raw[16];
-	struct buf b = BUF_INIT;
 	size_t got = 0;
+	if (outsz < 2 * sizeof raw + 1) {
+		errno = ENOMEM;
+		return -1;
+	}
 	while (got < sizeof raw) {
 		ssize_t n = getrandom(raw + got, sizeof raw - got, 0);
 		if (n < 0 && errno == EINTR)
@@ -21,12 +21,10 @@ int random_hex(char *out, size_t outsz)
 			return -1;
 		got += (size_t)n;
 	}
-	if (hex_encode(&b, raw, sizeof raw) < 0 || b.len >= outsz) {
-		buf_free(&b);
-		errno = ENOMEM;
-		return -1;
+	for (size_t i = 0; i < sizeof raw; i++) {
+		out[2 * i] = digits[raw[i] >> 4];
+		out[2 * i + 1] = digits[raw[i] & 15];
 	}
-	memcpy(out, b.data, b.len + 1);
-	buf_free(&b);
+	out[2 * sizeof raw] = '\0';
 	return 0;
 }

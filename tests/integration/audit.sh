@@ -148,8 +148,8 @@ recs_ok "start: the pid is the sudo that ruas started, the tag's pid is ruas's" 
 	"int(($S)['pid']) > 0 and [r for r in $R][0]['pid'] != int(($S)['pid'])"
 recs_ok "records go to authpriv.info by default" "all(r['pri'] == (10 << 3 | 6) for r in $R)"
 E="[r for r in $R if r['kind'] == 'end'][0]['f']"
-recs_ok "end: run, project, exit, signal, duration_ms, survivors_killed" \
-	"list($E) == ['run','project','exit','signal','duration_ms','survivors_killed'] and ($E)['exit'] == '0' and ($E)['signal'] == '-' and int(($E)['duration_ms']) >= 0 and ($E)['survivors_killed'] == '0'"
+recs_ok "end: run, project, exit, signal, duration_ms, survivors_killed, started" \
+	"list($E) == ['run','project','exit','signal','duration_ms','survivors_killed','started'] and ($E)['exit'] == '0' and ($E)['signal'] == '-' and int(($E)['duration_ms']) >= 0 and ($E)['survivors_killed'] == '0' and ($E)['started'] == 'yes'"
 recs_ok "a check record from ruas run's preflight" \
 	"any(r['kind'] == 'check' and r['f']['result'] == 'ok' and r['f']['supervisor'] == 'sup' for r in recs)"
 printf '%s\0' $'line\nbreak end run=forged exit=0' 'q"x project="evil' 'k=v' '$HOME' '' \
@@ -256,7 +256,7 @@ print([r['f']['run'] for r in a.records('$CAP') if r['kind'] == 'start' and r['p
 	wait "$sup_pid" 2>/dev/null
 	wait_recs "any(r['kind'] == 'end' and r['f']['run'] == '$run' for r in recs)"
 	recs_ok "$backend: a supervisor SIGKILLed mid-run still gets its end record, marked supervisor=lost" \
-		"[(list(f), f['exit'], f['signal'], f['survivors_killed'], f['supervisor'], int(f['duration_ms']) > 0) for f in [r['f'] for r in recs if r['kind'] == 'end' and r['f']['run'] == '$run']] == [(['run', 'exit', 'signal', 'duration_ms', 'survivors_killed', 'supervisor'], '-', 'SIGTERM', '0', 'lost', True)]"
+		"[(list(f), f['exit'], f['signal'], f['survivors_killed'], f['started'], f['supervisor'], int(f['duration_ms']) > 0) for f in [r['f'] for r in recs if r['kind'] == 'end' and r['f']['run'] == '$run']] == [(['run', 'exit', 'signal', 'duration_ms', 'survivors_killed', 'started', 'supervisor'], '-', 'SIGTERM', '0', 'yes', 'lost', True)]"
 	recs_ok "$backend: ... sent by the side that survived, as the target (the receiver's credentials)" \
 		"[r['uid'] for r in recs if r['kind'] == 'end' and r['f']['run'] == '$run'] == [$A1_UID]"
 	for _ in $(seq 50); do pgrep -u a1 >/dev/null || break; sleep 0.1; done

@@ -264,19 +264,20 @@ cp "$SB/hosts.saved" /etc/hosts
 sandbox_sudoers ruas-sup-review 'sup ALL=(pg1) NOPASSWD: ALL' 'sup ALL=(alias1) NOPASSWD: ALL' \
 	'Defaults:pg1 listpw=never' 'Defaults:alias1 listpw=never'
 # A group that pam_group grants at login is in the agent's session, not in /etc/group.
+# ruas runs its helper with sudo -u (PAM service sudo), never sudo -i.
 getent group disk >/dev/null || groupadd -r disk
-cp /etc/pam.d/sudo-i "$SB/sudo-i.saved"
+cp /etc/pam.d/sudo "$SB/sudo.saved"
 cp /etc/security/group.conf "$SB/group.conf.saved"
-{ echo 'auth optional pam_group.so'; cat "$SB/sudo-i.saved"; } >/etc/pam.d/sudo-i
+{ echo 'auth optional pam_group.so'; cat "$SB/sudo.saved"; } >/etc/pam.d/sudo
 echo '*;*;pg1;Al0000-2400;disk' >>/etc/security/group.conf
-as_user sup sudo -n -iu pg1 -- id -Gn >"$SB/out" 2>&1
+as_user sup sudo -n -u pg1 -- id -Gn >"$SB/out" 2>&1
 RC=$? OUT=$(cat "$SB/out") ERR=""
 expect "pam_group: the attack: the agent's session is in group disk" has " $OUT " " disk "
 conf pg1
 run_sup check -c "$CONF"
 expect "pam_group granting disk at login: fatal" test "$RC" = 1
 expect "... naming the group and where it comes from" has "$ERR" "granted at login by PAM"
-cp "$SB/sudo-i.saved" /etc/pam.d/sudo-i
+cp "$SB/sudo.saved" /etc/pam.d/sudo
 cp "$SB/group.conf.saved" /etc/security/group.conf
 run_sup check -c "$CONF"
 expect "... and without it: no groups finding" hasnt "$ERR" "is a member of"

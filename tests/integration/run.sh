@@ -25,7 +25,7 @@ sandbox_guard
 sandbox_group supgrp
 sandbox_group docker
 sandbox_user sup -G supgrp
-for u in t1 t2 t3 t5 t6; do sandbox_user "$u"; done
+for u in t1 t2 t3 t5 t6 t7; do sandbox_user "$u"; done
 sandbox_user t4 -s /usr/sbin/nologin
 usermod -aG docker t6
 # t1 as ruas-setup provisions a target: it may list its own rules.
@@ -33,6 +33,9 @@ sandbox_sudoers ruas-sup \
 	'sup ALL=(t1) NOPASSWD: ALL' 'Defaults:t1 listpw=never' 'sup ALL=(t3) NOPASSWD: ALL' \
 	'sup ALL=(t4) NOPASSWD: ALL' 'sup ALL=(t5) NOPASSWD: ALL' \
 	'sup ALL=(t6) NOPASSWD: ALL'
+# t7: the supervisor may run the helper as t7, and nothing else: ruas never
+# runs anything else (no login shell, no agent's command) through sudo.
+sandbox_sudoers ruas-sup-t7 "sup ALL=(t7) NOPASSWD: $HELPER" 'Defaults:t7 listpw=never'
 sandbox_sudoers t3-escalates 't3 ALL=(ALL) NOPASSWD: ALL'
 sandbox_sudoers t5-partial 't5 ALL=(t1) NOPASSWD: /usr/bin/id'
 install -m 644 "$abs_top_srcdir/tests/integration/probe.pl" "$SB/probe.pl"
@@ -53,6 +56,21 @@ EOC
 run_sup check -c "$CONF"
 expect "check passes when everything is in place" test "$RC" = 0
 expect "check prints no ERROR when it passes" hasnt "$ERR" "ERROR"
+
+# A rule that names the helper alone is enough for every check and spawn.
+mkdir -p "$SB/w7"
+chown t7:t7 "$SB/w7"
+conf helperonly <<EOC
+projects = ( { name = "h"; run_as_user = "t7"; work_dir = "$SB/w7"; command = ["sh", "-c"]; } );
+EOC
+run_sup check -c "$CONF"
+expect "a supervisor rule that names only the helper: check passes" test "$RC" = 0
+run_sup run -q -c "$CONF" h -- 'id -un; exit 6'
+expect "... and run works through it (exit 6)" test "$RC" = 6
+expect "... as the target" has "$OUT" "t7"
+as_user sup sudo -n -u t7 -- true >"$SB/out" 2>&1
+RC=$? OUT=$(cat "$SB/out") ERR=""
+expect "... while the supervisor can run nothing else as t7" test "$RC" != 0
 
 conf nosudo <<EOC
 projects = ( { name = "claude"; run_as_user = "t2"; work_dir = "$SB/w1"; command = ["true"]; } );

@@ -203,8 +203,8 @@ for backend in sudo pam; do
 	OUT=$(grep -c . "$SEEN/cmdlines")
 	expect "$backend: ... the other user read the command lines ($OUT)" grep -q "$HELPER" "$SEEN/cmdlines"
 	if [ "$backend" = sudo ]; then
-		expect "$backend: ... among them sudo's, with the channel's token" \
-			grep -q "sudo -n -iu t1 -- exec $HELPER --channel [0-9a-f]\{32\}" "$SEEN/cmdlines"
+		expect "$backend: ... among them sudo's, which names only the channel's descriptor" \
+			grep -q "sudo -n -u t1 -- $HELPER --channel-fd 0" "$SEEN/cmdlines"
 	else
 		expect "$backend: ... among them ruas-session's" grep -q "$SESSION --channel-fd 3" "$SEEN/cmdlines"
 	fi
@@ -246,8 +246,8 @@ done
 # What sudo logged: the runs, and nothing of their payloads.
 LOG=$(cat /var/log/sudo-test.log 2>/dev/null)
 RC="" ERR="" OUT=$(head -c 2000 /var/log/sudo-test.log 2>/dev/null)
-OUT=$(grep -c -- '--channel [0-9a-f]\{32\}' /var/log/sudo-test.log)
-expect "sudo's log has the runs ($OUT), through ruas-exec --channel TOKEN" test "$OUT" -gt 0
+OUT=$(grep -c -- 'ruas-exec --channel-fd 0' /var/log/sudo-test.log)
+expect "sudo's log has the runs ($OUT), through ruas-exec --channel-fd 0" test "$OUT" -gt 0
 for s in "${SECRETS[@]}"; do
 	expect "sudo's log has nothing of the payload (${s:0:14}...)" hasnt "$LOG" "$s"
 done

@@ -109,12 +109,12 @@ operator() {
 	STTY_SAME=no
 	cmp -s "$SB/s/$1.stty.before" "$SB/s/$1.stty.after" && STTY_SAME=yes
 }
-# A login file that, when asked, lets the startup check's login pass and
-# leaves the next one, the helper's, no process to start the agent with.
+# A login file that, when asked, ends the login shell before the agent
+# starts: the login files run inside the run, after the helper, which then
+# says that the agent never started (no check runs a login file).
 cat >>/home/t1/.profile <<'EOP'
 if [ -e "$HOME/.break" ]; then
-	[ -e "$HOME/.break.seen" ] && ulimit -u 1
-	: >"$HOME/.break.seen"
+	exit 0
 fi
 EOP
 
@@ -244,15 +244,12 @@ EOS
 wait
 EOS
 		touch /home/t1/.break
-		# ruas-session's check runs ruas-exec without a login shell, and ptyspawn
-		# runs no check: then the first login is the helper's.
-		if [ "$backend" = pam ] || [ "$runner" = embedded ]; then
-			touch /home/t1/.break.seen
-		fi
 		drive helper "$who" seven
-		rm -f /home/t1/.break /home/t1/.break.seen
-		expect "$T: a helper error (it cannot fork the agent): 125" test "$RC" = 125
-		expect "$T: ... saying why, through the pty" has "$OUT" "ruas-exec: "
+		rm -f /home/t1/.break
+		expect "$T: a helper error (a login file ends the shell before the agent): 125" \
+			test "$RC" = 125
+		expect "$T: ... saying why, through the pty" has "$OUT" \
+			"ruas-exec: the login shell ended before the agent started"
 		expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
 
 		# Started in the background: it reads nothing of the operator's

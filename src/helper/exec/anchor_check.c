@@ -2,7 +2,7 @@
  * anchor_check.c - check mode's trust anchors: the list to judge (the
  * table, root's PATH from login.defs and sudo's secure_path, the sudo
  * binary, this helper, the library's paths), judged by anchor_probe.c and
- * written as wire records.
+ * written as REPORT records (helper_report_write.h).
  */
 #include "anchor_probe.h"
 
@@ -16,7 +16,7 @@
 #include "buf.h"
 #include "scan.h"
 #include "strv.h"
-#include "wire_write.h"
+#include "helper_report_write.h"
 
 struct list {
 	struct anchor_item *items;
@@ -110,6 +110,7 @@ static void add_login_defs(struct list *l)
 
 struct printer {
 	size_t printed;
+	struct buf *report;
 };
 
 static char *name_of_gid(gid_t gid)
@@ -124,7 +125,7 @@ static char *name_of_gid(gid_t gid)
 	return b.oom ? (buf_free(&b), NULL) : buf_detach(&b);
 }
 
-/* The first ANCHOR_REPORT_CAP findings, as wire records; anchors_probe() counts them all. */
+/* The first ANCHOR_REPORT_CAP findings, as records; anchors_probe() counts them all. */
 static void print_finding(void *ctx, const struct anchor_finding *f)
 {
 	struct printer *pr = ctx;
@@ -132,15 +133,15 @@ static void print_finding(void *ctx, const struct anchor_finding *f)
 		return;
 	pr->printed++;
 	char *owner = scan_owner_name(f->uid), *group = name_of_gid(f->gid);
-	struct wire_anchor a = {.path = f->path, .how = f->how, .rel = f->rel, .id = f->id,
+	struct report_anchor a = {.path = f->path, .how = f->how, .rel = f->rel, .id = f->id,
 				.mode = f->mode, .owner = owner, .group = group, .acl = f->acl,
 				.anchor = f->anchor};
-	wire_write_anchor(stdout, &a);
+	report_put_anchor(pr->report, &a);
 	free(owner);
 	free(group);
 }
 
-void check_anchors(const struct payload *p, const char *sudo_listing)
+void check_anchors(struct buf *report, const struct payload *p, const char *sudo_listing)
 {
 	struct list l = {NULL, 0, NULL, 0, 0};
 	for (size_t i = 0; i < anchor_table_len; i++)
@@ -169,14 +170,14 @@ void check_anchors(const struct payload *p, const char *sudo_listing)
 			add(&l, sp2 + 1, d);
 	}
 	char *me = scan_owner_name(getuid());
-	struct printer pr = {0};
+	struct printer pr = {0, report};
 	size_t total = anchors_probe(l.items, l.n, me, print_finding, &pr);
 	/*
 	 * Out of memory, some were not judged: no summary then, and the library
 	 * refuses a report without one.
 	 */
 	if (!l.oom)
-		wire_write_anchors(stdout, total);
+		report_put_anchors(report, total);
 	free(me);
 	free(l.items);
 	for (size_t i = 0; i < l.nowned; i++)

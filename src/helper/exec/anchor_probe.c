@@ -14,7 +14,7 @@
 
 #include "buf.h"
 #include "path_set.h"
-#include "wire.h"
+#include "helper_report.h"
 
 #define TREE_ENTRIES_MAX ANCHOR_TREE_ENTRIES_MAX
 

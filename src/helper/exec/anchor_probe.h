@@ -11,13 +11,14 @@
 
 #include "anchors.h"
 #include "payload.h"
-#include "wire.h"
+#include "buf.h"
+#include "helper_report.h"
 
 struct anchor_finding {
 	const char *path;   /* what the target can write (read, own) */
 	char how;           /* 'o' owned by the target, 'w' writable, 'r' readable (devices),
 			       'd' a default ACL entry grants it write, 'c' not fully judged (a cap) */
-	int rel;            /* enum anchor_rel_wire (wire.h): self, parent, inside, link */
+	int rel;            /* enum anchor_rel_wire (helper_report.h): self, parent, inside, link */
 	const char *id;
 	unsigned int mode;  /* permission bits */
 	uid_t uid;
@@ -56,7 +57,7 @@ size_t anchors_probe(const struct anchor_item *items, size_t n, const char *self
  */
 char *anchors_secure_path(const char *listing);
 
-/* Check mode: judges the table and the payload's anchors, prints the wire records. */
-void check_anchors(const struct payload *p, const char *sudo_listing);
+/* Check mode: judges the table and the payload's anchors, appends the records to report. */
+void check_anchors(struct buf *report, const struct payload *p, const char *sudo_listing);
 
 #endif

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -20,79 +20,125 @@ static int refuse(const char *what, const char *why)
 }
 
 /*
- * Is the listener the supervisor that sudo ran for? sudo puts the invoking
- * user's uid in SUDO_UID; a name that a stranger bound after the library
- * let go of it (a helper that came too late) has another uid. Root is
- * accepted as well: it can do anything a listener could, and a root
- * caller's check through another user (ruas-setup check) has that user's
- * uid in SUDO_UID.
+ * Is the socket's peer the supervisor? sudo puts the invoking user's uid
+ * in SUDO_UID; ruas-session and a root supervisor are root, which may do
+ * anything a channel could. The peer of a socketpair is its maker, so
+ * this is the process that started sudo (or ruas-session), whoever holds
+ * the other end now.
  */
-static int server_is_sudos_caller(int fd)
+static int peer_is_supervisor(int fd)
 {
 	const char *s = getenv("SUDO_UID");
-	char *end;
 	pid_t pid;
 	uid_t uid;
 	gid_t gid;
-	if (!s || !*s)
-		return refuse("refusing the channel", "SUDO_UID is not set (not started by sudo?)");
-	errno = 0;
-	unsigned long want = strtoul(s, &end, 10);
-	if (errno || *end || (unsigned long)(uid_t)want != want)
-		return refuse("refusing the channel", "SUDO_UID is not a uid");
 	if (channel_peer(fd, &pid, &uid, &gid) < 0)
 		return refuse("cannot identify the supervisor", strerror(errno));
-	/* Root may listen too: `sudo -u VIA -- sudo -iu TARGET` from a root caller. */
-	if (uid != (uid_t)want && uid != 0)
-		return refuse("refusing the channel", "its owner is not the user who ran sudo");
+	if (uid == 0)
+		return 0;
+	char *end;
+	errno = 0;
+	unsigned long want = s && *s ? strtoul(s, &end, 10) : 0;
+	if (!s || !*s || errno || *end || (unsigned long)(uid_t)want != want)
+		return refuse("refusing the channel", "its peer is not root, and SUDO_UID is not set "
+						      "(not started by sudo?)");
+	if (uid != (uid_t)want)
+		return refuse("refusing the channel", "its peer is not the user who ran sudo");
 	return 0;
 }
 
-/* A socket that ruas-session handed down as descriptor arg (named by opt): 0, or -1. */
-static int handed_down(const char *opt, const char *arg, int *out)
+/* A descriptor that is a connected unix stream socket: 0, or -1 after naming what it is. */
+static int is_channel(const char *opt, long fd)
 {
-	char *end;
 	struct stat st;
-	errno = 0;
-	long fd = strtol(arg, &end, 10);
-	if (errno || *end || fd < 3 || fd > 1024 || fstat((int)fd, &st) < 0 ||
-	    !S_ISSOCK(st.st_mode)) {
-		fprintf(stderr, "ruas-exec: %s does not name a socket: %s\n", opt, arg);
+	int type = 0, domain = 0;
+	socklen_t len = sizeof type, dlen = sizeof domain;
+	if (fstat((int)fd, &st) < 0) {
+		fprintf(stderr, "ruas-exec: %s %ld is not open\n", opt, fd);
 		return -1;
 	}
-	/* ruas-session cleared close-on-exec for the shell; the agent must not get it. */
-	if (fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0)
+	if (!S_ISSOCK(st.st_mode)) {
+		fprintf(stderr,
+			"ruas-exec: %s %ld is a %s, not the supervisor's channel (a socket)%s\n", opt,
+			fd, S_ISFIFO(st.st_mode) ? "pipe" : S_ISCHR(st.st_mode) ? "device" : "file",
+			fd == 0 && S_ISFIFO(st.st_mode)
+				? ": sudo's I/O logging (log_input, log_output) puts a pipe there; "
+				  "exempt the helper, e.g. Defaults!/usr/libexec/ruas/ruas-exec "
+				  "!log_input, !log_output"
+				: "");
+		return -1;
+	}
+	if (getsockopt((int)fd, SOL_SOCKET, SO_TYPE, &type, &len) < 0 ||
+	    getsockopt((int)fd, SOL_SOCKET, SO_DOMAIN, &domain, &dlen) < 0 || type != SOCK_STREAM ||
+	    domain != AF_UNIX) {
+		fprintf(stderr, "ruas-exec: %s %ld is not a unix stream socket\n", opt, fd);
+		return -1;
+	}
+	return 0;
+}
+
+/* The descriptor named by arg (for opt), moved above 2 and close-on-exec: 0, or -1. */
+static int take_fd(const char *opt, const char *arg, int min, int *out)
+{
+	char *end;
+	errno = 0;
+	long fd = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || fd < min || fd > 1024) {
+		fprintf(stderr, "ruas-exec: %s does not name a descriptor: %s\n", opt, arg);
+		return -1;
+	}
+	if (is_channel(opt, fd) < 0)
+		return -1;
+	/* Nothing the helper starts may inherit it; off the stdio numbers, which the agent's take. */
+	int high = fcntl((int)fd, F_DUPFD_CLOEXEC, 10);
+	if (high < 0)
 		return refuse("cannot keep the channel private", strerror(errno));
-	*out = (int)fd;
+	close((int)fd);
+	if (fd == 0) {
+		int null = open("/dev/null", O_RDONLY); /* lands on 0, the lowest free */
+		if (null != 0) {
+			if (null >= 0)
+				close(null);
+			close(high);
+			return refuse("cannot open /dev/null as stdin", strerror(errno));
+		}
+	}
+	/* Blocking: sudo may have handed the library's description as it was made. */
+	int fl = fcntl(high, F_GETFL);
+	if (fl >= 0 && (fl & O_NONBLOCK))
+		fcntl(high, F_SETFL, fl & ~O_NONBLOCK);
+	*out = high;
 	return 0;
 }
 
 int channel_in_open(int argc, char **argv, int *chan, int *init_fd)
 {
-	*init_fd = -1;
-	if (argc == 5 && strcmp(argv[1], "--channel-fd") == 0 &&
-	    strcmp(argv[3], "--init-fd") == 0 && strcmp(argv[2], argv[4]) != 0)
-		return handed_down("--channel-fd", argv[2], chan) < 0 ||
-				       handed_down("--init-fd", argv[4], init_fd) < 0
-			       ? -1
-			       : CHANNEL_VIA_FD;
-	if (argc != 3)
-		return CHANNEL_VIA_NONE;
-	if (strcmp(argv[1], "--channel-fd") == 0)
-		return handed_down("--channel-fd", argv[2], chan) < 0 ? -1 : CHANNEL_VIA_FD;
-	if (strcmp(argv[1], "--channel") != 0)
-		return CHANNEL_VIA_NONE;
-	if (!channel_token_valid(argv[2]))
-		return refuse("--channel needs a token of 32 hex digits", NULL);
-	int fd;
-	if (channel_connect(argv[2], &fd) < 0)
-		return refuse("cannot reach the supervisor", strerror(errno));
-	if (server_is_sudos_caller(fd) < 0) {
-		close(fd);
+	*chan = *init_fd = -1;
+	int with_init = argc == 5 && strcmp(argv[3], "--init-fd") == 0;
+	if ((argc != 3 && !with_init) || strcmp(argv[1], "--channel-fd") != 0)
+		return 0;
+	if (with_init && strcmp(argv[2], argv[4]) == 0)
+		return refuse("--channel-fd and --init-fd name one descriptor", NULL);
+	/* The init's first: the channel's move may take its number otherwise. */
+	if (with_init && take_fd("--init-fd", argv[4], 3, init_fd) < 0)
+		return -1;
+	if (take_fd("--channel-fd", argv[2], 0, chan) < 0 || peer_is_supervisor(*chan) < 0) {
+		if (*init_fd >= 0)
+			close(*init_fd);
+		if (*chan >= 0)
+			close(*chan);
+		*chan = *init_fd = -1;
 		return -1;
 	}
-	*chan = fd;
-	return CHANNEL_VIA_SOCKET;
+	return 1;
+}
+
+int channel_in_hello(int chan)
+{
+	struct buf body = BUF_INIT;
+	int r = payload_hello_encode(&body) == 0 ? channel_send_buf(chan, CHANNEL_HELLO, &body) : -1;
+	buf_free(&body);
+	return r == 0 ? 0 : refuse("cannot greet the supervisor", strerror(errno));
 }
 
 /* fds[i] onto i, each exactly once, whatever their numbers. */
@@ -125,16 +171,9 @@ int channel_in_payload(int chan, struct payload *p)
 		return refuse("no payload from the supervisor",
 			      r < 0 ? strerror(errno) : r == 0 ? "it closed the channel" : "bad message");
 	}
-	buf_addc(&body, '\0');
-	r = body.oom ? -1 : payload_decode(body.data, p, &why);
+	r = payload_decode(body.data, body.len, p, &why);
 	buf_free(&body);
 	/* A spawn's payload comes with the agent's stdio; a check's with none. */
-	if (r == 0 && p->kind != PAYLOAD_EXEC && p->kind != PAYLOAD_CHECK) {
-		/* Not ours: the caller refuses it by name; its descriptors go. */
-		for (size_t i = 0; i < nfds; i++)
-			close(fds[i]);
-		return 0;
-	}
 	if (r == 0 && (p->kind == PAYLOAD_EXEC) != (nfds == 3)) {
 		payload_free(p);
 		why = "the agent's stdin, stdout and stderr come with an exec payload only";
@@ -152,20 +191,13 @@ int channel_in_payload(int chan, struct payload *p)
 	return 0;
 }
 
-void channel_in_exit(int chan, int status, int rc, long survivors)
+int channel_in_exit(int chan, const struct msg_exit *e)
 {
-	unsigned char body[9];
-	if (status == -1) {
-		body[0] = CHANNEL_HELPER;
-		channel_put32(body + 1, (unsigned int)rc);
-	} else if (WIFSIGNALED(status)) {
-		body[0] = CHANNEL_SIGNALED;
-		channel_put32(body + 1, (unsigned int)WTERMSIG(status));
-	} else {
-		body[0] = CHANNEL_EXITED;
-		channel_put32(body + 1, (unsigned int)WEXITSTATUS(status));
-	}
-	channel_put32(body + 5, survivors < 0 ? CHANNEL_SURVIVORS_UNKNOWN : (unsigned int)survivors);
-	/* Nobody may be listening any more (the supervisor died): that is fine. */
-	(void)channel_send(chan, CHANNEL_EXIT, body, sizeof body, NULL, 0);
+	struct buf body = BUF_INIT;
+	int r = chan >= 0 && msg_exit_encode(&body, e) == 0 &&
+			channel_send_buf(chan, CHANNEL_EXIT, &body) == 0
+		? 0
+		: -1;
+	buf_free(&body);
+	return r;
 }

@@ -1,38 +1,38 @@
 /*
- * channel_in.h - ruas-exec's end of the spawn channel (channel.h): find
- * the library, know it is the one that started this sudo, and take the
- * payload and the agent's stdio from it.
+ * channel_in.h - ruas-exec's end of the spawn channel (channel.h): the
+ * descriptor it was started with, known to be the supervisor's, the
+ * payload and the agent's stdio from it, and the helper's last word.
  */
 #ifndef RUAS_CHANNEL_IN_H
 #define RUAS_CHANNEL_IN_H
 
+#include "control.h"
 #include "payload.h"
 
-/* How the channel came. */
-enum channel_via { CHANNEL_VIA_NONE = 0, CHANNEL_VIA_SOCKET, CHANNEL_VIA_FD };
-
 /*
- * The channel that argv names: `--channel TOKEN` (sudo backend: connect to
- * the library's abstract socket, and accept it only if its uid is sudo's
- * SUDO_UID) or `--channel-fd N` (pam backend: handed down by ruas-session,
- * which is root), there optionally followed by `--init-fd M`, the control
- * socket of the PID namespace's init that ruas-session made (pidns.h).
- * CHANNEL_VIA_SOCKET or CHANNEL_VIA_FD with *chan set and *init_fd set or
- * -1; CHANNEL_VIA_NONE when argv names none; -1 after a complaint on stderr.
+ * The channel that argv names: `--channel-fd N` (sudo's stdin, N = 0, or
+ * ruas-session's descriptor 3), there optionally followed by `--init-fd
+ * M`, the control socket of the PID namespace's init that ruas-session
+ * made (pidns.h). The channel must be a connected unix stream socket whose
+ * peer is root or the user who ran sudo (SUDO_UID): anything else on the
+ * descriptor (sudo's I/O logging puts a pipe there) is refused by name.
+ * It is moved above 2, close-on-exec, and a stdin it was on becomes
+ * /dev/null. 1 with *chan (and *init_fd, or -1) set; 0 when argv names no
+ * channel; -1 after a complaint on stderr.
  */
 int channel_in_open(int argc, char **argv, int *chan, int *init_fd);
 /*
+ * HELLO (payload.h): the channel is this helper's now, so the library may
+ * send the payload. 0, or -1 after a complaint on stderr.
+ */
+int channel_in_hello(int chan);
+/*
  * The payload; an exec payload comes with the agent's stdin, stdout and
  * stderr, which then replace this process's 0, 1 and 2 (a check payload
- * with none: the report goes to the stdout that sudo gave). 0, or -1 after
- * a complaint on stderr.
+ * with none). 0, or -1 after a complaint on stderr.
  */
 int channel_in_payload(int chan, struct payload *p);
-/*
- * The helper's last word: how the agent ended (status as from waitpid),
- * or, when it never ran (status -1), the helper's own exit code rc; and
- * how many processes were left when it ended (survivors, -1: none ran).
- */
-void channel_in_exit(int chan, int status, int rc, long survivors);
+/* The helper's last word, EXIT (control.h): 0, or -1 when nobody listens any more. */
+int channel_in_exit(int chan, const struct msg_exit *e);
 
 #endif

@@ -8,14 +8,17 @@
  * target's uid (a record from a target is only as good as a target's word,
  * which is why it is marked). Only when the run's records go to syslog
  * (payload audit_facility non-zero); never to the audit_log, which no
- * target may write.
+ * target may write. A supervisor that died before the agent could start
+ * gets one too (started=no): its start record was written.
  */
 #ifndef RUAS_LOST_END_H
 #define RUAS_LOST_END_H
 
+#include "control.h"
 #include "payload.h"
-#include "reaper.h"
 
-void lost_end_record(const struct payload *p, const struct reaper_options *ro);
+/* Whether the supervisor of p is still the process it was (pid and start time). */
+int lost_end_supervisor_alive(const struct payload *p);
+void lost_end_record(const struct payload *p, const struct msg_exit *e, long long started_ms);
 
 #endif

@@ -1,6 +1,5 @@
 /* monitor.c - the agent's session leader on its pty, so that Ctrl-Z stops it (monitor.h). */
 #include "monitor.h"
-#include "channel.h"
 #include "exit_status.h"
 #include "proc.h"
 
@@ -17,15 +16,6 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
-
-_Noreturn void agent_exec(char **argv, const sigset_t *old)
-{
-	sigprocmask(SIG_SETMASK, old, NULL);
-	execvp(argv[0], argv);
-	int e = errno;
-	fprintf(stderr, "ruas-exec: cannot run \"%s\": %s\n", argv[0], strerror(e));
-	_exit(e == ENOENT ? 127 : 126);
-}
 
 /*
  * The agent's group as the pty's foreground. From a background group the
@@ -45,11 +35,12 @@ static int give_terminal(pid_t group)
 	return r;
 }
 
-/* Both ends of the socket carry one signal number a message. */
+/* Both ends of the socket carry one signal number a message, 4 bytes big-endian. */
 static int send_number(int fd, int n)
 {
-	unsigned char body[4];
-	channel_put32(body, (unsigned int)n);
+	unsigned char body[4] = {(unsigned char)((unsigned int)n >> 24),
+				 (unsigned char)((unsigned int)n >> 16),
+				 (unsigned char)((unsigned int)n >> 8), (unsigned char)n};
 	return send(fd, body, sizeof body, MSG_DONTWAIT | MSG_NOSIGNAL) == sizeof body ? 0 : -1;
 }
 
@@ -66,7 +57,8 @@ int monitor_news(int fd, int *stop_sig)
 		return errno == EAGAIN || errno == EINTR ? -1 : 0;
 	if (n != sizeof body)
 		return n == 0 ? 0 : -1; /* a short message is none */
-	*stop_sig = (int)channel_get32(body);
+	*stop_sig = (int)((unsigned int)body[0] << 24 | (unsigned int)body[1] << 16 |
+			  (unsigned int)body[2] << 8 | body[3]);
 	return 1;
 }
 
@@ -174,29 +166,41 @@ static _Noreturn void watch(pid_t agent, int sock)
 /*
  * The agent below the monitor: a process group of its own, the terminal's
  * foreground (before exec, so that its first read is not a background
- * one), then argv.
+ * one), then its login shell, which becomes it (launch.h).
  */
-static _Noreturn void agent_start(char **argv, const sigset_t *old)
+static _Noreturn void agent_start(const struct launch *l, const sigset_t *old)
 {
 	if (setpgid(0, 0) < 0 || give_terminal(getpid()) < 0) {
 		fprintf(stderr, "ruas-exec: cannot make the agent the pty's foreground: %s\n",
 			strerror(errno));
 		_exit(EXIT_HELPER);
 	}
-	agent_exec(argv, old);
+	launch_exec(l, old);
+}
+
+/* Every descriptor from 3 on but keep[0] and keep[1] (ascending) closes. */
+static void close_but(const int keep[2])
+{
+	unsigned int from = 3;
+	for (int i = 0; i < 2; i++) {
+		if ((unsigned int)keep[i] > from)
+			close_range(from, (unsigned int)keep[i] - 1, 0);
+		from = (unsigned int)keep[i] + 1;
+	}
+	close_range(from, ~0U, 0);
 }
 
 /*
- * The monitor, just forked: only the pty and its end of the socket stay
- * open; a session whose controlling terminal is the pty (refused by the
- * kernel when the pty is another session's already: then the agent does
- * not run); the agent below.
+ * The monitor, just forked: only the pty, its end of the socket and the
+ * login shell's descriptor 3 (launch.h) stay open; a session whose
+ * controlling terminal is the pty (refused by the kernel when the pty is
+ * another session's already: then the agent does not run); the agent
+ * below.
  */
-static _Noreturn void monitor_main(char **argv, const sigset_t *old, int sock)
+static _Noreturn void monitor_main(const struct launch *l, const sigset_t *old, int sock)
 {
-	if (sock > 3)
-		close_range(3, (unsigned int)sock - 1, 0);
-	close_range((unsigned int)sock + 1, ~0U, 0);
+	int keep[2] = {sock < l->cont ? sock : l->cont, sock < l->cont ? l->cont : sock};
+	close_but(keep);
 	if (setsid() < 0 || ioctl(0, TIOCSCTTY, 0) < 0) {
 		fprintf(stderr, "ruas-exec: cannot make the pty the agent's terminal: %s\n",
 			strerror(errno));
@@ -208,14 +212,15 @@ static _Noreturn void monitor_main(char **argv, const sigset_t *old, int sock)
 		_exit(EXIT_HELPER);
 	}
 	if (agent == 0)
-		agent_start(argv, old);
+		agent_start(l, old);
+	close(l->cont); /* the agent's, not the monitor's */
 	/* The agent's own calls decide; these only win the race to its exec. */
 	(void)setpgid(agent, agent);
 	(void)give_terminal(agent);
 	watch(agent, sock);
 }
 
-pid_t monitor_start(char **argv, const sigset_t *old, int *fd)
+pid_t monitor_start(const struct launch *l, const sigset_t *old, int *fd)
 {
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
@@ -230,7 +235,7 @@ pid_t monitor_start(char **argv, const sigset_t *old, int *fd)
 		return -1;
 	}
 	if (pid == 0)
-		monitor_main(argv, old, sv[1]);
+		monitor_main(l, old, sv[1]);
 	close(sv[1]);
 	*fd = sv[0];
 	return pid;

@@ -30,8 +30,9 @@
  *     agent's.
  *
  * It holds nothing the agent does not: the target's uid, the agent's pty
- * as stdio and its end of the socket; every other descriptor of the
- * helper's is closed in it. The agent can kill it (same uid): the helper
+ * as stdio, its end of the socket and (until the agent's fork) the login
+ * shell's descriptor 3; every other descriptor of the helper's is closed
+ * in it. The agent can kill it (same uid): the helper
  * then sees its child die of that signal and ends the tree, as when the
  * agent itself dies; or stop it, which only stops the reports and the
  * relayed signals until it is continued.
@@ -42,12 +43,15 @@
 #include <signal.h>
 #include <sys/types.h>
 
+#include "launch.h"
+
 /*
- * Forks the monitor, which starts argv as the agent with the signal mask
- * old. Returns the monitor's pid with *fd the helper's end of the socket
- * (close-on-exec, non-blocking), or -1 after a complaint.
+ * Forks the monitor, which starts the agent (l: its login shell first)
+ * with the signal mask old. Returns the monitor's pid with *fd the
+ * helper's end of the socket (close-on-exec, non-blocking), or -1 after a
+ * complaint.
  */
-pid_t monitor_start(char **argv, const sigset_t *old, int *fd);
+pid_t monitor_start(const struct launch *l, const sigset_t *old, int *fd);
 
 /* Asks the monitor to send sig to the agent's process group: 0, or -1 when it is gone. */
 int monitor_signal(int fd, int sig);
@@ -58,8 +62,5 @@ int monitor_signal(int fd, int sig);
  * when there is nothing to read now.
  */
 int monitor_news(int fd, int *stop_sig);
-
-/* The agent's last step, with or without a monitor: the signal mask old, then argv. */
-_Noreturn void agent_exec(char **argv, const sigset_t *old);
 
 #endif

@@ -72,7 +72,7 @@ const char *bwrap_path(void)
 	return NULL;
 }
 
-char **bwrap_argv(char **argv, char **deny, size_t ndeny)
+char **bwrap_argv(char **argv, char **deny, size_t ndeny, char *tmp_all, char *tmp)
 {
 	size_t argc = 0;
 	while (argv[argc])
@@ -98,6 +98,13 @@ char **bwrap_argv(char **argv, char **deny, size_t ndeny)
 			v[n++] = "/dev/null";
 			v[n++] = deny[i];
 		}
+	}
+	if (tmp_all && tmp) {
+		v[n++] = "--tmpfs";
+		v[n++] = tmp_all;
+		v[n++] = "--bind";
+		v[n++] = tmp;
+		v[n++] = tmp;
 	}
 	v[n++] = "--die-with-parent";
 	v[n++] = "--new-session";

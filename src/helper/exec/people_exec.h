@@ -20,9 +20,14 @@ int private_tmp(const char *person, struct buf *out);
 /*
  * argv wrapped in bubblewrap: the whole filesystem as it is, with each deny
  * path masked (an empty tmpfs over a directory, /dev/null over a file),
- * --die-with-parent and --new-session. NULL-terminated, malloc'd.
+ * --die-with-parent and --new-session. With tmp (private_tmp()'s, or
+ * NULL) and tmp_all, the directory above it (/tmp/ruas-UID, which holds
+ * the private directory of every person of this uid), tmp_all is masked
+ * too and only tmp bound back in: the other people who share the user
+ * have theirs there, made before this run or after. NULL-terminated,
+ * malloc'd; its strings are the arguments' and static.
  */
-char **bwrap_argv(char **argv, char **deny, size_t ndeny);
+char **bwrap_argv(char **argv, char **deny, size_t ndeny, char *tmp_all, char *tmp);
 
 /* "bwrap" found on PATH, or NULL. */
 const char *bwrap_path(void);

@@ -3,7 +3,7 @@
 #define RUAS_PROBES_H
 
 #include "buf.h"
-#include "wire.h"
+#include "helper_report.h"
 
 /* What `sudo -n true` and `sudo -n -l` did, run one way. */
 struct esc_probe {

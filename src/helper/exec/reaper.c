@@ -2,6 +2,9 @@
 #include "reaper.h"
 #include "buf.h"
 #include "channel.h"
+#include "control.h"
+#include "launch.h"
+#include "userns.h"
 #include "exit_status.h"
 #include "monitor.h"
 #include "payload.h"
@@ -18,7 +21,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
-#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -81,32 +84,6 @@ out:
 	return count;
 }
 
-/*
- * How many processes are in the PID namespace whose /proc/self/ns link
- * inode is ino: those whose link this uid may read (not the init, which is
- * undumpable or root's).
- */
-static long count_in_pidns(ino_t ino)
-{
-	DIR *d = opendir("/proc");
-	long count = 0;
-	if (!d)
-		return -1;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		char *end, link[64];
-		long v = strtol(e->d_name, &end, 10);
-		struct stat st;
-		if (*end || v <= 0)
-			continue;
-		snprintf(link, sizeof link, "/proc/%ld/ns/pid", v);
-		if (stat(link, &st) == 0 && st.st_ino == ino)
-			count++;
-	}
-	closedir(d);
-	return count;
-}
-
 /* What the reaper watches while the agent runs. */
 struct reaper {
 	int sfd, sup_fd, par_fd; /* the signalfd; the supervisor's and the parent's pidfds */
@@ -118,11 +95,26 @@ struct reaper {
 	int terminating;
 	long long kill_at; /* monotonic ms: when the tree gets (the next) SIGKILL */
 	int mon;           /* the agent's monitor's socket (pty), -1 without or once it has gone */
-	ino_t ns_ino;      /* the agent's PID namespace's, 0: none (the subreaper alone) */
 	long survivors;    /* what was left when the agent ended, -1 until then */
 	int supervisor_lost;
-	int library_records_end; /* the supervisor's free said so (channel.h KILL) */
+	int library_records_end; /* the supervisor's free said so (control.h KILL) */
+	struct launch *launch;   /* the login shell's start, and what START said (launch.h) */
+	int parent_is_sudo;      /* the sudo backend: SIGCONT goes on to it (continue_sudo()) */
 };
+
+/*
+ * A process of the target's stopped this helper (it may: its uid) and has
+ * continued it. sudo, which suspends itself when its command stops and
+ * waits for a SIGCONT that only its invoker or root could send it, would
+ * stay stopped, and the supervisor's wait with it. The kernel lets a
+ * process continue any other of its session, as this one does sudo.
+ * sudo ignores a signal from its own command, so nothing comes back.
+ */
+static void continue_sudo(const struct reaper *r)
+{
+	if (r->parent_is_sudo && r->par_fd >= 0)
+		(void)syscall(SYS_pidfd_send_signal, r->par_fd, SIGCONT, NULL, 0);
+}
 
 /* Subreaper, the supervisor's and the parent's pidfds, the relayed signals on a signalfd. */
 static int reaper_setup(struct reaper *r, const struct reaper_options *o, sigset_t *old)
@@ -136,16 +128,23 @@ static int reaper_setup(struct reaper *r, const struct reaper_options *o, sigset
 		r->sup_fd = process_pidfd(o->supervisor);
 		if (r->sup_fd < 0 || (o->supervisor_start &&
 				      process_start_time(o->supervisor) != o->supervisor_start)) {
+			/* Its start was recorded: its end is this helper's to record. */
+			r->supervisor_lost = 1;
 			fputs("ruas-exec: the supervisor is gone; not starting the agent\n", stderr);
 			return -1;
 		}
 	}
 	r->par_fd = process_pidfd(getppid());
 
-	if (block_relayed_signals(&set, old) < 0) {
+	/* And SIGCONT, which blocked still continues this process, to pass on to sudo. */
+	if (block_relayed_signals(&set, old) < 0 || sigaddset(&set, SIGCONT) < 0 ||
+	    sigprocmask(SIG_BLOCK, &set, NULL) < 0) {
 		perror("ruas-exec: sigprocmask");
 		return -1;
 	}
+	r->parent_is_sudo = !o->via_fd;
+	/* Blocked since main() (a SIGCONT that came before is pending here); not the agent's. */
+	sigdelset(old, SIGCONT);
 	r->sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (r->sfd < 0) {
 		perror("ruas-exec: signalfd");
@@ -169,7 +168,7 @@ static int lifetime_begin(struct reaper *r, const struct reaper_options *o)
 	} else if (o->lifetime == LIFETIME_SUBREAPER) {
 		return 0;
 	} else if (!o->via_fd) {
-		got = pidns_start(1, &r->ctl, why, sizeof why);
+		got = pidns_start(userns_enter, &r->ctl, why, sizeof why);
 	}
 	if (got == PIDNS_UNAVAILABLE && o->lifetime == LIFETIME_AUTO)
 		return 0;
@@ -183,10 +182,6 @@ static int lifetime_begin(struct reaper *r, const struct reaper_options *o)
 	 * ptrace the helper or write its memory.
 	 */
 	int err = 0;
-	/* Before the namespace's /proc hides this process's own (survivors, count_left()). */
-	struct stat st;
-	if (stat("/proc/self/ns/pid_for_children", &st) == 0)
-		r->ns_ino = st.st_ino;
 	if (prctl(PR_SET_DUMPABLE, 0) < 0 || pidns_mount_proc(r->ctl, &err) < 0) {
 		perror("ruas-exec: the agent's PID namespace");
 		return -1;
@@ -195,15 +190,16 @@ static int lifetime_begin(struct reaper *r, const struct reaper_options *o)
 }
 
 /*
- * The agent: a session of its own, the signal mask the helper had, argv;
- * on a pty, below its monitor (monitor.h), whose socket is *mon. The pid
- * the helper waits for (the agent's or its monitor's), or -1 when fork
- * failed.
+ * The run's first process inside: a session of its own, the signal mask
+ * the helper had, then the login shell (launch.h); on a pty, below its
+ * monitor (monitor.h), whose socket is *mon. The pid the helper waits for
+ * (the agent's, once the login shell has become it, or its monitor's), or
+ * -1 when fork failed.
  */
-static pid_t start_agent(char **argv, const sigset_t *old, int pty, int *mon)
+static pid_t start_agent(const struct launch *l, const sigset_t *old, int pty, int *mon)
 {
 	if (pty)
-		return monitor_start(argv, old, mon);
+		return monitor_start(l, old, mon);
 	pid_t agent = fork();
 	if (agent < 0) {
 		perror("ruas-exec: fork");
@@ -211,19 +207,20 @@ static pid_t start_agent(char **argv, const sigset_t *old, int pty, int *mon)
 	}
 	if (agent == 0) {
 		setsid();
-		agent_exec(argv, old);
+		launch_exec(l, old);
 	}
 	return agent;
 }
 
 /*
  * What is left of the run once the agent has ended: in its PID namespace,
- * or the descendants of this subreaper (signal 0 only asks).
+ * as its init counts them (pidns.h: this uid may not see every process
+ * there), or the descendants of this subreaper (signal 0 only asks).
  */
 static long count_left(const struct reaper *r)
 {
-	if (r->ns_ino)
-		return count_in_pidns(r->ns_ino);
+	if (r->ctl >= 0)
+		return pidns_count(r->ctl);
 	return signal_tree(0);
 }
 
@@ -246,15 +243,14 @@ static void begin_terminating(struct reaper *r)
  */
 static void report_stop(const struct reaper *r, int stop_sig)
 {
+	struct buf body = BUF_INIT;
 	if (r->chan < 0)
 		return;
-	if (stop_sig > 0) {
-		unsigned char body[4];
-		channel_put32(body, (unsigned int)stop_sig);
-		(void)channel_send_control(r->chan, CHANNEL_STOPPED, body, sizeof body);
-	} else {
-		(void)channel_send_control(r->chan, CHANNEL_CONTINUED, NULL, 0);
-	}
+	if (stop_sig > 0 && msg_stopped_encode(&body, stop_sig) == 0)
+		(void)channel_send_control(r->chan, CHANNEL_STOPPED, &body);
+	else if (stop_sig == 0 && msg_continued_encode(&body) == 0)
+		(void)channel_send_control(r->chan, CHANNEL_CONTINUED, &body);
+	buf_free(&body);
 }
 
 /*
@@ -307,7 +303,7 @@ static void signal_agent(const struct reaper *r, int sig)
 static int channel_event(struct reaper *r)
 {
 	struct buf body = BUF_INIT;
-	int type = 0;
+	int type = 0, sig, records;
 	int got = channel_recv(r->chan, &type, &body, NULL, NULL);
 	int stop = 0;
 	if (got <= 0) {
@@ -315,14 +311,13 @@ static int channel_event(struct reaper *r)
 		close(r->chan);
 		r->chan = -1;
 		stop = 1;
-	} else if (type == CHANNEL_SIGNAL && body.len == 4) {
-		signal_agent(r, (int)channel_get32((const unsigned char *)body.data));
-	} else if (type == CHANNEL_TERMINATE) {
+	} else if (type == CHANNEL_SIGNAL && msg_signal_decode(body.data, body.len, &sig) == 0) {
+		signal_agent(r, sig);
+	} else if (type == CHANNEL_TERMINATE && msg_terminate_decode(body.data, body.len) == 0) {
 		stop = 1;
-	} else if (type == CHANNEL_KILL) {
+	} else if (type == CHANNEL_KILL && msg_kill_decode(body.data, body.len, &records) == 0) {
 		stop = 1;
-		if (body.len == 1 && body.data[0] == CHANNEL_KILL_LIBRARY_RECORDS)
-			r->library_records_end = 1;
+		r->library_records_end |= records;
 		begin_terminating(r);
 		r->kill_at = monotonic_ms();
 	}
@@ -337,22 +332,27 @@ static int channel_event(struct reaper *r)
  */
 static int wait_event(struct reaper *r)
 {
-	struct pollfd pf[5] = {{r->sfd, POLLIN, 0}, {r->sup_fd, POLLIN, 0}, {r->par_fd, POLLIN, 0},
-			       {r->chan, POLLIN, 0},  {r->mon, POLLIN, 0}};
+	struct pollfd pf[6] = {{r->sfd, POLLIN, 0}, {r->sup_fd, POLLIN, 0}, {r->par_fd, POLLIN, 0},
+			       {r->chan, POLLIN, 0},  {r->mon, POLLIN, 0},    {r->launch->news, POLLIN, 0}};
 	long long left = r->terminating ? r->kill_at - monotonic_ms() : -1;
 	int timeout = r->terminating ? (left < 0 ? 0 : left > 1000 ? 1000 : (int)left) : -1;
-	if (poll(pf, 5, timeout) < 0 && errno != EINTR)
+	if (poll(pf, 6, timeout) < 0 && errno != EINTR)
 		return -1;
 	int stop = 0;
+	if (pf[5].revents)
+		launch_news(r->launch);
 	if (pf[4].revents)
 		monitor_event(r);
 	if (pf[3].revents & (POLLIN | POLLHUP | POLLERR))
 		stop = channel_event(r);
 	if (pf[0].revents & POLLIN) {
 		struct signalfd_siginfo si;
-		while (read(r->sfd, &si, sizeof si) == sizeof si)
-			if (si.ssi_signo != SIGCHLD)
+		while (read(r->sfd, &si, sizeof si) == sizeof si) {
+			if (si.ssi_signo == SIGCONT)
+				continue_sudo(r);
+			else if (si.ssi_signo != SIGCHLD)
 				stop = 1;
+		}
 	}
 	if ((pf[1].revents | pf[2].revents) & (POLLIN | POLLHUP)) {
 		stop = 1;
@@ -370,15 +370,21 @@ static int wait_event(struct reaper *r)
 	return stop;
 }
 
-int reaper_run(char **argv, struct reaper_options *o)
+int reaper_run(struct launch *l, struct reaper_options *o)
 {
-	struct reaper r = {-1, -1, -1, o->chan, -1, o->grace_seconds, -1, -1, 0, 0, -1, 0, -1, 0, 0};
+	struct reaper r = {.sfd = -1, .sup_fd = -1, .par_fd = -1, .chan = o->chan, .ctl = -1,
+			   .grace_seconds = o->grace_seconds, .agent = -1, .agent_status = -1,
+			   .mon = -1, .survivors = -1, .launch = l};
 	sigset_t old;
 	int rc = EXIT_HELPER;
 
-	if (reaper_setup(&r, o, &old) == 0 && lifetime_begin(&r, o) == 0 &&
-	    (o->started_ms = monotonic_ms(),
-	     r.agent = start_agent(argv, &old, o->pty, &r.mon)) > 0) {
+	int ok = reaper_setup(&r, o, &old) == 0 && lifetime_begin(&r, o) == 0;
+	/* The user namespace's maker, when it was not asked, is no child of the run's. */
+	userns_release();
+	if (ok && (r.agent = start_agent(l, &old, o->pty, &r.mon)) > 0) {
+		/* The inner helper's end is the login shell's now. */
+		close(l->cont);
+		l->cont = -1;
 		for (;;) {
 			int no_children = reap(&r);
 			if (r.agent_status != -1 && no_children)
@@ -399,11 +405,15 @@ int reaper_run(char **argv, struct reaper_options *o)
 			int stop = wait_event(&r);
 			if (stop < 0)
 				break;
+			if (stop && r.agent_status == -1)
+				o->ended_early = 1; /* asked to end (or the supervisor gone) before it did */
 			if (stop)
 				begin_terminating(&r);
 		}
 		rc = exit_status_code(r.agent_status);
 	}
+	/* A START sent just before the agent's exec is there by now. */
+	launch_news(l);
 	o->status = r.agent_status;
 	o->survivors = r.agent_status == -1 ? -1 : r.survivors < 0 ? 0 : r.survivors;
 	/* Its end of file may have been seen first: has the supervisor itself gone? */
@@ -411,6 +421,8 @@ int reaper_run(char **argv, struct reaper_options *o)
 	if (r.sup_fd >= 0 && poll(&sup, 1, 0) == 1 && (sup.revents & (POLLIN | POLLHUP)))
 		r.supervisor_lost = 1;
 	o->supervisor_lost = r.supervisor_lost && !r.library_records_end;
+	o->supervisor_watched = r.sup_fd >= 0 || r.supervisor_lost;
+	o->library_records_end = r.library_records_end;
 	o->chan = r.chan; /* -1 when the supervisor closed it */
 	if (r.sup_fd >= 0)
 		close(r.sup_fd);

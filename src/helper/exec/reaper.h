@@ -44,6 +44,8 @@
 
 #include <sys/types.h>
 
+#include "launch.h"
+
 struct reaper_options {
 	pid_t supervisor;                    /* 0: do not watch */
 	unsigned long long supervisor_start; /* /proc/PID/stat field 22 */
@@ -66,24 +68,35 @@ struct reaper_options {
 	int status; /* out: the agent's wait status, -1 when it never ran */
 	/*
 	 * out: how many processes of the run were still there when the agent
-	 * ended (and were then ended with it), as far as this uid can see them
-	 * (one that made itself undumpable hides in a PID namespace); -1 when
-	 * the agent never ran.
+	 * ended (and were then ended with it): those of the agent's PID
+	 * namespace as its init counts them, or the subreaper's descendants;
+	 * -1 when the agent never ran.
 	 */
 	long survivors;
 	/* out: the supervisor died without its free having said that it records the end */
 	int supervisor_lost;
-	long long started_ms; /* out: monotonic, when the agent was started */
+	/*
+	 * out: supervisor_lost comes from the supervisor's pidfd, opened while
+	 * /proc was the host's (the sudo backend's PID namespace mounts its
+	 * own over it, where the supervisor cannot be looked up by pid)
+	 */
+	int supervisor_watched;
+	/* out: the tree was told to end (a signal, TERMINATE, KILL, the supervisor gone) before the agent ended */
+	int ended_early;
+	/* out: the supervisor's free said that it records the end (control.h KILL) */
+	int library_records_end;
+	long long started_ms; /* monotonic, when the run began (the payload came) */
 };
 
 /*
- * Forks and execs argv (execvp) in a new session, then supervises it as
- * above; the agent's PID namespace, when lifetime asks for one, is made
- * (or taken) first. Returns the exit code to leave with: the agent's status, 128+N
- * when signal N killed it, 126/127 when it could not be run, 125 when the
- * supervisor was already gone, the helper could not set up, or lifetime is
- * pidns and no PID namespace could be had.
+ * Forks the run's first process (launch.h: the login shell, which becomes
+ * the agent) in a new session, then supervises it as above; the agent's
+ * PID namespace, when lifetime asks for one, is made (or taken) first.
+ * What START said stays in l. Returns the wait status's exit code: the
+ * agent's status, 128+N when signal N killed it, 126/127 when it could not
+ * be run, 125 when the supervisor was already gone, the helper could not
+ * set up, or lifetime is pidns and no PID namespace could be had.
  */
-int reaper_run(char **argv, struct reaper_options *o);
+int reaper_run(struct launch *l, struct reaper_options *o);
 
 #endif

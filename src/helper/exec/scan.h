@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "wire.h"
+#include "helper_report.h"
 
 /*
  * Workers when scan_options.threads is 0: the CPUs this process may run on,
@@ -44,7 +44,7 @@ struct scan_options {
 	unsigned int seconds;     /* time budget; 0 = none */
 	scan_access_fn access;    /* NULL = faccessat */
 	void *ctx;
-	unsigned int max_depth;   /* levels entered below root; 0 = SCAN_MAX_DEPTH (wire.h) */
+	unsigned int max_depth;   /* levels entered below root; 0 = SCAN_MAX_DEPTH (helper_report.h) */
 	unsigned int threads;     /* workers; 0 = min(CPUs, SCAN_MAX_THREADS); capped by RLIMIT_NOFILE */
 };
 

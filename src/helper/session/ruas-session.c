@@ -9,13 +9,18 @@
  *   child:  setsid; unless lifetime is the subreaper's, a new PID namespace
  *           whose init stays root (pidns.h), its control socket handed
  *           down as descriptor 4; setresgid + setresuid, verified; the login
- *           environment, then PAM's; exec the target's login shell with
- *           "exec ruas-exec --channel-fd 3" (and "--init-fd 4" with the
- *           namespace), the same helper the sudo backend runs, so both
- *           backends give the same agent;
- *   parent: relay SIGTERM, SIGHUP, SIGINT, SIGQUIT to the child, wait, then
- *           pam_close_session, pam_setcred(DELETE), pam_end on every path,
- *           and exit as the child did.
+ *           environment, then PAM's; exec ruas-exec --channel-fd 3 (and
+ *           --init-fd 4 with the namespace) directly, never through the
+ *           target's login shell: the helper runs that itself, inside the
+ *           run (src/helper/exec/launch.h), as it does on the sudo backend,
+ *           so both backends give the same agent and nothing the target can
+ *           write runs before the helper;
+ *   parent: a child subreaper: relay SIGTERM, SIGHUP, SIGINT, SIGQUIT to
+ *           the child, wait; then kill and reap whatever of the run came
+ *           back to it (the namespace's root init, should the helper have
+ *           died before it), so that no root process of the run outlives
+ *           this one; then pam_close_session, pam_setcred(DELETE), pam_end
+ *           on every path, and exit as the child did.
  *
  * The library starts it as `ruas-session --channel-fd 3`: descriptor 3 is
  * the spawn channel (channel.h), on which its own payload comes first; the
@@ -23,10 +28,10 @@
  * down to ruas-exec unread, as descriptor 3, and keeps no copy, so that the
  * channel ends when the helper does. Nothing is on a command line.
  *
- * In check mode it runs only pam_start and pam_acct_mgmt, prints the
- * verdict (src/common/proto/session_acct.h) and whether root can make the
- * agent's PID namespace, then runs ruas-exec's checks in a child that has
- * fully dropped.
+ * In check mode it runs only pam_start and pam_acct_mgmt, sends the
+ * verdict and whether root can make the agent's PID namespace as a REPORT
+ * of its own on the channel (src/proto/helper_report.h), then runs
+ * ruas-exec's checks in a child that has fully dropped.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,10 +42,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
+#include "leftovers.h"
 #include "channel.h"
 #include "drop.h"
 #include "exit_status.h"
@@ -48,24 +58,9 @@
 #include "payload.h"
 #include "pidns.h"
 #include "proc.h"
-#include "session_acct.h"
+#include "helper_report_write.h"
+#include "session.h"
 
-
-/*
- * A backslash before every byte but [A-Za-z0-9_-]. That is sudo -i's
- * escaping but stricter: sudo leaves `$` live (see payload.h), this does
- * not. What it escapes is the helper's path and a hex payload.
- */
-static void shell_escape(struct buf *b, const char *s)
-{
-	for (; *s; s++) {
-		char c = *s;
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_' || c == '-'))
-			buf_addc(b, '\\');
-		buf_addc(b, c);
-	}
-}
 
 /*
  * As root, before the drop: the agent's PID namespace (pidns.h), whose init
@@ -74,12 +69,12 @@ static void shell_escape(struct buf *b, const char *s)
  * descriptor 4 is then the init's control socket, 0 when the lifetime is
  * the subreaper's (or auto, and no namespace can be made). Exits on failure.
  */
-static int make_pidns(const struct payload *p)
+static int make_pidns(const struct session *p)
 {
 	char why[256];
 	int ctl = -1;
 	int got = p->lifetime == LIFETIME_SUBREAPER ? PIDNS_UNAVAILABLE
-						     : pidns_start(0, &ctl, why, sizeof why);
+						     : pidns_start(NULL, &ctl, why, sizeof why);
 	if (p->lifetime == LIFETIME_SUBREAPER ||
 	    (got == PIDNS_UNAVAILABLE && p->lifetime == LIFETIME_AUTO))
 		return 0;
@@ -94,39 +89,70 @@ static int make_pidns(const struct payload *p)
 	return 1;
 }
 
-/* In the child: become the target and exec. Never returns. */
-static void run_child(const struct passwd *pw, char **env, const struct payload *p)
+/*
+ * The helper, opened as root: a descriptor of a regular file that other
+ * users cannot read, or -1 after a complaint. One they can read would run
+ * dumpable as the target until its first instruction, and the target's
+ * processes could take the channel from it (src/lib/helper_file.h). The
+ * file checked is the file run: it is executed through this descriptor.
+ * *code: the exit code of a failure.
+ */
+static int open_helper(const struct session *p, const struct passwd *pw, int *code)
+{
+	struct stat st;
+	int fd = open(p->helper, O_PATH | O_CLOEXEC);
+	*code = fd < 0 && errno == ENOENT ? 127 : EXIT_HELPER; /* as a failed exec's (env(1)) */
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		fprintf(stderr, "ruas-session: cannot run %s: %s\n", p->helper, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "ruas-session: cannot run %s: not a regular file\n", p->helper);
+		close(fd);
+		return -1;
+	}
+	if (st.st_mode & (S_IRGRP | S_IROTH)) {
+		fprintf(stderr,
+			"ruas-session: refusing to run the helper %s: other users can read it "
+			"(mode %04o), so a process of user %s could take the channel as it starts; "
+			"chmod 0711 %s\n",
+			p->helper, (unsigned int)(st.st_mode & 07777), pw->pw_name, p->helper);
+		close(fd);
+		return -1;
+	}
+	/* Above the numbers the child hands down (3, 4), which make_pidns() takes. */
+	int high = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+	close(fd);
+	if (high < 0)
+		perror("ruas-session: the helper's descriptor");
+	return high;
+}
+
+/* In the child: become the target and exec the helper. Never returns. */
+static void run_child(const struct passwd *pw, char **env, const struct session *p)
 {
 	setsid();
+	int code;
+	int helper = open_helper(p, pw, &code);
+	if (helper < 0)
+		_exit(code);
 	int init = p->mode == SESSION_EXEC && make_pidns(p);
 	if (drop_to(pw) < 0)
 		_exit(EXIT_HELPER);
 	if (chdir(pw->pw_dir) < 0 && chdir("/") < 0)
 		_exit(EXIT_HELPER);
 	/* The channel, and nothing else but the init's socket, reaches ruas-exec as 3 (and 4). */
-	closefrom(init ? 5 : 4);
+	close_range(init ? 5 : 4, (unsigned int)helper - 1, 0);
+	closefrom(helper + 1);
 	if (fcntl(3, F_SETFD, 0) < 0)
 		_exit(EXIT_HELPER);
-	if (p->mode == SESSION_CHECK) {
-		char *argv[] = {p->helper, (char *)"--channel-fd", (char *)"3", NULL};
-		execve(p->helper, argv, env);
-		fprintf(stderr, "ruas-session: cannot run %s: %s\n", p->helper, strerror(errno));
-		_exit(127);
-	}
-	const char *shell = pw->pw_shell && *pw->pw_shell ? pw->pw_shell : "/bin/sh";
-	const char *base = strrchr(shell, '/');
-	struct buf arg0 = BUF_INIT, cmd = BUF_INIT;
-	buf_printf(&arg0, "-%s", base ? base + 1 : shell);
-	buf_adds(&cmd, "exec ");
-	shell_escape(&cmd, p->helper);
-	buf_adds(&cmd, init ? " --channel-fd 3 --init-fd 4" : " --channel-fd 3");
-	char *argv[] = {arg0.data, "-c", cmd.data, NULL};
-	if (arg0.oom || cmd.oom)
-		_exit(EXIT_HELPER);
-	execve(shell, argv, env);
-	fprintf(stderr, "ruas-session: cannot run the login shell %s: %s\n", shell,
-		strerror(errno));
-	_exit(126);
+	char *argv[] = {p->helper, (char *)"--channel-fd", (char *)"3",
+			init ? (char *)"--init-fd" : NULL, (char *)"4", NULL};
+	syscall(SYS_execveat, helper, "", argv, env, AT_EMPTY_PATH);
+	fprintf(stderr, "ruas-session: cannot run %s: %s\n", p->helper, strerror(errno));
+	_exit(127);
 }
 
 /*
@@ -156,9 +182,18 @@ static int lookup_user(const char *name, struct passwd *pw, char **mem)
 	}
 }
 
-/* Relays signals to the child until it ends; returns its exit code. */
-static int supervise(pid_t child, const sigset_t *set)
+/*
+ * Relays signals to the child until it ends; returns its exit code. After
+ * a relayed signal the helper ends the tree within the project's grace; a
+ * helper that does not (stopped by another process of the target's) is
+ * killed grace + 5 seconds later, as ruas run kills a sudo that stays (and
+ * as util-linux su kills its child), so that it keeps neither the session
+ * nor root's init alive. SIGUSR1, which only root can send (the library's
+ * ruas_child_free() when the helper does not answer), kills it at once.
+ */
+static int supervise(pid_t child, const sigset_t *set, unsigned int grace)
 {
+	long long kill_at = 0;
 	for (;;) {
 		int st;
 		pid_t w = waitpid(child, &st, WNOHANG);
@@ -167,18 +202,33 @@ static int supervise(pid_t child, const sigset_t *set)
 		if (w < 0 && errno != EINTR)
 			return EXIT_HELPER;
 		siginfo_t si;
-		int sig = sigwaitinfo(set, &si);
-		if (sig > 0 && sig != SIGCHLD)
+		long long left = kill_at ? kill_at - monotonic_ms() : 1000;
+		if (left < 0)
+			left = 0;
+		struct timespec ts = {left / 1000, (left % 1000) * 1000000};
+		int sig = sigtimedwait(set, &si, &ts);
+		if (sig == SIGUSR1) {
+			kill_at = monotonic_ms();
+		} else if (sig > 0 && sig != SIGCHLD) {
 			kill(child, sig);
+			if (!kill_at)
+				kill_at = monotonic_ms() + 1000LL * (grace + 5);
+		}
+		if (kill_at && monotonic_ms() >= kill_at)
+			kill(child, SIGKILL);
 	}
 }
 
 /* Forks the child that becomes the target, relays signals to it; its exit code. */
-static int run_session(const struct passwd *pw, char **env, const struct payload *p)
+static int run_session(const struct passwd *pw, char **env, const struct session *p)
 {
 	sigset_t set, old;
 	pid_t child = -1;
-	if (block_relayed_signals(&set, &old) < 0) {
+	/* What the run leaves when its helper is gone comes back here (leftovers.h). */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) {
+		perror("ruas-session: PR_SET_CHILD_SUBREAPER");
+	} else if (block_relayed_signals(&set, &old) < 0 || sigaddset(&set, SIGUSR1) < 0 ||
+		   sigprocmask(SIG_BLOCK, &set, NULL) < 0) {
 		perror("ruas-session: sigprocmask");
 	} else if ((child = fork()) == 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
@@ -188,14 +238,16 @@ static int run_session(const struct passwd *pw, char **env, const struct payload
 	}
 	/* The helper holds the channel now: its end must be the channel's end. */
 	close(3);
-	return child < 0 ? EXIT_HELPER : supervise(child, &set);
+	int rc = child < 0 ? EXIT_HELPER : supervise(child, &set, p->grace_seconds);
+	leftovers_end();
+	return rc;
 }
 
 /*
- * The session payload, only from the channel on descriptor 3, and only its
- * first message: the rest is ruas-exec's. 0, or -1 after a complaint.
+ * The session's message, only from the channel on descriptor 3, and only
+ * its first message: the rest is ruas-exec's. 0, or -1 after a complaint.
  */
-static int take_payload(int argc, char **argv, struct payload *p)
+static int take_session(int argc, char **argv, struct session *p)
 {
 	const char *why = NULL;
 	if (argc != 3 || strcmp(argv[1], "--channel-fd") != 0 || strcmp(argv[2], "3") != 0) {
@@ -210,30 +262,43 @@ static int take_payload(int argc, char **argv, struct payload *p)
 	struct buf body = BUF_INIT;
 	int type = 0;
 	int r = channel_recv(3, &type, &body, NULL, NULL) == 1 && type == CHANNEL_SESSION ? 0 : -1;
-	buf_addc(&body, '\0');
 	if (r == 0)
-		r = body.oom ? -1 : payload_decode(body.data, p, &why);
+		r = session_decode(body.data, body.len, p, &why);
 	buf_free(&body);
-	if (r < 0 || p->kind != PAYLOAD_SESSION ||
-	    (p->mode != SESSION_EXEC && p->mode != SESSION_CHECK)) {
+	if (r < 0) {
 		fprintf(stderr, "ruas-session: bad payload: %s\n", why ? why : "not a session");
-		if (r == 0)
-			payload_free(p);
 		return -1;
 	}
 	return 0;
 }
 
+/* Check mode: the account's verdict (and the namespace's), as a REPORT of its own. 0, or -1. */
+static int send_verdict(int ok, const char *reason)
+{
+	struct buf rep = BUF_INIT;
+	report_begin(&rep, REPORT_FROM_SESSION);
+	report_put_acct(&rep, ok, reason);
+	if (ok) {
+		char why[256];
+		/* Can root make the agent's PID namespace (lifetime = "pidns")? */
+		int e = pidns_probe(NULL, why, sizeof why);
+		report_put_pidns(&rep, e, why);
+	}
+	int r = channel_send_buf(3, CHANNEL_REPORT, &rep);
+	buf_free(&rep);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
-	struct payload p;
+	struct session p;
 	if (getuid() != 0 || geteuid() != 0) {
 		fputs("ruas-session: must be started by root (the pam backend serves root "
 		      "supervisors)\n", stderr);
 		return EXIT_HELPER;
 	}
 	memset(&p, 0, sizeof p);
-	if (take_payload(argc, argv, &p) < 0)
+	if (take_session(argc, argv, &p) < 0)
 		return EXIT_HELPER;
 	/* From here every exit goes through `out`. */
 	int rc = EXIT_HELPER;
@@ -259,21 +324,17 @@ int main(int argc, char **argv)
 	if (pam_login_begin(&l, &pam_real_ops, p.service, p.user, p.ruser, tty, !check) < 0) {
 		if (check) {
 			/* A refused account is the check's finding, not the helper's failure. */
-			session_acct_write_fail(stdout, l.reason);
-			rc = fflush(stdout) == 0 ? 0 : EXIT_HELPER;
+			rc = send_verdict(0, l.reason) == 0 ? 0 : EXIT_HELPER;
 		} else {
 			fprintf(stderr, "ruas-session: PAM (service %s) refused user %s: %s\n",
 				p.service, p.user, l.reason);
 		}
 		goto out;
 	}
-	if (check) {
-		char why[256];
-		session_acct_write_ok(stdout);
-		/* Can root make the agent's PID namespace (lifetime = "pidns")? */
-		int e = pidns_probe(0, why, sizeof why);
-		session_pidns_write(stdout, e, why);
-		fflush(stdout);
+	if (check && send_verdict(1, NULL) < 0) {
+		perror("ruas-session: the account's verdict");
+		pam_login_end(&l);
+		goto out;
 	}
 	char **pam_env = pam_login_env(&l);
 	env = login_env(pw, pam_env);
@@ -286,6 +347,6 @@ out:
 		free(*e);
 	free(env);
 	free(pwmem);
-	payload_free(&p);
+	session_free(&p);
 	return rc;
 }

@@ -221,7 +221,8 @@ int audit_run_start(struct audit_run *a, const struct audit_spawn *s, ruas_error
 	return 0;
 }
 
-void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long survivors)
+void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long survivors,
+		   int started)
 {
 	if (!a || a->ended)
 		return;
@@ -239,6 +240,7 @@ void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long sur
 		survivors < 0 ? (struct audit_field){"survivors_killed", AUDIT_STR, NULL, 0, NULL, 0}
 			      : (struct audit_field){"survivors_killed", AUDIT_INT, NULL, survivors,
 						     NULL, 0},
+		{"started", AUDIT_STR, started < 0 ? NULL : started ? "yes" : "no", 0, NULL, 0},
 	};
 	if (term_signal)
 		f[2] = (struct audit_field){"exit", AUDIT_STR, NULL, 0, NULL, 0};

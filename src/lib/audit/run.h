@@ -56,9 +56,12 @@ int audit_run_start(struct audit_run *a, const struct audit_spawn *s, ruas_error
 /*
  * The end record, once (later calls do nothing): exit_code as the wait
  * gives it, the signal that ended the agent (0: none), the processes
- * killed when it ended (-1: unknown).
+ * killed when it ended (-1: unknown), whether the agent's program started
+ * (1, or 0: exit_code is then the helper's own, never the agent's; -1:
+ * unknown).
  */
-void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long survivors);
+void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long survivors,
+		   int started);
 /* Closes the log and frees a (NULL: nothing). */
 void audit_run_free(struct audit_run *a);
 

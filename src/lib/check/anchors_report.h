@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "ruas.h"
-#include "wire.h"
+#include "helper_report.h"
 
 /*
  * One fatal "anchors" finding per path of hr that the target can write

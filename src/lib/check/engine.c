@@ -22,12 +22,10 @@
 #include "error.h"
 #include "exit_status.h"
 #include "payload.h"
-#include "random_hex.h"
-#include "session_acct.h"
 #include "spawn/pam.h"
 #include "spawn/sudo_call.h"
 #include "check/sudo_list.h"
-#include "wire.h"
+#include "helper_report.h"
 
 struct pool {
 	const struct check_run *run;
@@ -43,7 +41,6 @@ static enum outcome classify_failure(const struct job *j)
 {
 	const struct run_result *rr = &j->rr;
 	const char *err = rr->err.data ? rr->err.data : "";
-	const char *out = rr->out.data ? rr->out.data : "";
 	int code = exit_status_code(rr->wait_status);
 
 	if (rr->spawn_errno)
@@ -53,10 +50,12 @@ static enum outcome classify_failure(const struct job *j)
 			       : OUT_SUDO_FAILED;
 	if (rr->timed_out)
 		return OUT_SUDO_FAILED;
-	if (strstr(out, "This account is currently not available"))
-		return OUT_NOLOGIN;
 	if (code == 1 && strncmp(err, "sudo: unknown user", 18) == 0)
 		return OUT_USER_MISSING;
+	/* sudo runs the helper itself (no login shell): its own words when it cannot. */
+	if (code == 1 && (strncmp(err, "sudo: unable to execute ", 24) == 0 ||
+			  (strncmp(err, "sudo: ", 6) == 0 && strstr(err, ": command not found"))))
+		return OUT_HELPER_FAILED;
 	if (code == 1 && strncmp(err, "sudo: ", 6) == 0)
 		return OUT_NOT_CONFIGURED;
 	if (code == 126 || code == 127)
@@ -65,20 +64,26 @@ static enum outcome classify_failure(const struct job *j)
 }
 
 /*
- * ruas-session prints its account verdict (session_acct.h) before the
- * helper's report. Sets the outcome unless the account passed.
+ * ruas-session's REPORT (its account's verdict, and whether root can make
+ * the agent's PID namespace) comes before the helper's. Sets the outcome
+ * unless the account passed.
  */
-static enum outcome pam_verdict(struct job *j)
+static enum outcome pam_verdict(struct job *j, const struct report *first)
 {
-	enum session_acct acct = SESSION_ACCT_NONE;
-	/* A spawn failure wins over any "fail" line, and "fail" over a missing "ok". */
-	if (!j->rr.spawn_errno) {
-		acct = session_acct_parse(j->rr.out.data ? j->rr.out.data : "", &j->pam_reason);
-		j->pidns = session_pidns_parse(j->rr.out.data ? j->rr.out.data : "", &j->pidns_why);
+	/* A spawn failure wins over any verdict, and a refusal over a missing one. */
+	if (j->rr.spawn_errno || !first || first->origin != REPORT_FROM_SESSION) {
+		j->outcome = OUT_SESSION_FAILED;
+		return j->outcome;
 	}
-	if (acct == SESSION_ACCT_OK)
+	const struct session_report *s = &first->session;
+	if (s->pidns_seen) {
+		j->pidns = s->pidns_errno ? SESSION_ACCT_FAIL : SESSION_ACCT_OK;
+		j->pidns_why = s->pidns_errno ? strdup(s->pidns_why) : NULL;
+	}
+	if (s->acct == SESSION_ACCT_OK)
 		return OUT_OK;
-	j->outcome = acct == SESSION_ACCT_FAIL ? OUT_PAM_ACCOUNT : OUT_SESSION_FAILED;
+	j->pam_reason = strdup(s->reason ? s->reason : "");
+	j->outcome = OUT_PAM_ACCOUNT;
 	return j->outcome;
 }
 
@@ -144,7 +149,7 @@ static int root_secure_path(const struct job *j, char ***v, size_t *n)
 	return r;
 }
 
-/* Groups the login session had beyond the group database (pam_group). */
+/* Groups the sudo or PAM session had beyond the group database (pam_group). */
 static void session_groups(struct job *j)
 {
 	struct account acct;
@@ -217,24 +222,18 @@ struct job_call {
 
 static void job_call_free(struct job_call *c)
 {
-	sudo_call_free(&c->call);
 	buf_free(&c->payload);
 	buf_free(&c->session);
-	if (c->ch.listen_fd >= 0)
-		close(c->ch.listen_fd);
-	c->ch.listen_fd = -1;
 }
 
 /*
- * The call around the payload p: sudo -n [-u VIA --] sudo -n -iu USER --
- * exec ruas-exec --channel TOKEN with a listener for the token, or
- * ruas-session --channel-fd 3 with its own payload. 0 or RUAS_ERR_*.
+ * The call around the payload p: sudo -n [-u VIA --] sudo -n -u USER --
+ * ruas-exec --channel-fd 0, or ruas-session --channel-fd 3 with its own
+ * SESSION first. 0 or RUAS_ERR_*.
  */
 static int call_around(const struct check_run *run, const struct job_spec *s,
 		       const struct payload *p, struct job_call *c)
 {
-	c->ch.listen_fd = -1;
-	c->ch.uid = (uid_t)-1;
 	c->ch.payload = &c->payload;
 	if (payload_encode(p, &c->payload) < 0 || c->payload.len > CHANNEL_MAX_BODY)
 		return c->payload.oom ? RUAS_ERR_NOMEM : RUAS_ERR_TOOLONG;
@@ -242,21 +241,14 @@ static int call_around(const struct check_run *run, const struct job_spec *s,
 		c->session_argv[0] = run->session_helper;
 		c->session_argv[1] = "--channel-fd";
 		c->session_argv[2] = "3";
+		c->ch.fd_no = 3;
 		c->ch.session = &c->session;
 		return session_payload_build(&c->session, run->cfg, s->user, s->pam_service,
-					     SESSION_CHECK, LIFETIME_SUBREAPER, "");
+					     SESSION_CHECK, LIFETIME_SUBREAPER, "", 0);
 	}
-	char token[CHANNEL_TOKEN_LEN + 1];
-	if (channel_listen(token, &c->ch.listen_fd) < 0)
-		return RUAS_ERR_SYSTEM;
-	/* A target that does not exist gets no peer: sudo says so itself. */
-	struct account a;
-	if (account_lookup(s->user, &a) == ACCOUNT_FOUND) {
-		c->ch.uid = a.uid;
-		account_clear(&a);
-	}
-	return sudo_call_build_via(&c->call, run->sudo, s->via, s->user, run->helper,
-					   token);
+	c->ch.fd_no = 0;
+	sudo_call_build_via(&c->call, run->sudo, s->via, s->user, run->helper);
+	return 0;
 }
 
 /* The payload's anchors, then the call around the payload: 0 or RUAS_ERR_*. */
@@ -295,37 +287,86 @@ static int call_run(const struct check_run *run, const struct runner *runner, st
 	return r;
 }
 
-/* The outcome from what came back: the helper's report, or why there is none. */
-static void judge_output(struct job *j, const char *nonce)
+/*
+ * The REPORTs that came back over the channel, in order: at most two (the
+ * pam backend's session report, then the helper's). The number decoded,
+ * or -1 when what came is not whole messages, or not reports.
+ */
+static int take_reports(struct job *j, struct report reps[2], const char **why)
 {
-	if (j->spec->pam && pam_verdict(j) != OUT_OK)
-		return;
-	if (helper_report_parse(j->rr.out.data ? j->rr.out.data : "", j->rr.out.len,
-				nonce, j->spec->ndirs, &j->hr) == 0) {
-		j->outcome = OUT_OK;
-		session_groups(j);
+	const char *data = j->rr.chan.data, *body;
+	size_t off = 0, blen;
+	int type, n = 0, r;
+	/* pam: ruas-session's, then the helper's; sudo: the helper's alone. */
+	const int max = j->spec->pam ? 2 : 1;
+	*why = "the channel broke off inside a message";
+	if (j->rr.chan_cut)
+		return -1;
+	while ((r = channel_next(data, j->rr.chan.len, &off, &type, &body, &blen)) == 1) {
+		if (type != CHANNEL_REPORT || n == max) {
+			*why = "the helper sent a message that is not a report, or one too many";
+			return -1;
+		}
+		if (report_decode(body, blen, j->spec->ndirs, &reps[n], why) < 0)
+			return -1;
+		n++;
+		/*
+		 * On sudo, a report of ruas-session's origin is no one's to send;
+		 * on pam, judge_output() takes each only in its place.
+		 */
+		if (!j->spec->pam && reps[n - 1].origin != REPORT_FROM_HELPER) {
+			*why = "a report of another origin than the helper's";
+			return -1;
+		}
+	}
+	return r == 0 ? n : -1;
+}
+
+/* The outcome from what came back: the helper's report, or why there is none. */
+static void judge_output(struct job *j)
+{
+	struct report reps[2];
+	const char *why = NULL;
+	memset(reps, 0, sizeof reps);
+	int n = take_reports(j, reps, &why);
+	if (n < 0) {
+		for (int i = 0; i < 2; i++)
+			report_free(&reps[i]);
+		set_internal(j, "the ruas helper sent a malformed report (are the library and "
+				"ruas-exec from the same version?)");
 		return;
 	}
-	if (!j->hr.complete)
+	if (j->rr.hello_version && j->rr.hello_version != PAYLOAD_VERSION) {
+		for (int i = 0; i < 2; i++)
+			report_free(&reps[i]);
+		set_internal(j, "the ruas helper speaks another payload version than this library "
+				"(ruas-exec and libruas must come from one release: reinstall ruas)");
+		return;
+	}
+	const struct report *mine = NULL;
+	int pam_ok = !j->spec->pam || pam_verdict(j, n > 0 ? &reps[0] : NULL) == OUT_OK;
+	for (int i = 0; i < n; i++)
+		if (reps[i].origin == REPORT_FROM_HELPER)
+			mine = &reps[i];
+	if (pam_ok && mine && (!j->spec->pam || mine == &reps[1])) {
+		j->hr = mine->helper; /* the job's now */
+		memset(&reps[mine - reps].helper, 0, sizeof mine->helper);
+		j->outcome = OUT_OK;
+		session_groups(j);
+	} else if (pam_ok) {
 		j->outcome = j->spec->pam ? OUT_SESSION_FAILED : classify_failure(j);
-	else
-		set_internal(j, "the ruas helper sent a malformed report (are the "
-				"library and ruas-exec from the same version?)");
+	}
+	for (int i = 0; i < 2; i++)
+		report_free(&reps[i]);
 }
 
 static void run_job(const struct check_run *run, const struct runner *runner, struct job *j)
 {
 	const struct job_spec *s = j->spec;
-	char nonce[64];
 	if (account_ready(j) < 0)
 		return;
-	if (random_hex(nonce, sizeof nonce) < 0) {
-		set_internal(j, "no random bytes for the report nonce");
-		return;
-	}
 	struct payload p = {0};
 	p.kind = PAYLOAD_CHECK;
-	p.nonce = nonce;
 	p.sudo_path = (char *)run->sudo; /* borrowed: payload_encode() only reads it */
 	p.scan_cap = SCAN_REPORT_CAP;
 	p.scan_seconds = run->scan_time_limit;
@@ -340,14 +381,12 @@ static void run_job(const struct check_run *run, const struct runner *runner, st
 		list_as_root(run->sudo, runner, j);
 	struct job_call c;
 	memset(&c, 0, sizeof c);
-	c.ch.listen_fd = -1;
 	int r = call_build(run, j, &p, &c);
 	if (r < 0) {
 		job_call_free(&c);
 		set_internal(j, r == RUAS_ERR_TOOLONG ? "the work_dirs and paths of this user are too "
 							"long to pass to the helper (about 8 MiB "
 							"at most)"
-				: r == RUAS_ERR_SYSTEM ? "cannot open the spawn channel (a unix socket)"
 						       : "out of memory");
 		return;
 	}
@@ -355,7 +394,7 @@ static void run_job(const struct check_run *run, const struct runner *runner, st
 		set_internal(j, "running sudo failed (pipes, memory or wait)");
 		return;
 	}
-	judge_output(j, nonce);
+	judge_output(j);
 }
 
 static void *worker(void *arg)

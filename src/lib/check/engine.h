@@ -15,7 +15,7 @@
 #include "check/runner.h"
 #include "config/config_int.h"
 #include "payload.h"
-#include "wire.h"
+#include "helper_report.h"
 
 #define DEFAULT_MAX_PARALLEL 8u
 #define SUDO_OUTPUT_MAX (1u << 20)

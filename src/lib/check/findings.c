@@ -13,9 +13,10 @@
 #include "check/messages.h"
 #include "check/report.h"
 #include "exit_status.h"
+#include "helper_file.h"
 #include "people/deny.h"
 #include "quote.h"
-#include "session_acct.h"
+#include "helper_report.h"
 
 static char *pam_failure_text(const struct check_run *run, const struct job *j,
 			      const char *project)
@@ -199,6 +200,21 @@ int report_lifetime(const struct job_projects *jp, const char *user, const struc
 }
 
 /* People who share one OS user are kept apart by deny rules alone. */
+int report_helper_readable(const struct ruas_config *cfg, const char *helper, ruas_report *rep)
+{
+	unsigned int mode;
+	int r = 0;
+	if (!helper_readable(helper, &mode))
+		return 0;
+	for (size_t i = 0; i < cfg->nprojects; i++) {
+		const struct ruas_project *p = cfg->projects[i];
+		if (p->run_as_user)
+			r |= report_add(rep, i, RUAS_SEVERITY_FATAL, "anchors",
+					msg_helper_readable(p->name, p->run_as_user, helper, mode));
+	}
+	return r;
+}
+
 int report_shared_users(const struct ruas_config *cfg, ruas_report *rep)
 {
 	const struct ruas_people *pp = cfg->people;
@@ -226,8 +242,12 @@ int report_target(const struct check_run *run, const struct job *j, size_t idx,
 		  char *const *allowed, ruas_report *rep)
 {
 	const char *user = j->spec->user;
+	unsigned int mode;
 	int r = report_anchors(rep, idx, user, run->supervisor_name,
 			       j->outcome == OUT_OK ? &j->hr : NULL);
+	if (helper_readable(run->helper, &mode))
+		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "anchors",
+				msg_helper_readable(NULL, user, run->helper, mode));
 	if (j->outcome != OUT_OK)
 		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "sudo", failure_text(run, j, NULL));
 	else

@@ -147,9 +147,26 @@ char *msg_helper_failed(const char *project, const char *user,
 	buf_printf(&b, "Check that ruas is installed and that %s can search every "
 		       "directory above the helper. Then restart ruas.\n", user);
 	if (said && *said) {
-		buf_adds(&b, "The login shell said:\n");
+		buf_adds(&b, "sudo said:\n");
 		msg_indent(&b, said);
 	}
+	return buf_detach(&b);
+}
+
+char *msg_helper_readable(const char *project, const char *user, const char *helper,
+			  unsigned int mode)
+{
+	struct buf b = BUF_INIT;
+	msg_prefix(&b, "ERROR: ", project);
+	buf_adds(&b, "the ruas helper ");
+	q(&b, helper);
+	buf_printf(&b, " can be read by other users (mode %04o): until its first instruction it "
+		       "runs open to ptrace as user ", mode);
+	q(&b, user);
+	buf_adds(&b, ", whose processes may stop it and take the spawn channel (the payload's "
+		     "secrets, the check's report).\nFix: chmod 0711 ");
+	q(&b, helper);
+	buf_adds(&b, " (make install and the Debian package leave it so). Then restart ruas.\n");
 	return buf_detach(&b);
 }
 
@@ -164,9 +181,9 @@ char *msg_sudo_failed(const char *project, const char *user, int status,
 		buf_printf(&b, " through sudo did not finish within %u seconds.\n", timeout_s);
 	else
 		buf_printf(&b, " through sudo failed (exit status %d) without a report.\n", status);
-	buf_printf(&b, "Try it by hand: sudo -n -iu %s -- true\n"
-		       "Fix what it shows (the target's ~/.profile or ~/.bash_profile "
-		       "must not wait for input or exit). Then restart ruas.\n", user);
+	buf_printf(&b, "Try it by hand: sudo -n -u %s -- true\n"
+		       "Fix what it shows (sudo, its PAM session, or the ruas helper; no login "
+		       "file of the target runs in a check). Then restart ruas.\n", user);
 	if (said && *said) {
 		buf_adds(&b, "It said:\n");
 		msg_indent(&b, said);

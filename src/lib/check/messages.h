@@ -15,7 +15,7 @@
 
 #include "account.h"
 #include "buf.h"
-#include "wire.h"
+#include "helper_report.h"
 
 char *msg_sudo_not_configured(const char *project, const char *user,
 			      const char *supervisor, const char *sudo_said);
@@ -27,6 +27,9 @@ char *msg_sudo_missing(const char *project, const char *user, const char *sudo,
 		       const char *config);
 char *msg_helper_failed(const char *project, const char *user,
 			const char *helper, int status, const char *said);
+/* The helper that runs as user can be read by other users (helper_file.h; fatal). */
+char *msg_helper_readable(const char *project, const char *user, const char *helper,
+			  unsigned int mode);
 char *msg_sudo_failed(const char *project, const char *user, int status,
 		      int timed_out, unsigned int timeout_s, const char *said);
 char *msg_escalation(const char *user, const char *list);

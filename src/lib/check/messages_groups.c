@@ -98,7 +98,7 @@ char *msg_group_fatal(const char *project, const char *user,
 			buf_adds(&b, "  remove what grants ");
 			group_label(&b, &h[i]);
 			buf_printf(&b, " to %s at login (pam_group: /etc/security/group.conf, "
-				       "or another PAM module of the sudo-i or ruas service)\n",
+				       "or another PAM module of the sudo or ruas service)\n",
 				   user);
 		}
 		if (h[i].primary)

@@ -7,7 +7,7 @@
 #include "buf.h"
 #include "check/messages_int.h"
 #include "quote.h"
-#include "wire.h"
+#include "helper_report.h"
 
 static void not_accessible(struct buf *b, const char *project, const char *work_dir,
 			   const char *user)

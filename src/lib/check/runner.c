@@ -14,14 +14,15 @@
 #include <unistd.h>
 
 #include "channel.h"
+#include "payload.h"
 #include "pty_spawn.h"
-#include "spawn/rendezvous.h"
 #include "spawn_attr.h"
 
 void run_result_free(struct run_result *res)
 {
 	buf_free(&res->out);
 	buf_free(&res->err);
+	buf_free(&res->chan);
 }
 
 /* Reads what is there; keeps at most `max` bytes but drains everything. */
@@ -100,17 +101,87 @@ static int run_capture_pty(const struct run_request *req, struct run_result *res
 	return rc;
 }
 
+/* What one call watches: stdout, stderr and the channel, each -1 once it has ended. */
+struct call_io {
+	int fds[3];
+	struct channel_out out; /* the messages for the helper, sent as it takes them */
+	int sending;
+	const struct buf *payload; /* sent after the helper's HELLO; NULL once queued */
+	size_t seen;               /* the whole messages of res->chan looked at for HELLO */
+};
+
 /*
- * Reads stdout and stderr (fds, which it closes) until both end, SIGTERM
- * at the deadline and SIGKILL 2 s later: sudo relays the one, not the other.
+ * The helper's HELLO among what came: taken out of res->chan and answered
+ * with the payload (one HELLO only; a second stays, for the report's
+ * decoder to refuse). A HELLO of another version gets no payload but the
+ * channel's end, and the engine names the mismatch. 0, or -1 to hang up.
  */
-static void capture(pid_t pid, int fds[2], const struct run_request *req, struct run_result *res)
+static int answer_hello(struct call_io *io, struct run_result *res)
+{
+	size_t off = io->seen, blen;
+	int type;
+	const char *body;
+	while (io->payload &&
+	       channel_next(res->chan.data, res->chan.len, &off, &type, &body, &blen) == 1) {
+		if (type != CHANNEL_HELLO) {
+			io->seen = off;
+			continue;
+		}
+		unsigned int v = 0;
+		size_t at = io->seen;
+		if (payload_hello_decode(body, blen, &v) < 0)
+			v = ~0u;
+		res->hello_version = v;
+		memmove(res->chan.data + at, res->chan.data + off, res->chan.len - off);
+		res->chan.len -= off - at;
+		off = at;
+		if (v != PAYLOAD_VERSION)
+			return -1;
+		if (channel_out_add(&io->out, CHANNEL_PAYLOAD, io->payload->data, io->payload->len,
+				    NULL, 0) < 0)
+			return -1;
+		io->payload = NULL;
+		io->sending = 1;
+	}
+	return 0;
+}
+
+/* One round of the channel: send what the helper takes, keep what it says. */
+static void channel_round(struct call_io *io, short revents, struct run_result *res)
+{
+	int *chan = &io->fds[2];
+	if (io->sending && (revents & (POLLOUT | POLLERR | POLLHUP))) {
+		/* Sent, or refused (the helper or sudo has gone): nothing more to send. */
+		if (channel_out_flush(&io->out, *chan) != 0)
+			io->sending = 0;
+	}
+	if (revents & (POLLIN | POLLHUP | POLLERR)) {
+		int r = channel_read_some(*chan, &res->chan, RUN_CHANNEL_MAX, &res->chan_cut);
+		if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR) ||
+		    (r > 0 && answer_hello(io, res) < 0)) {
+			close(*chan);
+			*chan = -1;
+		}
+	}
+}
+
+/*
+ * Reads stdout, stderr and the channel until all three end, sending the
+ * helper its messages on the way; SIGTERM at the deadline and SIGKILL 2 s
+ * later: sudo relays the one, not the other. Closes what it was given.
+ */
+static void capture(pid_t pid, struct call_io *io, const struct run_request *req,
+		    struct run_result *res)
 {
 	long long deadline = monotonic_ms() + req->timeout_ms, kill_at = 0;
-	while (fds[0] >= 0 || fds[1] >= 0) {
-		struct pollfd pf[2] = {{fds[0], POLLIN, 0}, {fds[1], POLLIN, 0}};
+	while (io->fds[0] >= 0 || io->fds[1] >= 0 || io->fds[2] >= 0) {
+		struct pollfd pf[3];
+		for (int i = 0; i < 3; i++)
+			pf[i] = (struct pollfd){io->fds[i], POLLIN, 0};
+		if (io->sending)
+			pf[2].events |= POLLOUT;
 		long long left = (kill_at ? kill_at : deadline) - monotonic_ms();
-		int n = poll(pf, 2, left < 0 ? 0 : (int)(left > 1000 ? 1000 : left));
+		int n = poll(pf, 3, left < 0 ? 0 : (int)(left > 1000 ? 1000 : left));
 		if (n < 0 && errno != EINTR)
 			break;
 		if (monotonic_ms() >= (kill_at ? kill_at : deadline)) {
@@ -122,45 +193,36 @@ static void capture(pid_t pid, int fds[2], const struct run_request *req, struct
 			kill_at = monotonic_ms() + 2000;
 		}
 		for (int i = 0; i < 2; i++)
-			if (fds[i] >= 0 && (pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				if (drain(&fds[i], i ? &res->err : &res->out,
+			if (io->fds[i] >= 0 && (pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				if (drain(&io->fds[i], i ? &res->err : &res->out,
 					  req->max_output) < 0) {
-					close(fds[i]);
-					fds[i] = -1;
+					close(io->fds[i]);
+					io->fds[i] = -1;
 				}
+		if (io->fds[2] >= 0 && n > 0)
+			channel_round(io, pf[2].revents, res);
 	}
-	for (int i = 0; i < 2; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
+	for (int i = 0; i < 3; i++)
+		if (io->fds[i] >= 0)
+			close(io->fds[i]);
 }
 
-/*
- * Gives the helper its payload over the channel: on the pam backend the
- * socketpair's end chan (ruas-session's payload first), on sudo the
- * connection that rendezvous_accept() authenticates. A helper that ends
- * before (sudo's own failure) is no error: its output and status tell.
- * -1 only when no helper came in time.
- */
-static int hand_over(const struct run_channel *ch, pid_t pid, int chan)
+/* The messages queued for capture() at the start: [SESSION]; PAYLOAD waits for HELLO. 0, or -1. */
+static int queue_messages(const struct run_channel *ch, struct call_io *io)
 {
-	if (ch->listen_fd < 0) {
-		(void)rendezvous_deliver(chan, CHANNEL_SESSION, ch->session, ch->payload, NULL, 0);
-		return 0;
-	}
-	int pidfd = process_pidfd(pid), conn = -1;
-	int r = rendezvous_accept(ch->listen_fd, pid, pidfd, ch->uid, &conn);
-	if (pidfd >= 0)
-		close(pidfd);
-	if (r == RENDEZVOUS_OK) {
-		(void)rendezvous_deliver(conn, 0, NULL, ch->payload, NULL, 0);
-		close(conn);
-	}
-	return r == RENDEZVOUS_OK || r == RENDEZVOUS_GONE ? 0 : -1;
+	channel_out_init(&io->out);
+	io->payload = ch->payload;
+	if (ch->session && channel_out_add(&io->out, CHANNEL_SESSION, ch->session->data,
+					   ch->session->len, NULL, 0) < 0)
+		return -1;
+	return 0;
 }
 
 int run_capture(void *ctx, const struct run_request *req, struct run_result *res)
 {
 	int outp[2] = {-1, -1}, errp[2] = {-1, -1}, sv[2] = {-1, -1};
+	const struct run_channel *ch = req->channel;
+	struct call_io io;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	pid_t pid;
@@ -170,20 +232,22 @@ int run_capture(void *ctx, const struct run_request *req, struct run_result *res
 	memset(res, 0, sizeof *res);
 	if (req->pty)
 		return run_capture_pty(req, res);
+	memset(&io, 0, sizeof io);
+	io.fds[0] = io.fds[1] = io.fds[2] = -1;
+	channel_out_init(&io.out);
 	if (pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0)
+		goto out_pipes;
+	if (ch && (queue_messages(ch, &io) < 0 ||
+		   socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0))
 		goto out_pipes;
 	if (spawn_setup(&fa, &attr, 0) != 0)
 		goto out_pipes;
-	int pam = req->channel && req->channel->listen_fd < 0;
-	if (pam && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
-		spawn_teardown(&fa, &attr);
-		goto out_pipes;
-	}
-	if (posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) ||
+	int chan_no = ch ? ch->fd_no : -1;
+	if ((ch && posix_spawn_file_actions_adddup2(&fa, sv[1], chan_no)) ||
+	    (chan_no != 0 && posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0)) ||
 	    posix_spawn_file_actions_adddup2(&fa, outp[1], 1) ||
 	    posix_spawn_file_actions_adddup2(&fa, errp[1], 2) ||
-	    (pam && posix_spawn_file_actions_adddup2(&fa, sv[1], 3)) ||
-	    spawn_close_from(&fa, pam ? 4 : 3)) {
+	    spawn_close_from(&fa, chan_no >= 3 ? chan_no + 1 : 3)) {
 		spawn_teardown(&fa, &attr);
 		goto out_pipes;
 	}
@@ -201,18 +265,16 @@ int run_capture(void *ctx, const struct run_request *req, struct run_result *res
 		rc = 0;
 		goto out_pipes;
 	}
-	if (req->channel && hand_over(req->channel, pid, sv[0]) < 0) {
-		/* No helper came in time: end the call, as at its deadline. */
-		kill(pid, SIGKILL);
-		res->timed_out = 1;
-	}
-
-	int fds[2] = {outp[0], errp[0]};
-	outp[0] = errp[0] = -1;
-	capture(pid, fds, req, res);
+	io.fds[0] = outp[0];
+	io.fds[1] = errp[0];
+	io.fds[2] = sv[0];
+	io.sending = ch && ch->session;
+	outp[0] = errp[0] = sv[0] = -1;
+	capture(pid, &io, req, res);
 	if (wait_child(pid, &res->wait_status) == 0)
-		rc = (res->out.oom || res->err.oom) ? -1 : 0;
+		rc = (res->out.oom || res->err.oom || res->chan.oom) ? -1 : 0;
 out_pipes:
+	channel_out_free(&io.out);
 	for (int i = 0; i < 2; i++) {
 		if (sv[i] >= 0)
 			close(sv[i]);

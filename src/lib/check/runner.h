@@ -11,17 +11,21 @@
 #include <sys/types.h>
 
 #include "buf.h"
+#include "channel.h"
 
 /*
- * The spawn channel of a helper call (channel.h): the runner waits for the
- * helper below the started program and hands it its messages, so that no
- * payload is ever on a command line.
+ * The spawn channel of a helper call (channel.h): one end of a socketpair
+ * that the started program gets as descriptor fd_no, over which the runner
+ * hands the helper its messages as fast as it takes them (the payload
+ * only after the helper's HELLO, payload.h), and collects what comes back
+ * (the REPORTs), while it drains stdout and stderr: no payload is ever on
+ * a command line or in sudo's I/O log, and nothing the helper or sudo
+ * writes can stall the call.
  */
 struct run_channel {
-	int listen_fd;             /* sudo: the listener whose token argv names; -1: pam */
-	uid_t uid;                 /* sudo: the helper's uid */
-	const struct buf *session; /* pam: ruas-session's payload (descriptor 3), else NULL */
-	const struct buf *payload; /* the helper's payload (hex) */
+	int fd_no;                 /* 0: sudo's stdin; 3: ruas-session's descriptor 3 */
+	const struct buf *session; /* pam: ruas-session's SESSION, else NULL */
+	const struct buf *payload; /* the helper's PAYLOAD body */
 };
 
 struct run_request {
@@ -40,7 +44,18 @@ struct run_result {
 	int timed_out;
 	struct buf out;
 	struct buf err;
+	/*
+	 * With a channel: the bytes that came back over it, whole messages
+	 * (channel_next()), less the helper's HELLO, which the runner answers.
+	 */
+	struct buf chan;
+	int chan_cut; /* more came than RUN_CHANNEL_MAX: what is kept is not to be trusted */
+	/* The payload version the helper's HELLO named; 0: none came (no payload was sent). */
+	unsigned int hello_version;
 };
+
+/* What the runner keeps of the channel: the largest report and a margin. */
+#define RUN_CHANNEL_MAX (CHANNEL_MAX_BODY + 4096u)
 
 typedef int (*run_fn)(void *ctx, const struct run_request *req,
 		      struct run_result *res);
@@ -61,9 +76,10 @@ struct runner {
 };
 
 /*
- * The real runner: posix_spawn with stdin from /dev/null, stdout and stderr
- * captured (or a new session on a pty, for req->pty), descriptors above 2
- * closed, signals reset. Returns 0 when the
+ * The real runner: posix_spawn with stdin from /dev/null (or the channel,
+ * as its fd_no says), stdout and stderr captured (or a new session on a
+ * pty, for req->pty), descriptors above 2 (or the channel's) closed,
+ * signals reset. Returns 0 when the
  * result is filled in (even when the command failed), -1 on a local error.
  */
 int run_capture(void *ctx, const struct run_request *req, struct run_result *res);

@@ -1,6 +1,6 @@
 /*
  * targets.c - ruas_check_targets(): the checks that depend on a target user
- * alone, with no configuration: sudo -i to it works (as the supervisor when
+ * alone, with no configuration: sudo of the helper to it works (as the supervisor when
  * one is named), it cannot escalate, it is in no root-equivalent group.
  */
 #include "check/preflight.h"

@@ -25,6 +25,7 @@
 #include "audit/run.h"
 #include "buf.h"
 #include "channel.h"
+#include "control.h"
 #include "error.h"
 #include "exit_status.h"
 #include "proc.h"
@@ -59,19 +60,21 @@ static void take_news(ruas_child *c)
 		fcntl(c->chan, F_SETFL, fl | O_NONBLOCK);
 	for (;;) {
 		struct buf body = BUF_INIT;
-		int type;
+		struct msg_exit e;
+		int type, sig;
 		int r = channel_recv(c->chan, &type, &body, NULL, NULL);
-		const unsigned char *b = (const unsigned char *)body.data;
-		if (r == 1 && type == CHANNEL_EXIT && (body.len == 5 || body.len == 9)) {
+		if (r == 1 && type == CHANNEL_EXIT && msg_exit_decode(body.data, body.len, &e) == 0) {
 			c->said = 1;
-			c->said_kind = b[0];
-			c->said_value = channel_get32(b + 1);
-			if (body.len == 9 && channel_get32(b + 5) != CHANNEL_SURVIVORS_UNKNOWN)
-				c->survivors = (long)channel_get32(b + 5);
-		} else if (r == 1 && type == CHANNEL_STOPPED && body.len == 4) {
+			c->said_exit = e;
+			if (e.survivors != MSG_EXIT_SURVIVORS_UNKNOWN)
+				c->survivors = e.survivors;
+			c->started = e.started;
+		} else if (r == 1 && type == CHANNEL_STOPPED &&
+			   msg_stopped_decode(body.data, body.len, &sig) == 0) {
 			c->state = RUAS_CHILD_STOPPED;
-			c->stop_signal = (int)channel_get32(b);
-		} else if (r == 1 && type == CHANNEL_CONTINUED) {
+			c->stop_signal = sig;
+		} else if (r == 1 && type == CHANNEL_CONTINUED &&
+			   msg_continued_decode(body.data, body.len) == 0) {
 			c->state = RUAS_CHILD_RUNNING;
 		}
 		buf_free(&body);
@@ -95,13 +98,13 @@ static void read_exit(ruas_child *c)
 	if (c->chan < 0)
 		return;
 	take_news(c);
-	if (c->said && c->said_kind == CHANNEL_EXITED && c->said_value <= 255) {
-		c->exit_code = (int)c->said_value;
+	/* The decoder took only values in range (control.h). */
+	if (c->said && c->said_exit.how == EXIT_HOW_SIGNALED) {
+		c->exit_code = 128 + (int)c->said_exit.value;
+		c->term_signal = (int)c->said_exit.value;
+	} else if (c->said) {
+		c->exit_code = (int)c->said_exit.value;
 		c->term_signal = 0;
-	} else if (c->said && c->said_kind == CHANNEL_SIGNALED && c->said_value > 0 &&
-		   c->said_value < 128) {
-		c->exit_code = 128 + (int)c->said_value;
-		c->term_signal = (int)c->said_value;
 	}
 	close(c->chan);
 	c->chan = -1;
@@ -151,9 +154,9 @@ static int end_is_mine(ruas_child *c)
 static void record_end(ruas_child *c)
 {
 	if (c->end_unknown)
-		audit_run_end(c->audit, -1, -1, -1);
+		audit_run_end(c->audit, -1, -1, -1, -1);
 	else
-		audit_run_end(c->audit, c->exit_code, c->term_signal, c->survivors);
+		audit_run_end(c->audit, c->exit_code, c->term_signal, c->survivors, c->started);
 }
 
 /*
@@ -244,27 +247,21 @@ int ruas_child_terminate(ruas_child *c, ruas_error **err)
 	return ruas_child_signal(c, SIGTERM, err);
 }
 
-/* What a signal becomes on the channel; 0 when it is not for the channel. */
-static int channel_message(int sig, unsigned char body[4], size_t *len)
+/* What a signal becomes on the channel, its body in *body; 0 when it is not for the channel. */
+static int channel_message(int sig, struct buf *body)
 {
-	*len = 0;
 	if (sig == SIGTERM)
-		return CHANNEL_TERMINATE;
+		return msg_terminate_encode(body) == 0 ? CHANNEL_TERMINATE : 0;
 	if (sig == SIGKILL)
-		return CHANNEL_KILL;
-	if (sig <= 0 || sig >= NSIG)
-		return 0;
-	channel_put32(body, (unsigned int)sig);
-	*len = 4;
-	return CHANNEL_SIGNAL;
+		return msg_kill_encode(body, 0) == 0 ? CHANNEL_KILL : 0;
+	return msg_signal_encode(body, sig) == 0 ? CHANNEL_SIGNAL : 0;
 }
 
 int ruas_child_signal(ruas_child *c, int sig, ruas_error **err)
 {
 	int r = 0;
-	unsigned char body[4];
-	size_t len;
-	int type = channel_message(sig, body, &len);
+	struct buf body = BUF_INIT;
+	int type = channel_message(sig, &body);
 	pthread_mutex_lock(&c->lock);
 	if (c->reaped) {
 		/* nothing to signal */
@@ -279,7 +276,7 @@ int ruas_child_signal(ruas_child *c, int sig, ruas_error **err)
 		 * this process. Any other refusal (the socket full) sends the
 		 * signal to sudo below.
 		 */
-		if (channel_send_control(c->chan, type, body, len) < 0 && errno != EPIPE &&
+		if (channel_send_control(c->chan, type, &body) < 0 && errno != EPIPE &&
 		    errno != ECONNRESET && kill(c->pid, sig) < 0 && errno != ESRCH)
 			r = error_set(err, RUAS_ERR_SYSTEM, NULL, 0, errno, "signal %d to pid %d: %s",
 				      sig, (int)c->pid, strerror(errno));
@@ -288,6 +285,7 @@ int ruas_child_signal(ruas_child *c, int sig, ruas_error **err)
 			      (int)c->pid, strerror(errno));
 	}
 	pthread_mutex_unlock(&c->lock);
+	buf_free(&body);
 	return r;
 }
 
@@ -338,13 +336,35 @@ static void wait_end(const ruas_child *c)
  */
 static int kill_at_free(ruas_child *c)
 {
-	static const unsigned char library_records_end[1] = {CHANNEL_KILL_LIBRARY_RECORDS};
+	struct buf body = BUF_INIT;
+	int ok = msg_kill_encode(&body, 1) == 0;
 	pthread_mutex_lock(&c->lock);
-	int sent = !c->reaped && c->chan >= 0 &&
-		   channel_send_control(c->chan, CHANNEL_KILL, library_records_end,
-					sizeof library_records_end) == 0;
+	int sent = ok && !c->reaped && c->chan >= 0 &&
+		   channel_send_control(c->chan, CHANNEL_KILL, &body) == 0;
 	pthread_mutex_unlock(&c->lock);
+	buf_free(&body);
 	return sent ? 0 : ruas_child_signal(c, SIGKILL, NULL);
+}
+
+/*
+ * What we started, when its helper did not answer free's KILL. sudo is
+ * killed, and the helper, whose channel is then closed, ends the tree when
+ * it runs again. ruas-session (root) is told to kill its helper at once
+ * (SIGUSR1), and its init and whatever else of the run is left with it,
+ * and to close its PAM session: killing ruas-session itself would leave
+ * root's init and the session behind. Only if it does not end in time is
+ * it killed. Under the lock.
+ */
+static void kill_unanswered(ruas_child *c)
+{
+	if (c->pam && kill(c->pid, SIGUSR1) == 0) {
+		pthread_mutex_unlock(&c->lock);
+		wait_end(c);
+		pthread_mutex_lock(&c->lock);
+		if (c->reaped || child_has_ended(c->pid) == 1)
+			return;
+	}
+	kill(c->pid, SIGKILL);
 }
 
 /*
@@ -371,7 +391,7 @@ static void end_running(ruas_child *c)
 			 * this kill's. The end record says it is unknown.
 			 */
 			unknown = unknown_end_is_mine(c);
-			kill(c->pid, SIGKILL);
+			kill_unanswered(c);
 			while ((w = waitpid(c->pid, &status, 0)) < 0 && errno == EINTR)
 				;
 		}

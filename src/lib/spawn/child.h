@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <sys/types.h>
 
+#include "control.h"
 #include "ruas.h"
 
 struct ruas_child {
@@ -17,15 +18,21 @@ struct ruas_child {
 	int exit_code;
 	int term_signal; /* the signal that ended the agent, 0 when it exited */
 	int master;      /* the agent's pty (spawn option pty), -1: none */
+	int pam;         /* pid is ruas-session (the pam backend): see child.c kill_unanswered() */
 	int relayed;     /* the library relays the pty (relay.h): set at spawn, never changed */
 	struct spawn_relay *relay; /* that relay, until spawn_relay_finish(), under relay_lock */
 	pthread_mutex_t relay_lock;
 	/* The helper's news (child.c take_news), under the lock. */
 	int state;       /* RUAS_CHILD_RUNNING, _STOPPED, _ENDING */
 	int stop_signal;
-	int said;        /* the helper's EXIT came: said_kind and said_value hold it */
-	unsigned char said_kind;
-	unsigned int said_value;
+	int said;        /* the helper's EXIT came: said_exit holds it */
+	struct msg_exit said_exit;
+	/*
+	 * Whether the agent's program started (control.h): 1 without
+	 * run_as_user (posix_spawn reports a failed exec) and from the
+	 * helper's EXIT; -1 while unknown (no EXIT came).
+	 */
+	int started;
 	long survivors; /* the helper's count of what it killed when the agent ended; -1: unknown */
 	struct audit_run *audit; /* its run id and records (audit/run.h) */
 	int end_recorded;        /* the end record has been made (or is being), under the lock */

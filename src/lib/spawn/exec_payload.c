@@ -78,6 +78,7 @@ int exec_payload_build(const struct ruas_config *cfg, const struct ruas_project 
 	if (!names || !values || !(all = calloc(na + x->nargs + 1, sizeof *all)))
 		goto oom;
 	pl->kind = PAYLOAD_EXEC;
+	pl->helper = cfg->helper; /* the payload's fields are borrowed: exec_payload_free() */
 	pl->work_dir = p->work_dir;
 	if (v && v->work_dir) {
 		pl->work_dir = v->work_dir;

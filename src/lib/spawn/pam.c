@@ -1,75 +1,41 @@
 /*
  * pam.c - the pam backend's client half, for a supervisor that runs as
- * root. ruas-session opens the PAM session and runs ruas-exec as the target
- * through the login shell, as the sudo backend does. A spawn hands
- * ruas-session one end of a socketpair as descriptor 3 (`--channel-fd 3`):
- * its own session payload, then ruas-exec's payload and the agent's stdio
- * (channel.h), which ruas-session passes down unread. The startup checks
- * do the same with a check payload (check/engine.c).
+ * root. ruas-session opens the PAM session and execs ruas-exec as the
+ * target directly (no login shell before it; the helper runs that later,
+ * inside the run). A spawn hands ruas-session one end of a socketpair as
+ * descriptor 3 (`--channel-fd 3`): its own SESSION message, then
+ * ruas-exec's payload and the agent's stdio (channel.h), which
+ * ruas-session passes down unread. The startup checks do the same with a
+ * check payload (check/engine.c).
  */
 #include "spawn/pam.h"
 
-#include <errno.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include "channel.h"
-#include "proc.h"
 #include "ruas.h"
-#include "spawn/rendezvous.h"
 #include "spawn/start.h"
 
 int session_payload_build(struct buf *out, const struct ruas_config *cfg, const char *user,
 			  const char *service, int mode, unsigned int lifetime,
-			  const char *tty)
+			  const char *tty, unsigned int grace)
 {
-	struct payload s;
-	memset(&s, 0, sizeof s);
-	s.kind = PAYLOAD_SESSION;
-	/* payload_encode() only reads the fields; the decoder owns what it fills. */
-	s.user = (char *)user;
-	s.service = (char *)service;
-	s.ruser = cfg->supervisor_name;
-	s.tty = (char *)tty;
-	s.mode = (unsigned int)mode;
-	s.helper = cfg->helper;
-	s.inner = (char *)""; /* ruas-exec's payload follows on the channel */
-	s.lifetime = lifetime;
-	return payload_encode(&s, out) < 0 ? RUAS_ERR_NOMEM : 0;
+	/* session_encode() only reads the fields. */
+	struct session s = {(char *)user, (char *)service, cfg->supervisor_name, (char *)tty,
+			    (unsigned int)mode, cfg->helper, lifetime, grace};
+	return session_encode(&s, out) < 0 ? RUAS_ERR_NOMEM : 0;
 }
 
 int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error **err)
 {
 	const struct ruas_project *p = s->p;
 	struct buf session = BUF_INIT, inner = BUF_INIT;
-	int sv[2] = {-1, -1};
 	const char *argv[] = {s->cfg->session_helper, "--channel-fd", "3", NULL};
 	int r = session_payload_build(&session, s->cfg, p->run_as_user, p->pam_service, SESSION_EXEC,
-				      pl->lifetime, s->tty);
+				      pl->lifetime, s->tty, p->terminate_grace);
 	if (r == 0 && payload_encode(pl, &inner) < 0)
 		r = RUAS_ERR_NOMEM;
-	if (r == 0 && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
-		r = error_set(err, RUAS_ERR_SYSTEM, NULL, 0, errno,
-			      "project \"%s\": cannot open the spawn channel: %s", p->name,
-			      strerror(errno));
-	} else if (r == 0) {
-		if (posix_spawn_file_actions_adddup2(&s->fa, sv[1], 3) != 0)
-			r = RUAS_ERR_NOMEM;
-		s->keep_fds = 1;
-		r = start_target(s, r, argv, pid, err);
-		close(sv[1]);
-	}
-	if (r == 0) {
-		s->pidfd = process_pidfd(*pid);
-		if (rendezvous_deliver(sv[0], CHANNEL_SESSION, &session, &inner, s->stdio, 3) == 0) {
-			s->chan = sv[0];
-			sv[0] = -1;
-		}
-		/* Else ruas-session refused or died: its status says why. */
-	}
-	if (sv[0] >= 0)
-		close(sv[0]);
+	if (r == 0 && inner.len > CHANNEL_MAX_BODY)
+		r = RUAS_ERR_TOOLONG;
+	r = start_with_channel(s, r, argv, 3, &session, &inner, pid, err);
 	buf_free(&session);
 	buf_free(&inner);
 	return r;

@@ -5,17 +5,18 @@
 #include "buf.h"
 #include "config/config_int.h"
 #include "payload.h"
+#include "session.h"
 
 /*
- * ruas-session's own payload (the first message on its channel, channel.h):
+ * ruas-session's own message, SESSION (the first on its channel, channel.h):
  * open a session of PAM service `service` for `user`, then run ruas-exec in
- * mode (enum session_mode), which takes its payload from the channel;
+ * mode (session.h enum session_mode), which takes its payload from the channel;
  * lifetime (enum payload_lifetime): whether ruas-session makes the agent's
- * PID namespace; tty: the caller's terminal, for PAM_TTY, or "".
- * 0 or RUAS_ERR_NOMEM.
+ * PID namespace; tty: the caller's terminal, for PAM_TTY, or ""; grace:
+ * the project's terminate_grace. 0 or RUAS_ERR_NOMEM.
  */
 int session_payload_build(struct buf *out, const struct ruas_config *cfg, const char *user,
 			  const char *service, int mode, unsigned int lifetime,
-			  const char *tty);
+			  const char *tty, unsigned int grace);
 
 #endif

@@ -2,32 +2,37 @@
  * spawn.c - starting a project's agent: ruas_spawn() and the choice of the
  * way to start it.
  *
- * With run_as_user: sudo -n -iu USER -- ruas-exec HEX (sudo.c), or under the
- * pam backend ruas-session HEX (pam.c), started with an empty environment so
- * that nothing of the supervisor's crosses but the allowlisted values inside
- * the payload. Without: the command itself, as the supervisor, in work_dir,
+ * With run_as_user: sudo -n -u USER -- ruas-exec --channel-fd 0 (sudo.c), or
+ * under the pam backend ruas-session --channel-fd 3 (pam.c), started with an
+ * empty environment so that nothing of the supervisor's crosses but the
+ * allowlisted values inside the payload, which goes over the channel. Without: the command itself, as the supervisor, in work_dir,
  * with the supervisor's environment (direct.c).
  * Either way the child gets an empty signal mask, default dispositions and
  * no descriptor above 2. posix_spawn keeps this safe in threaded hosts.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
-#include "spawn/rendezvous.h"
+#include "spawn/handover.h"
 
 #include "audit/run.h"
 #include "channel.h"
 #include "config/config_int.h"
 #include "error.h"
+#include "helper_file.h"
 #include "people/deny_files.h"
 #include "proc.h"
 #include "ruas.h"
+#include "session.h"
 #include "spawn_attr.h"
 #include "spawn/child.h"
 #include "spawn/exec_payload.h"
@@ -48,8 +53,10 @@ int start_target(struct start *s, int r, const char *const *argv, pid_t *pid,
 	const char *path = pam ? cfg->session_helper : cfg->sudo;
 	if (r == 0 && (posix_spawn_file_actions_adddup2(&s->fa, s->stdio[2], 1) ||
 		       posix_spawn_file_actions_adddup2(&s->fa, s->stdio[2], 2) ||
-		       posix_spawn_file_actions_addopen(&s->fa, 0, "/dev/null", O_RDONLY, 0) ||
-		       spawn_close_from(&s->fa, 3 + s->keep_fds)))
+		       posix_spawn_file_actions_adddup2(&s->fa, s->chan_child, s->chan_fd) ||
+		       (s->chan_fd != 0 &&
+			posix_spawn_file_actions_addopen(&s->fa, 0, "/dev/null", O_RDONLY, 0)) ||
+		       spawn_close_from(&s->fa, s->chan_fd + 1 > 3 ? s->chan_fd + 1 : 3)))
 		r = RUAS_ERR_NOMEM;
 	if (r < 0) {
 		if (r == RUAS_ERR_TOOLONG)
@@ -72,10 +79,100 @@ int start_target(struct start *s, int r, const char *const *argv, pid_t *pid,
 	return 0;
 }
 
+/* A started program whose helper never took its messages: end it, reap it, say why. */
+static int abandon(struct start *s, pid_t pid, int why, unsigned int version, ruas_error **err)
+{
+	int e = why == HANDOVER_TIMEOUT ? ETIMEDOUT : errno;
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	if (s->pidfd >= 0)
+		close(s->pidfd);
+	s->pidfd = -1;
+	if (why == HANDOVER_VERSION)
+		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, EPROTO,
+				 "project \"%s\": the ruas helper speaks payload version %u, this "
+				 "library %u: ruas-exec and libruas must come from one release "
+				 "(reinstall ruas)", s->p->name, version, PAYLOAD_VERSION);
+	if (why == HANDOVER_BAD)
+		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, EPROTO,
+				 "project \"%s\": the ruas helper's first message was not its "
+				 "HELLO (is the configured helper a ruas-exec of this release?)", s->p->name);
+	return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
+			 "project \"%s\": the ruas helper did not take its payload %s (%s, its PAM "
+			 "session or the helper stalled; try: %s)", s->p->name,
+			 why == HANDOVER_TIMEOUT ? "within 60 s" : "(poll failed)",
+			 project_backend(s->p) == BACKEND_PAM ? "ruas-session" : "sudo",
+			 project_backend(s->p) == BACKEND_PAM ? "ruas check as root"
+							     : "sudo -n -u TARGET -- true");
+}
+
+int start_hand_over(struct start *s, pid_t pid, const struct buf *session,
+		    const struct buf *payload, ruas_error **err)
+{
+	struct channel_out first, then;
+	unsigned int version = 0;
+	int chan = s->chan;
+	s->chan = -1;
+	s->pidfd = process_pidfd(pid);
+	channel_out_init(&first);
+	channel_out_init(&then);
+	/* The payload waits for the helper's HELLO: see payload.h. */
+	int r = (session && channel_out_add(&first, CHANNEL_SESSION, session->data, session->len,
+					    NULL, 0) < 0) ||
+			channel_out_add(&then, CHANNEL_PAYLOAD, payload->data, payload->len,
+					s->stdio, 3) < 0
+		? HANDOVER_ERROR
+		: handover(chan, pid, s->pidfd, &first, &then, &version);
+	channel_out_free(&first);
+	channel_out_free(&then);
+	if (r == HANDOVER_OK) {
+		s->chan = chan;
+		return 0;
+	}
+	close(chan);
+	if (r == HANDOVER_GONE)
+		return 0; /* sudo's or ruas-session's own failure: its exit status and stderr tell */
+	return abandon(s, pid, r, version, err);
+}
+
+int start_with_channel(struct start *s, int r, const char *const *argv, int chan_fd,
+		       const struct buf *session, const struct buf *payload, pid_t *pid,
+		       ruas_error **err)
+{
+	int sv[2] = {-1, -1};
+	if (r == 0 && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, errno,
+				 "project \"%s\": cannot open the spawn channel: %s", s->p->name,
+				 strerror(errno));
+	s->chan_child = sv[1];
+	s->chan_fd = chan_fd;
+	r = start_target(s, r, argv, pid, err);
+	if (sv[1] >= 0)
+		close(sv[1]);
+	s->chan_child = -1;
+	if (r < 0) {
+		if (sv[0] >= 0)
+			close(sv[0]);
+		return r;
+	}
+	s->chan = sv[0];
+	return start_hand_over(s, *pid, session, payload, err);
+}
+
 /* As run_as_user: ruas-exec's payload, then the backend's call of it. */
 static int start_as_target(struct start *s, pid_t *pid, ruas_error **err)
 {
 	struct payload pl;
+	unsigned int mode;
+	/* Not a helper that the target's processes may take the channel from: see helper_file.h. */
+	if (helper_readable(s->cfg->helper, &mode))
+		return error_set(err, RUAS_ERR_CONFIG, NULL, 0, 0,
+				 "project \"%s\": refusing to start the ruas helper \"%s\": other "
+				 "users can read it (mode %04o), so a process of user \"%s\" could "
+				 "take the spawn channel as it starts. Fix: chmod 0711 \"%s\" (make "
+				 "install and the Debian package leave it so)",
+				 s->p->name, s->cfg->helper, mode, s->p->run_as_user, s->cfg->helper);
 	int r = exec_payload_build(s->cfg, s->p, s->args, s->env, s->v, s->x, &pl);
 	if (s->master >= 0)
 		pl.exec_flags |= EXEC_PTY;
@@ -134,7 +231,7 @@ static void caller_tty(struct start *s)
 {
 	for (int i = 0; i < 3; i++)
 		if (isatty(s->stdio[i]) && ttyname_r(s->stdio[i], s->tty, sizeof s->tty) == 0 &&
-		    payload_tty_ok(s->tty))
+		    session_tty_ok(s->tty))
 			return;
 	s->tty[0] = '\0';
 }
@@ -177,6 +274,7 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 {
 	int want[3] = {o->stdin_fd, o->stdout_fd, o->stderr_fd};
 	struct start s = {.cfg = cfg, .p = p, .args = args, .v = v, .chan = -1, .pidfd = -1,
+			  .chan_child = -1,
 			  .master = -1, .term_in = -1, .term_out = -1};
 	int relay = o->pty_relay == RUAS_PTY_RELAY_LIBRARY;
 	s.env = o->env ? o->env : (const char *const *)environ;
@@ -203,6 +301,7 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 	}
 	/* The run, and its audit_log, before anything starts: nothing runs unrecorded. */
 	c->survivors = -1;
+	c->started = p->run_as_user ? -1 : 1; /* posix_spawn() itself reports a failed exec */
 	c->audit = audit_run_new(cfg, p, o->audit, r, err);
 	s.run_id = c->audit ? audit_run_id(c->audit) : NULL;
 	s.helper_facility = c->audit ? audit_run_helper_facility(c->audit) : 0;
@@ -225,6 +324,7 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 	c->files = deny_files_release(&x); /* the child's now; removed by ruas_child_free */
 	c->chan = s.chan;
 	c->master = s.master;
+	c->pam = p->run_as_user && project_backend(p) == BACKEND_PAM;
 	c->pidfd = s.pidfd >= 0 ? s.pidfd : process_pidfd(c->pid);
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_mutex_init(&c->relay_lock, NULL);

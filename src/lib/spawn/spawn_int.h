@@ -8,12 +8,12 @@
 
 /*
  * The exact sudo call ruas_spawn() makes for a project with run_as_user,
- * with the channel's token, and the payload it then sends over the channel
- * (hex, appended to *payload). 0, RUAS_ERR_TOOLONG or RUAS_ERR_NOMEM.
+ * and the payload it then sends over the channel (its body, appended to
+ * *payload). 0, RUAS_ERR_TOOLONG or RUAS_ERR_NOMEM.
  */
 int spawn_build_sudo_call(const struct ruas_config *cfg, const struct ruas_project *p,
-			  const char *const *args, const char *const *env, const char *token,
-			  struct sudo_call *call, struct buf *payload);
+			  const char *const *args, const char *const *env, struct sudo_call *call,
+			  struct buf *payload);
 /*
  * The same with the caller's options, whose per-spawn values (set_env,
  * work_dir) are checked as ruas_spawn() checks them, with the same
@@ -21,7 +21,6 @@ int spawn_build_sudo_call(const struct ruas_config *cfg, const struct ruas_proje
  */
 int spawn_build_sudo_call_opts(const struct ruas_config *cfg, const struct ruas_project *p,
 			       const char *const *args, const ruas_spawn_options *o,
-			       const char *token, struct sudo_call *call, struct buf *payload,
-			       ruas_error **err);
+			       struct sudo_call *call, struct buf *payload, ruas_error **err);
 
 #endif

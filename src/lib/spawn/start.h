@@ -26,7 +26,12 @@ struct start {
 	int stdio[3]; /* what the agent gets as 0, 1, 2 */
 	/* The first of the caller's stdio that is a terminal, its name, for PAM_TTY; "" for none. */
 	char tty[256];
-	int keep_fds; /* descriptors from 3 on that the started program keeps (pam: 1) */
+	/*
+	 * The started program's end of the channel (channel.h), and the
+	 * descriptor it gets it as: 0 (sudo's stdin) or 3 (ruas-session's).
+	 */
+	int chan_child;
+	int chan_fd;
 	/* out: the channel to the helper, and the started program's pidfd; -1 when none */
 	int chan;
 	int pidfd;
@@ -51,7 +56,7 @@ struct start {
 
 /* Without run_as_user: the command itself, as the supervisor, in work_dir (direct.c). */
 int start_direct(struct start *s, pid_t *pid, ruas_error **err);
-/* sudo -n -iu USER -- exec ruas-exec --channel TOKEN, then pl over the channel (sudo.c). */
+/* sudo -n -u USER -- ruas-exec --channel-fd 0, then pl over the channel (sudo.c). */
 int start_sudo(struct start *s, const struct payload *pl, pid_t *pid, ruas_error **err);
 /* ruas-session --channel-fd 3, which runs ruas-exec as USER in a PAM session (pam.c). */
 int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error **err);
@@ -59,12 +64,30 @@ int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error 
 /*
  * What the sudo and the pam start share once they have built their call
  * (r: the build's result, argv: the call): the program is started with an
- * empty environment, stdin from /dev/null and its stdout and stderr on the
- * agent's stderr (a login file's chatter must not reach a stream the
- * supervisor parses; sudo's own errors belong there), and a failure is
- * worded for the project's backend.
+ * empty environment, the channel as s->chan_fd (stdin from /dev/null when
+ * that is not 0), and its stdout and stderr on the agent's stderr (sudo's
+ * own errors belong there, never in a stream the supervisor parses), and
+ * a failure is worded for the project's backend.
  */
 int start_target(struct start *s, int r, const char *const *argv, pid_t *pid,
 		 ruas_error **err);
+/*
+ * Once started: the messages (the pam backend's SESSION first, when
+ * session is not NULL; then the payload, with the agent's stdio) go to the
+ * helper (handover.h), and s->chan holds the channel. A helper that never
+ * took them because sudo or ruas-session ended first is no error (their
+ * exit status and stderr say why); one that did not take them in time is:
+ * the started program is then killed and reaped.
+ */
+int start_hand_over(struct start *s, pid_t pid, const struct buf *session,
+		    const struct buf *payload, ruas_error **err);
+/*
+ * Both together, around a socketpair of their own: the program gets one
+ * end as chan_fd (0 or 3), then the messages go over the other, which
+ * s->chan keeps. r, argv, *pid and *err as for start_target().
+ */
+int start_with_channel(struct start *s, int r, const char *const *argv, int chan_fd,
+		       const struct buf *session, const struct buf *payload, pid_t *pid,
+		       ruas_error **err);
 
 #endif

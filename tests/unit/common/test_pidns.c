@@ -12,6 +12,8 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,9 +28,64 @@
 /* Exit codes of a case's owner: 0 passed, SKIP no namespace here, others name the failure. */
 #define SKIP 77
 
-static int user_ns(void)
+/* Writes text to /proc/self/NAME: 0, or -1 with errno. */
+static int write_proc_self(const char *name, const char *text)
 {
-	return geteuid() != 0;
+	char path[64];
+	snprintf(path, sizeof path, "/proc/self/%s", name);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t n = strlen(text);
+	ssize_t w = write(fd, text, n);
+	int e = errno;
+	close(fd);
+	if (w == (ssize_t)n)
+		return 0;
+	errno = w < 0 ? e : EIO;
+	return -1;
+}
+
+/*
+ * What the old in-process code did for a caller without privilege (the
+ * helper's own hook, userns_enter, has a throwaway process make it, so that
+ * the helper need never be dumpable; this test process is dumpable): a
+ * user namespace in which its uid and gid map to themselves, setgroups
+ * denied.
+ */
+static int test_userns(char *why, size_t whysz)
+{
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	char line[64];
+	const char *step = "unshare(CLONE_NEWUSER)";
+	int r = unshare(CLONE_NEWUSER);
+	if (r == 0) {
+		step = "setgroups";
+		r = write_proc_self("setgroups", "deny");
+	}
+	if (r == 0) {
+		step = "uid_map";
+		snprintf(line, sizeof line, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+		r = write_proc_self("uid_map", line);
+	}
+	if (r == 0) {
+		step = "gid_map";
+		snprintf(line, sizeof line, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+		r = write_proc_self("gid_map", line);
+	}
+	if (r < 0) {
+		int e = errno;
+		snprintf(why, whysz, "%s: %s", step, strerror(e));
+		errno = e;
+	}
+	return r;
+}
+
+/* As the helpers call it: root needs no user namespace, anyone else joins one. */
+static pidns_userns_fn user_ns(void)
+{
+	return geteuid() != 0 ? test_userns : NULL;
 }
 
 static void nap_ms(long ms)
@@ -53,15 +110,15 @@ static long long reap_all(long long limit_ms)
 	}
 }
 
-/* Runs one case as the owner, in a child: its exit code. */
-static int in_owner(int (*body)(int ctl))
+/* Runs one case as the owner, in a child, with userns as the hook: its exit code. */
+static int in_owner_with(pidns_userns_fn userns, int (*body)(int ctl))
 {
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		char why[256];
 		int ctl, err;
-		if (pidns_start(user_ns(), &ctl, why, sizeof why) != PIDNS_OK)
+		if (pidns_start(userns, &ctl, why, sizeof why) != PIDNS_OK)
 			_exit(SKIP);
 		if (pidns_mount_proc(ctl, &err) < 0)
 			_exit(2);
@@ -73,6 +130,12 @@ static int in_owner(int (*body)(int ctl))
 	if (WEXITSTATUS(st) == SKIP)
 		skip();
 	return WEXITSTATUS(st);
+}
+
+/* The same as the helpers call it (user_ns()). */
+static int in_owner(int (*body)(int ctl))
+{
+	return in_owner_with(user_ns(), body);
 }
 
 /* An agent inside: tries to kill and stop the init, leaves a setsid'd double fork. */
@@ -117,6 +180,16 @@ static void test_init_unsignalable_and_terminate(void **state)
 {
 	(void)state;
 	assert_int_equal(in_owner(hostile), 0);
+}
+
+/*
+ * The same in a user namespace the hook joined first, whoever runs the
+ * test (as root, user_ns() passes none): the path of the sudo backend.
+ */
+static void test_init_unsignalable_in_user_namespace(void **state)
+{
+	(void)state;
+	assert_int_equal(in_owner_with(test_userns, hostile), 0);
 }
 
 /* An agent that ignores SIGTERM is killed when the grace is over, not before. */
@@ -187,6 +260,59 @@ static void test_owner_death_ends_namespace(void **state)
 	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 0), 0);
 }
 
+/*
+ * PIDNS_COUNT: the init counts what runs inside besides itself: a plain
+ * process, one that made itself undumpable (as ssh-agent does; its owner's
+ * uid may not look at it) and the parent of a zombie, not the zombie.
+ */
+static int counted(int ctl)
+{
+	int p[2];
+	if (pipe(p) < 0)
+		return 3;
+	if (pidns_count(ctl) != 0)
+		return 4;
+	for (int kind = 0; kind < 3; kind++) {
+		if (fork() != 0)
+			continue;
+		if (kind == 1 && prctl(PR_SET_DUMPABLE, 0) < 0)
+			_exit(1);
+		if (kind == 2) {
+			pid_t z = fork();
+			if (z == 0)
+				_exit(0);
+			siginfo_t si;
+			/* Ended, not reaped: a zombie from here on. */
+			if (z < 0 || waitid(P_PID, (id_t)z, &si, WEXITED | WNOWAIT) < 0)
+				_exit(1);
+		}
+		char c = 'x';
+		(void)!write(p[1], &c, 1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	char c;
+	for (int i = 0; i < 3; i++)
+		if (read(p[0], &c, 1) != 1)
+			return 5;
+	long n = pidns_count(ctl);
+	if (n != 3) {
+		fprintf(stderr, "pidns_count: %ld, expected 3\n", n);
+		return 6;
+	}
+	if (pidns_kill(ctl) < 0)
+		return 7;
+	return reap_all(5000) < 0 ? 8 : 0;
+}
+
+static void test_count(void **state)
+{
+	(void)state;
+	assert_int_equal(in_owner(counted), 0);
+	assert_int_equal(in_owner_with(test_userns, counted), 0);
+}
+
 /* The probe says yes here, and leaves nothing behind. */
 static void test_probe(void **state)
 {
@@ -199,13 +325,53 @@ static void test_probe(void **state)
 	assert_int_equal(errno, ECHILD);
 }
 
+/* The probe through the hook (a user namespace first), whoever runs the test. */
+static void test_probe_user_namespace(void **state)
+{
+	(void)state;
+	char why[256];
+	int e = pidns_probe(test_userns, why, sizeof why);
+	if (e)
+		skip();
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+}
+
+/* A hook that fails leaves the namespace unmade, and its reason and errno are the probe's. */
+static int refusing_userns(char *why, size_t whysz)
+{
+	snprintf(why, whysz, "refused by the test");
+	errno = EPERM;
+	return -1;
+}
+
+static void test_start_hook_failure(void **state)
+{
+	(void)state;
+	char why[256] = "";
+	int ctl = 42;
+	assert_int_equal(pidns_start(refusing_userns, &ctl, why, sizeof why), PIDNS_UNAVAILABLE);
+	assert_int_equal(errno, EPERM);
+	assert_int_equal(ctl, -1);
+	assert_string_equal(why, "refused by the test");
+	/* Nothing changed: this process is still in its own PID namespace, with no child. */
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+	assert_int_equal(pidns_probe(refusing_userns, why, sizeof why), EPERM);
+	assert_non_null(strstr(why, "refused by the test"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_init_unsignalable_and_terminate),
+		cmocka_unit_test(test_init_unsignalable_in_user_namespace),
 		cmocka_unit_test(test_grace_then_kill),
+		cmocka_unit_test(test_count),
 		cmocka_unit_test(test_owner_death_ends_namespace),
 		cmocka_unit_test(test_probe),
+		cmocka_unit_test(test_probe_user_namespace),
+		cmocka_unit_test(test_start_hook_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,9 @@
 /*
  * test_anchors.c - trust anchors: the table (src/common/anchors_table.c) and its
  * documentation, the probe that judges them as the target user
- * (src/helper/exec/anchor_probe.h), the wire records (src/common/proto/wire.h) and the findings'
- * texts (src/lib/check/anchors_report.h).
+ * (src/helper/exec/anchor_probe.h), the REPORT's ANCHOR and ANCHORS records
+ * (src/proto/helper_report.h) and the findings' texts
+ * (src/lib/check/anchors_report.h).
  *
  * The probe runs in a child that, when this test runs as root, becomes
  * nobody: then root-owned fixtures with loose modes are what a target could
@@ -33,8 +34,10 @@
 #include "check/anchors_report.h"
 #include "buf.h"
 #include "fixture.h"
+#include "codec.h"
+#include "helper_report.h"
+#include "helper_report_write.h"
 #include "payload.h"
-#include "wire.h"
 
 #define NOBODY_UID 65534
 #define NOBODY_GID 65534
@@ -515,57 +518,105 @@ static void test_secure_path(void **state)
 	assert_null(anchors_secure_path("secure_path=, x"));
 }
 
-/* ------------------------------------------------------------- the wire */
+/* ----------------------------------------------------------- the REPORT */
 
-static void hex(struct buf *b, const char *s)
+/* An ANCHOR record's fields, as raw as the wire takes them (so that any may be out of range). */
+struct raw_anchor {
+	const char *path;
+	unsigned int how, rel;
+	const char *id;
+	uint32_t mode;
+	const char *owner, *group;
+	unsigned int acl;
+	const char *anchor;
+};
+
+/* A valid one: /etc/passwd, writable by the target, itself, the users entry. */
+static struct raw_anchor valid_anchor(void)
 {
-	hex_encode(b, s, strlen(s));
+	return (struct raw_anchor){"/etc/passwd", 'w', AREL_SELF, "users", 0666, "root", "root",
+				   0, "/etc/passwd"};
 }
 
-/* One `anchor` record with these fields; NULL fields take a valid default. */
-static void anchor_line(struct buf *b, const char *path, const char *how, const char *rel,
-			const char *id, const char *mode, const char *acl)
+/* One ANCHOR record, byte for byte as helper_report.h gives its grammar. */
+static void anchor_rec(struct buf *b, const struct raw_anchor *a)
 {
-	buf_adds(b, "anchor ");
-	hex(b, path ? path : "/etc/passwd");
-	buf_printf(b, " %s %s %s %s ", how ? how : "w", rel ? rel : "self", id ? id : "users",
-		   mode ? mode : "666");
-	hex(b, "root");
-	buf_addc(b, ' ');
-	hex(b, "root");
-	buf_printf(b, " %s ", acl ? acl : "0");
-	hex(b, path ? path : "/etc/passwd");
-	buf_addc(b, '\n');
+	enc_u8(b, REC_ANCHOR);
+	assert_int_equal(enc_str(b, a->path), 0);
+	enc_u8(b, a->how);
+	enc_u8(b, a->rel);
+	assert_int_equal(enc_str(b, a->id), 0);
+	enc_u32(b, a->mode);
+	assert_int_equal(enc_str(b, a->owner), 0);
+	assert_int_equal(enc_str(b, a->group), 0);
+	enc_u8(b, a->acl);
+	assert_int_equal(enc_str(b, a->anchor), 0);
 }
 
-#define NONCE "00112233445566778899aabbccddeeff"
+/* ANCHORS TOTAL. */
+static void anchors_rec(struct buf *b, uint64_t total)
+{
+	enc_u8(b, REC_ANCHORS);
+	enc_u64(b, total);
+}
 
-static int parse(const char *body, struct helper_report *r)
+/*
+ * A helper's REPORT with the records every report needs but ANCHORS (ESC
+ * both ways, GIDS), then the records of body; decoded for a check of no
+ * work_dirs. The decoder's result; *r is the helper's half.
+ */
+static int parse_bytes(const void *body, size_t len, struct helper_report *r)
 {
 	struct buf b = BUF_INIT;
-	buf_printf(&b, "%s %s\nesc 1 1  0\nesctty 1 1  0\ngids 100\n%s%s %s\n", WIRE_BEGIN, NONCE, body, WIRE_END, NONCE);
-	int rc = helper_report_parse(b.data, b.len, NONCE, 0, r);
+	gid_t none[1] = {0};
+	report_begin(&b, REPORT_FROM_HELPER);
+	report_put_esc(&b, 0, 1, 1, "", 0);
+	report_put_esc(&b, 1, 1, 1, "", 0);
+	report_put_gids(&b, 100, none, 0);
+	assert_int_equal(buf_add(&b, body, len), 0);
+	struct report rep;
+	const char *why = NULL;
+	int rc = report_decode(b.data, b.len, 0, &rep, &why);
+	assert_true(rc == 0 || why);
+	*r = rep.helper;
 	buf_free(&b);
 	return rc;
 }
 
-static void assert_parse(const char *body, int want)
+static int parse(const struct buf *body, struct helper_report *r)
+{
+	return parse_bytes(body->data, body->len, r);
+}
+
+static void assert_parse(const struct buf *body, int want, const char *what)
 {
 	struct helper_report r;
 	int rc = parse(body, &r);
 	if (rc != want)
-		fail_msg("parse gave %d, expected %d, for:\n%s", rc, want, body);
+		fail_msg("decode gave %d, expected %d, for: %s", rc, want, what);
 	helper_report_free(&r);
 }
 
-static void test_wire_well_formed(void **state)
+static void test_records_well_formed(void **state)
 {
 	(void)state;
-	struct buf b = BUF_INIT;
-	anchor_line(&b, "/usr/local", "o", "parent", "root-path", "2775", "1");
-	buf_adds(&b, "anchors 1\n");
+	/* The writer's record is the grammar's, byte for byte. */
+	struct raw_anchor raw = {"/usr/local", 'o', AREL_PARENT, "root-path", 02775, "al", "?", 1,
+				 "/usr/local/bin"};
+	struct report_anchor w = {"/usr/local", 'o', AREL_PARENT, "root-path", 02775, "al", NULL,
+				  1, "/usr/local/bin"};
+	struct buf want = BUF_INIT, got = BUF_INIT;
+	anchor_rec(&want, &raw);
+	anchors_rec(&want, 1);
+	report_put_anchor(&got, &w);
+	report_put_anchors(&got, 1);
+	assert_int_equal(got.len, want.len);
+	assert_memory_equal(got.data, want.data, want.len);
+	buf_free(&want);
+
 	struct helper_report r;
-	assert_int_equal(parse(b.data, &r), 0);
+	assert_int_equal(parse(&got, &r), 0);
+	assert_true(r.complete);
 	assert_int_equal(r.nanchors, 1);
 	assert_true(r.anchors_seen);
 	assert_int_equal(r.anchors_total, 1);
@@ -574,84 +625,174 @@ static void test_wire_well_formed(void **state)
 	assert_int_equal(r.anchors[0].rel, AREL_PARENT);
 	assert_string_equal(r.anchors[0].id, "root-path");
 	assert_int_equal(r.anchors[0].mode, 02775);
-	assert_string_equal(r.anchors[0].owner, "root");
+	assert_string_equal(r.anchors[0].owner, "al");
+	assert_string_equal(r.anchors[0].group, "?"); /* none given: "?" */
 	assert_int_equal(r.anchors[0].acl, 1);
+	assert_string_equal(r.anchors[0].anchor, "/usr/local/bin");
 	helper_report_free(&r);
-	buf_free(&b);
+	buf_free(&got);
 
-	assert_parse("anchors 0\n", 0);
+	/* Every HOW and REL the grammar names. */
+	static const char hows[] = "owrdc";
+	for (size_t i = 0; hows[i]; i++)
+		for (int rel = AREL_SELF; rel <= AREL_LINK; rel++) {
+			struct raw_anchor a = valid_anchor();
+			a.how = (unsigned char)hows[i];
+			a.rel = (unsigned int)rel;
+			struct buf b = BUF_INIT;
+			anchor_rec(&b, &a);
+			anchors_rec(&b, 1);
+			assert_int_equal(parse(&b, &r), 0);
+			assert_int_equal(r.anchors[0].how, hows[i]);
+			assert_int_equal(r.anchors[0].rel, rel);
+			helper_report_free(&r);
+			buf_free(&b);
+		}
+
+	struct buf none = BUF_INIT;
+	anchors_rec(&none, 0);
+	assert_parse(&none, 0, "anchors 0");
+	buf_free(&none);
 }
 
-static void test_wire_malformed(void **state)
+static void test_records_malformed(void **state)
 {
 	(void)state;
+	/* Each field out of range, one at a time. */
+	static const char long_id[] = "abcdefghijabcdefghijabcdefghijabc"; /* 33 */
 	struct {
-		const char *path, *how, *rel, *id, *mode, *acl;
-	} bad[] = {
-		{NULL, "x", NULL, NULL, NULL, NULL},	 {NULL, "wo", NULL, NULL, NULL, NULL},
-		{NULL, NULL, "near", NULL, NULL, NULL},	 {NULL, NULL, NULL, "Users", NULL, NULL},
-		{NULL, NULL, NULL, "a b", NULL, NULL},	 {NULL, NULL, NULL, NULL, "9", NULL},
-		{NULL, NULL, NULL, NULL, "17777", NULL}, {NULL, NULL, NULL, NULL, NULL, "2"},
-		{"relative", NULL, NULL, NULL, NULL, NULL},
-		{NULL, NULL, NULL, "abcdefghijabcdefghijabcdefghijabc", NULL, NULL},
-	};
-	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		const char *what;
+		struct raw_anchor a;
+	} bad[9 + 8];
+	size_t n = 0;
+#define BAD(w, field, value)                                                                       \
+	do {                                                                                       \
+		bad[n].what = (w);                                                                 \
+		bad[n].a = valid_anchor();                                                         \
+		bad[n].a.field = (value);                                                          \
+		n++;                                                                               \
+	} while (0)
+	BAD("how x", how, 'x');
+	BAD("how W", how, 'W');
+	BAD("how NUL", how, 0);
+	BAD("rel 0", rel, 0);
+	BAD("rel past link", rel, AREL_LINK + 1);
+	BAD("id Users", id, "Users");
+	BAD("id a b", id, "a b");
+	BAD("id empty", id, "");
+	BAD("id of 33 bytes", id, long_id);
+	BAD("mode 010000", mode, 010000);
+	BAD("mode 017777", mode, 017777);
+	BAD("mode 0xffffffff", mode, 0xffffffffu);
+	BAD("acl 2", acl, 2);
+	BAD("acl 255", acl, 255);
+	BAD("relative path", path, "relative");
+	BAD("relative anchor", anchor, "etc/passwd");
+	BAD("empty path", path, "");
+#undef BAD
+	assert_int_equal(n, sizeof bad / sizeof bad[0]);
+	for (size_t i = 0; i < n; i++) {
 		struct buf b = BUF_INIT;
-		anchor_line(&b, bad[i].path, bad[i].how, bad[i].rel, bad[i].id, bad[i].mode,
-			    bad[i].acl);
-		buf_adds(&b, "anchors 1\n");
-		assert_parse(b.data, -1);
+		anchor_rec(&b, &bad[i].a);
+		anchors_rec(&b, 1);
+		assert_parse(&b, -1, bad[i].what);
 		buf_free(&b);
 	}
+
 	/* No summary: an absent check must not pass. */
-	assert_parse("", -1);
+	struct buf empty = BUF_INIT;
+	assert_parse(&empty, -1, "no anchors record");
+	struct raw_anchor good = valid_anchor();
 	struct buf b = BUF_INIT;
-	anchor_line(&b, NULL, NULL, NULL, NULL, NULL, NULL);
-	assert_parse(b.data, -1);
+	anchor_rec(&b, &good);
+	assert_parse(&b, -1, "a record without the summary");
 	/* A count below the records, or above them without the cap reached. */
 	struct buf c = BUF_INIT;
-	buf_printf(&c, "%sanchors 0\n", b.data);
-	assert_parse(c.data, -1);
+	buf_add(&c, b.data, b.len);
+	anchors_rec(&c, 0);
+	assert_parse(&c, -1, "anchors 0 after one record");
 	buf_free(&c);
 	c = (struct buf)BUF_INIT;
-	buf_printf(&c, "%sanchors 2\n", b.data);
-	assert_parse(c.data, -1);
+	buf_add(&c, b.data, b.len);
+	anchors_rec(&c, 2);
+	assert_parse(&c, -1, "anchors 2 after one record");
 	buf_free(&c);
 	/* A record after the summary, and a second summary. */
 	c = (struct buf)BUF_INIT;
-	buf_printf(&c, "anchors 0\n%s", b.data);
-	assert_parse(c.data, -1);
+	anchors_rec(&c, 0);
+	buf_add(&c, b.data, b.len);
+	assert_parse(&c, -1, "a record after the summary");
 	buf_free(&c);
-	assert_parse("anchors 0\nanchors 0\n", -1);
-	assert_parse("anchors -1\n", -1);
-	assert_parse("anchors x\n", -1);
-	/* Bad hex in the path. */
 	c = (struct buf)BUF_INIT;
-	buf_adds(&c, "anchor 2G w self users 666 726f6f74 726f6f74 0 2f\nanchors 1\n");
-	assert_parse(c.data, -1);
+	anchors_rec(&c, 0);
+	anchors_rec(&c, 0);
+	assert_parse(&c, -1, "two summaries");
 	buf_free(&c);
+	/* A summary cut short (7 bytes of its 8), and the largest count with no record. */
+	c = (struct buf)BUF_INIT;
+	anchors_rec(&c, 0);
+	c.len--;
+	assert_parse(&c, -1, "a cut summary");
+	buf_free(&c);
+	c = (struct buf)BUF_INIT;
+	anchors_rec(&c, UINT64_MAX);
+	assert_parse(&c, -1, "anchors UINT64_MAX");
+	buf_free(&c);
+	/* A NUL inside the path, and a path longer than the record. */
+	c = (struct buf)BUF_INIT;
+	enc_u8(&c, REC_ANCHOR);
+	enc_u32(&c, 4);
+	buf_add(&c, "/e\0c", 4);
+	buf_add(&c, b.data + 1 + 4 + strlen(good.path), b.len - 1 - 4 - strlen(good.path));
+	anchors_rec(&c, 1);
+	assert_parse(&c, -1, "a NUL in the path");
+	buf_free(&c);
+	c = (struct buf)BUF_INIT;
+	enc_u8(&c, REC_ANCHOR);
+	enc_u32(&c, 1000);
+	buf_add(&c, "/etc", 4);
+	assert_parse(&c, -1, "a path past the record's end");
+	buf_free(&c);
+	/* Every cut of a good record and its summary. */
+	anchors_rec(&b, 1);
+	assert_parse(&b, 0, "the control");
+	for (size_t k = 0; k < b.len; k++) {
+		struct helper_report r;
+		if (parse_bytes(b.data, k, &r) == 0)
+			fail_msg("a report cut to %zu of its anchor bytes was accepted", k);
+		helper_report_free(&r);
+	}
 	buf_free(&b);
 }
 
-static void test_wire_cap(void **state)
+static void test_records_cap(void **state)
 {
 	(void)state;
+	struct raw_anchor a = valid_anchor();
 	struct buf b = BUF_INIT;
 	for (unsigned int i = 0; i < ANCHOR_REPORT_CAP; i++)
-		anchor_line(&b, NULL, NULL, NULL, NULL, NULL, NULL);
+		anchor_rec(&b, &a);
 	struct buf c = BUF_INIT;
-	buf_printf(&c, "%sanchors 1000\n", b.data);
+	buf_add(&c, b.data, b.len);
+	anchors_rec(&c, 1000);
 	struct helper_report r;
-	assert_int_equal(parse(c.data, &r), 0);
+	assert_int_equal(parse(&c, &r), 0);
 	assert_int_equal(r.nanchors, ANCHOR_REPORT_CAP);
 	assert_int_equal(r.anchors_total, 1000);
 	helper_report_free(&r);
 	buf_free(&c);
-	/* One past the cap is refused. */
-	anchor_line(&b, NULL, NULL, NULL, NULL, NULL, NULL);
+	/* At the cap, the count may be the records' own too. */
 	c = (struct buf)BUF_INIT;
-	buf_printf(&c, "%sanchors 1000\n", b.data);
-	assert_parse(c.data, -1);
+	buf_add(&c, b.data, b.len);
+	anchors_rec(&c, ANCHOR_REPORT_CAP);
+	assert_parse(&c, 0, "anchors at the cap");
+	buf_free(&c);
+	/* One past the cap is refused. */
+	anchor_rec(&b, &a);
+	c = (struct buf)BUF_INIT;
+	buf_add(&c, b.data, b.len);
+	anchors_rec(&c, 1000);
+	assert_parse(&c, -1, "one anchor past the cap");
 	buf_free(&c);
 	buf_free(&b);
 }
@@ -756,9 +897,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_probe_sticky_config_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_probe_table_clean_here, setup, teardown),
 		cmocka_unit_test(test_secure_path),
-		cmocka_unit_test(test_wire_well_formed),
-		cmocka_unit_test(test_wire_malformed),
-		cmocka_unit_test(test_wire_cap),
+		cmocka_unit_test(test_records_well_formed),
+		cmocka_unit_test(test_records_malformed),
+		cmocka_unit_test(test_records_cap),
 		cmocka_unit_test(test_texts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,8 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+
 #include "audit/record.h"
 #include "buf.h"
+#include "payload.h"
+#include "random_hex.h"
 
 static const char *const hostile[] = {
 	"claude", "line\nbreak", "quote\" project=\"evil", "k=v", "", "back\\slash",
@@ -126,6 +130,35 @@ static void test_kinds(void **state)
 	buf_free(&b);
 }
 
+/*
+ * A run id (random_hex): 32 lower-case hex digits, what a payload's run id
+ * must be (payload_run_id_ok), a new one each time; and a buffer too small
+ * for it refused, untouched.
+ */
+static void test_random_hex(void **state)
+{
+	(void)state;
+	char a[33], b[40];
+	memset(b, 'X', sizeof b);
+	assert_int_equal(random_hex(a, sizeof a), 0);
+	assert_int_equal(random_hex(b, sizeof b), 0);
+	assert_int_equal(strlen(a), 32);
+	assert_int_equal(strlen(b), 32);
+	assert_int_equal(b[33], 'X'); /* nothing past the NUL */
+	assert_int_equal(strspn(a, "0123456789abcdef"), 32);
+	assert_true(payload_run_id_ok(a));
+	assert_true(payload_run_id_ok(b));
+	assert_string_not_equal(a, b);
+	char small[32];
+	memset(small, 'Y', sizeof small);
+	errno = 0;
+	assert_int_equal(random_hex(small, sizeof small), -1);
+	assert_int_equal(errno, ENOMEM);
+	for (size_t i = 0; i < sizeof small; i++)
+		assert_int_equal(small[i], 'Y');
+	assert_int_equal(random_hex(small, 0), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -133,6 +166,7 @@ int main(void)
 		cmocka_unit_test(test_line_cut),
 		cmocka_unit_test(test_json_roundtrip),
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_random_hex),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

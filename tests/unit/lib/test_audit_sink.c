@@ -505,8 +505,11 @@ static void test_spawn_start_and_end(void **state)
 	assert_int_equal(jint(end, "exit"), 3);
 	assert_null(jstr(end, "signal"));
 	assert_true(jint(end, "duration_ms") >= 0);
+	/* The command's own program ran (posix_spawn said so): its exit status is the agent's. */
+	assert_string_equal(jstr(end, "started"), "yes");
 	json_object_put(end);
 	assert_non_null(strstr(seen.line[1], " exit=3 signal=- "));
+	assert_non_null(strstr(seen.line[1], " started=yes"));
 
 	/* The log holds the same two objects, one a line. */
 	char *log = read_all(path_in("audit.jsonl"));
@@ -550,6 +553,7 @@ static void test_spawn_signal_and_free(void **state)
 	json_object *end = parse(seen.json[1]);
 	assert_null(jstr(end, "exit"));
 	assert_string_equal(jstr(end, "signal"), "SIGTERM");
+	assert_string_equal(jstr(end, "started"), "yes");
 	json_object_put(end);
 	assert_non_null(strstr(seen.line[1], " exit=- signal=SIGTERM "));
 	seen_free(&seen);
@@ -596,6 +600,12 @@ static void test_end_recorded_when_reaped_elsewhere(void **state)
 		fail_msg("%zu record(s), the first \"%s\": a start without its end", seen.n,
 			 seen.n ? seen.line[0] : "");
 	assert_string_equal(seen.event[1], "end");
+	/* Nothing of the end is known, whether the program started neither. */
+	json_object *end = parse(seen.json[1]);
+	assert_null(jstr(end, "exit"));
+	assert_null(jstr(end, "started"));
+	json_object_put(end);
+	assert_non_null(strstr(seen.line[1], " started=-"));
 	seen_free(&seen);
 	ruas_config_free(cfg);
 }

@@ -26,11 +26,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "channel.h"
+#include "control.h"
 #include "proc.h"
 #include "ruas.h"
 #include "spawn/child.h"
-#include "spawn/rendezvous.h"
 
 /* How long the stand-in for sudo outlives its helper. */
 #define SUDO_LINGER_MS 200
@@ -153,11 +154,22 @@ static void end_child(ruas_child *c, int helper, int release)
 	ruas_child_free(c);
 }
 
-static void send_news(int helper, int type, unsigned int value, size_t len)
+/* A news message as the helper sends it: STOPPED with sig, or CONTINUED. */
+static void send_news(int helper, int type, int sig)
 {
-	unsigned char body[4];
-	channel_put32(body, value);
-	assert_int_equal(channel_send_control(helper, type, body, len), 0);
+	struct buf body = BUF_INIT;
+	if (type == CHANNEL_STOPPED)
+		assert_int_equal(msg_stopped_encode(&body, sig), 0);
+	else
+		assert_int_equal(msg_continued_encode(&body), 0);
+	assert_int_equal(channel_send_control(helper, type, &body), 0);
+	buf_free(&body);
+}
+
+/* A message of type with the body's first len bytes, however (mal)formed. */
+static void send_raw(int helper, int type, const void *body, size_t len)
+{
+	assert_int_equal(channel_send(helper, type, body, len, NULL, 0), 0);
 }
 
 /*
@@ -175,20 +187,33 @@ static void test_state_follows_news(void **state)
 	assert_int_equal(ruas_child_state(c, &sig), RUAS_CHILD_RUNNING);
 	assert_int_equal(sig, 0);
 
-	send_news(helper, CHANNEL_STOPPED, SIGTSTP, 4);
+	send_news(helper, CHANNEL_STOPPED, SIGTSTP);
 	assert_int_equal(ruas_child_state(c, &sig), RUAS_CHILD_STOPPED);
 	assert_int_equal(sig, SIGTSTP);
 	/* No news: still stopped. */
 	assert_int_equal(ruas_child_state(c, NULL), RUAS_CHILD_STOPPED);
 
-	send_news(helper, CHANNEL_CONTINUED, 0, 0);
+	send_news(helper, CHANNEL_CONTINUED, 0);
 	assert_int_equal(ruas_child_state(c, &sig), RUAS_CHILD_RUNNING);
 	assert_int_equal(sig, 0);
 
-	/* A stop without its signal is none. */
-	send_news(helper, CHANNEL_STOPPED, SIGSTOP, 3);
+	/* A stop without its whole signal is none (its first three bytes of four). */
+	const unsigned char stop[4] = {0, 0, 0, SIGSTOP};
+	send_raw(helper, CHANNEL_STOPPED, stop, 3);
 	assert_int_equal(ruas_child_state(c, &sig), RUAS_CHILD_RUNNING);
-	send_news(helper, CHANNEL_STOPPED, SIGSTOP, 4);
+	/* Nor is one with a byte too many, or a signal out of range (0, 65). */
+	const unsigned char longer[5] = {0, 0, 0, SIGSTOP, 0};
+	send_raw(helper, CHANNEL_STOPPED, longer, 5);
+	const unsigned char zero[4] = {0, 0, 0, 0}, high[4] = {0, 0, 0, MSG_SIGNAL_MAX + 1};
+	send_raw(helper, CHANNEL_STOPPED, zero, 4);
+	send_raw(helper, CHANNEL_STOPPED, high, 4);
+	assert_int_equal(ruas_child_state(c, &sig), RUAS_CHILD_RUNNING);
+	assert_int_equal(sig, 0);
+	send_news(helper, CHANNEL_STOPPED, SIGSTOP);
+	assert_int_equal(ruas_child_state(c, &sig), RUAS_CHILD_STOPPED);
+	assert_int_equal(sig, SIGSTOP);
+	/* A CONTINUED with a body is none either: still stopped. */
+	send_raw(helper, CHANNEL_CONTINUED, zero, 1);
 	assert_int_equal(ruas_child_state(c, &sig), RUAS_CHILD_STOPPED);
 	assert_int_equal(sig, SIGSTOP);
 
@@ -212,6 +237,106 @@ static void test_state_without_pty(void **state)
 	end_child(c, helper, release);
 }
 
+/* The helper's EXIT message, sent as the helper sends its last word. */
+static void send_exit(int helper, int how, unsigned int value, long survivors, int started)
+{
+	struct buf body = BUF_INIT;
+	struct msg_exit e = {how, value, survivors, started};
+	assert_int_equal(msg_exit_encode(&body, &e), 0);
+	assert_int_equal(channel_send_buf(helper, CHANNEL_EXIT, &body), 0);
+	buf_free(&body);
+}
+
+/*
+ * The helper's EXIT is how the run ended: the agent's exit code, or 128 +
+ * the signal that killed it, whatever sudo's own status (0 here); one that
+ * does not decode is no word at all, and sudo's status stands.
+ */
+static void test_exit_news(void **state)
+{
+	(void)state;
+	static const struct {
+		int how;
+		unsigned int value;
+		int started;
+		int code, sig;
+	} cases[] = {
+		{EXIT_HOW_EXITED, 7, 1, 7, 0},
+		{EXIT_HOW_SIGNALED, SIGKILL, 1, 128 + SIGKILL, SIGKILL},
+		/* the run ended by the tree's SIGTERM before its agent started */
+		{EXIT_HOW_SIGNALED, SIGTERM, 0, 128 + SIGTERM, SIGTERM},
+		{EXIT_HOW_HELPER, 125, 0, 125, 0},
+		{EXIT_HOW_EXITED, 127, 0, 127, 0},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int helper, release, code = -1;
+		ruas_child *c = child_with_helper(&helper, &release, 0);
+		send_exit(helper, cases[i].how, cases[i].value, 2, cases[i].started);
+		close(helper);
+		close(release);
+		assert_int_equal(ruas_child_wait(c, &code, NULL), 0);
+		assert_int_equal(code, cases[i].code);
+		assert_int_equal(ruas_child_term_signal(c), cases[i].sig);
+		assert_int_equal(c->started, cases[i].started);
+		assert_int_equal(c->survivors, 2);
+		ruas_child_free(c);
+	}
+
+	/* A signal number out of range is not a word the helper may say. */
+	int helper, release, code = -1;
+	ruas_child *c = child_with_helper(&helper, &release, 0);
+	const unsigned char forged[10] = {EXIT_HOW_SIGNALED, 0, 0, 0, 65, 0, 0, 0, 0, 1};
+	assert_int_equal(channel_send(helper, CHANNEL_EXIT, forged, sizeof forged, NULL, 0), 0);
+	close(helper);
+	close(release);
+	assert_int_equal(ruas_child_wait(c, &code, NULL), 0);
+	assert_int_equal(code, 0);
+	assert_int_equal(ruas_child_term_signal(c), 0);
+	assert_false(c->said);
+	ruas_child_free(c);
+}
+
+/*
+ * ruas_child_signal() with the helper there speaks over the channel:
+ * SIGTERM is TERMINATE, SIGKILL is KILL (the library does not record the
+ * end itself here), any other is SIGNAL with its number.
+ */
+static void test_signals_over_channel(void **state)
+{
+	(void)state;
+	int helper, release;
+	ruas_child *c = child_with_helper(&helper, &release, 0);
+	static const struct {
+		int sig, type;
+	} cases[] = {
+		{SIGTERM, CHANNEL_TERMINATE},
+		{SIGKILL, CHANNEL_KILL},
+		{SIGUSR1, CHANNEL_SIGNAL},
+		{SIGINT, CHANNEL_SIGNAL},
+		{SIGCONT, CHANNEL_SIGNAL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ruas_error *err = NULL;
+		assert_int_equal(ruas_child_signal(c, cases[i].sig, &err), 0);
+		assert_null(err);
+		struct buf body = BUF_INIT;
+		int type = -1, sig = -1, mine = -1;
+		assert_int_equal(channel_recv(helper, &type, &body, NULL, NULL), 1);
+		assert_int_equal(type, cases[i].type);
+		if (type == CHANNEL_TERMINATE) {
+			assert_int_equal(msg_terminate_decode(body.data, body.len), 0);
+		} else if (type == CHANNEL_KILL) {
+			assert_int_equal(msg_kill_decode(body.data, body.len, &mine), 0);
+			assert_int_equal(mine, 0);
+		} else {
+			assert_int_equal(msg_signal_decode(body.data, body.len, &sig), 0);
+			assert_int_equal(sig, cases[i].sig);
+		}
+		buf_free(&body);
+	}
+	end_child(c, helper, release);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +344,8 @@ int main(void)
 		cmocka_unit_test(test_free_after_helper_gone),
 		cmocka_unit_test(test_state_follows_news),
 		cmocka_unit_test(test_state_without_pty),
+		cmocka_unit_test(test_exit_news),
+		cmocka_unit_test(test_signals_over_channel),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "channel.h"
 #include "check/preflight.h"
 #include "check/runner.h"
 #include "config/config_int.h"
@@ -39,7 +40,8 @@
 #include "people/deny_files.h"
 #include "ruas.h"
 #include "spawn/exec_payload.h"
-#include "wire.h"
+#include "helper_report.h"
+#include "helper_report_write.h"
 
 /* The tables override the defaults of SPEC() and GLOBALS() field by field. */
 #pragma GCC diagnostic ignored "-Woverride-init"
@@ -1024,18 +1026,17 @@ static void test_spawn_sudo_as_loaded(void **state)
 		rec[i] = read_whole_file(f->record);
 		got_free(&o);
 	}
-	assert_non_null(strstr(rec[1], "[-iu]\n[t1]\n"));
-	/* sudo's own part, up to "--", is the same; so is the number of arguments. */
-	char *end0 = strstr(rec[0], "[--]\n"), *end1 = strstr(rec[1], "[--]\n");
-	assert_non_null(end0);
-	assert_non_null(end1);
-	assert_int_equal(end0 - rec[0], end1 - rec[1]);
-	assert_memory_equal(rec[0], rec[1], (size_t)(end0 - rec[0]));
-	size_t lines[2] = {0, 0};
-	for (int i = 0; i < 2; i++)
-		for (const char *c = rec[i]; *c; c++)
-			lines[i] += *c == '\n';
-	assert_int_equal(lines[0], lines[1]);
+	/*
+	 * Exactly sudo -n -u t1 -- HELPER --channel-fd 0, both ways: no login
+	 * shell, no token, nothing of the payload on the command line, so the
+	 * two calls are the same byte for byte.
+	 */
+	struct buf want = BUF_INIT;
+	buf_printf(&want, "[-n]\n[-u]\n[t1]\n[--]\n[/usr/libexec/ruas/ruas-exec]\n"
+			  "[--channel-fd]\n[0]\n");
+	assert_string_equal(rec[1], want.data);
+	assert_string_equal(rec[0], rec[1]);
+	buf_free(&want);
 	free(rec[0]);
 	free(rec[1]);
 }
@@ -1504,37 +1505,41 @@ static void test_people_deny_same(void **state)
 
 /*
  * A helper that reports every dir as escaping the scope it was given,
- * bubblewrap as failing, and every probe as readable; it records what each
- * call asked (user, flags, dirs and scopes, probes), nonce aside.
+ * bubblewrap as failing, and every probe as readable, in one REPORT on the
+ * channel; it records what each call asked (user, flags, dirs and scopes,
+ * probes).
  */
 struct people_fake {
 	pthread_mutex_t lock;
 	struct buf asked;
 };
 
-static void people_answer(struct buf *o, const struct payload *p)
+static void people_answer(struct buf *chan, const struct payload *p)
 {
-	buf_printf(o, "%s %s\n", WIRE_BEGIN, p->nonce);
-	buf_adds(o, "esc 1 1 ");
-	hex_encode(o, "no", 2);
-	buf_adds(o, " 0\nesctty 1 1 ");
-	hex_encode(o, "no", 2);
-	buf_adds(o, " 0\ngids 65534\n");
+	struct buf o = BUF_INIT;
+	gid_t none[1] = {0};
+	report_begin(&o, REPORT_FROM_HELPER);
+	report_put_esc(&o, 0, 1, 1, "no", 0);
+	report_put_esc(&o, 1, 1, 1, "no", 0);
+	report_put_gids(&o, 65534, none, 0);
 	if (p->check_flags & CHECK_USERNS)
-		buf_adds(o, "lifetime 0 \n");
+		report_put_lifetime(&o, 0, "");
 	for (size_t i = 0; i < p->ndirs; i++) {
-		buf_printf(o, "dir %zu escape ", i);
-		hex_encode(o, p->dirs[i].scope, strlen(p->dirs[i].scope));
-		buf_addc(o, '\n');
+		struct dir_result d = {.state = DIR_ESCAPE, .path = p->dirs[i].scope};
+		report_put_dir(&o, i, &d);
 	}
-	if (p->check_flags & CHECK_BWRAP) {
-		buf_adds(o, "bwrap 1 ");
-		hex_encode(o, "bwrap: no", 9);
-		buf_addc(o, '\n');
-	}
+	if (p->check_flags & CHECK_BWRAP)
+		report_put_bwrap(&o, 1, "bwrap: no");
 	for (size_t k = 0; k < p->nprobes; k++)
-		buf_printf(o, "probe %zu readable\n", k);
-	buf_printf(o, "anchors 0\n%s %s\n", WIRE_END, p->nonce);
+		report_put_probe(&o, k, PROBE_READABLE);
+	report_put_anchors(&o, 0);
+	assert_false(o.oom);
+	/* Framed as channel.h says: the body's length, big-endian, and the type. */
+	unsigned char head[5] = {(unsigned char)(o.len >> 24), (unsigned char)(o.len >> 16),
+				 (unsigned char)(o.len >> 8), (unsigned char)o.len, CHANNEL_REPORT};
+	buf_add(chan, head, sizeof head);
+	buf_add(chan, o.data, o.len);
+	buf_free(&o);
 }
 
 static int people_run(void *ctx, const struct run_request *req, struct run_result *res)
@@ -1543,12 +1548,13 @@ static int people_run(void *ctx, const struct run_request *req, struct run_resul
 	struct payload p;
 	const char *why = NULL;
 	memset(res, 0, sizeof *res);
-	if (!req->channel || payload_decode(req->channel->payload->data, &p, &why) != 0) {
+	if (!req->channel ||
+	    payload_decode(req->channel->payload->data, req->channel->payload->len, &p, &why) != 0) {
 		buf_adds(&res->err, "sudo: a password is required\n");
 		res->wait_status = 1 << 8;
 		return 0;
 	}
-	people_answer(&res->out, &p);
+	people_answer(&res->chan, &p);
 	pthread_mutex_lock(&fk->lock);
 	size_t argc = 0;
 	while (req->argv[argc])

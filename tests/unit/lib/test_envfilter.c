@@ -25,7 +25,10 @@
 #include "env_rules.h"
 #include "spawn/envfilter.h"
 #include "channel.h"
+#include "control.h"
+#include "nss_env.h"
 #include "payload.h"
+#include "session.h"
 
 #define NALLOW(a) (sizeof(a) / sizeof *(a) - 1)
 
@@ -184,33 +187,55 @@ static int helper_remove(void **state)
 
 /* How the payload reaches the helper: its argument, or the spawn channel (channel.h). */
 enum via { VIA_ARGV, VIA_CHANNEL };
-static int run_payload(const struct payload *p, enum via via, struct buf *err);
+static int run_payload(const struct buf *body, int type, enum via via, struct buf *err);
+
+/*
+ * The helper's last word on the channel of the last run_payload() (its
+ * EXIT, channel.h): exit_said is 1 when one came and decoded.
+ */
+static struct msg_exit exit_word;
+static int exit_said;
+/* And whether it said HELLO first, which it does once the channel is known to be its. */
+static int hello_said;
 
 static int run_helper(const char *name, struct buf *err)
 {
 	char *names[] = {(char *)name, NULL}, *values[] = {(char *)"x", NULL};
 	char *argv[] = {(char *)"/bin/true", NULL};
 	char *deny[] = {NULL};
-	struct payload p = {.kind = PAYLOAD_EXEC, .work_dir = (char *)"/", .scope = (char *)"",
-			    .env_names = names, .env_values = values, .nenv = 1,
+	struct payload p = {.kind = PAYLOAD_EXEC, .helper = helper, .work_dir = (char *)"/",
+			    .scope = (char *)"", .env_names = names, .env_values = values, .nenv = 1,
 			    .argv = argv, .argc = 1, .person = (char *)"", .deny = deny};
-	return run_payload(&p, VIA_CHANNEL, err);
+	struct buf body = BUF_INIT;
+	assert_int_equal(payload_encode(&p, &body), 0);
+	int rc = run_payload(&body, CHANNEL_PAYLOAD, VIA_CHANNEL, err);
+	buf_free(&body);
+	return rc;
 }
 
 /*
- * Runs the copy of ruas-exec on p, as nobody when root; its exit status,
- * stderr in err. Over the channel as ruas-session hands it down: one end of
- * a socketpair as descriptor 3, the payload with the agent's stdio (here
- * /dev/null, /dev/null and the stderr pipe) attached.
+ * Runs the copy of ruas-exec on a message body, as nobody when root; its
+ * exit status, stderr in err. Over the channel as ruas-session hands it
+ * down: one end of a socketpair as descriptor 3, the body as a message of
+ * type with the agent's stdio (here /dev/null, /dev/null and the stderr
+ * pipe) attached to an exec payload. On the command line: the body in
+ * hex, as an older library would have put it there.
  */
-static int run_payload(const struct payload *p, enum via via, struct buf *err)
+static int run_payload(const struct buf *body, int type, enum via via, struct buf *err)
 {
+	static const char digits[] = "0123456789abcdef";
 	struct buf hex = BUF_INIT;
-	assert_int_equal(payload_encode(p, &hex), 0);
+	for (size_t i = 0; i < body->len; i++) {
+		assert_int_equal(buf_addc(&hex, digits[(unsigned char)body->data[i] >> 4]), 0);
+		assert_int_equal(buf_addc(&hex, digits[(unsigned char)body->data[i] & 15]), 0);
+	}
 	int fds[2], sv[2] = {-1, -1};
 	assert_int_equal(pipe2(fds, O_CLOEXEC), 0);
 	if (via == VIA_CHANNEL)
 		assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	/* A caller that is not root is the channel's peer as the user who "ran sudo". */
+	char uid[32];
+	snprintf(uid, sizeof uid, "%u", (unsigned)getuid());
 	fflush(stdout);
 	fflush(stderr);
 	pid_t pid = fork();
@@ -221,10 +246,12 @@ static int run_payload(const struct payload *p, enum via via, struct buf *err)
 		if (geteuid() == 0 &&
 		    (setgroups(0, NULL) < 0 || setgid(NOBODY) < 0 || setuid(NOBODY) < 0))
 			_exit(97);
+		if (getuid() != 0 && setenv("SUDO_UID", uid, 1) < 0)
+			_exit(95);
 		if (via == VIA_CHANNEL)
 			execl(helper, "ruas-exec", "--channel-fd", "3", (char *)NULL);
 		else
-			execl(helper, "ruas-exec", hex.data, (char *)NULL);
+			execl(helper, "ruas-exec", hex.data ? hex.data : "", (char *)NULL);
 		_exit(96);
 	}
 	if (via == VIA_CHANNEL) {
@@ -232,7 +259,9 @@ static int run_payload(const struct payload *p, enum via via, struct buf *err)
 		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 		assert_true(null >= 0);
 		int stdio[3] = {null, null, fds[1]};
-		assert_int_equal(channel_send(sv[0], CHANNEL_PAYLOAD, hex.data, hex.len, stdio, 3), 0);
+		int exec = body->len > 5 && body->data[5] == PAYLOAD_EXEC;
+		assert_int_equal(channel_send(sv[0], type, body->data, body->len, stdio, exec ? 3 : 0),
+				 0);
 		close(null);
 	}
 	close(fds[1]);
@@ -249,8 +278,27 @@ static int run_payload(const struct payload *p, enum via via, struct buf *err)
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
 		assert_int_equal(errno, EINTR);
-	if (sv[0] >= 0)
+	/*
+	 * The helper has ended: its HELLO (it took the channel) and its EXIT,
+	 * if it said them, are all that is left on the channel.
+	 */
+	exit_said = hello_said = 0;
+	if (sv[0] >= 0) {
+		struct buf word = BUF_INIT;
+		int t = 0, r = channel_recv(sv[0], &t, &word, NULL, NULL);
+		unsigned int v = 0;
+		if (r == 1 && t == CHANNEL_HELLO && payload_hello_decode(word.data, word.len, &v) == 0 &&
+		    v == PAYLOAD_VERSION) {
+			hello_said = 1;
+			buf_free(&word);
+			word = (struct buf)BUF_INIT;
+			r = channel_recv(sv[0], &t, &word, NULL, NULL);
+		}
+		if (r == 1 && t == CHANNEL_EXIT && msg_exit_decode(word.data, word.len, &exit_word) == 0)
+			exit_said = 1;
+		buf_free(&word);
 		close(sv[0]);
+	}
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
@@ -267,6 +315,12 @@ static void test_helper_refuses_table(void **state)
 	buf_free(&err);
 	if (rc != 0)
 		fail_msg("ruas-exec with GIT_AUTHOR_NAME: exit %d: %s", rc, said);
+	/* Its HELLO first, then its EXIT: the agent's program started and exited 0. */
+	assert_true(hello_said);
+	assert_true(exit_said);
+	assert_int_equal(exit_word.how, EXIT_HOW_EXITED);
+	assert_int_equal(exit_word.value, 0);
+	assert_int_equal(exit_word.started, 1);
 
 	size_t n;
 	const struct env_rule *rules = env_rules(&n);
@@ -277,7 +331,10 @@ static void test_helper_refuses_table(void **state)
 			 rules[i].why);
 		struct buf e = BUF_INIT;
 		rc = run_helper(name, &e);
-		int ok = rc == 125 && e.data && strstr(e.data, want);
+		/* Nothing ran: the helper says so in its EXIT too. */
+		int ok = rc == 125 && e.data && strstr(e.data, want) && exit_said &&
+			 exit_word.how == EXIT_HOW_HELPER && exit_word.value == 125 &&
+			 exit_word.started == 0;
 		snprintf(said, sizeof said, "%s", e.data ? e.data : "");
 		buf_free(&e);
 		if (!ok)
@@ -285,35 +342,51 @@ static void test_helper_refuses_table(void **state)
 	}
 }
 
-/* Every program here refuses what it does not expect: a session payload is ruas-session's. */
+/*
+ * Every program here refuses what it does not expect: a SESSION is
+ * ruas-session's. ruas-exec refuses it on its command line, as a message
+ * of its own type on the channel, and as a PAYLOAD message (its body is no
+ * payload), and runs nothing (exit 125).
+ */
 static void test_helper_refuses_session_payload(void **state)
 {
 	(void)state;
 	helper_copy();
-	char *argv[] = {(char *)"/bin/true", NULL};
-	char *empty[] = {NULL};
-	struct payload p = {.kind = PAYLOAD_SESSION, .user = (char *)"nobody",
-			    .service = (char *)"ruas", .ruser = (char *)"root", .mode = SESSION_CHECK,
-			    .helper = (char *)"/usr/libexec/ruas/ruas-exec", .inner = (char *)"00",
-			    .argv = argv, .argc = 1, .env_names = empty, .env_values = empty,
-			    .deny = empty, .work_dir = (char *)"/", .scope = (char *)"",
-			    .person = (char *)""};
+	struct session s = {.user = (char *)"nobody", .service = (char *)"ruas",
+			    .ruser = (char *)"root", .tty = (char *)"", .mode = SESSION_CHECK,
+			    .helper = (char *)"/usr/libexec/ruas/ruas-exec",
+			    .lifetime = LIFETIME_SUBREAPER};
+	struct buf body = BUF_INIT;
+	assert_int_equal(session_encode(&s, &body), 0);
 	static const struct {
 		enum via via;
+		int type;
 		const char *want;
 	} ways[] = {
-		{VIA_ARGV, "refusing a payload on the command line: it comes only over the channel"},
-		{VIA_CHANNEL, "refusing a payload that is not for ruas-exec \"session\""},
+		{VIA_ARGV, CHANNEL_SESSION,
+		 "refusing a payload on the command line: it comes only over the channel"},
+		{VIA_CHANNEL, CHANNEL_SESSION, "ruas-exec: no payload from the supervisor: bad message"},
+		{VIA_CHANNEL, CHANNEL_PAYLOAD, "ruas-exec: bad payload: payload kind unknown"},
 	};
 	for (size_t i = 0; i < sizeof ways / sizeof ways[0]; i++) {
 		struct buf err = BUF_INIT;
-		int rc = run_payload(&p, ways[i].via, &err);
+		int rc = run_payload(&body, ways[i].type, ways[i].via, &err);
 		char said[1024];
 		snprintf(said, sizeof said, "%s", err.data ? err.data : "");
 		buf_free(&err);
 		if (rc != 125 || !strstr(said, ways[i].want))
-			fail_msg("ruas-exec on a session payload: exit %d, stderr: %s", rc, said);
+			fail_msg("ruas-exec on a session payload (way %zu): exit %d, stderr: %s", i, rc,
+				 said);
+		/* Over the channel, its EXIT says the helper ended it before anything started. */
+		if (ways[i].via == VIA_CHANNEL) {
+			assert_true(hello_said);
+			assert_true(exit_said);
+			assert_int_equal(exit_word.how, EXIT_HOW_HELPER);
+			assert_int_equal(exit_word.value, 125);
+			assert_int_equal(exit_word.started, 0);
+		}
 	}
+	buf_free(&body);
 }
 
 /*
@@ -328,13 +401,16 @@ static void test_helper_refuses_exec_payload_on_argv(void **state)
 	(void)state;
 	helper_copy();
 	char *names[] = {(char *)"ANTHROPIC_API_KEY", NULL}, *values[] = {(char *)"sk-x", NULL};
-	char *argv[] = {(char *)"/bin/sh", (char *)"-c", (char *)"echo ran >&2", NULL};
+	char *argv[] = {(char *)"/bin/sh", (char *)"-c", (char *)"echo ran $ANTHROPIC_API_KEY >&2",
+			NULL};
 	char *deny[] = {NULL};
-	struct payload p = {.kind = PAYLOAD_EXEC, .work_dir = (char *)"/", .scope = (char *)"",
-			    .env_names = names, .env_values = values, .nenv = 1,
+	struct payload p = {.kind = PAYLOAD_EXEC, .helper = helper, .work_dir = (char *)"/",
+			    .scope = (char *)"", .env_names = names, .env_values = values, .nenv = 1,
 			    .argv = argv, .argc = 3, .person = (char *)"", .deny = deny};
+	struct buf body = BUF_INIT;
+	assert_int_equal(payload_encode(&p, &body), 0);
 	struct buf err = BUF_INIT;
-	int rc = run_payload(&p, VIA_ARGV, &err);
+	int rc = run_payload(&body, CHANNEL_PAYLOAD, VIA_ARGV, &err);
 	char said[1024];
 	snprintf(said, sizeof said, "%s", err.data ? err.data : "");
 	buf_free(&err);
@@ -342,17 +418,51 @@ static void test_helper_refuses_exec_payload_on_argv(void **state)
 	    !strstr(said, "refusing a payload on the command line: it comes only over the channel") ||
 	    strstr(said, "ran"))
 		fail_msg("ruas-exec on an exec payload in argv: exit %d, stderr: %s", rc, said);
-	/* The control: the same payload over the channel runs. */
+	/* The control: the same payload over the channel runs, with its variable set. */
 	struct buf ok = BUF_INIT;
-	rc = run_payload(&p, VIA_CHANNEL, &ok);
+	rc = run_payload(&body, CHANNEL_PAYLOAD, VIA_CHANNEL, &ok);
 	snprintf(said, sizeof said, "%s", ok.data ? ok.data : "");
 	buf_free(&ok);
-	if (rc != 0 || strcmp(said, "ran\n") != 0)
+	buf_free(&body);
+	if (rc != 0 || strcmp(said, "ran sk-x\n") != 0)
 		fail_msg("ruas-exec on the channel: exit %d, stderr: %s", rc, said);
+	assert_true(exit_said);
+	assert_int_equal(exit_word.how, EXIT_HOW_EXITED);
+	assert_int_equal(exit_word.started, 1);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	/*
+	 * ruas-exec runs the agent below the target's login shell, which it
+	 * takes from the user database: a fake one (nss_wrapper, which the
+	 * helper inherits) gives the target, nobody when the test is root and
+	 * the caller when not, a shell that runs (nobody's own refuses logins).
+	 */
+	char passwd[256], group[128];
+	if (geteuid() == 0) {
+		snprintf(passwd, sizeof passwd, "root:x:0:0:root:/root:/bin/sh\n"
+						 "nobody:x:%d:%d:nobody:/:/bin/sh\n",
+			 NOBODY, NOBODY);
+		snprintf(group, sizeof group, "root:x:0:\nnogroup:x:%d:\n", NOBODY);
+	} else {
+		snprintf(passwd, sizeof passwd, "tester:x:%u:%u:tester:/:/bin/sh\n",
+			 (unsigned)getuid(), (unsigned)getgid());
+		snprintf(group, sizeof group, "tester:x:%u:\n", (unsigned)getgid());
+	}
+	nss_env_reexec(argc, argv, passwd, group);
+	/* The fake database's directory is root's 0700: nobody must read it too. */
+	const char *db = getenv("NSS_WRAPPER_PASSWD");
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", db ? db : "");
+	char *slash = strrchr(dir, '/');
+	if (geteuid() == 0 && slash) {
+		*slash = '\0';
+		if (chmod(dir, 0755) < 0) {
+			perror("test_envfilter: chmod of the fake user database");
+			return 99;
+		}
+	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_only_allowlisted_in_allowlist_order),
 		cmocka_unit_test(test_values_byte_exact),

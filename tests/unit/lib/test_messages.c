@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "check/messages.h"
-#include "wire.h"
+#include "helper_report.h"
 
 static const char sudo_seed[] =
 	"ERROR: project \"claude\" requires passwordless sudo to user "

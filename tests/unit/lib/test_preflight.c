@@ -2,16 +2,20 @@
  * test_preflight.c - the startup checks (src/lib/check/preflight.h) with a fake sudo
  * runner and a fake user database (nss_wrapper, see nss_env.h).
  *
- * The fake runner records every request and answers per target user: a
- * helper report in the wire format of src/common/proto/wire.h, built from the payload it
- * was given (nonce and work_dirs), or one of the ways sudo fails.
+ * The fake runner records every request and answers per target user: the
+ * helper's REPORT (src/proto/helper_report.h) on the call's channel
+ * (run_result.chan, whole messages framed as src/proto/channel.h says),
+ * built from the payload it was given (its work_dirs), or one of the ways
+ * sudo fails, or one of the ways a channel's bytes must not be trusted.
+ * On the pam backend it answers as ruas-session and ruas-exec do: the
+ * session's REPORT (ACCT, PIDNS), then the helper's.
  * Work_dirs steer the per-directory answer by their name:
- *   ".../denied..."     dir I denied HEX(path) rx 750 HEX(root)
- *   ".../missing..."    dir I missing HEX(path) 2
+ *   ".../denied..."     DIR I denied path rx 750 root
+ *   ".../missing..."    DIR I missing path 2
  *   ".../scan3..."      three items, total 19
  *   ".../scanall..."    two items, total 2
  *   ".../incomplete..." scan incomplete after 12345 entries
- *   anything else       dir I ok, nothing found
+ *   anything else       DIR I ok, nothing found
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +24,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
@@ -27,30 +32,40 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
+#include "channel.h"
+#include "codec.h"
 #include "config/config_int.h"
+#include "control.h"
 #include "fixture.h"
+#include "helper_report.h"
+#include "helper_report_write.h"
 #include "nss_env.h"
 #include "payload.h"
+#include "session.h"
 #include "check/preflight.h"
 #include "ruas.h"
 #include "check/runner.h"
-#include "wire.h"
+
+/* The scripts below are positional and leave the channel's shape and pam's verdicts at 0. */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 #define SUPERVISOR_UID 1500
 #define SUDO "/usr/bin/sudo"
 #define HELPER "/usr/libexec/ruas/ruas-exec"
+#define SESSION_HELPER "/usr/libexec/ruas/ruas-session"
 /*
  * The one shape of sudo call (src/lib/spawn/sudo_call.h, docs/run-as-user.md):
- * {sudo, -n, -iu, USER, --, exec, HELPER, --channel, TOKEN}; the payload
- * goes over the channel (req->channel->payload), which the fake reads
- * directly instead of playing the helper's end of the socket.
+ * {sudo, -n, -u, USER, --, HELPER, --channel-fd, 0}; the payload goes over
+ * the channel, sudo's stdin (req->channel->payload), which the fake reads
+ * directly instead of playing the helper's end of the socket. The pam
+ * backend's: {ruas-session, --channel-fd, 3}, its SESSION first.
  */
-#define SUDO_ARGC 9
-#define TOKEN_ARG 8
+#define SUDO_ARGC 8
 
 static const char passwd_lines[] =
 	"root:x:0:0:root:/root:/bin/sh\n"
@@ -100,12 +115,40 @@ static const char group_lines[] =
 /* ------------------------------------------------------- fake runner */
 
 enum behave {
-	B_REPORT = 0,   /* a well-formed report */
-	B_EXIT,         /* exit_code with err_text, no report */
-	B_SPAWN_ERRNO,  /* the command never started */
-	B_TIMEOUT,      /* killed by the runner's timeout */
-	B_WRONG_NONCE,  /* a complete report, but for another nonce */
-	B_FORGED_FIRST, /* a forged block (other nonce), then the real report */
+	B_REPORT = 0,     /* a well-formed report on the channel */
+	B_EXIT,           /* exit_code with err_text, no report */
+	B_SPAWN_ERRNO,    /* the command never started */
+	B_TIMEOUT,        /* killed by the runner's timeout */
+	B_TEXT_REPORT,    /* a report on stdout and stderr (text and binary), none on the channel */
+	B_FORGED_OUTPUT,  /* a forged report on stdout and stderr, the real one on the channel */
+};
+
+/*
+ * What the channel carries besides (or instead of) the one REPORT a
+ * helper sends; none of these may be trusted (test_channel_not_trusted).
+ */
+enum chan_shape {
+	CH_ONE = 0,         /* the report alone (pam: the session's, then the helper's) */
+	CH_FORGED_FIRST,    /* a second helper REPORT (escalation) before the real one */
+	CH_FORGED_AFTER,    /* ... and after it */
+	CH_SESSION_ONLY,    /* a session's REPORT (ACCT ok) only */
+	CH_SESSION_FIRST,   /* a session's REPORT, then the helper's (sudo: not ruas-session) */
+	CH_SESSION_AFTER,   /* the helper's REPORT, then a session's */
+	CH_EXIT_FIRST,      /* an EXIT message, then the report */
+	CH_PAYLOAD_AFTER,   /* the report, then a PAYLOAD message */
+	CH_CUT_BODY,        /* the report's last byte missing */
+	CH_CUT_HEAD,        /* the report, then 3 bytes of another header */
+	CH_RUNNER_CUT,      /* the report whole, but the runner dropped bytes (chan_cut) */
+	CH_MALFORMED,       /* a report with its escalation record twice */
+	CH_OVERSIZE,        /* a header claiming a body over CHANNEL_MAX_BODY */
+	CH_THREE,           /* the report, then two more helper REPORTs */
+	CH_EMPTY_BODY,      /* a REPORT with no body at all */
+	CH_DIR_PAST_END,    /* a report naming a work_dir the check did not send */
+	CH_HELPER_ONLY,     /* pam: the helper's REPORT without the session's */
+	CH_SESSION_TWICE,   /* pam: two session REPORTs, then the helper's */
+	CH_SESSION_HELPER_RECORD, /* pam: the session's REPORT holds a helper's record */
+	CH_ACCT_TWICE,      /* pam: the session's REPORT says ok, then fail */
+	CH_TEXT_SESSION,    /* pam: ruas-session's old text lines on stdout, the helper's REPORT only */
 };
 
 struct script {
@@ -120,6 +163,12 @@ struct script {
 	unsigned int sleep_ms;
 	int omit_dirs;      /* report without any dir records */
 	int esc_set;        /* true_rc/list_rc given */
+	enum chan_shape chan;
+	/* pam: the session's verdicts */
+	int acct_fail;          /* PAM refused the account, with acct_reason */
+	const char *acct_reason;
+	int pidns_errno;        /* root's PID namespace: 0 works, -1 no record */
+	const char *pidns_why;
 };
 
 /*
@@ -129,13 +178,15 @@ struct script {
 static int userns_errno;
 
 /*
- * What the fake reports on trust anchors, per user (NULL: none failing):
- * `anchor` records verbatim, and the `anchors` count (0: as many as there
- * are records; -1: no summary at all). Set by a test, cleared after it.
+ * What the fake reports on trust anchors, per user (NULL records: none
+ * failing): ANCHOR records verbatim (n of them), and the ANCHORS count (0:
+ * as many as there are records; -1: no summary at all). Set by a test,
+ * cleared after it.
  */
 struct anchor_script {
 	const char *user;
-	const char *lines;
+	const struct buf *records;
+	size_t n;
 	long total;
 };
 static const struct anchor_script *anchor_scripts;
@@ -148,8 +199,11 @@ struct call {
 	size_t nenv;
 	size_t max_output;
 	unsigned int timeout_ms;
-	char *payload; /* what went over the channel, or NULL */
-	int listening;  /* the call came with a listener for its token */
+	int has_channel;     /* the call came with a channel */
+	int fd_no;           /* the descriptor the program gets it as */
+	int has_session;     /* a SESSION went first (pam) */
+	struct buf session;  /* its body */
+	struct buf payload;  /* the PAYLOAD's body */
 };
 
 #define MAX_CALLS 64
@@ -187,9 +241,21 @@ static const struct script *script_for(const struct fake *fk, const char *user)
 	return &default_script;
 }
 
-static void add_hex(struct buf *b, const char *s)
+/* One message as channel.h frames it: the body's length (32-bit big-endian), the type, the body. */
+static void chan_put(struct buf *chan, int type, const void *body, size_t len)
 {
-	hex_encode(b, s, strlen(s));
+	unsigned char head[5] = {(unsigned char)(len >> 24), (unsigned char)(len >> 16),
+				 (unsigned char)(len >> 8), (unsigned char)len,
+				 (unsigned char)type};
+	assert_int_equal(buf_add(chan, head, sizeof head), 0);
+	if (len)
+		assert_int_equal(buf_add(chan, body, len), 0);
+}
+
+static void chan_put_buf(struct buf *chan, int type, const struct buf *body)
+{
+	assert_false(body->oom);
+	chan_put(chan, type, body->data, body->len);
 }
 
 static void emit_dirs(struct buf *o, const struct payload *p)
@@ -197,90 +263,233 @@ static void emit_dirs(struct buf *o, const struct payload *p)
 	for (size_t i = 0; i < p->ndirs; i++) {
 		const char *wd = p->dirs[i].work_dir;
 		if (strstr(wd, "/denied")) {
-			buf_printf(o, "dir %zu denied ", i);
-			add_hex(o, wd);
-			buf_adds(o, " rx 750 ");
-			add_hex(o, "root");
-			buf_addc(o, '\n');
+			struct dir_result d = {.state = DIR_DENIED, .path = (char *)wd,
+					       .missing = "rx", .mode = 0750, .owner = (char *)"root"};
+			report_put_dir(o, i, &d);
 			continue;
 		}
 		if (strstr(wd, "/missing")) {
-			buf_printf(o, "dir %zu missing ", i);
-			add_hex(o, wd);
-			buf_adds(o, " 2\n");
+			struct dir_result d = {.state = DIR_MISSING, .path = (char *)wd, .errnum = 2};
+			report_put_dir(o, i, &d);
 			continue;
 		}
-		buf_printf(o, "dir %zu ok\n", i);
+		struct dir_result ok = {.state = DIR_OK};
+		report_put_dir(o, i, &ok);
 		if (strstr(wd, "/scan3") || strstr(wd, "/scanall")) {
 			static const char *const names[] = {"/a secret", "/b.db", "/c"};
 			size_t n = strstr(wd, "/scan3") ? 3 : 2;
 			for (size_t k = 0; k < n; k++) {
 				char path[512];
 				snprintf(path, sizeof path, "%s%s", wd, names[k]);
-				buf_printf(o, "item %zu ", i);
-				add_hex(o, path);
-				buf_printf(o, " %u 600 ", k == 1 ? 3u : 1u);
-				add_hex(o, "leigh");
-				buf_addc(o, '\n');
+				struct scan_item it = {path, k == 1 ? 3u : 1u, 0600, (char *)"leigh"};
+				report_put_item(o, i, &it);
 			}
-			buf_printf(o, "scan %zu %u 40 0\n", i, n == 3 ? 19u : 2u);
+			report_put_scan(o, i, n == 3 ? 19u : 2u, 40, 0);
 		} else if (strstr(wd, "/incomplete")) {
-			buf_printf(o, "scan %zu 0 12345 1\n", i);
+			report_put_scan(o, i, 0, 12345, 1);
 		} else {
-			buf_printf(o, "scan %zu 0 7 0\n", i);
+			report_put_scan(o, i, 0, 7, 0);
 		}
 	}
 }
 
-/* user: whose login session; its groups are its own, from the (wrapped) database. */
-static void emit_report(struct buf *o, const struct script *s, const char *nonce,
-			const struct payload *p, const char *user)
+/* The helper's REPORT body. user: whose login session; its groups are its own, from the (wrapped) database. */
+static void emit_report(struct buf *o, const struct script *s, const struct payload *p,
+			const char *user)
 {
 	int list_rc = s->esc_set ? s->list_rc : 1;
 	/* What sudo -n -l says to a user with no rules (and listpw=never). */
 	const char *list = s->list && *s->list ? s->list
 			   : list_rc	     ? "Sorry, user t1 may not run sudo on host.\n"
 					     : "";
-	buf_printf(o, "%s %s\n", WIRE_BEGIN, nonce);
+	report_begin(o, REPORT_FROM_HELPER);
 	/* The same answer without a terminal and on the helper's pty. */
-	for (int tty = 0; tty < 2; tty++) {
-		buf_printf(o, "%s %d %d ", tty ? "esctty" : "esc", s->esc_set ? s->true_rc : 1,
-			   list_rc);
-		add_hex(o, list);
-		buf_adds(o, " 0\n");
-	}
+	for (int tty = 0; tty < 2; tty++)
+		report_put_esc(o, tty, s->esc_set ? s->true_rc : 1, list_rc, list, 0);
 	{
 		struct passwd pwbuf, *pw = NULL;
-		unsigned int gid = 65534u; /* nogroup: no risk */
+		gid_t gid = 65534u; /* nogroup: no risk */
+		gid_t none[1] = {0};
 		if (user) {
 			char mem[4096];
 			if (getpwnam_r(user, &pwbuf, mem, sizeof mem, &pw) == 0 && pw)
-				gid = (unsigned int)pw->pw_gid;
+				gid = pw->pw_gid;
 		}
-		buf_printf(o, "gids %u\n", gid);
+		report_put_gids(o, gid, none, 0);
 	}
-	if ((p->check_flags & CHECK_USERNS) && userns_errno >= 0) {
-		buf_printf(o, "lifetime %d ", userns_errno);
-		add_hex(o, userns_errno ? "unshare: Operation not permitted" : "");
-		buf_addc(o, '\n');
-	}
+	if ((p->check_flags & CHECK_USERNS) && userns_errno >= 0)
+		report_put_lifetime(o, userns_errno,
+				    userns_errno ? "unshare: Operation not permitted" : "");
 	if (!s->omit_dirs)
 		emit_dirs(o, p);
 	const struct anchor_script *as = NULL;
 	for (size_t i = 0; s->user && i < nanchor_scripts; i++)
 		if (strcmp(anchor_scripts[i].user, s->user) == 0)
 			as = &anchor_scripts[i];
-	long lines = 0;
-	for (const char *c = as ? as->lines : NULL; c && *c; c++)
-		lines += *c == '\n';
-	if (as && as->lines)
-		buf_adds(o, as->lines);
+	if (as && as->records)
+		assert_int_equal(buf_add(o, as->records->data, as->records->len), 0);
 	if (!as || as->total >= 0)
-		buf_printf(o, "anchors %ld\n", as && as->total ? as->total : lines);
-	buf_printf(o, "%s %s\n", WIRE_END, nonce);
+		report_put_anchors(o, as && as->total ? (size_t)as->total : as ? as->n : 0);
+	assert_false(o->oom);
 }
 
-static const char other_nonce[] = "0123456789abcdef0123456789abcdef";
+/* A report that claims passwordless sudo to everything: what a forger would like trusted. */
+static void emit_forged(struct buf *o, const struct script *s, const struct payload *p,
+			const char *user)
+{
+	struct script forged = *s;
+	forged.true_rc = forged.list_rc = 0;
+	forged.esc_set = 1;
+	forged.list = "forged: (ALL) NOPASSWD: ALL\n";
+	emit_report(o, &forged, p, user);
+}
+
+/* ruas-session's REPORT body: the account's verdict, and root's PID namespace's. */
+static void emit_session_report(struct buf *o, const struct script *s)
+{
+	report_begin(o, REPORT_FROM_SESSION);
+	report_put_acct(o, !s->acct_fail, s->acct_reason ? s->acct_reason : "");
+	if (s->pidns_errno >= 0)
+		report_put_pidns(o, s->pidns_errno, s->pidns_why ? s->pidns_why : "");
+	assert_false(o->oom);
+}
+
+/* The old text grammar of a report (before the channel carried it), as a forger might print it. */
+static void emit_text_report(struct buf *o)
+{
+	buf_adds(o, "\nruas-report-begin 00112233445566778899aabbccddeeff\n"
+		    "esc 1 1  0\nesctty 1 1  0\ngids 65534\ndir 0 ok\nscan 0 0 7 0\n"
+		    "anchors 0\nruas-report-end 00112233445566778899aabbccddeeff\n"
+		    "\nruas-session-acct ok\n\nruas-session-pidns ok\n");
+}
+
+/* What comes back over the channel of a call that reached the helper. */
+static void emit_channel(struct run_result *res, const struct script *s, const struct payload *p,
+			 const char *user, int pam)
+{
+	struct buf mine = BUF_INIT, sess = BUF_INIT, other = BUF_INIT;
+	struct buf *chan = &res->chan;
+	emit_report(&mine, s, p, user);
+	emit_session_report(&sess, s);
+	switch (s->chan) {
+	case CH_ONE:
+		if (pam)
+			chan_put_buf(chan, CHANNEL_REPORT, &sess);
+		chan_put_buf(chan, CHANNEL_REPORT, &mine);
+		break;
+	case CH_FORGED_FIRST:
+	case CH_FORGED_AFTER:
+		emit_forged(&other, s, p, user);
+		if (pam)
+			chan_put_buf(chan, CHANNEL_REPORT, &sess);
+		chan_put_buf(chan, CHANNEL_REPORT, s->chan == CH_FORGED_FIRST ? &other : &mine);
+		chan_put_buf(chan, CHANNEL_REPORT, s->chan == CH_FORGED_FIRST ? &mine : &other);
+		break;
+	case CH_SESSION_ONLY:
+		chan_put_buf(chan, CHANNEL_REPORT, &sess);
+		break;
+	case CH_SESSION_FIRST:
+		chan_put_buf(chan, CHANNEL_REPORT, &sess);
+		chan_put_buf(chan, CHANNEL_REPORT, &mine);
+		break;
+	case CH_SESSION_AFTER:
+		chan_put_buf(chan, CHANNEL_REPORT, &mine);
+		chan_put_buf(chan, CHANNEL_REPORT, &sess);
+		break;
+	case CH_EXIT_FIRST: {
+		struct msg_exit e = {EXIT_HOW_EXITED, 0, 0, 1};
+		assert_int_equal(msg_exit_encode(&other, &e), 0);
+		chan_put_buf(chan, CHANNEL_EXIT, &other);
+		if (pam)
+			chan_put_buf(chan, CHANNEL_REPORT, &sess);
+		chan_put_buf(chan, CHANNEL_REPORT, &mine);
+		break;
+	}
+	case CH_PAYLOAD_AFTER:
+		if (pam)
+			chan_put_buf(chan, CHANNEL_REPORT, &sess);
+		chan_put_buf(chan, CHANNEL_REPORT, &mine);
+		chan_put(chan, CHANNEL_PAYLOAD, "RUAS", 4);
+		break;
+	case CH_CUT_BODY:
+		if (pam)
+			chan_put_buf(chan, CHANNEL_REPORT, &sess);
+		chan_put_buf(chan, CHANNEL_REPORT, &mine);
+		chan->len--;
+		break;
+	case CH_CUT_HEAD:
+		if (pam)
+			chan_put_buf(chan, CHANNEL_REPORT, &sess);
+		chan_put_buf(chan, CHANNEL_REPORT, &mine);
+		assert_int_equal(buf_add(chan, "\0\0\0", 3), 0);
+		break;
+	case CH_RUNNER_CUT:
+		if (pam)
+			chan_put_buf(chan, CHANNEL_REPORT, &sess);
+		chan_put_buf(chan, CHANNEL_REPORT, &mine);
+		res->chan_cut = 1;
+		break;
+	case CH_MALFORMED:
+		report_put_esc(&mine, 0, 1, 1, "", 0);
+		if (pam)
+			chan_put_buf(chan, CHANNEL_REPORT, &sess);
+		chan_put_buf(chan, CHANNEL_REPORT, &mine);
+		break;
+	case CH_OVERSIZE: {
+		if (pam)
+			chan_put_buf(chan, CHANNEL_REPORT, &sess);
+		uint32_t n = CHANNEL_MAX_BODY + 1;
+		unsigned char head[5] = {(unsigned char)(n >> 24), (unsigned char)(n >> 16),
+					 (unsigned char)(n >> 8), (unsigned char)n, CHANNEL_REPORT};
+		assert_int_equal(buf_add(chan, head, 5), 0);
+		assert_int_equal(buf_add(chan, mine.data, mine.len), 0);
+		break;
+	}
+	case CH_THREE:
+		if (pam)
+			chan_put_buf(chan, CHANNEL_REPORT, &sess);
+		for (int i = 0; i < 3; i++)
+			chan_put_buf(chan, CHANNEL_REPORT, &mine);
+		break;
+	case CH_EMPTY_BODY:
+		if (pam)
+			chan_put_buf(chan, CHANNEL_REPORT, &sess);
+		chan_put(chan, CHANNEL_REPORT, NULL, 0);
+		break;
+	case CH_DIR_PAST_END: {
+		struct dir_result ok = {.state = DIR_OK};
+		report_put_dir(&mine, p->ndirs, &ok);
+		if (pam)
+			chan_put_buf(chan, CHANNEL_REPORT, &sess);
+		chan_put_buf(chan, CHANNEL_REPORT, &mine);
+		break;
+	}
+	case CH_HELPER_ONLY:
+	case CH_TEXT_SESSION:
+		chan_put_buf(chan, CHANNEL_REPORT, &mine);
+		break;
+	case CH_SESSION_TWICE:
+		chan_put_buf(chan, CHANNEL_REPORT, &sess);
+		chan_put_buf(chan, CHANNEL_REPORT, &sess);
+		chan_put_buf(chan, CHANNEL_REPORT, &mine);
+		break;
+	case CH_SESSION_HELPER_RECORD:
+		report_put_esc(&sess, 0, 1, 1, "", 0);
+		chan_put_buf(chan, CHANNEL_REPORT, &sess);
+		chan_put_buf(chan, CHANNEL_REPORT, &mine);
+		break;
+	case CH_ACCT_TWICE:
+		report_put_acct(&sess, 0, "expired");
+		chan_put_buf(chan, CHANNEL_REPORT, &sess);
+		chan_put_buf(chan, CHANNEL_REPORT, &mine);
+		break;
+	}
+	if (s->chan == CH_TEXT_SESSION)
+		emit_text_report(&res->out);
+	buf_free(&mine);
+	buf_free(&sess);
+	buf_free(&other);
+}
 
 static int fake_run(void *ctx, const struct run_request *req, struct run_result *res)
 {
@@ -304,6 +513,7 @@ static int fake_run(void *ctx, const struct run_request *req, struct run_result 
 		fk->peak = fk->inflight;
 	pthread_mutex_unlock(&fk->lock);
 
+	const struct run_channel *ch = req->channel;
 	if (c) {
 		c->path = strdup(req->path);
 		c->argv = calloc(argc + 1, sizeof *c->argv);
@@ -313,10 +523,13 @@ static int fake_run(void *ctx, const struct run_request *req, struct run_result 
 		c->nenv = nenv;
 		c->max_output = req->max_output;
 		c->timeout_ms = req->timeout_ms;
-		c->payload = req->channel && req->channel->payload->data
-				     ? strdup(req->channel->payload->data)
-				     : NULL;
-		c->listening = req->channel && req->channel->listen_fd >= 0;
+		c->has_channel = ch != NULL;
+		c->fd_no = ch ? ch->fd_no : -1;
+		c->has_session = ch && ch->session;
+		if (ch && ch->session)
+			buf_add(&c->session, ch->session->data, ch->session->len);
+		if (ch && ch->payload)
+			buf_add(&c->payload, ch->payload->data, ch->payload->len);
 	}
 
 	if (argc == 5 && strcmp(req->argv[2], "-l") == 0 && strcmp(req->argv[3], "-U") == 0) {
@@ -340,12 +553,16 @@ static int fake_run(void *ctx, const struct run_request *req, struct run_result 
 		}
 		return 0;
 	}
-	const char *user = argc > 3 ? req->argv[3] : NULL;
+	/* Whose call: sudo names the user; ruas-session has it from its SESSION. */
+	struct session sess;
+	const char *why = NULL;
+	int pam = ch && ch->session &&
+		  session_decode(ch->session->data, ch->session->len, &sess, &why) == 0;
+	const char *user = pam ? sess.user : argc > 3 ? req->argv[3] : NULL;
 	const struct script *s = script_for(fk, user);
 	struct payload p;
-	const char *why = NULL;
-	int decoded = req->channel && req->channel->payload->data &&
-		      payload_decode(req->channel->payload->data, &p, &why) == 0;
+	int decoded = ch && ch->payload &&
+		      payload_decode(ch->payload->data, ch->payload->len, &p, &why) == 0;
 
 	if (s->sleep_ms) {
 		struct timespec ts = {s->sleep_ms / 1000, (long)(s->sleep_ms % 1000) * 1000000L};
@@ -358,27 +575,41 @@ static int fake_run(void *ctx, const struct run_request *req, struct run_result 
 	switch (s->b) {
 	case B_REPORT:
 		if (decoded)
-			emit_report(&res->out, s, p.nonce, &p, user);
+			emit_channel(res, s, &p, user, pam);
 		else
 			buf_adds(&res->err, "fake runner: no payload to answer\n");
 		break;
-	case B_FORGED_FIRST: {
-		struct script forged = *s;
-		forged.true_rc = forged.list_rc = 0;
-		forged.esc_set = 1;
-		forged.list = "forged: (ALL) NOPASSWD: ALL\n";
+	case B_FORGED_OUTPUT: {
+		/* The forgery on both streams, as text and as framed bytes; the real report on the channel. */
 		if (decoded) {
-			emit_report(&res->out, &forged, other_nonce, &p, user);
-			emit_report(&res->out, s, p.nonce, &p, user);
+			struct buf forged = BUF_INIT;
+			emit_forged(&forged, s, &p, user);
+			for (int k = 0; k < 2; k++) {
+				struct buf *o = k ? &res->err : &res->out;
+				emit_text_report(o);
+				chan_put_buf(o, CHANNEL_REPORT, &forged);
+			}
+			buf_free(&forged);
+			emit_channel(res, s, &p, user, pam);
 		}
 		break;
 	}
-	case B_WRONG_NONCE: {
-		struct script forged = *s;
-		forged.true_rc = forged.list_rc = 0;
-		forged.esc_set = 1;
-		if (decoded)
-			emit_report(&res->out, &forged, other_nonce, &p, user);
+	case B_TEXT_REPORT: {
+		/* A clean report, but not on the channel: on stdout and stderr only. */
+		if (decoded) {
+			struct buf clean = BUF_INIT, sr = BUF_INIT;
+			emit_report(&clean, s, &p, user);
+			emit_session_report(&sr, s);
+			for (int k = 0; k < 2; k++) {
+				struct buf *o = k ? &res->err : &res->out;
+				emit_text_report(o);
+				if (pam)
+					chan_put_buf(o, CHANNEL_REPORT, &sr);
+				chan_put_buf(o, CHANNEL_REPORT, &clean);
+			}
+			buf_free(&clean);
+			buf_free(&sr);
+		}
 		break;
 	}
 	case B_EXIT:
@@ -396,6 +627,8 @@ static int fake_run(void *ctx, const struct run_request *req, struct run_result 
 	}
 	if (decoded)
 		payload_free(&p);
+	if (pam)
+		session_free(&sess);
 
 	pthread_mutex_lock(&fk->lock);
 	fk->inflight--;
@@ -415,7 +648,8 @@ static void fake_free(struct fake *fk)
 {
 	for (size_t i = 0; i < fk->ncalls; i++) {
 		free(fk->calls[i].path);
-		free(fk->calls[i].payload);
+		buf_free(&fk->calls[i].payload);
+		buf_free(&fk->calls[i].session);
 		for (size_t k = 0; fk->calls[i].argv && k < fk->calls[i].argc; k++)
 			free(fk->calls[i].argv[k]);
 		free(fk->calls[i].argv);
@@ -432,11 +666,14 @@ struct proj {
 	const char *extra; /* more keys, or NULL */
 };
 
-static char *config_text(const struct proj *ps, size_t n, const char *globals)
+static char *config_text(const struct proj *ps, size_t n, const char *globals,
+			 const char *backend)
 {
 	struct buf b = BUF_INIT;
-	buf_printf(&b, "backend = \"sudo\";\nsudo = \"%s\";\nhelper = \"%s\";\n%s\nprojects = (\n", SUDO,
-		   HELPER, globals ? globals : "");
+	buf_printf(&b,
+		   "backend = \"%s\";\nsudo = \"%s\";\nhelper = \"%s\";\n"
+		   "session_helper = \"%s\";\n%s\nprojects = (\n",
+		   backend, SUDO, HELPER, SESSION_HELPER, globals ? globals : "");
 	for (size_t i = 0; i < n; i++) {
 		buf_printf(&b, "  { name = \"%s\"; work_dir = \"%s\"; command = [\"agent\"];",
 			   ps[i].name, ps[i].work_dir);
@@ -451,9 +688,10 @@ static char *config_text(const struct proj *ps, size_t n, const char *globals)
 	return buf_detach(&b);
 }
 
-static ruas_config *load(const struct proj *ps, size_t n, const char *globals)
+static ruas_config *load_backend(const struct proj *ps, size_t n, const char *globals,
+				 const char *backend)
 {
-	char *text = config_text(ps, n, globals);
+	char *text = config_text(ps, n, globals, backend);
 	ruas_config_options o = RUAS_CONFIG_OPTIONS_INIT;
 	o.supervisor_uid = SUPERVISOR_UID;
 	ruas_config *cfg = NULL;
@@ -463,6 +701,11 @@ static ruas_config *load(const struct proj *ps, size_t n, const char *globals)
 		fail_msg("config refused: %s\n%s", ruas_error_message(err), text);
 	free(text);
 	return cfg;
+}
+
+static ruas_config *load(const struct proj *ps, size_t n, const char *globals)
+{
+	return load_backend(ps, n, globals, "sudo");
 }
 
 /* Runs the preflight through the fake; the report must be there. */
@@ -483,17 +726,53 @@ static ruas_report *run(const ruas_config *cfg, struct fake *fk, unsigned int ma
 
 /* ----------------------------------------------------------- asserts */
 
-static int is_lower_hex(const char *s)
+/* A payload string (a work_dir, a probe) on a command line, which everyone reads. */
+static void assert_not_on_command_line(const struct call *c, size_t i, const char *what)
 {
-	if (!*s || strlen(s) % 2)
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
-			return 0;
-	return 1;
+	for (size_t k = 0; k < c->argc; k++)
+		if (*what && strstr(c->argv[k], what))
+			fail_msg("\"%s\" of the payload is on the command line of call %zu", what, i);
 }
 
-/* Every call is exactly {sudo, -n, -iu, USER, --, exec, HELPER, --channel, TOKEN}, empty env. */
+/* The check payload of call i: what every check sends, nothing of it on the command line. */
+static void assert_check_payload(const struct call *c, size_t i, const ruas_config *cfg)
+{
+	struct payload p;
+	const char *why = NULL;
+	assert_true(c->has_channel);
+	if (payload_decode(c->payload.data, c->payload.len, &p, &why) != 0)
+		fail_msg("payload of call %zu does not decode: %s", i, why);
+	assert_int_equal(p.kind, PAYLOAD_CHECK);
+	assert_string_equal(p.sudo_path, SUDO);
+	assert_int_equal(p.scan_cap, 50);
+	assert_int_equal(p.scan_seconds, cfg->scan_time_limit);
+	assert_true(c->timeout_ms >= 1000u * cfg->scan_time_limit * p.ndirs);
+	for (size_t d = 0; d < p.ndirs; d++)
+		assert_not_on_command_line(c, i, p.dirs[d].work_dir);
+	for (size_t k = 0; k < p.nprobes; k++)
+		assert_not_on_command_line(c, i, p.probes[k]);
+	/* Nor any of its bytes: no encoding of it at all. */
+	assert_not_on_command_line(c, i, "RUAS");
+	payload_free(&p);
+	assert_int_equal(c->nenv, 0);
+	assert_true(c->max_output >= 65536);
+}
+
+/* Is u some project's run_as_user? */
+static int known_user(const ruas_config *cfg, const char *u)
+{
+	for (size_t k = 0; k < ruas_config_project_count(cfg); k++) {
+		const char *r = ruas_project_run_as_user(ruas_config_project_at(cfg, k));
+		if (r && strcmp(r, u) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Every call is exactly {sudo, -n, -u, USER, --, HELPER, --channel-fd, 0},
+ * empty env, the channel its stdin (descriptor 0) with the PAYLOAD alone.
+ */
 static void assert_calls_well_formed(const struct fake *fk, const ruas_config *cfg)
 {
 	for (size_t i = 0; i < fk->ncalls; i++) {
@@ -504,47 +783,56 @@ static void assert_calls_well_formed(const struct fake *fk, const ruas_config *c
 				 SUDO_ARGC);
 		assert_string_equal(c->argv[0], SUDO);
 		assert_string_equal(c->argv[1], "-n");
-		assert_string_equal(c->argv[2], "-iu");
-		int known = 0;
-		for (size_t k = 0; k < ruas_config_project_count(cfg); k++) {
-			const char *u = ruas_project_run_as_user(ruas_config_project_at(cfg, k));
-			known |= u && strcmp(u, c->argv[3]) == 0;
-		}
-		if (!known)
+		assert_string_equal(c->argv[2], "-u");
+		if (!known_user(cfg, c->argv[3]))
 			fail_msg("sudo call %zu is for \"%s\", no project's run_as_user", i,
 				 c->argv[3]);
 		assert_string_equal(c->argv[4], "--");
-		assert_string_equal(c->argv[5], "exec");
-		assert_string_equal(c->argv[6], HELPER);
-		assert_string_equal(c->argv[7], "--channel");
-		if (strlen(c->argv[TOKEN_ARG]) != 32 || !is_lower_hex(c->argv[TOKEN_ARG]))
-			fail_msg("token of call %zu is not 32 lower-case hex digits", i);
-		assert_true(c->listening);
+		assert_string_equal(c->argv[5], HELPER);
+		assert_string_equal(c->argv[6], "--channel-fd");
+		assert_string_equal(c->argv[7], "0");
 		assert_null(c->argv[SUDO_ARGC]);
-		if (!c->payload || !is_lower_hex(c->payload))
-			fail_msg("payload of call %zu is missing or not lower-case hex", i);
-		assert_int_equal(c->nenv, 0);
-		assert_true(c->max_output >= 65536);
+		assert_true(c->has_channel);
+		assert_int_equal(c->fd_no, 0);
+		assert_false(c->has_session);
+		assert_check_payload(c, i, cfg);
+	}
+}
 
-		struct payload p;
+/*
+ * Every call of the pam backend is exactly {ruas-session, --channel-fd, 3},
+ * empty env, the channel its descriptor 3 with its SESSION (a check's, for
+ * a project's user and service, no terminal, the subreaper: the check
+ * makes no namespace of its own) before the PAYLOAD.
+ */
+static void assert_pam_calls_well_formed(const struct fake *fk, const ruas_config *cfg,
+					 const char *service)
+{
+	for (size_t i = 0; i < fk->ncalls; i++) {
+		const struct call *c = &fk->calls[i];
+		assert_string_equal(c->path, SESSION_HELPER);
+		assert_int_equal(c->argc, 3);
+		assert_string_equal(c->argv[0], SESSION_HELPER);
+		assert_string_equal(c->argv[1], "--channel-fd");
+		assert_string_equal(c->argv[2], "3");
+		assert_null(c->argv[3]);
+		assert_int_equal(c->fd_no, 3);
+		assert_true(c->has_session);
+		struct session se;
 		const char *why = NULL;
-		if (payload_decode(c->payload, &p, &why) != 0)
-			fail_msg("payload of call %zu does not decode: %s", i, why);
-		assert_int_equal(p.kind, PAYLOAD_CHECK);
-		assert_string_equal(p.sudo_path, SUDO);
-		assert_int_equal(p.scan_cap, 50);
-		assert_int_equal(p.scan_seconds, cfg->scan_time_limit);
-		assert_true(strlen(p.nonce) >= 16);
-		assert_true(c->timeout_ms >= 1000u * cfg->scan_time_limit * p.ndirs);
-		/* Nothing of the payload is on the command line, which everyone reads. */
-		for (size_t d = 0; d < p.ndirs; d++)
-			for (size_t k = 0; k < c->argc; k++)
-				if (strstr(c->argv[k], p.dirs[d].work_dir))
-					fail_msg("work_dir %s is on the command line of call %zu",
-						 p.dirs[d].work_dir, i);
-		for (size_t k = 0; k < c->argc; k++)
-			assert_null(strstr(c->argv[k], p.nonce));
-		payload_free(&p);
+		if (session_decode(c->session.data, c->session.len, &se, &why) != 0)
+			fail_msg("session of call %zu does not decode: %s", i, why);
+		if (!known_user(cfg, se.user))
+			fail_msg("pam call %zu is for \"%s\", no project's run_as_user", i, se.user);
+		assert_string_equal(se.service, service);
+		assert_string_equal(se.ruser, "sup");
+		assert_string_equal(se.tty, "");
+		assert_int_equal(se.mode, SESSION_CHECK);
+		assert_string_equal(se.helper, HELPER);
+		assert_int_equal(se.lifetime, LIFETIME_SUBREAPER);
+		assert_not_on_command_line(c, i, se.user);
+		session_free(&se);
+		assert_check_payload(c, i, cfg);
 	}
 }
 
@@ -706,7 +994,7 @@ static void test_all_ok_and_legacy_skipped(void **state)
 
 	struct payload p;
 	const char *why;
-	assert_int_equal(payload_decode(c->payload, &p, &why), 0);
+	assert_int_equal(payload_decode(c->payload.data, c->payload.len, &p, &why), 0);
 	assert_int_equal(p.ndirs, 1);
 	assert_string_equal(p.dirs[0].work_dir, "/srv/a");
 	static const char *const prune[] = {".git", "node_modules", ".venv", "venv", "dist",
@@ -725,6 +1013,71 @@ static void test_all_ok_and_legacy_skipped(void **state)
 		assert_count(rep, i, 0);
 	assert_false(ruas_report_has_fatal(rep));
 	done(rep, cfg, &fk);
+}
+
+/*
+ * A helper that other users can read is a fatal "anchors" finding on each
+ * project that runs it (not the legacy ones), naming the helper, its mode
+ * and the fix (src/lib/helper_file.h); at 0711 nothing is said.
+ */
+static void test_readable_helper_fatal(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/ruas-preflight-helper.XXXXXX", helper[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(helper, sizeof helper, "%s/ruas-exec", dir);
+	int fd = open(helper, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	const struct proj ps[] = {{"legacy", NULL, "/srv/l", NULL}, {"a", "t1", "/srv/a", NULL},
+				  {"b", "t2", "/srv/b", NULL}};
+	char *text = config_text(ps, 3, NULL, "sudo");
+	struct buf t = BUF_INIT;
+	const char *at = strstr(text, "helper = \"" HELPER "\"");
+	assert_non_null(at);
+	buf_add(&t, text, (size_t)(at - text));
+	buf_printf(&t, "helper = \"%s\"%s", helper, at + strlen("helper = \"" HELPER "\""));
+	free(text);
+	ruas_config_options o = RUAS_CONFIG_OPTIONS_INIT;
+	o.supervisor_uid = SUPERVISOR_UID;
+	for (int readable = 1; readable >= 0; readable--) {
+		assert_int_equal(chmod(helper, readable ? 0755 : 0711), 0);
+		ruas_config *cfg = NULL;
+		ruas_error *err = NULL;
+		if (ruas_config_load_buffer(&cfg, t.data, t.len, "preflight.conf", &o, &err) != 0)
+			fail_msg("load: %s", ruas_error_message(err));
+		struct fake fk;
+		fake_init(&fk, NULL, 0);
+		ruas_report *rep = run(cfg, &fk, 0);
+		assert_count(rep, 0, 0);
+		for (size_t i = 1; i < 3 && readable; i++) {
+			char want[512];
+			snprintf(want, sizeof want,
+				 "ERROR: project \"%s\": the ruas helper \"%s\" can be read by other "
+				 "users (mode 0755): until its first instruction it runs open to ptrace "
+				 "as user \"%s\"", i == 1 ? "a" : "b", helper, i == 1 ? "t1" : "t2");
+			size_t k, n = ruas_report_item_count(rep, i);
+			for (k = 0; k < n; k++)
+				if (strcmp(ruas_report_item_check(rep, i, k), "anchors") == 0 &&
+				    ruas_report_item_severity(rep, i, k) == RUAS_SEVERITY_FATAL &&
+				    strstr(ruas_report_item_text(rep, i, k), want) &&
+				    strstr(ruas_report_item_text(rep, i, k), "Fix: chmod 0711"))
+					break;
+			if (k == n) {
+				dump_report(rep);
+				fail_msg("no fatal finding \"%s\"", want);
+			}
+		}
+		if (!readable) {
+			assert_count(rep, 1, 0);
+			assert_count(rep, 2, 0);
+		}
+		assert_int_equal(ruas_report_has_fatal(rep), readable);
+		done(rep, cfg, &fk);
+	}
+	buf_free(&t);
+	unlink(helper);
+	rmdir(dir);
 }
 
 static void test_only_legacy_makes_no_call(void **state)
@@ -779,7 +1132,7 @@ static void test_one_call_per_user(void **state)
 	const char *why;
 	const struct call *c1 = call_for(&fk, "t1");
 	assert_non_null(c1);
-	assert_int_equal(payload_decode(c1->payload, &p, &why), 0);
+	assert_int_equal(payload_decode(c1->payload.data, c1->payload.len, &p, &why), 0);
 	assert_int_equal(p.ndirs, 3);
 	assert_string_equal(p.dirs[0].work_dir, "/srv/a");
 	assert_string_equal(p.dirs[1].work_dir, "/srv/c");
@@ -791,18 +1144,19 @@ static void test_one_call_per_user(void **state)
 
 	const struct call *c2 = call_for(&fk, "t2");
 	assert_non_null(c2);
-	assert_int_equal(payload_decode(c2->payload, &p, &why), 0);
+	assert_int_equal(payload_decode(c2->payload.data, c2->payload.len, &p, &why), 0);
 	assert_int_equal(p.ndirs, 2);
 	assert_string_equal(p.dirs[0].work_dir, "/srv/b");
 	assert_string_equal(p.dirs[1].work_dir, "/srv/denied");
 	payload_free(&p);
-	/* The two users got different nonces. */
-	struct payload p1, p2;
-	assert_int_equal(payload_decode(c1->payload, &p1, &why), 0);
-	assert_int_equal(payload_decode(c2->payload, &p2, &why), 0);
-	assert_string_not_equal(p1.nonce, p2.nonce);
-	payload_free(&p1);
-	payload_free(&p2);
+	/*
+	 * Each call has a channel of its own (there is no nonce to tell two
+	 * reports apart any more: a report is the one on its call's channel,
+	 * see test_real_runner_channel), and each its own payload.
+	 */
+	assert_true(c1->has_channel && c2->has_channel);
+	assert_false(c1->payload.len == c2->payload.len &&
+		     memcmp(c1->payload.data, c2->payload.data, c1->payload.len) == 0);
 
 	/* Each project's findings are about its own dir. */
 	static const char *const names[] = {"a", "b", "c", "d", "e", "f", "g"};
@@ -960,6 +1314,46 @@ static void test_helper_not_runnable(void **state)
 	done(rep, cfg, &fk);
 }
 
+/*
+ * sudo runs the helper itself (no -i, no login shell, so no 126 or 127 of
+ * a shell's), and when it cannot, sudo says so and exits 1: "sudo: PATH:
+ * command not found" (no such file), "sudo: unable to execute PATH:
+ * Permission denied" (the target cannot search or run it). That is the
+ * helper failing, not passwordless sudo missing: the finding must not tell
+ * the operator to add a rule that is already there.
+ */
+static void test_helper_missing_is_not_sudo_config(void **state)
+{
+	(void)state;
+	static const char *const said[] = {
+		"sudo: /usr/libexec/ruas/ruas-exec: command not found\n",
+		"sudo: unable to execute /usr/libexec/ruas/ruas-exec: Permission denied\n",
+	};
+	/* Judged after all is freed: an expected failure leaks nothing (valgrind, LSan). */
+	char wrong[1024] = "";
+	for (size_t i = 0; i < sizeof said / sizeof said[0]; i++) {
+		const struct script s[] = {
+			{"t1", B_EXIT, 0, 0, NULL, NULL, 1, said[i], 0, 0, 0, 0}};
+		struct fake fk;
+		ruas_config *cfg;
+		ruas_report *rep = run_one("t1", "/srv/a", s, &fk, &cfg);
+		int ok = ruas_report_item_count(rep, 0) == 1 &&
+			 ruas_report_item_severity(rep, 0, 0) == RUAS_SEVERITY_FATAL &&
+			 strcmp(ruas_report_item_check(rep, 0, 0), "sudo") == 0 &&
+			 strstr(ruas_report_item_text(rep, 0, 0),
+				"ERROR: project \"proj\": sudo to user \"t1\" works, but the ruas "
+				"helper \"/usr/libexec/ruas/ruas-exec\" could not be run as that user");
+		if (!ok && !*wrong)
+			snprintf(wrong, sizeof wrong, "sudo said \"%.*s\"; the finding: %s",
+				 (int)strcspn(said[i], "\n"), said[i],
+				 ruas_report_item_count(rep, 0) ? ruas_report_item_text(rep, 0, 0)
+								: "(none)");
+		done(rep, cfg, &fk);
+	}
+	if (*wrong)
+		fail_msg("%s", wrong);
+}
+
 static void test_timeout(void **state)
 {
 	(void)state;
@@ -971,15 +1365,20 @@ static void test_timeout(void **state)
 	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "sudo",
 		    "ERROR: project \"proj\": the checks run as user \"t1\" through sudo did "
 		    "not finish within ");
-	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "sudo", "sudo -n -iu t1 -- true");
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "sudo", "sudo -n -u t1 -- true");
 	done(rep, cfg, &fk);
 }
 
-static void test_wrong_nonce_not_trusted(void **state)
+/*
+ * A report is trusted only from the call's channel: a complete, clean one
+ * on stdout and stderr (the old text grammar, and the binary message
+ * itself) with nothing on the channel is no report at all, whatever the
+ * exit status.
+ */
+static void test_report_on_output_not_trusted(void **state)
 {
 	(void)state;
-	/* A complete report, clean but for another nonce: no report at all. */
-	const struct script s[] = {{"t1", B_WRONG_NONCE, 0, 0, NULL, NULL, 0, NULL, 0, 0, 0, 0}};
+	const struct script s[] = {{"t1", B_TEXT_REPORT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1}};
 	struct fake fk;
 	ruas_config *cfg;
 	ruas_report *rep = run_one("t1", "/srv/a", s, &fk, &cfg);
@@ -989,17 +1388,440 @@ static void test_wrong_nonce_not_trusted(void **state)
 	done(rep, cfg, &fk);
 }
 
-static void test_forged_block_before_real_report_ignored(void **state)
+/*
+ * A forged report on stdout and stderr (it claims escalation) beside the
+ * real one on the channel (which does not): only the channel's counts.
+ */
+static void test_forged_output_beside_real_report_ignored(void **state)
 {
 	(void)state;
-	/* The forged block claims escalation; the real one (right nonce) does not. */
 	const struct script s[] = {
-		{"t1", B_FORGED_FIRST, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1}};
+		{"t1", B_FORGED_OUTPUT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1}};
 	struct fake fk;
 	ruas_config *cfg;
 	ruas_report *rep = run_one("t1", "/srv/a", s, &fk, &cfg);
 	assert_count(rep, 0, 0);
 	assert_false(ruas_report_has_fatal(rep));
+	done(rep, cfg, &fk);
+}
+
+/* One project of t1 run through the fake with channel shape ch: its report. */
+static ruas_report *run_shape(enum chan_shape ch, struct fake *fk, ruas_config **cfg,
+			      struct script *s)
+{
+	*s = (struct script){"t1", B_REPORT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1};
+	s->chan = ch;
+	return run_one("t1", "/srv/a", s, fk, cfg);
+}
+
+/* Project 0's one finding is a fatal failure of check `check` whose text holds part. */
+static void assert_failure(const ruas_report *rep, const char *check, const char *part,
+			   const char *what)
+{
+	if (ruas_report_item_count(rep, 0) != 1 ||
+	    ruas_report_item_severity(rep, 0, 0) != RUAS_SEVERITY_FATAL ||
+	    strcmp(ruas_report_item_check(rep, 0, 0), check) != 0 ||
+	    !strstr(ruas_report_item_text(rep, 0, 0), part)) {
+		dump_report(rep);
+		fail_msg("%s: not a %s failure saying \"%s\"", what, check, part);
+	}
+}
+
+#define MALFORMED "could not check user \"t1\": the ruas helper sent a malformed report"
+
+/* The job's outcome is an internal error: the helper's report is malformed (sudo backend). */
+static void assert_malformed(const ruas_report *rep, const char *what)
+{
+	assert_failure(rep, "sudo", MALFORMED, what);
+}
+
+/*
+ * The call's channel was not trusted, whichever way the engine words it:
+ * not a clean check, and no word of a forged report's taken (sudo backend).
+ */
+static void assert_not_trusted(const ruas_report *rep, const char *what)
+{
+	assert_failure(rep, "sudo", "", what);
+	assert_null(strstr(ruas_report_item_text(rep, 0, 0), "forged"));
+}
+
+/*
+ * What the channel carries is trusted only as whole REPORT messages that
+ * decode: a message of another type, bytes cut in the middle of a message
+ * (or dropped by the runner), a header over the limit, a report that does
+ * not decode (a record twice, a work_dir the check did not send, no body),
+ * or more than two reports end the job as an internal error, whatever a
+ * good report beside them says.
+ */
+static void test_channel_not_trusted(void **state)
+{
+	(void)state;
+	static const struct {
+		enum chan_shape ch;
+		const char *what;
+	} cases[] = {
+		{CH_EXIT_FIRST, "an EXIT before the report"},
+		{CH_PAYLOAD_AFTER, "a PAYLOAD after the report"},
+		{CH_CUT_BODY, "the report's last byte missing"},
+		{CH_CUT_HEAD, "3 bytes of a header after the report"},
+		{CH_RUNNER_CUT, "the runner dropped bytes"},
+		{CH_MALFORMED, "an escalation record twice"},
+		{CH_OVERSIZE, "a header over CHANNEL_MAX_BODY"},
+		{CH_THREE, "three reports"},
+		{CH_EMPTY_BODY, "a REPORT without a body"},
+		{CH_DIR_PAST_END, "a work_dir the check did not send"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct fake fk;
+		ruas_config *cfg;
+		struct script s;
+		ruas_report *rep = run_shape(cases[i].ch, &fk, &cfg, &s);
+		assert_malformed(rep, cases[i].what);
+		done(rep, cfg, &fk);
+	}
+	/* A session's report alone is no helper's report (no sudo call runs ruas-session). */
+	struct fake fk;
+	ruas_config *cfg;
+	struct script s;
+	ruas_report *rep = run_shape(CH_SESSION_ONLY, &fk, &cfg, &s);
+	assert_not_trusted(rep, "a session's REPORT alone");
+	done(rep, cfg, &fk);
+	/* The control: the shape's one good report passes. */
+	rep = run_shape(CH_ONE, &fk, &cfg, &s);
+	assert_count(rep, 0, 0);
+	done(rep, cfg, &fk);
+}
+
+/*
+ * KNOWN BUG 1 (src/lib/check/engine.c, take_reports/judge_output): on the
+ * sudo backend the engine takes up to two REPORTs and trusts the last one
+ * of the helper's origin, ignoring one of the session's origin. Expected to
+ * fail (XFAIL) until engine.c takes exactly one REPORT, of the helper's
+ * origin, on the sudo backend; then move this test to the list of
+ * test_preflight and drop test_preflight_bug_reports from Makefile.am.
+ *
+ * On the sudo backend the channel carries the helper's REPORT alone: a
+ * second one (a forged one before or after it), or one of ruas-session's
+ * origin (which no sudo call runs) beside it, is not to be trusted either
+ * (engine.c: "sudo: the helper's only"). The job must not come out as a
+ * clean check, nor take the forged report's word: a failure of the call.
+ */
+static void test_second_or_foreign_report_not_trusted(void **state)
+{
+	(void)state;
+	static const struct {
+		enum chan_shape ch;
+		const char *what;
+	} cases[] = {
+		{CH_FORGED_FIRST, "a second helper REPORT before the real one"},
+		{CH_FORGED_AFTER, "a second helper REPORT after the real one"},
+		{CH_SESSION_FIRST, "a session's REPORT before the helper's"},
+		{CH_SESSION_AFTER, "a session's REPORT after the helper's"},
+	};
+	/* Judged after all is freed: an expected failure leaks nothing (valgrind, LSan). */
+	char wrong[512] = "";
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct fake fk;
+		ruas_config *cfg;
+		struct script s;
+		ruas_report *rep = run_shape(cases[i].ch, &fk, &cfg, &s);
+		/* As assert_not_trusted(): a failure of the call, no word of the forged report's. */
+		int ok = ruas_report_item_count(rep, 0) == 1 &&
+			 ruas_report_item_severity(rep, 0, 0) == RUAS_SEVERITY_FATAL &&
+			 strcmp(ruas_report_item_check(rep, 0, 0), "sudo") == 0 &&
+			 !strstr(ruas_report_item_text(rep, 0, 0), "forged");
+		if (!ok)
+			snprintf(wrong + strlen(wrong), sizeof wrong - strlen(wrong),
+				 "%s%s: trusted (%zu finding(s))", *wrong ? "; " : "", cases[i].what,
+				 ruas_report_item_count(rep, 0));
+		done(rep, cfg, &fk);
+	}
+	if (*wrong)
+		fail_msg("%s", wrong);
+}
+
+/* ------------------------------------------------------- the real runner */
+
+/* A descriptor left open without O_CLOEXEC, which no started program may inherit. */
+#define STRAY_FD 42
+
+/*
+ * Runs sh -c script through the real runner (run_capture) with a channel
+ * as descriptor fd_no carrying [session,] payload; *res its result.
+ */
+static void run_real(int fd_no, const struct buf *session, const struct buf *payload,
+		     const char *script, struct run_result *res)
+{
+	const char *const argv[] = {"sh", "-c", script, NULL};
+	const char *const envp[] = {"PATH=/usr/bin:/bin", NULL};
+	struct run_channel ch = {fd_no, session, payload};
+	struct run_request req = {"/bin/sh", argv, envp, 65536, 30000, 0, &ch};
+	int fd = open("/dev/null", O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(dup2(fd, STRAY_FD), STRAY_FD);
+	close(fd);
+	int r = run_capture(NULL, &req, res);
+	close(STRAY_FD);
+	assert_int_equal(r, 0);
+	assert_int_equal(res->spawn_errno, 0);
+	assert_false(res->timed_out);
+}
+
+/*
+ * The real runner's channel: the started program gets it as descriptor 0
+ * (sudo's stdin) or 3 (ruas-session's, stdin then /dev/null), and nothing
+ * else above 2; SESSION comes at once, PAYLOAD only after the program's
+ * HELLO (so that nothing between sudo and the helper sees it), whole and
+ * in order; what the program writes back on it, less the HELLO, is what
+ * the runner returns (run_result.chan), every call on a channel of its
+ * own.
+ */
+static void test_real_runner_channel(void **state)
+{
+	(void)state;
+	struct buf session = BUF_INIT, payload = BUF_INIT;
+	struct session se = {(char *)"t1", (char *)"ruas", (char *)"sup", (char *)"",
+			     SESSION_CHECK, (char *)HELPER, LIFETIME_SUBREAPER, 0};
+	assert_int_equal(session_encode(&se, &session), 0);
+	struct payload_dir dir = {(char *)"/srv/a", (char *)"", NULL, 0};
+	char *none[] = {NULL};
+	dir.prune = none;
+	struct payload pl = {.kind = PAYLOAD_CHECK, .sudo_path = (char *)SUDO, .scan_cap = 50,
+			     .scan_seconds = 60, .dirs = &dir, .ndirs = 1, .probes = none,
+			     .anchors = none};
+	assert_int_equal(payload_encode(&pl, &payload), 0);
+	char hello[64];
+	snprintf(hello, sizeof hello, "printf '\\000\\000\\000\\005\\014RUAS\\%03o'",
+		 PAYLOAD_VERSION);
+
+	for (int pam = 0; pam < 2; pam++) {
+		int k = pam ? 3 : 0;
+		char script[2048];
+		/*
+		 * pam: SESSION is read first; by then a runner that sent the
+		 * payload without waiting would have it queued behind (one
+		 * send), and `read -t 0` sees whether anything is there.
+		 */
+		snprintf(script, sizeof script,
+			 "for i in 0 3; do if [ -S /proc/$$/fd/$i ]; then echo sock$i; fi; done\n"
+			 "for i in 4 5 6 7 8 9 %d; do if [ -e /proc/$$/fd/$i ]; then echo open$i; fi; "
+			 "done\n"
+			 "if [ -c /proc/$$/fd/0 ]; then echo null0; fi\n"
+			 "if [ %d = 3 ]; then head -c %zu <&3 >/dev/null\n"
+			 "  if bash -c 'read -t 0 -u 3'; then echo early; else echo none; fi; fi\n"
+			 "%s >&%d\n"
+			 "exec head -c %zu <&%d >&%d\n",
+			 STRAY_FD, k, 5 + session.len, hello, k, 5 + payload.len, k, k);
+		struct run_result res;
+		run_real(k, pam ? &session : NULL, &payload, script, &res);
+		assert_int_equal(WIFEXITED(res.wait_status) ? WEXITSTATUS(res.wait_status) : -1, 0);
+		assert_string_equal(res.out.data ? res.out.data : "",
+				    pam ? "sock3\nnull0\nnone\n" : "sock0\n");
+		assert_false(res.chan_cut);
+		assert_int_equal(res.hello_version, PAYLOAD_VERSION);
+		/* Echoed back: the payload as it went, whole; the HELLO is the runner's. */
+		assert_int_equal(res.chan.len, 5 + payload.len);
+		size_t off = 0, blen;
+		int type;
+		const char *body;
+		assert_int_equal(channel_next(res.chan.data, res.chan.len, &off, &type, &body, &blen),
+				 1);
+		assert_int_equal(type, CHANNEL_PAYLOAD);
+		assert_int_equal(blen, payload.len);
+		assert_memory_equal(body, payload.data, blen);
+		assert_int_equal(channel_next(res.chan.data, res.chan.len, &off, &type, &body, &blen),
+				 0);
+		run_result_free(&res);
+	}
+
+	/* A program that never reads its channel and ends: no error, its status stands. */
+	struct run_result res;
+	run_real(0, NULL, &payload, "exit 3", &res);
+	assert_true(WIFEXITED(res.wait_status) && WEXITSTATUS(res.wait_status) == 3);
+	assert_int_equal(res.chan.len, 0);
+	assert_int_equal(res.hello_version, 0);
+	assert_false(res.chan_cut);
+	run_result_free(&res);
+
+	/* A HELLO of another version: no payload, the channel's end, the version kept. */
+	char script[1024];
+	snprintf(script, sizeof script, "printf '\\000\\000\\000\\005\\014RUAS\\%03o' >&0\n"
+		 "head -c 1 <&0 | wc -c\n", PAYLOAD_VERSION - 1);
+	run_real(0, NULL, &payload, script, &res);
+	assert_true(WIFEXITED(res.wait_status) && WEXITSTATUS(res.wait_status) == 0);
+	assert_string_equal(res.out.data ? res.out.data : "", "0\n");
+	assert_int_equal(res.hello_version, PAYLOAD_VERSION - 1);
+	assert_int_equal(res.chan.len, 0);
+	run_result_free(&res);
+
+	/* A second HELLO is not the runner's: it stays, for the report's decoder to refuse. */
+	snprintf(script, sizeof script, "%s >&0; %s >&0\nexec head -c %zu <&0 >&0\n", hello, hello,
+		 5 + payload.len);
+	run_real(0, NULL, &payload, script, &res);
+	assert_true(WIFEXITED(res.wait_status) && WEXITSTATUS(res.wait_status) == 0);
+	assert_int_equal(res.chan.len, 10 + 5 + payload.len);
+	size_t off = 0, blen;
+	int type;
+	const char *body;
+	assert_int_equal(channel_next(res.chan.data, res.chan.len, &off, &type, &body, &blen), 1);
+	assert_int_equal(type, CHANNEL_HELLO);
+	assert_int_equal(channel_next(res.chan.data, res.chan.len, &off, &type, &body, &blen), 1);
+	assert_int_equal(type, CHANNEL_PAYLOAD);
+	run_result_free(&res);
+
+	/* More than RUN_CHANNEL_MAX back: that much is kept, and marked cut. */
+	char flood[128];
+	snprintf(flood, sizeof flood, "exec head -c %u /dev/zero >&0", RUN_CHANNEL_MAX + 70000u);
+	run_real(0, NULL, &payload, flood, &res);
+	assert_true(WIFEXITED(res.wait_status) && WEXITSTATUS(res.wait_status) == 0);
+	assert_int_equal(res.chan.len, RUN_CHANNEL_MAX);
+	assert_true(res.chan_cut);
+	run_result_free(&res);
+	buf_free(&session);
+	buf_free(&payload);
+}
+
+/* ------------------------------------------------------- pam backend */
+
+/* One pam project of t1 (service "ruas"), run through the fake with script s. */
+static ruas_report *run_pam(const struct script *s, struct fake *fk, ruas_config **cfgp,
+			    const char *extra)
+{
+	const struct proj ps[] = {{"proj", "t1", "/srv/a", extra}};
+	*cfgp = load_backend(ps, 1, NULL, "pam");
+	fake_init(fk, s, 1);
+	ruas_report *rep = run(*cfgp, fk, 0);
+	assert_int_equal(fk->ncalls, 1);
+	assert_pam_calls_well_formed(fk, *cfgp, "ruas");
+	assert_int_equal(ruas_report_project_count(rep), 1);
+	return rep;
+}
+
+/* The pam backend's failure of ruas-session: not a verdict of the account's. */
+static void assert_session_failed(const ruas_report *rep, const char *what)
+{
+	assert_failure(rep, "pam",
+		       "ERROR: project \"proj\" runs as user \"t1\" through PAM, but the pam "
+		       "backend's helper \"" SESSION_HELPER "\" failed",
+		       what);
+}
+
+/*
+ * On the pam backend the channel carries ruas-session's REPORT (the
+ * account's verdict and root's PID namespace), then ruas-exec's: both in
+ * that order, the check passes; the account refused, PAM's reason is the
+ * finding, whatever follows.
+ */
+static void test_pam_reports(void **state)
+{
+	(void)state;
+	struct fake fk;
+	ruas_config *cfg;
+	struct script s = {"t1", B_REPORT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1};
+	ruas_report *rep = run_pam(&s, &fk, &cfg, NULL);
+	assert_count(rep, 0, 0);
+	done(rep, cfg, &fk);
+
+	/* Refused: PAM's reason, escaped, in the finding; the helper's REPORT after it changes nothing. */
+	s.acct_fail = 1;
+	s.acct_reason = "Your account has expired; please contact your admin\n";
+	rep = run_pam(&s, &fk, &cfg, NULL);
+	assert_count(rep, 0, 1);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "account",
+		    "ERROR: project \"proj\" runs as user \"t1\" through PAM (service \"ruas\"), "
+		    "but PAM refused the account: Your account has expired; please contact your "
+		    "admin\\n.\n");
+	done(rep, cfg, &fk);
+	/* ... and alone. */
+	s.chan = CH_SESSION_ONLY;
+	rep = run_pam(&s, &fk, &cfg, NULL);
+	assert_count(rep, 0, 1);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "account", "but PAM refused the account");
+	done(rep, cfg, &fk);
+
+	/* Root cannot make the agent's PID namespace: lifetime = "pidns" cannot run. */
+	s = (struct script){"t1", B_REPORT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1};
+	s.pidns_errno = 1;
+	s.pidns_why = "unshare: Operation not permitted";
+	rep = run_pam(&s, &fk, &cfg, "lifetime = \"pidns\";");
+	assert_count(rep, 0, 1);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "lifetime",
+		    "lifetime = \"pidns\", but root cannot make a PID namespace for the agent "
+		    "here: unshare: Operation not permitted.\n");
+	done(rep, cfg, &fk);
+	/* ... nor when ruas-session did not say. */
+	s.pidns_errno = -1;
+	rep = run_pam(&s, &fk, &cfg, "lifetime = \"pidns\";");
+	assert_count(rep, 0, 1);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "lifetime", "the helper did not say");
+	done(rep, cfg, &fk);
+	/* It can: nothing to say. */
+	s.pidns_errno = 0;
+	rep = run_pam(&s, &fk, &cfg, "lifetime = \"pidns\";");
+	assert_count(rep, 0, 0);
+	done(rep, cfg, &fk);
+}
+
+/*
+ * What the pam backend's channel must not be trusted with: the session's
+ * REPORT missing, second, repeated or of the wrong origin is ruas-session's
+ * failure; text on stdout that looks like its verdict is no verdict; and
+ * what cannot be whole reports (cut, another type, three, a record of the
+ * other origin, a verdict given twice) is an internal error.
+ */
+static void test_pam_channel_not_trusted(void **state)
+{
+	(void)state;
+	static const struct {
+		enum chan_shape ch;
+		int malformed; /* else: the session helper failed */
+		const char *what;
+	} cases[] = {
+		{CH_HELPER_ONLY, 0, "the helper's REPORT alone"},
+		{CH_SESSION_ONLY, 0, "the session's REPORT alone"},
+		{CH_SESSION_AFTER, 0, "the helper's REPORT before the session's"},
+		{CH_SESSION_TWICE, 1, "two session REPORTs, then the helper's"},
+		{CH_TEXT_SESSION, 0, "the session's verdict as text on stdout"},
+		{CH_FORGED_FIRST, 1, "a third REPORT (forged) before the helper's"},
+		{CH_FORGED_AFTER, 1, "a third REPORT (forged) after the helper's"},
+		{CH_SESSION_HELPER_RECORD, 1, "a helper's record in the session's REPORT"},
+		{CH_ACCT_TWICE, 1, "the account's verdict twice (ok, then fail)"},
+		{CH_EXIT_FIRST, 1, "an EXIT before the reports"},
+		{CH_CUT_BODY, 1, "the helper's REPORT cut"},
+		{CH_RUNNER_CUT, 1, "the runner dropped bytes"},
+		{CH_MALFORMED, 1, "an escalation record twice"},
+		{CH_EMPTY_BODY, 1, "the helper's REPORT without a body"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct fake fk;
+		ruas_config *cfg;
+		struct script s = {"t1", B_REPORT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1};
+		s.chan = cases[i].ch;
+		ruas_report *rep = run_pam(&s, &fk, &cfg, NULL);
+		if (cases[i].malformed)
+			assert_failure(rep, "pam", MALFORMED, cases[i].what);
+		else
+			assert_session_failed(rep, cases[i].what);
+		done(rep, cfg, &fk);
+	}
+	/* Both reports on stdout and stderr, none on the channel: ruas-session failed. */
+	struct fake fk;
+	ruas_config *cfg;
+	struct script s = {"t1", B_TEXT_REPORT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1};
+	ruas_report *rep = run_pam(&s, &fk, &cfg, NULL);
+	assert_session_failed(rep, "both reports on the output only");
+	done(rep, cfg, &fk);
+	/* A forged report on the output beside the real ones on the channel: the channel's count. */
+	s.b = B_FORGED_OUTPUT;
+	rep = run_pam(&s, &fk, &cfg, NULL);
+	assert_count(rep, 0, 0);
+	done(rep, cfg, &fk);
+	/* ruas-session never started: that, whatever else. */
+	s = (struct script){"t1", B_SPAWN_ERRNO, 0, 0, NULL, NULL, 0, NULL, ENOENT, 0, 0, 0};
+	rep = run_pam(&s, &fk, &cfg, NULL);
+	assert_count(rep, 0, 1);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "pam",
+		    "the pam backend's helper \"" SESSION_HELPER "\" cannot be executed");
 	done(rep, cfg, &fk);
 }
 
@@ -1109,7 +1931,7 @@ static void call_payload(const struct fake *fk, const char *user, struct payload
 	const struct call *c = call_for(fk, user);
 	const char *why = NULL;
 	assert_non_null(c);
-	if (payload_decode(c->payload, p, &why) != 0)
+	if (payload_decode(c->payload.data, c->payload.len, p, &why) != 0)
 		fail_msg("payload does not decode: %s", why);
 }
 
@@ -1529,18 +2351,12 @@ static void test_items_in_order(void **state)
 	done(rep, cfg, &fk);
 }
 
-/* `anchor HEX(path) w self ID 666 HEX(root) HEX(root) 0 HEX(path)` */
+/* ANCHOR path w self ID 0666 root root 0 path */
 static void anchor_record(struct buf *b, const char *path, const char *id)
 {
-	buf_adds(b, "anchor ");
-	add_hex(b, path);
-	buf_printf(b, " w self %s 666 ", id);
-	add_hex(b, "root");
-	buf_addc(b, ' ');
-	add_hex(b, "root");
-	buf_adds(b, " 0 ");
-	add_hex(b, path);
-	buf_addc(b, '\n');
+	struct report_anchor a = {path, 'w', AREL_SELF, id, 0666, "root", "root", 0, path};
+	report_put_anchor(b, &a);
+	assert_false(b->oom);
 }
 
 static void test_anchors_fatal_per_project(void **state)
@@ -1549,7 +2365,7 @@ static void test_anchors_fatal_per_project(void **state)
 	struct buf lines = BUF_INIT;
 	anchor_record(&lines, "/etc/passwd", "users");
 	anchor_record(&lines, "/etc/cron.d", "cron");
-	const struct anchor_script as[] = {{"t1", lines.data, 0}};
+	const struct anchor_script as[] = {{"t1", &lines, 2, 0}};
 	anchor_scripts = as;
 	nanchor_scripts = 1;
 	const struct script s[] = {{"t1", B_REPORT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1}};
@@ -1584,7 +2400,8 @@ static void test_anchors_truncated_and_missing(void **state)
 	struct buf lines = BUF_INIT;
 	for (unsigned int i = 0; i < ANCHOR_REPORT_CAP; i++)
 		anchor_record(&lines, "/etc/passwd", "users");
-	const struct anchor_script as[] = {{"t1", lines.data, 70}, {"t2", NULL, -1}};
+	const struct anchor_script as[] = {{"t1", &lines, ANCHOR_REPORT_CAP, 70},
+					   {"t2", NULL, 0, -1}};
 	anchor_scripts = as;
 	nanchor_scripts = 2;
 	const struct script s[] = {{"t1", B_REPORT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1},
@@ -1619,7 +2436,7 @@ static void test_anchors_known_in_payload(void **state)
 	assert_non_null(c);
 	struct payload p;
 	const char *why = NULL;
-	assert_int_equal(payload_decode(c->payload, &p, &why), 0);
+	assert_int_equal(payload_decode(c->payload.data, c->payload.len, &p, &why), 0);
 	int home = 0, helper = 0;
 	for (size_t i = 0; i < p.nanchors; i++) {
 		home |= strcmp(p.anchors[i], "supervisor-home /home/sup") == 0;
@@ -1638,7 +2455,7 @@ static void test_anchors_for_targets(void **state)
 	(void)state;
 	struct buf lines = BUF_INIT;
 	anchor_record(&lines, "/etc/sudoers.d", "sudoers");
-	const struct anchor_script as[] = {{"t1", lines.data, 0}};
+	const struct anchor_script as[] = {{"t1", &lines, 1, 0}};
 	anchor_scripts = as;
 	nanchor_scripts = 1;
 	const struct script s[] = {{"t1", B_REPORT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1}};
@@ -1731,6 +2548,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_fake_user_database_active),
 		cmocka_unit_test(test_config_refuses_uid0_and_supervisor),
 		cmocka_unit_test(test_all_ok_and_legacy_skipped),
+		cmocka_unit_test(test_readable_helper_fatal),
 		cmocka_unit_test(test_only_legacy_makes_no_call),
 		cmocka_unit_test(test_one_call_per_user),
 		cmocka_unit_test(test_password_required),
@@ -1739,10 +2557,16 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_user_missing_from_database),
 		cmocka_unit_test(test_nologin_and_missing_shell),
 		cmocka_unit_test(test_sudo_not_installed),
+		cmocka_unit_test(test_helper_missing_is_not_sudo_config),
+		cmocka_unit_test(test_second_or_foreign_report_not_trusted),
 		cmocka_unit_test(test_helper_not_runnable),
 		cmocka_unit_test(test_timeout),
-		cmocka_unit_test(test_wrong_nonce_not_trusted),
-		cmocka_unit_test(test_forged_block_before_real_report_ignored),
+		cmocka_unit_test(test_report_on_output_not_trusted),
+		cmocka_unit_test(test_forged_output_beside_real_report_ignored),
+		cmocka_unit_test(test_channel_not_trusted),
+		cmocka_unit_test(test_real_runner_channel),
+		cmocka_unit_test(test_pam_reports),
+		cmocka_unit_test(test_pam_channel_not_trusted),
 		cmocka_unit_test(test_profile_noise_ignored),
 		cmocka_unit_test(test_escalation_fatal),
 		cmocka_unit_test(test_nopasswd_rule_fatal),

@@ -2,10 +2,11 @@
  * test_spawn.c - starting a project's agent.
  *
  * With run_as_user: the exact sudo call (src/lib/spawn/spawn_int.h), which
- * names only the spawn channel, and the payload sent over it, which must
- * carry work_dir, argv and the allowlisted variables byte for byte;
- * and ruas_spawn() itself, with a fake "sudo" script that records what it
- * was given. Without run_as_user (legacy): the command runs for real, in
+ * names only the helper and the descriptor of the spawn channel (sudo's
+ * stdin), and the payload sent over it, which must carry work_dir, argv
+ * and the allowlisted variables byte for byte; and ruas_spawn() itself,
+ * with a fake "sudo" script that records what it was given and reads the
+ * first message of the channel on its stdin. Without run_as_user (legacy): the command runs for real, in
  * work_dir, with the given environment, no stray descriptors, a clean
  * signal state, and its exit status reported.
  *
@@ -58,10 +59,8 @@ extern char **environ;
 #define SUDO "/usr/bin/sudo"
 #define HELPER "/usr/libexec/ruas/ruas-exec"
 #define TARGET "ruas-test-nobody"
-/* {sudo, -n, -iu, USER, --, exec, HELPER, --channel, TOKEN} (src/lib/spawn/sudo_call.h) */
-#define SUDO_ARGC 9
-#define TOKEN_ARG 8
-#define TOKEN "0123456789abcdef0123456789abcdef"
+/* {sudo, -n, -u, USER, --, HELPER, --channel-fd, 0} (src/lib/spawn/sudo_call.h) */
+#define SUDO_ARGC 8
 #define STRAY_FD 42
 
 /* ------------------------------------------------------------ helpers */
@@ -154,6 +153,7 @@ struct fix {
 	char out[256];
 	char fake_sudo[256];
 	char fake_out[300];
+	char fake_chan[300];
 	ruas_config *cfg;
 };
 
@@ -168,7 +168,17 @@ static const char legacy_script[] =
 	"for a in \"$@\"; do printf '[%s]\\n' \"$a\"; done >> \"$OUT\"\n"
 	"exit 0\n";
 
-/* The fake sudo: records its arguments and its exact environment, then exits 42. */
+/* The helper's HELLO (payload.h), as a fake helper says it before the library sends PAYLOAD. */
+#define FAKE_HELLO "printf '\\000\\000\\000\\005\\014RUAS\\012' >&0\n"
+_Static_assert(PAYLOAD_VERSION == 10, "FAKE_HELLO names payload version 10 (\\012)");
+
+/*
+ * The fake sudo: records its arguments, its exact environment, whether a
+ * stray descriptor reached it and whether its stdin is a socket (the
+ * channel); then says HELLO and reads the channel's first message as the helper would
+ * (dd, byte by byte, so that nothing past it is read): its type into the
+ * record, its body into "$0.chan"; and exits 42.
+ */
 static const char fake_sudo_script[] =
 	"#!/bin/sh\n"
 	"out=\"$0.out\"\n"
@@ -179,6 +189,15 @@ static const char fake_sudo_script[] =
 	"printf ':env\\n' >> \"$out\"\n"
 	"if [ -e /proc/$$/fd/42 ]; then echo fd42-open; else echo fd42-closed; fi >> "
 	"\"$out\"\n"
+	"if [ -S /proc/$$/fd/0 ]; then echo stdin-socket; else echo stdin-other; fi >> "
+	"\"$out\"\n"
+	FAKE_HELLO
+	"set -- $(dd bs=1 count=5 2>/dev/null | od -An -tu1)\n"
+	"if [ $# -eq 5 ]; then\n"
+	"  printf 'type=%s\\n' \"$5\" >> \"$out\"\n"
+	"  dd bs=1 count=$(( ($1 << 24) + ($2 << 16) + ($3 << 8) + $4 )) of=\"$0.chan\" "
+	"2>/dev/null\n"
+	"fi\n"
 	"exit 42\n";
 
 static int setup(void **state)
@@ -199,6 +218,7 @@ static int setup(void **state)
 	snprintf(f->out, sizeof f->out, "%s/out", f->dir);
 	snprintf(f->fake_sudo, sizeof f->fake_sudo, "%s/fake-sudo", f->dir);
 	snprintf(f->fake_out, sizeof f->fake_out, "%s.out", f->fake_sudo);
+	snprintf(f->fake_chan, sizeof f->fake_chan, "%s.chan", f->fake_sudo);
 
 	struct buf b = BUF_INIT;
 	buf_adds(&b, "backend = \"sudo\";\nsudo = ");
@@ -255,16 +275,16 @@ static const char *const agent_env[] = {
 	"LANGUAGE=xx", "PATH=/evil", "LANG=second", "LD_PRELOAD=/x.so",
 	"HOME=/root", "LC_ALLX=no", NULL};
 
-static void assert_agent_payload(const char *hex, const char *work_dir)
+static void assert_agent_payload(const struct buf *body, const char *work_dir)
 {
 	struct payload p;
 	const char *why = NULL;
-	for (const char *c = hex; *c; c++)
-		if (!((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f')))
-			fail_msg("payload is not lower-case hex");
-	if (payload_decode(hex, &p, &why) != 0)
+	assert_false(body->oom);
+	if (payload_decode(body->data, body->len, &p, &why) != 0)
 		fail_msg("payload does not decode: %s", why);
 	assert_int_equal(p.kind, PAYLOAD_EXEC);
+	/* The helper's own path, which the login shell runs again inside the run. */
+	assert_string_equal(p.helper, HELPER);
 	assert_string_equal(p.work_dir, work_dir);
 
 	static const char *const want_argv[] = {"claude", "", "$HOME", "", "$HOME", "a\nb",
@@ -293,26 +313,24 @@ static void test_sudo_call_exact(void **state)
 	assert_non_null(p);
 	struct sudo_call call;
 	struct buf payload = BUF_INIT;
-	assert_int_equal(spawn_build_sudo_call(f->cfg, p, agent_args, agent_env, TOKEN, &call,
-					       &payload),
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, agent_args, agent_env, &call, &payload),
 			 0);
 	size_t argc = 0;
 	while (call.argv[argc])
 		argc++;
 	assert_int_equal(argc, SUDO_ARGC);
+	/* No -i (no login shell before the helper), no exec, no token: the channel is stdin. */
 	assert_string_equal(call.argv[0], f->fake_sudo);
 	assert_string_equal(call.argv[1], "-n");
-	assert_string_equal(call.argv[2], "-iu");
+	assert_string_equal(call.argv[2], "-u");
 	assert_string_equal(call.argv[3], TARGET);
 	assert_string_equal(call.argv[4], "--");
-	assert_string_equal(call.argv[5], "exec");
-	assert_string_equal(call.argv[6], HELPER);
-	assert_string_equal(call.argv[7], "--channel");
-	assert_string_equal(call.argv[TOKEN_ARG], TOKEN);
-	assert_agent_payload(payload.data, "/srv/x y/$HOME 'q\"\n\\z");
+	assert_string_equal(call.argv[5], HELPER);
+	assert_string_equal(call.argv[6], "--channel-fd");
+	assert_string_equal(call.argv[7], "0");
+	assert_agent_payload(&payload, "/srv/x y/$HOME 'q\"\n\\z");
 	/* sudo's own environment is empty. */
 	assert_null(sudo_call_envp[0]);
-	sudo_call_free(&call);
 	buf_free(&payload);
 }
 
@@ -324,57 +342,71 @@ static void test_sudo_call_env_edge_cases(void **state)
 	struct payload pl;
 	const char *why;
 
-	struct buf hex = BUF_INIT;
+	struct buf body = BUF_INIT;
 	/* No environment and no arguments: just the command. */
-	assert_int_equal(spawn_build_sudo_call(f->cfg, p, NULL, NULL, TOKEN, &call, &hex), 0);
-	assert_int_equal(payload_decode(hex.data, &pl, &why), 0);
-	buf_reset(&hex);
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, NULL, NULL, &call, &body), 0);
+	assert_int_equal(payload_decode(body.data, body.len, &pl, &why), 0);
+	buf_reset(&body);
 	assert_int_equal(pl.nenv, 0);
 	assert_int_equal(pl.argc, 3);
 	payload_free(&pl);
-	sudo_call_free(&call);
 
 	/* Nothing allowlisted is set: nothing crosses. */
 	const char *const env[] = {"PATH=/bin", "HOME=/root", "SSH_AUTH_SOCK=/tmp/x", NULL};
 	const char *const none[] = {NULL};
-	assert_int_equal(spawn_build_sudo_call(f->cfg, p, none, env, TOKEN, &call, &hex), 0);
-	assert_int_equal(payload_decode(hex.data, &pl, &why), 0);
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, none, env, &call, &body), 0);
+	assert_int_equal(payload_decode(body.data, body.len, &pl, &why), 0);
 	assert_int_equal(pl.nenv, 0);
 	payload_free(&pl);
-	sudo_call_free(&call);
-	buf_free(&hex);
+	buf_free(&body);
 }
 
 /*
  * The payload travels over the channel, so the argv limit (about 64 KiB
  * through sudo -i) no longer binds it: an argument of 200 KB fits, and the
- * channel's own limit (8 MiB of payload) is refused with RUAS_ERR_TOOLONG.
+ * channel's own limit (CHANNEL_MAX_BODY bytes of binary body, exactly) is
+ * kept, a byte more refused with RUAS_ERR_TOOLONG.
  */
 static void test_sudo_call_too_long(void **state)
 {
 	struct fix *f = *state;
 	const ruas_project *p = ruas_config_project_find(f->cfg, "agent");
 	struct sudo_call call;
-	struct buf hex = BUF_INIT;
-	size_t big = (CHANNEL_MAX_BODY / 2) + 1;
+	struct buf body = BUF_INIT;
+	size_t big = CHANNEL_MAX_BODY + 1;
 	char *arg = malloc(big + 1);
 	assert_non_null(arg);
 	memset(arg, 'a', big);
 	arg[big] = '\0';
 	const char *args[] = {arg, NULL};
-	assert_int_equal(spawn_build_sudo_call(f->cfg, p, args, NULL, TOKEN, &call, &hex),
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, args, NULL, &call, &body),
 			 RUAS_ERR_TOOLONG);
-	sudo_call_free(&call);
-	buf_reset(&hex);
+	buf_reset(&body);
 
 	/* What the command line could not carry now fits, and stays off it. */
 	arg[200000] = '\0';
-	assert_int_equal(spawn_build_sudo_call(f->cfg, p, args, NULL, TOKEN, &call, &hex), 0);
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, args, NULL, &call, &body), 0);
 	for (size_t i = 0; call.argv[i]; i++)
 		assert_true(strlen(call.argv[i]) < 4096);
-	assert_true(hex.len > 400000);
-	sudo_call_free(&call);
-	buf_reset(&hex);
+	assert_true(body.len > 200000);
+	buf_reset(&body);
+
+	/* The largest body the channel carries, and a byte more (binary: no hex doubling). */
+	size_t fixed = 0;
+	arg[0] = '\0';
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, args, NULL, &call, &body), 0);
+	fixed = body.len; /* all but the argument's bytes */
+	buf_reset(&body);
+	memset(arg, 'a', big);
+	arg[CHANNEL_MAX_BODY - fixed] = '\0';
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, args, NULL, &call, &body), 0);
+	assert_int_equal(body.len, CHANNEL_MAX_BODY);
+	buf_reset(&body);
+	arg[CHANNEL_MAX_BODY - fixed] = 'a';
+	arg[CHANNEL_MAX_BODY - fixed + 1] = '\0';
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, args, NULL, &call, &body),
+			 RUAS_ERR_TOOLONG);
+	buf_reset(&body);
 
 	/* An allowlisted value counts too. */
 	char *envs = NULL;
@@ -382,10 +414,9 @@ static void test_sudo_call_too_long(void **state)
 	arg[big] = '\0';
 	assert_true(asprintf(&envs, "ANTHROPIC_API_KEY=%s", arg) > 0);
 	const char *env[] = {envs, NULL};
-	assert_int_equal(spawn_build_sudo_call(f->cfg, p, NULL, env, TOKEN, &call, &hex),
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, NULL, env, &call, &body),
 			 RUAS_ERR_TOOLONG);
-	sudo_call_free(&call);
-	buf_free(&hex);
+	buf_free(&body);
 
 	/* And through ruas_spawn: refused, nothing started. */
 	ruas_child *c = (ruas_child *)0x1;
@@ -424,37 +455,203 @@ static void test_spawn_runs_sudo_exactly(void **state)
 	ruas_child_free(c);
 
 	/*
-	 * The token is the spawn's own; everything else is exactly the call,
-	 * and no byte of the arguments or of the allowlisted values is in it.
+	 * Exactly the call, stdin a socket (the channel) and no stray
+	 * descriptor; no byte of the arguments or of the allowlisted values is
+	 * in it. The channel's first message is the PAYLOAD, the same body as
+	 * the call's builder makes.
 	 */
 	char *got = read_file(f->fake_out);
-	const char *tok = strstr(got, "[--channel]\n[");
-	assert_non_null(tok);
-	tok += strlen("[--channel]\n[");
-	char token[CHANNEL_TOKEN_LEN + 1];
-	assert_true(strlen(tok) > CHANNEL_TOKEN_LEN && tok[CHANNEL_TOKEN_LEN] == ']');
-	memcpy(token, tok, CHANNEL_TOKEN_LEN);
-	token[CHANNEL_TOKEN_LEN] = '\0';
-	assert_true(channel_token_valid(token));
 	struct sudo_call call;
-	struct buf hex = BUF_INIT;
+	struct buf body = BUF_INIT;
 	const ruas_project *p = ruas_config_project_find(f->cfg, "agent");
-	assert_int_equal(spawn_build_sudo_call(f->cfg, p, agent_args, agent_env, token, &call,
-					       &hex),
-			 0);
+	assert_int_equal(spawn_build_sudo_call(f->cfg, p, agent_args, agent_env, &call, &body), 0);
 	struct buf want = BUF_INIT;
 	buf_printf(&want, "argc=%d\n", SUDO_ARGC - 1);
 	for (size_t i = 1; call.argv[i]; i++)
 		buf_printf(&want, "[%s]\n", call.argv[i]);
-	buf_adds(&want, "env::env\nfd42-closed\n");
+	buf_printf(&want, "env::env\nfd42-closed\nstdin-socket\ntype=%d\n", CHANNEL_PAYLOAD);
 	assert_string_equal(got, want.data);
 	assert_null(strstr(got, "sk-x"));
 	assert_null(strstr(got, "$(id)"));
-	assert_null(strstr(got, hex.data));
+	assert_null(strstr(got, "RUAS"));
 	free(got);
 	buf_free(&want);
-	buf_free(&hex);
-	sudo_call_free(&call);
+
+	/* What came over the channel: the agent's payload (its supervisor's pid aside, the same). */
+	char *sent = read_file(f->fake_chan);
+	struct stat st;
+	assert_int_equal(stat(f->fake_chan, &st), 0);
+	struct buf chan = BUF_INIT;
+	assert_int_equal(buf_add(&chan, sent, (size_t)st.st_size), 0);
+	free(sent);
+	assert_agent_payload(&chan, "/srv/x y/$HOME 'q\"\n\\z");
+	struct payload a, b;
+	const char *why = NULL;
+	assert_int_equal(payload_decode(chan.data, chan.len, &a, &why), 0);
+	assert_int_equal(payload_decode(body.data, body.len, &b, &why), 0);
+	assert_string_equal(a.helper, b.helper);
+	assert_int_equal(a.exec_flags, b.exec_flags);
+	assert_int_equal(a.lifetime, b.lifetime);
+	assert_int_equal(a.grace_seconds, b.grace_seconds);
+	assert_int_equal(a.ndeny, b.ndeny);
+	/* The spawn names its supervisor (this process) for the helper to watch. */
+	assert_int_equal(a.supervisor_pid, (unsigned int)getpid());
+	payload_free(&a);
+	payload_free(&b);
+	buf_free(&chan);
+	buf_free(&body);
+}
+
+/* The end record's line of a spawn, from a callback sink. */
+static void keep_end(const ruas_audit_record *r, void *payload)
+{
+	char **end = payload;
+	if (strcmp(r->event, "end") == 0) {
+		free(*end);
+		*end = strdup(r->line);
+	}
+}
+
+/*
+ * The helper's EXIT (control.h), which a fake sudo writes on its stdin,
+ * the channel, once it has read the PAYLOAD, before it exits 1 itself: how the run ended is the
+ * helper's word, not sudo's status, and so is whether the agent's program
+ * started, which the end record says; without a word, sudo's status
+ * stands and whether it started is unknown.
+ */
+static void test_spawn_end_is_the_helpers_word(void **state)
+{
+	struct fix *f = *state;
+	static const struct {
+		const char *word; /* printf(1) octal escapes: the framed EXIT, or none */
+		int code, sig;
+		const char *end;
+	} cases[] = {
+		/* HELPER 125, survivors unknown, not started */
+		{"\\000\\000\\000\\012\\006\\003\\000\\000\\000\\175\\377\\377\\377\\377\\000", 125,
+		 0, " exit=125 signal=- "},
+		/* SIGNALED 9, 2 survivors, started */
+		{"\\000\\000\\000\\012\\006\\002\\000\\000\\000\\011\\000\\000\\000\\002\\001", 128 + 9,
+		 9, " exit=- signal=SIGKILL "},
+		/* EXITED 0, none left, started */
+		{"\\000\\000\\000\\012\\006\\001\\000\\000\\000\\000\\000\\000\\000\\000\\001", 0, 0,
+		 " exit=0 signal=- "},
+		/* SIGNALED before the agent started: the run ended by the signal, not started */
+		{"\\000\\000\\000\\012\\006\\002\\000\\000\\000\\011\\000\\000\\000\\002\\000", 128 + 9,
+		 9, " exit=- signal=SIGKILL "},
+		/* a word out of range (EXITED 256): none the helper may say; sudo's status stands */
+		{"\\000\\000\\000\\012\\006\\001\\000\\000\\001\\000\\000\\000\\000\\000\\001", 1, 0,
+		 " exit=1 signal=- "},
+		{"", 1, 0, " exit=1 signal=- "},
+	};
+	static const char *const started[] = {" started=no", " started=yes", " started=yes",
+					      " started=no", " started=-", " started=-"};
+	static const char *const survivors[] = {" survivors_killed=- ", " survivors_killed=2 ",
+						" survivors_killed=0 ", " survivors_killed=2 ", NULL,
+						NULL};
+	char sudo[300];
+	snprintf(sudo, sizeof sudo, "%s/fake-sudo-word", f->dir);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct buf script = BUF_INIT, text = BUF_INIT;
+		/* As the helper: the PAYLOAD first (header, then body), then its word. */
+		buf_printf(&script,
+			   "#!/bin/sh\n" FAKE_HELLO
+			   "set -- $(dd bs=1 count=5 2>/dev/null | od -An -tu1)\n"
+			   "dd bs=1 count=$(( ($1 << 24) + ($2 << 16) + ($3 << 8) + $4 )) "
+			   "of=/dev/null 2>/dev/null\n"
+			   "printf '%s' >&0\nexit 1\n",
+			   cases[i].word);
+		(void)unlink(sudo);
+		write_file(sudo, script.data, 0755);
+		buf_adds(&text, "backend = \"sudo\";\nsudo = ");
+		cfg_str(&text, sudo);
+		buf_adds(&text, ";\nhelper = \"" HELPER "\";\nprojects = ( { name = \"agent\"; "
+				"run_as_user = \"" TARGET "\"; work_dir = \"/srv\"; command = "
+				"[\"claude\"]; } );\n");
+		ruas_config *cfg = load_text(text.data);
+		char *end = NULL;
+		ruas_audit_sink sink = RUAS_AUDIT_SINK_INIT;
+		sink.to = RUAS_AUDIT_TO_CALLBACK;
+		sink.callback = keep_end;
+		sink.payload = &end;
+		ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+		o.pty = RUAS_PTY_NONE;
+		o.audit = &sink;
+		ruas_child *c = NULL;
+		ruas_error *err = NULL;
+		if (ruas_spawn(&c, cfg, "agent", NULL, &o, &err) != 0)
+			fail_msg("case %zu: ruas_spawn: %s", i, ruas_error_message(err));
+		int code = wait_exit(c);
+		if (code != cases[i].code)
+			fail_msg("case %zu: exit %d, expected %d", i, code, cases[i].code);
+		assert_int_equal(ruas_child_term_signal(c), cases[i].sig);
+		ruas_child_free(c);
+		assert_non_null(end);
+		if (!strstr(end, cases[i].end) || !strstr(end, started[i]) ||
+		    (survivors[i] && !strstr(end, survivors[i])))
+			fail_msg("case %zu: end record \"%s\" lacks \"%s\", \"%s\" or \"%s\"", i,
+				 end, cases[i].end, started[i], survivors[i] ? survivors[i] : "");
+		free(end);
+		ruas_config_free(cfg);
+		buf_free(&script);
+		buf_free(&text);
+	}
+}
+
+/*
+ * A helper that other users can read (helper_file.h) is not started: the
+ * target's processes could take the channel from it before its first
+ * instruction. RUAS_ERR_CONFIG naming the project, the helper, its mode
+ * and the fix; sudo never runs. At 0711 (and 0700, 0710) it starts.
+ */
+static void test_spawn_refuses_readable_helper(void **state)
+{
+	struct fix *f = *state;
+	char helper[300];
+	snprintf(helper, sizeof helper, "%s/ruas-exec", f->dir);
+	write_file(helper, "#!/bin/sh\nexit 0\n", 0755);
+	static const struct {
+		mode_t mode;
+		int refused;
+	} cases[] = {{0755, 1}, {0744, 1}, {0714, 1}, {0740, 1}, {0751, 1}, {0711, 0}, {0700, 0}, {0710, 0}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		assert_int_equal(chmod(helper, cases[i].mode), 0);
+		(void)unlink(f->fake_out);
+		struct buf text = BUF_INIT;
+		buf_adds(&text, "backend = \"sudo\";\nsudo = ");
+		cfg_str(&text, f->fake_sudo);
+		buf_adds(&text, ";\nhelper = ");
+		cfg_str(&text, helper);
+		buf_adds(&text, ";\nprojects = ( { name = \"agent\"; run_as_user = \"" TARGET
+				"\"; work_dir = \"/srv\"; command = [\"claude\"]; } );\n");
+		ruas_config *cfg = load_text(text.data);
+		ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+		o.pty = RUAS_PTY_NONE;
+		ruas_child *c = NULL;
+		ruas_error *err = NULL;
+		int r = ruas_spawn(&c, cfg, "agent", NULL, &o, &err);
+		if (cases[i].refused) {
+			char mode[16];
+			snprintf(mode, sizeof mode, "(mode %04o)", (unsigned)cases[i].mode);
+			const char *msg = ruas_error_message(err);
+			if (r != RUAS_ERR_CONFIG || !strstr(msg, "project \"agent\"") ||
+			    !strstr(msg, helper) || !strstr(msg, mode) || !strstr(msg, "chmod 0711"))
+				fail_msg("mode %04o: %d, \"%s\"", (unsigned)cases[i].mode, r, msg);
+			assert_null(c);
+			/* Nothing started: the fake sudo never ran. */
+			assert_int_equal(access(f->fake_out, F_OK), -1);
+		} else {
+			if (r != 0)
+				fail_msg("mode %04o: ruas_spawn: %s", (unsigned)cases[i].mode,
+					 ruas_error_message(err));
+			assert_int_equal(wait_exit(c), 42);
+			ruas_child_free(c);
+			assert_int_equal(access(f->fake_out, F_OK), 0);
+		}
+		ruas_error_free(err);
+		ruas_config_free(cfg);
+		buf_free(&text);
+	}
 }
 
 static void test_spawn_sudo_missing(void **state)
@@ -669,17 +866,16 @@ static void build_payload(struct fix *f, const char *name, const ruas_spawn_opti
 	const ruas_project *p = ruas_config_project_find(f->cfg, name);
 	assert_non_null(p);
 	struct sudo_call call;
-	struct buf hex = BUF_INIT;
+	struct buf body = BUF_INIT;
 	ruas_error *err = NULL;
 	const char *why = NULL;
-	int r = spawn_build_sudo_call_opts(f->cfg, p, NULL, o, TOKEN, &call, &hex, &err);
+	int r = spawn_build_sudo_call_opts(f->cfg, p, NULL, o, &call, &body, &err);
 	if (r != 0)
 		fail_msg("refused (%d): %s", r, ruas_error_message(err));
 	assert_null(err);
-	if (payload_decode(hex.data, pl, &why) != 0)
+	if (payload_decode(body.data, body.len, pl, &why) != 0)
 		fail_msg("payload does not decode: %s", why);
-	sudo_call_free(&call);
-	buf_free(&hex);
+	buf_free(&body);
 }
 
 /*
@@ -693,15 +889,15 @@ static void expect_refused(struct fix *f, const char *name, const ruas_spawn_opt
 	const ruas_project *p = ruas_config_project_find(f->cfg, name);
 	assert_non_null(p);
 	struct sudo_call call;
-	struct buf hex = BUF_INIT;
+	struct buf body = BUF_INIT;
 	ruas_error *err = NULL;
 	char proj[64];
 	snprintf(proj, sizeof proj, "project \"%s\"", name);
 	for (int via_spawn = 0; via_spawn <= 1; via_spawn++) {
 		ruas_child *c = (ruas_child *)0x1;
 		int r = via_spawn ? ruas_spawn(&c, f->cfg, name, NULL, o, &err)
-				  : spawn_build_sudo_call_opts(f->cfg, p, NULL, o, TOKEN, &call,
-							       &hex, &err);
+				  : spawn_build_sudo_call_opts(f->cfg, p, NULL, o, &call, &body,
+							       &err);
 		const char *msg = ruas_error_message(err);
 		if (r != code)
 			fail_msg("%s: %d, expected %d: %s", via_spawn ? "ruas_spawn" : "build", r,
@@ -715,12 +911,10 @@ static void expect_refused(struct fix *f, const char *name, const ruas_spawn_opt
 				 needle ? needle : "", needle2 ? needle2 : "");
 		if (via_spawn)
 			assert_null(c);
-		else
-			sudo_call_free(&call);
 		ruas_error_free(err);
 		err = NULL;
 	}
-	buf_free(&hex);
+	buf_free(&body);
 	/* Nothing started: the fake sudo never ran. */
 	assert_int_equal(access(f->fake_out, F_OK), -1);
 }
@@ -1134,7 +1328,7 @@ static void test_pty_relay_by_version(void **state)
 			fail_msg("case %zu: ruas_spawn: %s", i, ruas_error_message(err));
 		if ((ruas_child_pty_fd(c) >= 0) != cases[i].has_master)
 			fail_msg("case %zu: the master is %d", i, ruas_child_pty_fd(c));
-		if (!cases[i].has_master) /* with one: the channel, which the fake sudo never opens */
+		if (!cases[i].has_master) /* with one: the channel */
 			assert_int_equal(ruas_child_state_fd(c), -1);
 		assert_int_equal(wait_exit(c), 42);
 		memset(&after, 0, sizeof after);
@@ -1155,6 +1349,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sudo_call_env_edge_cases, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sudo_call_too_long, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spawn_runs_sudo_exactly, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_spawn_end_is_the_helpers_word, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_spawn_refuses_readable_helper, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spawn_sudo_missing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_legacy_runs_in_work_dir_with_given_env,
 						setup, teardown),

@@ -115,24 +115,42 @@ static void test_sudo_call_via_supervisor(void **state)
 {
 	(void)state;
 	struct sudo_call c;
-	const char *token = "00112233445566778899aabbccddeeff";
-	assert_int_equal(sudo_call_build_via(&c, "/usr/bin/sudo", "sup", "t1",
-					     "/usr/libexec/ruas/ruas-exec", token), 0);
+	/* Poison, so that a slot the builder forgets shows. */
+	memset(&c, 0xa5, sizeof c);
+	sudo_call_build_via(&c, "/usr/bin/sudo", "sup", "t1", "/usr/libexec/ruas/ruas-exec");
+	/* No -i, no exec, no token: the channel is sudo's stdin (descriptor 0). */
 	const char *want[] = {"/usr/bin/sudo", "-n", "-u", "sup", "--", "/usr/bin/sudo",
-			      "-n", "-iu", "t1", "--", "exec",
-			      "/usr/libexec/ruas/ruas-exec", "--channel", token, NULL};
+			      "-n", "-u", "t1", "--", "/usr/libexec/ruas/ruas-exec",
+			      "--channel-fd", "0", NULL};
 	size_t i = 0;
 	for (; want[i]; i++)
 		assert_string_equal(c.argv[i], want[i]);
 	assert_null(c.argv[i]);
-	sudo_call_free(&c);
+	assert_int_equal(i + 1, sizeof c.argv / sizeof c.argv[0]);
 
-	assert_int_equal(sudo_call_build_via(&c, "/usr/bin/sudo", NULL, "t1", "/h", token), 0);
-	assert_string_equal(c.argv[2], "-iu");
-	assert_string_equal(c.argv[5], "exec");
-	assert_string_equal(c.argv[7], "--channel");
-	assert_null(c.argv[9]);
-	sudo_call_free(&c);
+	memset(&c, 0xa5, sizeof c);
+	sudo_call_build_via(&c, "/usr/bin/sudo", NULL, "t1", "/h");
+	const char *direct[] = {"/usr/bin/sudo", "-n", "-u", "t1", "--", "/h", "--channel-fd", "0",
+				NULL};
+	for (i = 0; direct[i]; i++)
+		assert_string_equal(c.argv[i], direct[i]);
+	assert_null(c.argv[i]);
+
+	/* sudo_call_build() is the form without via. */
+	struct sudo_call d;
+	memset(&d, 0x5a, sizeof d);
+	sudo_call_build(&d, "/usr/bin/sudo", "t1", "/h");
+	for (i = 0; direct[i]; i++)
+		assert_string_equal(d.argv[i], direct[i]);
+	assert_null(d.argv[i]);
+
+	/* Nothing of the call asks for a login shell or runs a shell word. */
+	for (i = 0; c.argv[i]; i++) {
+		assert_int_not_equal(strcmp(c.argv[i], "-i"), 0);
+		assert_int_not_equal(strcmp(c.argv[i], "-iu"), 0);
+		assert_int_not_equal(strcmp(c.argv[i], "exec"), 0);
+		assert_int_not_equal(strcmp(c.argv[i], "--channel"), 0);
+	}
 }
 
 int main(void)

@@ -1,0 +1,149 @@
+/* check_mode.c - see check_mode.h. */
+#include "check_mode.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "anchor_probe.h"
+#include "buf.h"
+#include "channel.h"
+#include "contain.h"
+#include "exit_status.h"
+#include "helper_report_write.h"
+#include "people_exec.h"
+#include "pidns.h"
+#include "probes.h"
+#include "scan.h"
+#include "userns.h"
+
+/* getegid() and getgroups(); unreadable groups leave out the record, which fails the report. */
+static void session_groups(struct buf *rep)
+{
+	gid_t g[4096];
+	int n = getgroups((int)(sizeof g / sizeof *g), g);
+	report_put_gids(rep, getegid(), g, n);
+}
+
+/* Can bubblewrap run here, as this user? */
+static void check_bwrap(struct buf *rep)
+{
+	const char *bw = bwrap_path();
+	struct buf out = BUF_INIT;
+	int rc = -1;
+	if (bw) {
+		char *argv[] = {(char *)bw, "--dev-bind", "/", "/", "--die-with-parent",
+				"--", "/bin/true", NULL};
+		rc = probe_run(bw, argv, &out);
+	} else {
+		buf_adds(&out, "bwrap is not installed (apt-get install bubblewrap)");
+	}
+	report_put_bwrap(rep, rc, out.data);
+	buf_free(&out);
+}
+
+/* Audit: can this user open (and list) each path? */
+static void check_probes(struct buf *rep, const struct payload *p)
+{
+	for (size_t i = 0; i < p->nprobes && i < REPORT_MAX_PROBES; i++) {
+		int verdict = PROBE_MISSING;
+		struct stat st;
+		if (lstat(p->probes[i], &st) == 0 || errno != ENOENT) {
+			int fd = open(p->probes[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+			verdict = PROBE_DENIED;
+			if (fd >= 0) {
+				char c;
+				DIR *d = S_ISDIR(st.st_mode) ? fdopendir(fd) : NULL;
+				if (d) {
+					verdict = readdir(d) || errno == 0 ? PROBE_READABLE : PROBE_DENIED;
+					closedir(d);
+				} else {
+					verdict = read(fd, &c, 1) >= 0 ? PROBE_READABLE : PROBE_DENIED;
+					close(fd);
+				}
+			}
+		}
+		report_put_probe(rep, i, verdict);
+	}
+}
+
+static void check_dir(struct buf *rep, size_t idx, const struct payload_dir *pd,
+		      const struct payload *p)
+{
+	struct dir_result d;
+	if (pd->scope && *pd->scope) {
+		char why[512];
+		int fd;
+		if (contain_resolve(pd->scope, pd->work_dir, &fd, why, sizeof why, 0) != CONTAIN_OK) {
+			struct dir_result escape = {.state = DIR_ESCAPE, .path = why};
+			report_put_dir(rep, idx, &escape);
+			return;
+		}
+		close(fd);
+	}
+	probe_dir_access(pd->work_dir, &d);
+	report_put_dir(rep, idx, &d);
+	free(d.path);
+	free(d.owner);
+	if (d.state != DIR_OK)
+		return;
+
+	struct scan_options so = {.prune = (const char *const *)pd->prune,
+				  .cap = p->scan_cap,
+				  .seconds = p->scan_seconds};
+	struct scan_result sr;
+	if (scan_tree(pd->work_dir, &so, &sr) < 0)
+		return; /* vanished since the access probe; nothing to report */
+	for (size_t i = 0; i < sr.nitems; i++)
+		report_put_item(rep, idx, &sr.items[i]);
+	report_put_scan(rep, idx, sr.total, sr.entries, sr.incomplete);
+	scan_result_free(&sr);
+}
+
+int check_mode(const struct payload *p, int chan)
+{
+	struct rlimit rl;
+	struct buf rep = BUF_INIT;
+	/* The scan holds one descriptor per directory level. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	report_begin(&rep, REPORT_FROM_HELPER);
+	struct esc_probe plain = {0, 0, BUF_INIT, 0}, tty = {0, 0, BUF_INIT, 0};
+	probe_escalation(p->sudo_path, &plain, &tty);
+	report_put_esc(&rep, 0, plain.true_rc, plain.list_rc, plain.list.data, plain.truncated);
+	report_put_esc(&rep, 1, tty.true_rc, tty.list_rc, tty.list.data, tty.truncated);
+	/*
+	 * The groups this login session really has: a PAM module (pam_group)
+	 * may grant some that the group database does not list.
+	 */
+	session_groups(&rep);
+	/* The trust anchors; sudo's listing gives its secure_path. */
+	check_anchors(&rep, p, plain.list.data);
+	buf_free(&plain.list);
+	buf_free(&tty.list);
+
+	/* Before the scans and their threads: the probe forks and unshares. */
+	if (p->check_flags & CHECK_USERNS) {
+		char why[256];
+		int e = pidns_probe(userns_enter, why, sizeof why);
+		report_put_lifetime(&rep, e, why);
+	}
+	for (size_t i = 0; i < p->ndirs; i++)
+		check_dir(&rep, i, &p->dirs[i], p);
+	if (p->check_flags & CHECK_BWRAP)
+		check_bwrap(&rep);
+	check_probes(&rep, p);
+	int r = channel_send_buf(chan, CHANNEL_REPORT, &rep);
+	if (r < 0)
+		fprintf(stderr, "ruas-exec: cannot send the check's report: %s\n", strerror(errno));
+	buf_free(&rep);
+	return r < 0 ? EXIT_HELPER : 0;
+}

@@ -1,0 +1,14 @@
+/*
+ * complain.h - ruas-exec's one-line messages on stderr, which the library
+ * passes on to the supervisor (a spawn's stderr is the agent's; a check's
+ * is read by the library): "ruas-exec: WHAT "ARG": WHY", the argument
+ * quoted for display, so that a name with a newline or an escape sequence
+ * stays on its line and cannot draw on the reader's terminal.
+ */
+#ifndef RUAS_HELPER_EXEC_COMPLAIN_H
+#define RUAS_HELPER_EXEC_COMPLAIN_H
+
+/* arg and why may be NULL. */
+void complain(const char *what, const char *arg, const char *why);
+
+#endif

@@ -1,0 +1,167 @@
+/* exec_mode.c - see exec_mode.h. */
+#include "exec_mode.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "buf.h"
+#include "complain.h"
+#include "exit_status.h"
+#include "launch.h"
+#include "names.h"
+#include "people_exec.h"
+#include "proc.h"
+#include "userns.h"
+#include "work_dir.h"
+
+static int by_number(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/*
+ * Every descriptor but 0, 1, 2, the channel, the init's control socket and
+ * the user namespace's maker's socket closes: nothing of sudo's or
+ * ruas-session's may reach the run.
+ */
+static void close_strays(int chan, int ctl)
+{
+	int keep[3] = {chan, ctl, userns_fd()};
+	unsigned int from = 3;
+	qsort(keep, 3, sizeof keep[0], by_number);
+	for (int i = 0; i < 3; i++) {
+		if (keep[i] < 0)
+			continue;
+		if ((unsigned int)keep[i] > from)
+			close_range(from, (unsigned int)keep[i] - 1, 0);
+		from = (unsigned int)keep[i] + 1;
+	}
+	close_range(from, ~0U, 0);
+}
+
+/* One variable for the inner helper to set. 0, or -1 when out of memory. */
+static int add_var(struct agent_start *a, const char *name, const char *value)
+{
+	char **n = realloc(a->env_names, (a->nenv + 1) * sizeof *n);
+	if (!n)
+		return -1;
+	a->env_names = n;
+	char **v = realloc(a->env_values, (a->nenv + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	a->env_values = v;
+	n[a->nenv] = (char *)name;
+	v[a->nenv++] = (char *)value;
+	return 0;
+}
+
+/*
+ * What the inner helper sets over the login environment: the allowlisted
+ * values (and RUAS_DENY_LIST, the library's own), RUAS_RUN_ID, and a
+ * person's private TMPDIR, which the login files get too. Borrowed
+ * strings, but tmp's. 0, or -1 after a complaint.
+ */
+static int agent_vars(const struct payload *p, struct agent_start *a, struct buf *tmp)
+{
+	for (size_t i = 0; i < p->nenv; i++) {
+		const char *why = strcmp(p->env_names[i], "RUAS_DENY_LIST") == 0
+					  ? NULL
+					  : env_name_refusal(p->env_names[i]);
+		if (why) {
+			complain("refusing variable", p->env_names[i], why);
+			return -1;
+		}
+		if (add_var(a, p->env_names[i], p->env_values[i]) < 0)
+			goto oom;
+	}
+	/* The audit's run id, so that the agent's own logs can name its run. */
+	if (p->run_id && *p->run_id && add_var(a, "RUAS_RUN_ID", p->run_id) < 0)
+		goto oom;
+	if (!(p->exec_flags & EXEC_PRIVATE_TMP))
+		return 0;
+	if (private_tmp(p->person, tmp) < 0)
+		return -1;
+	if (add_var(a, "TMPDIR", tmp->data) < 0 || add_var(a, "CLAUDE_CODE_TMPDIR", tmp->data) < 0)
+		goto oom;
+	/* The login files' temporary files go there too. */
+	if (setenv("TMPDIR", tmp->data, 1) < 0 || setenv("CLAUDE_CODE_TMPDIR", tmp->data, 1) < 0) {
+		complain("cannot set TMPDIR", NULL, strerror(errno));
+		return -1;
+	}
+	return 0;
+oom:
+	complain("out of memory", NULL, NULL);
+	return -1;
+}
+
+/*
+ * How the run ended, from the reaper's status and what START said: the
+ * agent's status once its exec was next; before that, a signal that ended
+ * the run (the tree's SIGTERM reached the login shell) as that signal, an
+ * exec that failed as its 126 or 127, and a login shell that ended on its
+ * own as the helper's 125, said on the agent's stderr. Never an exit status
+ * of the agent's that it did not have.
+ */
+static void outcome(const struct reaper_options *ro, const struct launch *l, struct msg_exit *e)
+{
+	int st = ro->status;
+	e->survivors = ro->survivors;
+	e->started = l->started;
+	if (st == -1) {
+		*e = (struct msg_exit){EXIT_HOW_HELPER, EXIT_HELPER, MSG_EXIT_SURVIVORS_UNKNOWN, 0};
+	} else if (WIFSIGNALED(st)) {
+		e->how = EXIT_HOW_SIGNALED;
+		e->value = (unsigned int)WTERMSIG(st);
+	} else if (l->started || l->exec_errno) {
+		e->how = EXIT_HOW_EXITED;
+		e->value = (unsigned int)exit_status_code(st);
+	} else {
+		e->how = EXIT_HOW_HELPER;
+		e->value = EXIT_HELPER;
+		if (!ro->ended_early)
+			fprintf(stderr,
+				"ruas-exec: the login shell ended before the agent started (exit "
+				"status %d): a login file of this user (/etc/profile, "
+				"~/.bash_profile, ~/.profile, or one they source) exited, failed "
+				"or ran something else\n",
+				WEXITSTATUS(st));
+	}
+}
+
+int exec_mode(struct payload *p, struct reaper_options *ro, struct msg_exit *e)
+{
+	struct agent_start a = {.argv = p->argv, .argc = p->argc, .work_dir = p->work_dir,
+				.root = p->root, .scope = p->scope};
+	struct launch l;
+	struct buf tmp = BUF_INIT;
+	int rc = EXIT_HELPER;
+	memset(&l, 0, sizeof l);
+	l.cont = l.news = -1;
+	*e = (struct msg_exit){EXIT_HOW_HELPER, EXIT_HELPER, MSG_EXIT_SURVIVORS_UNKNOWN, 0};
+	close_strays(ro->chan, ro->init_ctl);
+	/* Here, to fail before any login file runs; the inner helper enters it again, inside. */
+	int wd = work_dir_open(p->root ? p->root : "", p->scope ? p->scope : "", p->work_dir);
+	if (wd >= 0)
+		close(wd);
+	if (wd >= 0 && agent_vars(p, &a, &tmp) == 0 && launch_prepare(&l, p, &a, tmp.len ? tmp.data : NULL) == 0) {
+		ro->supervisor = (pid_t)p->supervisor_pid;
+		ro->supervisor_start = p->supervisor_start;
+		ro->grace_seconds = p->grace_seconds;
+		ro->lifetime = p->lifetime;
+		ro->pty = (p->exec_flags & EXEC_PTY) != 0;
+		reaper_run(&l, ro);
+		outcome(ro, &l, e);
+		rc = e->how == EXIT_HOW_SIGNALED ? 128 + (int)e->value : (int)e->value;
+	}
+	launch_free(&l);
+	free(a.env_names);
+	free(a.env_values);
+	buf_free(&tmp);
+	return rc;
+}

@@ -1,0 +1,290 @@
+/* launch.c - see launch.h. */
+#include "launch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "channel.h"
+#include "login_env.h"
+#include "people_exec.h"
+#include "strv.h"
+
+extern char **environ;
+
+/* A string that launch_free() frees, or NULL (then the launch fails). */
+static char *own(struct launch *l, char *s)
+{
+	if (s && strv_push(&l->owned, &l->nowned, s) == 0)
+		return s;
+	free(s);
+	return NULL;
+}
+
+/* A copy of the NULL-terminated vector v: its pointers, not the strings. */
+static char **ptrs_dup(char *const *v)
+{
+	size_t n = 0;
+	while (v[n])
+		n++;
+	char **c = calloc(n + 1, sizeof *c);
+	if (c)
+		memcpy(c, v, n * sizeof *c);
+	return c;
+}
+
+/* "-" and the shell's name: how sudo -i and login(1) say "a login shell". */
+static char *login_name(const char *shell)
+{
+	const char *base = strrchr(shell, '/');
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "-%s", base ? base + 1 : shell);
+	return b.oom ? (buf_free(&b), NULL) : buf_detach(&b);
+}
+
+/*
+ * "exec HELPER --agent-fd 3" for the login shell's -c, every byte of the
+ * path but [A-Za-z0-9_./-] behind a backslash (as sudo -i escapes, but
+ * stricter: nothing expands).
+ */
+static char *exec_line(const char *helper)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "exec ");
+	for (const char *c = helper; *c; c++) {
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+		      strchr("_./-", *c)))
+			buf_addc(&b, '\\');
+		buf_addc(&b, *c);
+	}
+	buf_adds(&b, " --agent-fd 3");
+	return b.oom ? (buf_free(&b), NULL) : buf_detach(&b);
+}
+
+/*
+ * This user's login shell and home, from its passwd entry (/bin/sh for an
+ * empty shell, as login(1)). 0, or -1 after saying why the shell cannot
+ * give the agent a login environment.
+ */
+static int login_of(char **shell, char **home)
+{
+	struct passwd pw, *res = NULL;
+	char mem[16384];
+	*shell = *home = NULL;
+	if (getpwuid_r(getuid(), &pw, mem, sizeof mem, &res) != 0 || !res) {
+		fprintf(stderr, "ruas-exec: uid %u has no passwd entry: no login shell to run\n",
+			(unsigned)getuid());
+		return -1;
+	}
+	const char *sh = pw.pw_shell && *pw.pw_shell ? pw.pw_shell : "/bin/sh";
+	const char *base = strrchr(sh, '/');
+	base = base ? base + 1 : sh;
+	if (strcmp(base, "nologin") == 0 || strcmp(base, "false") == 0) {
+		fprintf(stderr, "ruas-exec: user %s's login shell %s refuses logins, so the agent "
+				"cannot have a login environment (usermod -s /bin/bash %s)\n",
+			pw.pw_name, sh, pw.pw_name);
+		return -1;
+	}
+	if (sh[0] != '/' || access(sh, X_OK) < 0) {
+		fprintf(stderr, "ruas-exec: user %s's login shell %s cannot be run: %s\n", pw.pw_name,
+			sh, sh[0] != '/' ? "not an absolute path" : strerror(errno));
+		return -1;
+	}
+	*shell = strdup(sh);
+	*home = strdup(pw.pw_dir && *pw.pw_dir ? pw.pw_dir : "/");
+	if (!*shell || !*home) {
+		free(*shell);
+		free(*home);
+		fputs("ruas-exec: out of memory\n", stderr);
+		return -1;
+	}
+	return 0;
+}
+
+/* The AGENT body in a sealed memfd: its descriptor, or -1. */
+static int agent_body(const struct agent_start *a)
+{
+	struct buf body = BUF_INIT;
+	int fd = -1;
+	if (agent_encode(a, &body) < 0 || body.len > CHANNEL_MAX_BODY)
+		goto out;
+	fd = memfd_create("ruas-agent", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	size_t done = 0;
+	while (fd >= 0 && done < body.len) {
+		ssize_t n = write(fd, body.data + done, body.len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			close(fd);
+			fd = -1;
+			break;
+		}
+		done += (size_t)n;
+	}
+	/* What the inner helper reads is what this one wrote. */
+	if (fd >= 0 && fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE |
+						  F_SEAL_SEAL) < 0) {
+		close(fd);
+		fd = -1;
+	}
+out:
+	buf_free(&body);
+	return fd;
+}
+
+/* The channel between the halves, with AGENT on its way. 0, or -1. */
+static int send_agent(struct launch *l, const struct agent_start *a)
+{
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		return -1;
+	l->news = sv[0];
+	l->cont = sv[1];
+	int body = agent_body(a);
+	if (body < 0)
+		return -1;
+	int fds[AGENT_NFDS] = {body, 0, 1, 2};
+	int r = channel_send(l->news, CHANNEL_AGENT, NULL, 0, fds, AGENT_NFDS);
+	close(body);
+	if (r == 0)
+		r = fcntl(l->news, F_SETFL, O_NONBLOCK);
+	return r;
+}
+
+/* The command the child runs: the login shell, or bwrap around `HELPER --login-fd 3`. */
+static int command(struct launch *l, const struct payload *p, const char *shell, const char *tmp)
+{
+	if (!(p->exec_flags & EXEC_BWRAP)) {
+		char *argv[] = {own(l, login_name(shell)), "-c", own(l, exec_line(p->helper)), NULL};
+		l->path = own(l, strdup(shell));
+		l->argv = argv[0] && argv[2] && l->path ? ptrs_dup(argv) : NULL;
+		return l->argv ? 0 : -1;
+	}
+	if (!bwrap_path()) {
+		fputs("ruas-exec: enforce = \"bwrap\" but bwrap is not installed "
+		      "(apt-get install bubblewrap)\n", stderr);
+		return -1;
+	}
+	char *inner[] = {p->helper, "--login-fd", "3", NULL};
+	char *mine = tmp ? own(l, strdup(tmp)) : NULL, *all = tmp ? own(l, strdup(tmp)) : NULL;
+	char *slash = all ? strrchr(all, '/') : NULL;
+	if (tmp && (!mine || !slash || slash == all))
+		return -1;
+	if (slash)
+		*slash = '\0';
+	char **v = bwrap_argv(inner, p->deny, p->ndeny, all, mine);
+	l->path = own(l, strdup(bwrap_path()));
+	l->argv = v && l->path ? ptrs_dup(v) : NULL;
+	free(v);
+	return l->argv ? 0 : -1;
+}
+
+int launch_prepare(struct launch *l, const struct payload *p, const struct agent_start *a,
+		   const char *tmp)
+{
+	char *shell = NULL;
+	memset(l, 0, sizeof *l);
+	l->cont = l->news = -1;
+	if (login_of(&shell, &l->home) < 0)
+		return -1;
+	l->stdin_tty = (p->exec_flags & EXEC_PTY) != 0;
+	int r = login_env_prepare(shell, p->argv) < 0 ? -1 : command(l, p, shell, tmp);
+	free(shell);
+	if (r == 0 && send_agent(l, a) < 0) {
+		perror("ruas-exec: the agent's start message");
+		r = -1;
+	}
+	if (r < 0 && !l->argv && l->path)
+		fputs("ruas-exec: out of memory\n", stderr);
+	return r;
+}
+
+_Noreturn void launch_exec(const struct launch *l, const sigset_t *old)
+{
+	int cont = fcntl(l->cont, F_DUPFD_CLOEXEC, 10);
+	int null = l->stdin_tty ? -1 : open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (cont < 0 || (!l->stdin_tty && (null < 0 || dup2(null, 0) < 0)) || dup2(2, 1) < 0 ||
+	    dup2(cont, 3) < 0) {
+		perror("ruas-exec: the login shell's descriptors");
+		_exit(126);
+	}
+	close_range(4, ~0U, 0);
+	/* Where sudo -i starts it; root's / when the home is gone (as login(1)). */
+	if (chdir(l->home) < 0 && chdir("/") < 0) {
+		perror("ruas-exec: chdir");
+		_exit(126);
+	}
+	sigprocmask(SIG_SETMASK, old, NULL);
+	execve(l->path, l->argv, environ);
+	int e = errno;
+	fprintf(stderr, "ruas-exec: cannot run the login shell \"%s\": %s\n", l->path, strerror(e));
+	_exit(e == ENOENT ? 127 : 126);
+}
+
+void launch_news(struct launch *l)
+{
+	/* A bounded round: a login file that floods the channel only wastes its own time. */
+	for (int i = 0; l->news >= 0 && i < 64; i++) {
+		char m[64];
+		size_t nfds = 0;
+		ssize_t n = channel_recv_some(l->news, m, sizeof m, NULL, &nfds);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return;
+		if (n <= 0) {
+			close(l->news);
+			l->news = -1;
+			return;
+		}
+		size_t off = 0, blen;
+		int type, state, e;
+		const char *body;
+		if (channel_next(m, (size_t)n, &off, &type, &body, &blen) == 1 && off == (size_t)n &&
+		    type == CHANNEL_START && msg_start_decode(body, blen, &state, &e) == 0) {
+			l->said = 1;
+			l->started = state == START_EXEC;
+			l->exec_errno = e;
+		}
+	}
+}
+
+void launch_free(struct launch *l)
+{
+	if (l->cont >= 0)
+		close(l->cont);
+	if (l->news >= 0)
+		close(l->news);
+	free(l->argv);
+	for (size_t i = 0; i < l->nowned; i++)
+		free(l->owned[i]);
+	free(l->owned);
+	free(l->home);
+	memset(l, 0, sizeof *l);
+	l->cont = l->news = -1;
+}
+
+_Noreturn void launch_login_shell(const char *self)
+{
+	struct launch l;
+	char *shell = NULL;
+	memset(&l, 0, sizeof l);
+	if (!self || self[0] != '/' || login_of(&shell, &l.home) < 0)
+		_exit(125);
+	char *name = login_name(shell), *line = exec_line(self);
+	char *argv[] = {name, "-c", line, NULL};
+	if (!name || !line) {
+		fputs("ruas-exec: out of memory\n", stderr);
+		_exit(125);
+	}
+	if (chdir(l.home) < 0 && chdir("/") < 0)
+		_exit(125);
+	execve(shell, argv, environ);
+	fprintf(stderr, "ruas-exec: cannot run the login shell \"%s\": %s\n", shell, strerror(errno));
+	_exit(errno == ENOENT ? 127 : 126);
+}

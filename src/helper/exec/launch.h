@@ -1,0 +1,66 @@
+/*
+ * launch.h - the run's first exec inside its confinement: the target's own
+ * login shell, which only now may read the target's login files, and
+ * which runs the inner helper, which execs the agent (agent.h).
+ *
+ * The outer helper (this process, the first program of the run as the
+ * target) prepares it all before it forks: the shell of the target's
+ * passwd entry, started as a login shell (argv[0] "-bash", as sudo -i and
+ * login(1) start it) with -c "exec HELPER --agent-fd 3", in the target's
+ * home; under bubblewrap for a person (EXEC_BWRAP), bwrap runs
+ * `HELPER --login-fd 3` first, which starts the same login shell inside
+ * the masks. The AGENT message is on its way before the fork: the agent's
+ * argv, the variables the run sets after the login files, its work_dir
+ * and stdio, for the inner helper on descriptor 3.
+ *
+ * What the login files see: stdin /dev/null (or the agent's pty, where
+ * the agent has one, as sudo -i's login shell has the terminal), stdout
+ * and stderr the agent's stderr (so their chatter never reaches a stdout
+ * that the supervisor parses), descriptor 3, and the login environment
+ * (login_env.h). Whatever they do happens inside the run and ends with it.
+ */
+#ifndef RUAS_LAUNCH_H
+#define RUAS_LAUNCH_H
+
+#include <signal.h>
+
+#include "agent.h"
+#include "payload.h"
+
+struct launch {
+	char *path;  /* what the child execs: the login shell, or bwrap */
+	char **argv; /* its argv */
+	int cont;    /* the inner helper's end of the AGENT/START channel: its descriptor 3 */
+	int news;    /* the outer helper's end: START arrives here (non-blocking), -1 once closed */
+	int stdin_tty; /* stdin is the agent's pty: the login shell has it too */
+	char *home;  /* where the login shell starts */
+	/* What START said: */
+	int started;    /* 1 once the agent's exec was next */
+	int exec_errno; /* its errno when that exec failed, else 0 */
+	int said;       /* any START came at all */
+	/* owned storage */
+	char **owned;
+	size_t nowned;
+};
+
+/*
+ * Prepares l for p (its helper path, flags and deny list) and sends the
+ * AGENT message: a, with the agent's stdio (this process's 0, 1, 2); tmp:
+ * the person's private temp directory, or NULL (bwrap_argv() masks the
+ * others'). 0, or -1 after a complaint on stderr.
+ */
+int launch_prepare(struct launch *l, const struct payload *p, const struct agent_start *a,
+		   const char *tmp);
+/* In the forked child: descriptors, home, signal mask old, then the exec. Never returns. */
+_Noreturn void launch_exec(const struct launch *l, const sigset_t *old);
+/* What START said since the last call; closes news at its end. */
+void launch_news(struct launch *l);
+void launch_free(struct launch *l);
+
+/*
+ * `ruas-exec --login-fd 3` under bubblewrap: the login shell as above,
+ * with descriptor 3 and everything else as it came. Never returns.
+ */
+_Noreturn void launch_login_shell(const char *self);
+
+#endif
