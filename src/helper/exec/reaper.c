@@ -26,6 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
+/* How long a supervisor whose channel has ended may take to exit (supervisor_exited()). */
+#define SUPERVISOR_EXIT_MS 5000
+
 
 /*
  * Signals every descendant of this process. Orphans come back to us (we are
@@ -370,6 +373,29 @@ static int wait_event(struct reaper *r)
 	return stop;
 }
 
+/*
+ * Whether the supervisor has gone, once the run is over. Its channel's end
+ * of file may have been seen first: the kernel closes a dying process's
+ * descriptors before its pidfd says that it has exited, and on a loaded
+ * machine the one can come long before the other. A channel that ended
+ * without the library's KILL is a supervisor on its way out, so this
+ * waits for that event (up to SUPERVISOR_EXIT_MS); otherwise it only looks.
+ */
+static int supervisor_exited(const struct reaper *r)
+{
+	int dying = r->chan < 0 && !r->library_records_end;
+	long long until = monotonic_ms() + (dying ? SUPERVISOR_EXIT_MS : 0);
+	for (;;) {
+		struct pollfd sup = {r->sup_fd, POLLIN, 0};
+		long long left = until - monotonic_ms();
+		int n = poll(&sup, 1, left > 0 ? (int)left : 0);
+		if (n == 1)
+			return (sup.revents & (POLLIN | POLLHUP)) != 0;
+		if ((n < 0 && errno != EINTR) || left <= 0)
+			return 0;
+	}
+}
+
 int reaper_run(struct launch *l, struct reaper_options *o)
 {
 	struct reaper r = {.sfd = -1, .sup_fd = -1, .par_fd = -1, .chan = o->chan, .ctl = -1,
@@ -416,9 +442,7 @@ int reaper_run(struct launch *l, struct reaper_options *o)
 	launch_news(l);
 	o->status = r.agent_status;
 	o->survivors = r.agent_status == -1 ? -1 : r.survivors < 0 ? 0 : r.survivors;
-	/* Its end of file may have been seen first: has the supervisor itself gone? */
-	struct pollfd sup = {r.sup_fd, POLLIN, 0};
-	if (r.sup_fd >= 0 && poll(&sup, 1, 0) == 1 && (sup.revents & (POLLIN | POLLHUP)))
+	if (r.sup_fd >= 0 && supervisor_exited(&r))
 		r.supervisor_lost = 1;
 	o->supervisor_lost = r.supervisor_lost && !r.library_records_end;
 	o->supervisor_watched = r.sup_fd >= 0 || r.supervisor_lost;
