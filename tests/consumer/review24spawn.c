@@ -22,6 +22,7 @@ int main(int argc, char **argv)
 	ruas_error *err = NULL;
 	if (ruas_config_load(&cfg, argv[1], NULL, &err) != 0) {
 		fprintf(stderr, "review24spawn: %s\n", ruas_error_message(err));
+		ruas_error_free(err);
 		return 2;
 	}
 	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
@@ -29,11 +30,16 @@ int main(int argc, char **argv)
 	ruas_child *c = NULL;
 	if (ruas_spawn(&c, cfg, argv[2], (const char *const *)argv + 3, &o, &err) != 0) {
 		fprintf(stderr, "review24spawn: %s\n", ruas_error_message(err));
+		ruas_error_free(err);
+		ruas_config_free(cfg);
 		return 2;
 	}
 	int code = -1;
 	if (ruas_child_wait(c, &code, &err) != 0) {
 		fprintf(stderr, "review24spawn: wait: %s\n", ruas_error_message(err));
+		ruas_error_free(err);
+		ruas_child_free(c);
+		ruas_config_free(cfg);
 		return 2;
 	}
 	fprintf(stderr, "exit=%d signal=%d\n", code, ruas_child_term_signal(c));
