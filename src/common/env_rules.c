@@ -19,6 +19,7 @@
 #define RUNS "makes the target's tools run a program it names"
 #define CONFIG "makes the target's tools read code or configuration from elsewhere"
 #define OPTIONS "passes options to the target's tools that can run code"
+#define REACHES "points the target's tools at a socket or service that is not the target's own"
 
 static const struct env_rule rules[] = {
 	/* The login environment. */
@@ -168,6 +169,32 @@ static const struct env_rule rules[] = {
 				    "launchers, from there)"},
 	{"XDG_DATA_DIRS", 0, CONFIG " (bash-completion sources scripts, and desktop tools read "
 				    "launchers, from there)"},
+
+	/* Credentials, containers and sessions: code they run, sockets they reach. */
+	{"KUBECONFIG", 0, CONFIG " (kubectl and client-go read the files it lists, whose exec "
+				 "credential plugins are programs they run)"},
+	{"KUBE_EDITOR", 0, RUNS " (kubectl edit runs it)"},
+	{"KUBECTL_EXTERNAL_DIFF", 0, RUNS " (kubectl diff runs it)"},
+	{"DOCKER_HOST", 0, REACHES " (docker talks to the daemon it names, and a daemon that runs "
+			       "as root is root to whoever reaches it)"},
+	{"CONTAINER_HOST", 0, REACHES " (podman --remote talks to the service it names, which may "
+				  "run as root)"},
+	{"DOCKER_CONFIG", 0, CONFIG " (docker reads config.json from the directory it names, whose "
+				    "credsStore and credHelpers are programs it runs)"},
+	{"AWS_CONFIG_FILE", 0, CONFIG " (the AWS CLI and SDKs read the file it names, whose "
+				      "credential_process is a program they run)"},
+	{"AWS_SHARED_CREDENTIALS_FILE", 0, CONFIG " (the AWS CLI and SDKs read the file it names, "
+						  "whose credential_process is a program they run)"},
+	{"TF_CLI_CONFIG_FILE", 0, CONFIG " (terraform reads the file it names, whose "
+					 "credentials_helper is a program it runs)"},
+	{"SSH_AUTH_SOCK", 0, REACHES " (ssh and git use the agent at the socket it names, and with "
+				 "it whoever's keys that agent holds)"},
+	{"GNUPGHOME", 0, CONFIG " (gpg reads its configuration, which names programs it runs, and "
+				"uses the agent and keys of the directory it names)"},
+	{"DBUS_SESSION_BUS_ADDRESS", 0, REACHES " (tools talk to the bus it names, and a user's "
+					    "session bus starts programs as that user)"},
+	{"DBUS_SYSTEM_BUS_ADDRESS", 0, REACHES " (tools take the bus it names for the system's, and "
+					   "trust what it answers)"},
 
 	/* sudo and ruas itself. */
 	{"SUDO_", 1, "belongs to the SUDO_* family, which sudo sets or interprets "

@@ -152,7 +152,9 @@ cp -a "$SB/group.orig" /etc/group
 # Names that make the target's tools run code: refused at load (exit 2),
 # naming the variable and why; nothing runs.
 for v in GIT_SSH_COMMAND GIT_CONFIG_GLOBAL GIT_CONFIG_COUNT PAGER EDITOR LESSOPEN \
-	XDG_CONFIG_HOME PYTHONWARNINGS OPENSSL_CONF npm_config_script_shell; do
+	XDG_CONFIG_HOME PYTHONWARNINGS OPENSSL_CONF npm_config_script_shell \
+	KUBECONFIG DOCKER_HOST CONTAINER_HOST DOCKER_CONFIG AWS_CONFIG_FILE SSH_AUTH_SOCK \
+	DBUS_SESSION_BUS_ADDRESS; do
 	conf "env-$v" <<EOC
 projects = ( { name = "p"; run_as_user = "gok"; work_dir = "$SB/gw"; command = ["true"];
                env_allowlist = ["LANG", "$v"]; } );
@@ -162,12 +164,16 @@ EOC
 	expect "... naming it and why" has "$ERR" "project \"p\": key \"env_allowlist\": \"$v\" "
 done
 expect "... GIT_SSH_COMMAND's reason" has "$(run_sup check -c "$SB/conf/env-GIT_SSH_COMMAND.conf"; echo "$ERR")" '"GIT_SSH_COMMAND" makes the target'"'"'s tools run a program it names (git runs it in place of ssh)'
+expect "... KUBECONFIG's reason" has "$(run_sup check -c "$SB/conf/env-KUBECONFIG.conf"; echo "$ERR")" \
+	'"KUBECONFIG" makes the target'"'"'s tools read code or configuration from elsewhere (kubectl and client-go read the files it lists, whose exec credential plugins are programs they run)'
+expect "... DOCKER_HOST's reason" has "$(run_sup check -c "$SB/conf/env-DOCKER_HOST.conf"; echo "$ERR")" \
+	'"DOCKER_HOST" points the target'"'"'s tools at a socket or service that is not the target'"'"'s own (docker talks to the daemon it names, and a daemon that runs as root is root to whoever reaches it)'
 conf env-near <<EOC
 projects = ( { name = "p"; run_as_user = "gok"; work_dir = "$SB/gw"; command = ["true"];
-               env_allowlist = ["GIT_AUTHOR_NAME", "PYTHONUNBUFFERED", "JAVA_HOME"]; } );
+               env_allowlist = ["GIT_AUTHOR_NAME", "PYTHONUNBUFFERED", "JAVA_HOME", "AWS_REGION", "DOCKER_BUILDKIT"]; } );
 EOC
 run_sup check -c "$CONF"
-expect "env_allowlist near misses (GIT_AUTHOR_NAME, PYTHONUNBUFFERED, JAVA_HOME) load" test "$RC" = 0
+expect "env_allowlist near misses (GIT_AUTHOR_NAME, PYTHONUNBUFFERED, JAVA_HOME, AWS_REGION, DOCKER_BUILDKIT) load" test "$RC" = 0
 
 # ------------------------------------------------------------------ aliased gids
 # A group of another name with disk's gid, placed before disk in /etc/group:

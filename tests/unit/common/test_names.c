@@ -139,6 +139,40 @@ static void test_env_issue_names_refused(void **state)
 			fail_msg("variable \"%s\" may cross", *n);
 }
 
+/* The names issue 25 part 4 lists, and their kind: code run, or a socket that may be root's. */
+static void test_env_credentials_and_sockets_refused(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name, *says;
+	} bad[] = {
+		{"KUBECONFIG", "exec credential plugins"},
+		{"KUBE_EDITOR", "kubectl edit runs it"},
+		{"KUBECTL_EXTERNAL_DIFF", "kubectl diff runs it"},
+		{"DOCKER_HOST", "runs as root is root to whoever reaches it"},
+		{"CONTAINER_HOST", "may run as root"},
+		{"DOCKER_CONFIG", "credHelpers"},
+		{"AWS_CONFIG_FILE", "credential_process"},
+		{"AWS_SHARED_CREDENTIALS_FILE", "credential_process"},
+		{"TF_CLI_CONFIG_FILE", "credentials_helper"},
+		{"SSH_AUTH_SOCK", "whoever's keys"},
+		{"GNUPGHOME", "names programs it runs"},
+		{"DBUS_SESSION_BUS_ADDRESS", "starts programs as that user"},
+		{"DBUS_SYSTEM_BUS_ADDRESS", "for the system's"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		const char *why = env_name_refusal(bad[i].name);
+		if (!why || !strstr(why, bad[i].says))
+			fail_msg("variable \"%s\": %s", bad[i].name, why ? why : "may cross");
+	}
+	/* Near misses that describe and run nothing still cross. */
+	static const char *const ok[] = {"KUBE_NAMESPACE", "DOCKER_BUILDKIT", "AWS_REGION",
+					 "AWS_PROFILE", "DOCKER_HOSTNAME", NULL};
+	for (const char *const *n = ok; *n; n++)
+		if (env_name_refusal(*n))
+			fail_msg("variable \"%s\" refused: %s", *n, env_name_refusal(*n));
+}
+
 /* Every entry of the table: refused with its own reason, which says why. */
 static void test_env_table(void **state)
 {
@@ -332,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_env_names_refused),
 		cmocka_unit_test(test_env_names_accepted),
 		cmocka_unit_test(test_env_issue_names_refused),
+		cmocka_unit_test(test_env_credentials_and_sockets_refused),
 		cmocka_unit_test(test_env_table),
 		cmocka_unit_test(test_env_table_documented),
 		cmocka_unit_test(test_project_names),
