@@ -308,4 +308,32 @@ run_sup check -c "$CONF"
 expect "an audit_log that is a symlink: ruas check exits 1" test "$RC" = 1
 expect "... with a fatal audit_log finding" has "$ERR" "it is a symlink"
 
+# --------------------------------- an audit_log where others can take its name
+# (issue 25) Another local user creates the log's name first in a directory
+# anyone may write, sticky or not: every spawn would then be refused for good.
+# Refused at load (exit 2), naming the directory, the name and the fix; the
+# squatter's file is left as it was.
+as_user a2 sh -c 'umask 077; echo squat > /tmp/ruas-audit.jsonl'
+conf squat "audit_log = \"/tmp/ruas-audit.jsonl\";"
+run_sup check -c "$CONF"
+expect "an audit_log in /tmp (sticky, 1777): ruas check refuses at load, exit 2" test "$RC" = 2
+expect "... naming the directory, the name and the fix" has "$ERR" \
+	'audit_log "/tmp/ruas-audit.jsonl" is refused: the directory "/tmp" that holds it is writable by its group or by others (sticky or not), who could create "ruas-audit.jsonl" first'
+expect "... and the fix" has "$ERR" "such as /var/log/ruas"
+run_sup run -c "$CONF" -q echo
+expect "... ruas run refuses too, exit 2, and the agent does not run" test "$RC" = 2 -a "$(cat "$W/runid")" = "$NONE"
+expect "... the squatter's file is untouched" test "$(cat /tmp/ruas-audit.jsonl)" = squat
+mkdir -m 1770 "$SB/grouplogs"
+chown sup:a2 "$SB/grouplogs"
+conf grouplog "audit_log = \"$SB/grouplogs/audit.jsonl\";"
+run_sup check -c "$CONF"
+expect "an audit_log in a directory its group may write (1770): refused at load, exit 2" test "$RC" = 2
+expect "... naming it" has "$ERR" "the directory \"$SB/grouplogs\" that holds it is writable by its group"
+mkdir -m 755 "$SB/grouplogs/own"
+chown sup:sup "$SB/grouplogs/own"
+conf ownlog "audit_log = \"$SB/grouplogs/own/audit.jsonl\";"
+run_sup check -c "$CONF"
+expect "... a directory of the supervisor's own beneath it is fine (sticky above): ruas check exits 0" test "$RC" = 0
+rm -f /tmp/ruas-audit.jsonl
+
 tap_finish

@@ -9,9 +9,35 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A directory on the way, as the fix names it: path up to n bytes ("/" for 0). */
+/*
+ * The directory that holds the log (path up to n bytes, "/" for 0), when
+ * its group or others may write it: sticky or not, they could create the
+ * log's name first, a file of theirs that every spawn would then refuse.
+ * 1 with why, or 0.
+ */
+static int holder_problem(char *why, size_t whysz, const char *path, size_t n,
+			  const struct stat *st)
+{
+	if (!(st->st_mode & (S_IWGRP | S_IWOTH)))
+		return 0;
+	snprintf(why, whysz,
+		 "the directory \"%.*s\" that holds it is writable by its group or by others "
+		 "(sticky or not), who could create \"%s\" first, a file of theirs, and make "
+		 "every spawn refused (use a directory that only %s can write, such as "
+		 "/var/log/ruas)",
+		 n ? (int)n : 1, path, path + n + (path[n] == '/'),
+		 geteuid() == 0 ? "root" : "the supervisor's user and root");
+	return 1;
+}
+
+/*
+ * A directory on the way, as the fix names it: path up to n bytes ("/" for
+ * 0); last when it holds the log. The sticky bit keeps others from
+ * replacing what is ours in a directory above, not from taking a name in
+ * the one that holds it.
+ */
 static void dir_problem(char *why, size_t whysz, const char *path, size_t n,
-			const struct stat *st)
+			const struct stat *st, int last)
 {
 	int len = n ? (int)n : 1;
 	uid_t me = geteuid();
@@ -20,6 +46,8 @@ static void dir_problem(char *why, size_t whysz, const char *path, size_t n,
 			 "the directory \"%.*s\" belongs to uid %u, who could put another file in "
 			 "its place (use a directory of root's or of uid %u, such as /var/log/ruas)",
 			 len, path, (unsigned)st->st_uid, (unsigned)me);
+	else if (last && holder_problem(why, whysz, path, n, st))
+		return;
 	else if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX))
 		snprintf(why, whysz,
 			 "the directory \"%.*s\" is writable by its group or by others, who could "
@@ -50,13 +78,15 @@ static int open_dirs(const char *path, const char **base, char *why, size_t whys
 		return refuse(why, whysz, fd, strerror(errno));
 	const char *p = path;
 	for (;;) {
+		const char *name_at = p;
+		while (*name_at == '/')
+			name_at++;
+		const char *end = strchr(name_at, '/');
 		why[0] = '\0';
-		dir_problem(why, whysz, path, (size_t)(p - path), &st);
+		dir_problem(why, whysz, path, (size_t)(p - path), &st, end == NULL);
 		if (why[0])
 			return refuse(why, whysz, fd, NULL);
-		while (*p == '/')
-			p++;
-		const char *end = strchr(p, '/');
+		p = name_at;
 		if (!end) {
 			*base = p;
 			return fd;
@@ -124,6 +154,22 @@ int audit_log_open(const struct ruas_config *cfg, int create, char *why, size_t 
 	if (problem)
 		return refuse(why, whysz, fd, problem);
 	return fd;
+}
+
+int audit_log_holder_check(const char *path, char *why, size_t whysz)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+	char dirpath[4096];
+	struct stat st;
+	why[0] = '\0';
+	if (n >= sizeof dirpath)
+		return 0;
+	memcpy(dirpath, path, n);
+	dirpath[n] = '\0';
+	if (stat(n ? dirpath : "/", &st) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	return holder_problem(why, whysz, path, n, &st) ? AUDIT_LOG_REFUSED : 0;
 }
 
 int audit_log_write(int fd, const char *line, size_t len)

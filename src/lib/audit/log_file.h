@@ -6,7 +6,9 @@
  * symlink (O_NOFOLLOW at every step), so that nothing can redirect it
  * between the checks and the open. Every directory on the way must belong
  * to root or to this process's user, and be writable by its group or
- * others only with the sticky bit; the file must be a regular file of this
+ * others only with the sticky bit, and the one that holds the file not
+ * at all (sticky or not: others could create its name first); the file
+ * must be a regular file of this
  * process's user with no permission for its group or others. Opened with
  * O_APPEND (each record one write(2), so records of concurrent runs never
  * interleave), created 0600.
@@ -30,6 +32,15 @@
  * AUDIT_LOG_REFUSED with why "".
  */
 int audit_log_open(const struct ruas_config *cfg, int create, char *why, size_t whysz);
+
+/*
+ * At load, before any descriptor: whether the directory that holds path
+ * (absolute) is one that others may write, sticky or not. A quick early
+ * refusal by name (stat); audit_log_open() judges every directory on the
+ * way again, by descriptor. 0 (fine, or not there yet), or
+ * AUDIT_LOG_REFUSED with why.
+ */
+int audit_log_holder_check(const char *path, char *why, size_t whysz);
 
 /* The record's JSON line, in one write(2). 0, or -1 with errno. */
 int audit_log_write(int fd, const char *line, size_t len);

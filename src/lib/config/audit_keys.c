@@ -6,7 +6,10 @@
 #include <string.h>
 #include <syslog.h>
 
+#include "audit/log_file.h"
+#include "buf.h"
 #include "config/loader.h"
+#include "quote.h"
 
 static const struct {
 	const char *name;
@@ -58,6 +61,28 @@ static int audit_argv_max(struct loader *ld, const struct src *s, unsigned int *
 	return 0;
 }
 
+/*
+ * The directory that holds the audit_log, judged at load where it exists:
+ * one that others may write (sticky or not) is a configuration error, as
+ * they could create the log first. The rest (owners, symlinks, the file)
+ * is the check's and every spawn's to judge, by descriptor.
+ */
+static int audit_log_dirs(struct loader *ld, const struct src *s, const char *path)
+{
+	char why[512];
+	if (audit_log_holder_check(path, why, sizeof why) != AUDIT_LOG_REFUSED)
+		return 0;
+	struct src_val v;
+	int r = src_string(ld, s, "audit_log", &v);
+	if (r < 0)
+		return r;
+	struct buf q = BUF_INIT;
+	quote_display_dq(&q, path);
+	r = ld_fail_at(ld, v.line, "audit_log %s is refused: %s", q.data ? q.data : "", why);
+	buf_free(&q);
+	return r;
+}
+
 int schema_audit(struct loader *ld, const struct src *s)
 {
 	struct audit_settings *a = &ld->cfg->audit;
@@ -65,5 +90,7 @@ int schema_audit(struct loader *ld, const struct src *s)
 	if ((r = audit_facility(ld, s, &a->facility)) < 0 || (r = audit_argv(ld, s, &a->argv)) < 0 ||
 	    (r = audit_argv_max(ld, s, &a->argv_max)) < 0)
 		return r;
-	return ld_abs_path(ld, s, "", "audit_log", 0, NULL, &a->log);
+	if ((r = ld_abs_path(ld, s, "", "audit_log", 0, NULL, &a->log)) < 0 || !a->log)
+		return r;
+	return audit_log_dirs(ld, s, a->log);
 }

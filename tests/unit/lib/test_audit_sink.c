@@ -92,7 +92,8 @@ static int teardown(void **state)
 	char cmd[128];
 	snprintf(cmd, sizeof cmd, "%s", dir);
 	/* Only files the tests made, one level deep. */
-	const char *names[] = {"audit.jsonl", "link", "out", "sub/audit.jsonl", "sub", "fifo",
+	const char *names[] = {"audit.jsonl", "link", "out", "sub/own/audit.jsonl", "sub/own",
+			       "sub/audit.jsonl", "sub", "fifo",
 			       "shared", "tgt/logs/audit.jsonl", "tgt/logs", "tgt", NULL};
 	for (const char **n = names; *n; n++) {
 		char p[160];
@@ -305,6 +306,25 @@ static void assert_log_refused(const char *name, const char *reason)
 	buf_free(&extra);
 }
 
+/* Its directories are judged at load already: refused there, with the reason. */
+static void assert_log_refused_at_load(const char *name, const char *reason)
+{
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "audit_log = \"%s\";\nprojects = ( { name = \"legacy\"; work_dir = \"%s\"; "
+		       "command = [\"/bin/true\"]; } );\n",
+		   path_in(name), dir);
+	ruas_config *cfg = NULL;
+	ruas_error *err = NULL;
+	if (ruas_config_load_buffer(&cfg, b.data, b.len, "audit.conf", NULL, &err) == 0)
+		fail_msg("%s: accepted at load, expected \"%s\"", name, reason);
+	if (!strstr(ruas_error_message(err), reason) ||
+	    !strstr(ruas_error_message(err), "audit.conf:1: audit_log \""))
+		fail_msg("%s: refused for \"%s\", expected \"%s\"", name, ruas_error_message(err),
+			 reason);
+	ruas_error_free(err);
+	buf_free(&b);
+}
+
 static void test_log_refusals(void **state)
 {
 	(void)state;
@@ -328,20 +348,35 @@ static void test_log_refusals(void **state)
 	assert_int_equal(mkfifo(path_in("fifo"), 0600), 0);
 	assert_log_refused("fifo", "not a regular file");
 
-	/* A directory that others may write to: they could replace the file; sticky is fine. */
+	/*
+	 * A directory that others may write to holds it: they could replace the
+	 * file, or (sticky or not, issue 25) create its name first. Refused at
+	 * load, naming the directory and the file's name.
+	 */
 	assert_int_equal(mkdir(path_in("sub"), 0777), 0);
 	assert_int_equal(chmod(path_in("sub"), 0777), 0);
-	assert_log_refused("sub/audit.jsonl", "/sub\" is writable by its group or by others");
+	assert_log_refused_at_load("sub/audit.jsonl", "/sub\" that holds it is writable by its group or by others");
 	assert_int_equal(chmod(path_in("sub"), 01777), 0);
+	assert_log_refused_at_load("sub/audit.jsonl", "(sticky or not), who could create \"audit.jsonl\" first");
+	assert_int_equal(chmod(path_in("sub"), 01775), 0);
+	assert_log_refused_at_load("sub/audit.jsonl", "/sub\" that holds it is writable by its group");
+
+	/* Above it, a sticky directory is fine: others cannot replace what is ours in it. */
+	assert_int_equal(chmod(path_in("sub"), 01777), 0);
+	assert_int_equal(mkdir(path_in("sub/own"), 0755), 0);
 	struct buf extra = BUF_INIT;
-	buf_printf(&extra, "audit_log = \"%s\";", path_in("sub/audit.jsonl"));
+	buf_printf(&extra, "audit_log = \"%s\";", path_in("sub/own/audit.jsonl"));
 	const char *const cmd[] = {"/bin/true", NULL};
 	ruas_config *cfg = legacy_config(extra.data, cmd);
 	char why[256];
 	fd = audit_log_open(cfg, 1, why, sizeof why);
 	if (fd < 0)
-		fail_msg("sticky directory refused: %s", why);
+		fail_msg("a log beneath a sticky directory refused: %s", why);
 	close(fd);
+	/* ... and a holding directory opened up after the load is refused by the open itself. */
+	assert_int_equal(chmod(path_in("sub/own"), 01777), 0);
+	assert_int_equal(audit_log_open(cfg, 1, why, sizeof why), -1);
+	assert_non_null(strstr(why, "(sticky or not)"));
 	ruas_config_free(cfg);
 	buf_free(&extra);
 }
