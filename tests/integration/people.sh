@@ -239,6 +239,37 @@ expect "bwrap: alice2's agent cannot read bob2's files" test "$RC" != 0 -a "$OUT
 run_sup run -c "$CONF" a2-own
 expect "bwrap: ... and can read her own" test "$RC" = 0 -a "$OUT" = mine
 
+# The deny list is on no command line (issue 25): every local user may read
+# every /proc/PID/cmdline, and bwrap's masks once named each path it hides
+# (--tmpfs $W2/bob2). Another local user (ruas-bob) reads them all while
+# alice2's agent runs under bwrap; the agent says when it is up, waits for
+# the release file.
+conf shared-hold <<EOC
+people = { worktrees = "$W2"; credentials = "$SB/cred2"; claude_projects = "$SB/cp"; enforce = "bwrap";
+  members = ( { id = "alice2"; run_as_user = "ruas-shared"; }, { id = "bob2"; run_as_user = "ruas-shared"; } ); };
+projects = (
+  { name = "a2-hold"; person = "alice2"; work_dir = "$W2/alice2";
+    command = ["sh", "-c", "echo up > up; while [ ! -e release ]; do sleep 0.05; done"]; }
+);
+EOC
+rm -f "$W2/alice2/up" "$W2/alice2/release"
+as_user_bg sup "$RUAS" run -c "$CONF" a2-hold >"$SB/hold.out" 2>"$SB/hold.err"
+hold_pid=$BGPID
+for _ in $(seq 600); do [ -e "$W2/alice2/up" ] && break; sleep 0.1; done
+RC="" OUT="" ERR=""
+expect "bwrap argv: alice2's agent is up under bwrap" test -e "$W2/alice2/up"
+as_user ruas-bob bash -c 'shopt -s nullglob; for f in /proc/[0-9]*/cmdline; do tr "\0" " " <"$f" 2>/dev/null; echo; done' >"$SB/cmdlines"
+expect "bwrap argv: another local user read the command lines, bwrap's among them" grep -q "bwrap" "$SB/cmdlines"
+OUT=$(grep -F -e "$W2/bob2" -e "$SB/cred2" -e "$SB/cp" "$SB/cmdlines" | head -c 400)
+expect "bwrap argv: ... no path of alice2's deny list is on any of them" test -z "$OUT"
+OUT=$(grep -E "(^| )/tmp/ruas-[0-9]" "$SB/cmdlines" | head -c 400)
+expect "bwrap argv: ... nor her private TMPDIR, which names her" test -z "$OUT"
+touch "$W2/alice2/release"
+wait "$hold_pid"
+RC=$? OUT=$(cat "$SB/hold.out") ERR=$(cat "$SB/hold.err")
+expect "bwrap argv: ... and the run ends 0" test "$RC" = 0
+rm -f "$W2/alice2/up" "$W2/alice2/release"
+
 conf nobwrap <<EOC
 people = { worktrees = "$W2"; credentials = "$SB/cred2"; claude_projects = "$SB/cp"; enforce = "bwrap";
   members = ( { id = "alice2"; run_as_user = "ruas-shared"; } ); };

@@ -1,5 +1,6 @@
 /* launch.c - see launch.h. */
 #include "launch.h"
+#include "sealed_memfd.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -7,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -113,28 +113,8 @@ static int agent_body(const struct agent_start *a)
 {
 	struct buf body = BUF_INIT;
 	int fd = -1;
-	if (agent_encode(a, &body) < 0 || body.len > CHANNEL_MAX_BODY)
-		goto out;
-	fd = memfd_create("ruas-agent", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	size_t done = 0;
-	while (fd >= 0 && done < body.len) {
-		ssize_t n = write(fd, body.data + done, body.len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			close(fd);
-			fd = -1;
-			break;
-		}
-		done += (size_t)n;
-	}
-	/* What the inner helper reads is what this one wrote. */
-	if (fd >= 0 && fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE |
-						  F_SEAL_SEAL) < 0) {
-		close(fd);
-		fd = -1;
-	}
-out:
+	if (agent_encode(a, &body) == 0 && body.len <= CHANNEL_MAX_BODY)
+		fd = sealed_memfd("ruas-agent", body.data, body.len);
 	buf_free(&body);
 	return fd;
 }
@@ -179,7 +159,13 @@ static int command(struct launch *l, const struct payload *p, const char *shell,
 		return -1;
 	if (slash)
 		*slash = '\0';
-	char **v = bwrap_argv(inner, p->deny, p->ndeny, all, mine);
+	/* Its masks name what the person may not see: by descriptor, never on argv. */
+	l->bwrap_args = bwrap_options(p->deny, p->ndeny, all, mine);
+	if (l->bwrap_args < 0) {
+		perror("ruas-exec: bubblewrap's options");
+		return -1;
+	}
+	char **v = bwrap_argv(inner);
 	l->path = own(l, strdup(bwrap_path()));
 	l->argv = v && l->path ? ptrs_dup(v) : NULL;
 	free(v);
@@ -191,7 +177,7 @@ int launch_prepare(struct launch *l, const struct payload *p, const struct agent
 {
 	char *shell = NULL;
 	memset(l, 0, sizeof *l);
-	l->cont = l->news = -1;
+	l->cont = l->news = l->bwrap_args = -1;
 	if (login_of(&shell, &l->home) < 0)
 		return -1;
 	l->stdin_tty = (p->exec_flags & EXEC_PTY) != 0;
@@ -209,13 +195,15 @@ int launch_prepare(struct launch *l, const struct payload *p, const struct agent
 _Noreturn void launch_exec(const struct launch *l, const sigset_t *old)
 {
 	int cont = fcntl(l->cont, F_DUPFD_CLOEXEC, 10);
+	int args = l->bwrap_args >= 0 ? fcntl(l->bwrap_args, F_DUPFD_CLOEXEC, 10) : -1;
 	int null = l->stdin_tty ? -1 : open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (cont < 0 || (!l->stdin_tty && (null < 0 || dup2(null, 0) < 0)) || dup2(2, 1) < 0 ||
-	    dup2(cont, 3) < 0) {
+	    dup2(cont, 3) < 0 || (l->bwrap_args >= 0 && (args < 0 || dup2(args, BWRAP_ARGS_FD) < 0))) {
 		perror("ruas-exec: the login shell's descriptors");
 		_exit(126);
 	}
-	close_range(4, ~0U, 0);
+	/* bwrap reads its options from BWRAP_ARGS_FD and closes it before it runs anything. */
+	close_range(l->bwrap_args >= 0 ? BWRAP_ARGS_FD + 1 : 4, ~0U, 0);
 	/* Where sudo -i starts it; root's / when the home is gone (as login(1)). */
 	if (chdir(l->home) < 0 && chdir("/") < 0) {
 		perror("ruas-exec: chdir");
@@ -260,13 +248,15 @@ void launch_free(struct launch *l)
 		close(l->cont);
 	if (l->news >= 0)
 		close(l->news);
+	if (l->bwrap_args >= 0)
+		close(l->bwrap_args);
 	free(l->argv);
 	for (size_t i = 0; i < l->nowned; i++)
 		free(l->owned[i]);
 	free(l->owned);
 	free(l->home);
 	memset(l, 0, sizeof *l);
-	l->cont = l->news = -1;
+	l->cont = l->news = l->bwrap_args = -1;
 }
 
 _Noreturn void launch_login_shell(const char *self)

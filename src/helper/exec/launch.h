@@ -32,6 +32,7 @@ struct launch {
 	char **argv; /* its argv */
 	int cont;    /* the inner helper's end of the AGENT/START channel: its descriptor 3 */
 	int news;    /* the outer helper's end: START arrives here (non-blocking), -1 once closed */
+	int bwrap_args; /* bwrap's options (people_exec.h bwrap_options()), or -1 */
 	int stdin_tty; /* stdin is the agent's pty: the login shell has it too */
 	char *home;  /* where the login shell starts */
 	/* What START said: */
@@ -46,7 +47,7 @@ struct launch {
 /*
  * Prepares l for p (its helper path, flags and deny list) and sends the
  * AGENT message: a, with the agent's stdio (this process's 0, 1, 2); tmp:
- * the person's private temp directory, or NULL (bwrap_argv() masks the
+ * the person's private temp directory, or NULL (bwrap_options() masks the
  * others'). 0, or -1 after a complaint on stderr.
  */
 int launch_prepare(struct launch *l, const struct payload *p, const struct agent_start *a,

@@ -1,5 +1,6 @@
 /* people_exec.c - see people_exec.h. */
 #include "people_exec.h"
+#include "sealed_memfd.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -72,42 +73,56 @@ const char *bwrap_path(void)
 	return NULL;
 }
 
-char **bwrap_argv(char **argv, char **deny, size_t ndeny, char *tmp_all, char *tmp)
+static void option(struct buf *b, const char *s)
 {
-	size_t argc = 0;
-	while (argv[argc])
-		argc++;
-	char **v = calloc(argc + 3 * ndeny + 16, sizeof *v);
-	size_t n = 0;
-	if (!v)
-		return NULL;
-	const char *bw = bwrap_path();
-	v[n++] = (char *)(bw ? bw : "bwrap");
-	v[n++] = "--dev-bind";
-	v[n++] = "/";
-	v[n++] = "/";
+	buf_add(b, s, strlen(s) + 1);
+}
+
+int bwrap_options(char **deny, size_t ndeny, const char *tmp_all, const char *tmp)
+{
+	struct buf b = BUF_INIT;
+	option(&b, "--dev-bind");
+	option(&b, "/");
+	option(&b, "/");
 	for (size_t i = 0; i < ndeny; i++) {
 		struct stat st;
 		if (lstat(deny[i], &st) < 0)
 			continue; /* nothing there to hide (yet) */
 		if (S_ISDIR(st.st_mode)) {
-			v[n++] = "--tmpfs";
-			v[n++] = deny[i];
+			option(&b, "--tmpfs");
 		} else {
-			v[n++] = "--ro-bind";
-			v[n++] = "/dev/null";
-			v[n++] = deny[i];
+			option(&b, "--ro-bind");
+			option(&b, "/dev/null");
 		}
+		option(&b, deny[i]);
 	}
 	if (tmp_all && tmp) {
-		v[n++] = "--tmpfs";
-		v[n++] = tmp_all;
-		v[n++] = "--bind";
-		v[n++] = tmp;
-		v[n++] = tmp;
+		option(&b, "--tmpfs");
+		option(&b, tmp_all);
+		option(&b, "--bind");
+		option(&b, tmp);
+		option(&b, tmp);
 	}
-	v[n++] = "--die-with-parent";
-	v[n++] = "--new-session";
+	option(&b, "--die-with-parent");
+	option(&b, "--new-session");
+	int fd = b.oom ? (errno = ENOMEM, -1) : sealed_memfd("ruas-bwrap-args", b.data, b.len);
+	buf_free(&b);
+	return fd;
+}
+
+char **bwrap_argv(char **argv)
+{
+	size_t argc = 0;
+	while (argv[argc])
+		argc++;
+	char **v = calloc(argc + 6, sizeof *v);
+	size_t n = 0;
+	if (!v)
+		return NULL;
+	const char *bw = bwrap_path();
+	v[n++] = (char *)(bw ? bw : "bwrap");
+	v[n++] = "--args";
+	v[n++] = BWRAP_ARGS_FD_TEXT;
 	v[n++] = "--";
 	for (size_t i = 0; i < argc; i++)
 		v[n++] = argv[i];

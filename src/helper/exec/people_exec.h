@@ -17,17 +17,29 @@
  */
 int private_tmp(const char *person, struct buf *out);
 
+/* Where bubblewrap finds its options: the descriptor bwrap_argv() names. */
+#define BWRAP_ARGS_FD 4
+#define BWRAP_ARGS_FD_TEXT "4"
+
 /*
- * argv wrapped in bubblewrap: the whole filesystem as it is, with each deny
- * path masked (an empty tmpfs over a directory, /dev/null over a file),
- * --die-with-parent and --new-session. With tmp (private_tmp()'s, or
- * NULL) and tmp_all, the directory above it (/tmp/ruas-UID, which holds
- * the private directory of every person of this uid), tmp_all is masked
- * too and only tmp bound back in: the other people who share the user
- * have theirs there, made before this run or after. NULL-terminated,
- * malloc'd; its strings are the arguments' and static.
+ * bubblewrap's options, NUL-separated in a sealed memfd for `bwrap --args
+ * FD` (its descriptor, or -1 with errno): the whole filesystem as it is,
+ * with each deny path masked (an empty tmpfs over a directory, /dev/null
+ * over a file), --die-with-parent and --new-session. With tmp
+ * (private_tmp()'s, or NULL) and tmp_all, the directory above it
+ * (/tmp/ruas-UID, which holds the private directory of every person of
+ * this uid), tmp_all is masked too and only tmp bound back in: the other
+ * people who share the user have theirs there, made before this run or
+ * after. By descriptor, because every local user may read every
+ * /proc/PID/cmdline, and these name what the person may not see.
  */
-char **bwrap_argv(char **argv, char **deny, size_t ndeny, char *tmp_all, char *tmp);
+int bwrap_options(char **deny, size_t ndeny, const char *tmp_all, const char *tmp);
+
+/*
+ * argv wrapped in bubblewrap, whose options it reads from BWRAP_ARGS_FD:
+ * NULL-terminated, malloc'd; its strings are argv's and static.
+ */
+char **bwrap_argv(char **argv);
 
 /* "bwrap" found on PATH, or NULL. */
 const char *bwrap_path(void);
