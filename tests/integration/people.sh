@@ -270,6 +270,38 @@ RC=$? OUT=$(cat "$SB/hold.out") ERR=$(cat "$SB/hold.err")
 expect "bwrap argv: ... and the run ends 0" test "$RC" = 0
 rm -f "$W2/alice2/up" "$W2/alice2/release"
 
+# A supervisor SIGKILLed mid-run leaves its deny files behind (issue 25): the
+# next person-scoped spawn of that uid removes them, and never those of a
+# supervisor that still runs.
+deny_dirs() { find /tmp -maxdepth 1 -name 'ruas-deny-*' -user sup | sort; }
+rm -rf /tmp/ruas-deny-*
+as_user_bg sup "$RUAS" run -c "$CONF" a2-hold >"$SB/hold.out" 2>"$SB/hold.err"
+hold_pid=$BGPID
+for _ in $(seq 600); do [ -e "$W2/alice2/up" ] && break; sleep 0.1; done
+D1=$(deny_dirs)
+RC="" OUT="$D1" ERR=""
+expect "deny sweep: a running person-scoped spawn has one deny directory" test -n "$D1" -a "$(printf '%s\n' "$D1" | wc -l)" = 1
+conf shared-own <<EOC
+people = { worktrees = "$W2"; credentials = "$SB/cred2"; claude_projects = "$SB/cp"; enforce = "bwrap";
+  members = ( { id = "alice2"; run_as_user = "ruas-shared"; }, { id = "bob2"; run_as_user = "ruas-shared"; } ); };
+projects = ( { name = "a2-own"; person = "alice2"; work_dir = "$W2/alice2"; command = ["cat", "$W2/alice2/mine.txt"]; } );
+EOC
+OWN_CONF=$CONF
+run_sup run -c "$OWN_CONF" a2-own
+expect "deny sweep: another spawn meanwhile runs (exit 0)" test "$RC" = 0 -a "$OUT" = mine
+expect "deny sweep: ... and leaves the live supervisor's deny directory alone" test -d "$D1"
+kill -KILL "$hold_pid"
+wait "$hold_pid" 2>/dev/null
+touch "$W2/alice2/release"
+RC="" OUT="$(deny_dirs)" ERR=""
+expect "deny sweep: the SIGKILLed supervisor's deny directory is left behind" test -d "$D1"
+run_sup run -c "$OWN_CONF" a2-own
+expect "deny sweep: the next person-scoped spawn runs (exit 0)" test "$RC" = 0 -a "$OUT" = mine
+RC="" OUT="$(deny_dirs)" ERR=""
+expect "deny sweep: ... and removed it" test ! -e "$D1"
+expect "deny sweep: ... nothing of ruas's is left in /tmp but the private TMPDIRs" test -z "$OUT"
+rm -f "$W2/alice2/up" "$W2/alice2/release"
+
 conf nobwrap <<EOC
 people = { worktrees = "$W2"; credentials = "$SB/cred2"; claude_projects = "$SB/cp"; enforce = "bwrap";
   members = ( { id = "alice2"; run_as_user = "ruas-shared"; } ); };

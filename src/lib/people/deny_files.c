@@ -1,5 +1,6 @@
 /* deny_files.c - see deny_files.h. */
 #include "people/deny_files.h"
+#include "people/deny_sweep.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -198,7 +199,12 @@ int deny_files_build(const struct ruas_config *cfg, const struct ruas_project *p
 	int r = deny_list_compute(cfg, p->person, &x->dl, err);
 	if (r < 0)
 		return r;
-	char tmpl[] = "/tmp/ruas-deny-XXXXXX";
+	/* What supervisors killed before they could remove theirs left behind (deny_sweep.h). */
+	(void)deny_files_sweep();
+	char tmpl[128];
+	if (deny_dir_template(tmpl, sizeof tmpl) < 0)
+		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, ENAMETOOLONG,
+				 "project \"%s\": cannot name the deny files' directory", p->name);
 	struct buf lines = BUF_INIT;
 	char *settings_json = deny_claude_settings(&x->dl);
 	for (size_t i = 0; i < x->dl.n; i++)

@@ -10,7 +10,7 @@
 /* What a person-scoped spawn adds: its deny list and the files made for it. */
 struct deny_files {
 	struct deny_list dl;
-	char *dir;        /* /tmp/ruas-deny-XXXXXX, 0711 */
+	char *dir;        /* /tmp/ruas-deny-NS.PID.START-XXXXXX (deny_sweep.h) */
 	char *list_path;  /* DIR/deny.list */
 	char *settings;   /* DIR/settings.json */
 	char **args;      /* deny_settings_args with {file} replaced */

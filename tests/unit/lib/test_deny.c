@@ -28,6 +28,8 @@
 
 #include "config/config_int.h"
 #include "people/deny.h"
+#include "people/deny_sweep.h"
+#include "proc.h"
 #include "fixture.h"
 #include "ruas.h"
 
@@ -792,10 +794,71 @@ static void test_settings_wrapper_null_args(void **state)
 			 bad);
 }
 
+/*
+ * The sweep of dead supervisors' deny directories (deny_sweep.h) removes
+ * only what is surely one: a directory of this uid, in this PID namespace,
+ * whose maker is gone. Planted in /tmp: a dead maker's (removed), this
+ * process's own (kept), another namespace's and a malformed name (kept),
+ * and a symlink with a dead maker's name pointing at a directory of ours
+ * (kept, and its target too).
+ */
+static void test_sweep(void **state)
+{
+	(void)state;
+	struct stat ns;
+	assert_int_equal(stat("/proc/self/ns/pid", &ns), 0);
+	pid_t dead = fork();
+	assert_true(dead >= 0);
+	if (dead == 0)
+		_exit(0);
+	unsigned long long dead_start = process_start_time(dead);
+	assert_true(dead_start > 0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+	char mine[128], gone[128], other_ns[128], bad[128], link[128], target[] = "/tmp/ruas-sweep-XXXXXX";
+	assert_int_equal(deny_dir_template(mine, sizeof mine), 0);
+	assert_non_null(mkdtemp(mine));
+	snprintf(gone, sizeof gone, "/tmp/ruas-deny-%llu.%ld.%llu-abc123",
+		 (unsigned long long)ns.st_ino, (long)dead, dead_start);
+	snprintf(other_ns, sizeof other_ns, "/tmp/ruas-deny-%llu.%ld.%llu-abc123",
+		 (unsigned long long)ns.st_ino + 1, (long)dead, dead_start);
+	snprintf(bad, sizeof bad, "/tmp/ruas-deny-%llu.%ld.%llu-abc1234",
+		 (unsigned long long)ns.st_ino, (long)dead, dead_start);
+	snprintf(link, sizeof link, "/tmp/ruas-deny-%llu.%ld.%llu-lnk123",
+		 (unsigned long long)ns.st_ino, (long)dead, dead_start);
+	assert_int_equal(mkdir(gone, 0700), 0);
+	assert_int_equal(mkdir(other_ns, 0700), 0);
+	assert_int_equal(mkdir(bad, 0700), 0);
+	assert_non_null(mkdtemp(target));
+	assert_int_equal(symlink(target, link), 0);
+	int fd = open(gone, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	int f = openat(fd, "deny.list", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	assert_true(f >= 0);
+	close(f);
+	close(fd);
+
+	assert_true(deny_files_sweep() >= 1);
+	struct stat st;
+	assert_int_equal(lstat(gone, &st), -1);
+	assert_int_equal(lstat(mine, &st), 0);
+	assert_int_equal(lstat(other_ns, &st), 0);
+	assert_int_equal(lstat(bad, &st), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(lstat(target, &st), 0);
+
+	assert_int_equal(rmdir(mine), 0);
+	assert_int_equal(rmdir(other_ns), 0);
+	assert_int_equal(rmdir(bad), 0);
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(rmdir(target), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_claude_slug),
+		cmocka_unit_test(test_sweep),
 		cmocka_unit_test_setup_teardown(test_seed_alice_bob, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prefix_ids_bob_bobby, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ambiguous_bob_bobx, setup, teardown),
