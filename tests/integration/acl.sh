@@ -28,6 +28,20 @@ setup() {
 	OUT=$(cat "$SB/out")
 	ERR=$(cat "$SB/err")
 }
+# setup_ro DIR ARGS...: setup, with DIR read-only in a mount namespace of its
+# own: /usr, /var, /boot... are the host's here, and a regression of a refusal
+# must fail on EROFS, never change them. (A DIR that does not exist here has
+# nothing to change.)
+setup_ro() {
+	local d=$1
+	shift
+	timeout 60 unshare --mount --propagation private sh -c \
+		'{ [ ! -e "$0" ] || { mount --bind "$0" "$0" && mount -o remount,bind,ro "$0"; }; } && exec "$@"' \
+		"$d" "$SETUP" "$@" >"$SB/out" 2>"$SB/err" </dev/null
+	RC=$?
+	OUT=$(cat "$SB/out")
+	ERR=$(cat "$SB/err")
+}
 # acl_of PATH: its ACL, access and default, without the "# file" line.
 acl_of() { getfacl -P -p -- "$1" 2>/dev/null | grep -v '^# file:'; }
 granted() { acl_of "$1" | grep -qx "user:t:$2"; }
@@ -80,6 +94,23 @@ expect "a '..' in work_dir: exit 1" test "$RC" = 1
 setup acl --target t --work-dir /
 expect "work_dir /: refused" test "$RC" = 1
 expect "... saying why" has "$ERR" "whole filesystem"
+# (issue 25) A tree that root and the system trust, a directory inside one,
+# or one above one: granting the target rwX there is a way up (rw- on
+# /etc/shadow, rwx on /etc/sudoers.d). Refused before anything is touched.
+for d in /etc /etc/sudoers.d /usr/local /usr/local/lib /var/lib /var /home /boot /root /opt \
+	/var/spool/cron /var/lib/dpkg/info /tmp; do
+	setup_ro "$d" acl --target t --work-dir "$d"
+	expect "work_dir $d: refused, exit 1" test "$RC" = 1
+	expect "... naming the tree and saying nothing was granted" has "$ERR" "which root and the system trust"
+done
+setup_ro /etc acl --target t --work-dir /etc
+expect "... /etc: it is the tree" has "$ERR" "work_dir /etc is /etc, which root"
+setup_ro /usr/local acl --target t --work-dir /usr/local
+expect "... /usr/local: it lies inside /usr" has "$ERR" "work_dir /usr/local lies inside /usr,"
+setup_ro /var acl --target t --work-dir /var
+expect "... /var: it lies above /var/lib/dpkg" has "$ERR" "work_dir /var lies above /var/lib/dpkg,"
+setup_ro /home acl --target t --work-dir /home
+expect "... /home: it lies above every home" has "$ERR" "work_dir /home is /home,"
 echo x >"$SB/srv/file"
 setup acl --target t --work-dir "$SB/srv/file"
 expect "a file as work_dir: exit 1, not a directory" has "$ERR" "is not a directory"

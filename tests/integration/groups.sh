@@ -168,6 +168,29 @@ expect "... KUBECONFIG's reason" has "$(run_sup check -c "$SB/conf/env-KUBECONFI
 	'"KUBECONFIG" makes the target'"'"'s tools read code or configuration from elsewhere (kubectl and client-go read the files it lists, whose exec credential plugins are programs they run)'
 expect "... DOCKER_HOST's reason" has "$(run_sup check -c "$SB/conf/env-DOCKER_HOST.conf"; echo "$ERR")" \
 	'"DOCKER_HOST" points the target'"'"'s tools at a socket or service that is not the target'"'"'s own (docker talks to the daemon it names, and a daemon that runs as root is root to whoever reaches it)'
+# ------------------------------------------------------------------ trusted trees
+# (issue 25) A work_dir in, or above, a tree that root trusts is fatal, as
+# written with its "..", and as it resolves through a symlink.
+ln -sfn /usr/local "$SB/ulocal"
+conf trusted <<EOC
+projects = (
+  { name = "dotdot"; run_as_user = "gok"; work_dir = "/srv/w1/../../etc"; command = ["true"]; },
+  { name = "inside"; run_as_user = "gok"; work_dir = "/usr/local/src"; command = ["true"]; },
+  { name = "above"; run_as_user = "gok"; work_dir = "/var"; command = ["true"]; },
+  { name = "linked"; run_as_user = "gok"; work_dir = "$SB/ulocal"; command = ["true"]; },
+  { name = "fine"; run_as_user = "gok"; work_dir = "$SB/gw"; command = ["true"]; }
+);
+EOC
+run_sup check -c "$CONF"
+expect "trusted trees: ruas check is fatal, exit 1" test "$RC" = 1
+expect "... /srv/w1/../../etc is /etc" has "$ERR" 'ERROR: project "dotdot" work_dir "/srv/w1/../../etc" (that is "/etc") is /etc, which root and the system trust'
+expect "... /usr/local/src lies inside /usr" has "$ERR" 'ERROR: project "inside" work_dir "/usr/local/src" lies inside /usr,'
+expect "... /var lies above /var/lib/dpkg" has "$ERR" 'ERROR: project "above" work_dir "/var" lies above /var/lib/dpkg,'
+expect "... a symlink to /usr/local, as it resolves" has "$ERR" "ERROR: project \"linked\" work_dir \"$SB/ulocal\" (that is \"/usr/local\") lies inside /usr,"
+expect "... with the fix" has "$ERR" "Use a directory of the project's own, such as /srv/ruas/dotdot."
+expect "... and not for a work_dir of its own" hasnt "$ERR" 'project "fine" work_dir'
+rm -f "$SB/ulocal"
+
 conf env-near <<EOC
 projects = ( { name = "p"; run_as_user = "gok"; work_dir = "$SB/gw"; command = ["true"];
                env_allowlist = ["GIT_AUTHOR_NAME", "PYTHONUNBUFFERED", "JAVA_HOME", "AWS_REGION", "DOCKER_BUILDKIT"]; } );

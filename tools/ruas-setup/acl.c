@@ -12,6 +12,7 @@
 #include "ruas.h"
 #include "acl_walk.h"
 #include "args.h"
+#include "trusted_tree.h"
 
 int setup_acl(const struct setup_args *a)
 {
@@ -20,6 +21,17 @@ int setup_acl(const struct setup_args *a)
 	if (rc != SETUP_OK)
 		return rc;
 	const char *shown = t.shown, *wshown = t.pshown;
+	/* "/" is acl_grant_tree()'s to refuse, as the whole filesystem. */
+	char norm[4096];
+	const char *how = NULL, *tree = NULL;
+	if (strcmp(a->work_dir, "/") != 0 && path_normalize(a->work_dir, norm, sizeof norm) == 0)
+		tree = trusted_tree_conflict(norm, 1, &how);
+	if (tree)
+		return setup_fail(SETUP_FAILED, "work_dir %s %s %s, which root and the system "
+				  "trust: granting %s rwX there would let it change what root "
+				  "runs or reads; nothing was granted. Use a directory of its own, "
+				  "such as /srv/ruas/%s",
+				  wshown, how, tree, shown, shown);
 
 	struct acl_tree_stats st;
 	int r = acl_grant_tree(a->work_dir, t.pw.pw_uid, 0, stderr, &st);

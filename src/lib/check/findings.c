@@ -4,6 +4,7 @@
  */
 #include "check/findings.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
@@ -16,6 +17,7 @@
 #include "helper_file.h"
 #include "people/deny.h"
 #include "quote.h"
+#include "trusted_tree.h"
 #include "helper_report.h"
 
 static char *pam_failure_text(const struct check_run *run, const struct job *j,
@@ -95,6 +97,27 @@ static int report_escalation(const struct job *j, size_t idx, ruas_report *rep,
 	return escalation_report(rep, idx, j->spec->user, &ev, allowed);
 }
 
+/*
+ * A work_dir in (or above) a tree that root trusts, as written with its
+ * ".." taken lexically (what sudo and the shell would reach), or as it
+ * resolves through symlinks: fatal, whatever the target may do there.
+ */
+static int report_trusted_tree(const struct ruas_project *p, size_t pi, ruas_report *rep)
+{
+	char norm[4096], *real = realpath(p->work_dir, NULL);
+	const char *how = NULL, *tree = NULL, *shown = NULL;
+	if (path_normalize(p->work_dir, norm, sizeof norm) == 0 &&
+	    (tree = trusted_tree_conflict(norm, 0, &how)) != NULL)
+		shown = norm;
+	else if (real && (tree = trusted_tree_conflict(real, 0, &how)) != NULL)
+		shown = real;
+	int r = tree ? report_add(rep, pi, RUAS_SEVERITY_FATAL, "work_dir",
+				  msg_work_dir_trusted(p->name, p->work_dir, shown, how, tree))
+		     : 0;
+	free(real);
+	return r;
+}
+
 /* Check 2, then check 3 and the scan of the project's work_dir. */
 static int report_checks(const struct ruas_config *cfg, const struct job *j, size_t pi,
 			 size_t dir, ruas_report *rep)
@@ -103,6 +126,7 @@ static int report_checks(const struct ruas_config *cfg, const struct job *j, siz
 	const char *user = j->spec->user;
 	const struct dir_result *d = &j->hr.dirs[dir];
 	int r = report_escalation(j, pi, rep, p->target_sudo_allowed);
+	r |= report_trusted_tree(p, pi, rep);
 	if (d->state == DIR_ESCAPE)
 		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "containment",
 				msg_escape(p->name, p->work_dir, p->person, d->path ? d->path : "?"));

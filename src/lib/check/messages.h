@@ -48,6 +48,12 @@ char *msg_work_dir_denied(const char *project, const char *work_dir,
 char *msg_work_dir_missing(const char *project, const char *work_dir,
 			   const char *user, const struct dir_result *d,
 			   const char *config);
+/*
+ * work_dir is (lies inside, lies above: how) a tree that root trusts
+ * (trusted_tree.h), as written or as resolved (fatal).
+ */
+char *msg_work_dir_trusted(const char *project, const char *work_dir, const char *resolved,
+			   const char *how, const char *tree);
 char *msg_scan(const char *project, const char *work_dir, const char *user,
 	       const struct scan_item *items, size_t nitems,
 	       unsigned long long total);

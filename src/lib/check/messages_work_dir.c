@@ -122,3 +122,24 @@ char *msg_scan_incomplete(const char *project, const char *work_dir,
 	buf_adds(&b, ", or narrow the project scope with scan_prune.\n");
 	return buf_detach(&b);
 }
+
+char *msg_work_dir_trusted(const char *project, const char *work_dir, const char *resolved,
+			   const char *how, const char *tree)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "ERROR: project ");
+	q(&b, project);
+	buf_adds(&b, " work_dir ");
+	q(&b, work_dir);
+	if (strcmp(resolved, work_dir) != 0) {
+		buf_adds(&b, " (that is ");
+		q(&b, resolved);
+		buf_adds(&b, ")");
+	}
+	buf_printf(&b, " %s %s, which root and the system trust: an agent that may write there, "
+		       "or a grant of it (ruas-setup acl), can change what root runs or reads.\n"
+		       "Use a directory of the project's own, such as /srv/ruas/", how, tree);
+	quote_display(&b, project, 0);
+	buf_adds(&b, ". Then restart ruas.\n");
+	return buf_detach(&b);
+}

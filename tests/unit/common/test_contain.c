@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "contain.h"
+#include "trusted_tree.h"
 #include "fixture.h"
 #include "ruas.h"
 
@@ -733,9 +734,62 @@ static void test_public_api(void **state)
 	assert_int_equal(nfds(), before);
 }
 
+/* The trees root trusts (trusted_tree.h): as themselves, inside, above; holders for grants. */
+static void test_trusted_trees(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *path;
+		int holders;
+		const char *tree, *how;
+	} cases[] = {
+		{"/etc", 0, "/etc", "is"},
+		{"/etc/sudoers.d", 0, "/etc", "lies inside"},
+		{"/etcx", 0, NULL, NULL},
+		{"/usr/local/lib", 0, "/usr", "lies inside"},
+		{"/", 0, "/etc", "lies above"},
+		{"/var", 0, "/var/lib/dpkg", "lies above"},
+		{"/var/lib", 0, "/var/lib/dpkg", "lies above"},
+		{"/var/lib/dpkg/info", 0, "/var/lib/dpkg", "lies inside"},
+		{"/var/lib/other", 0, NULL, NULL},
+		{"/root/x", 0, "/root", "lies inside"},
+		{"/srv/ruas/p", 0, NULL, NULL},
+		{"/home/t/work", 0, NULL, NULL},
+		{"/home", 0, NULL, NULL},
+		{"/home", 1, "/home", "is"},
+		{"/tmp", 1, "/tmp", "is"},
+		{"/tmp/w", 1, NULL, NULL},
+		{"/home/t/work", 1, NULL, NULL},
+		{"/srv", 1, "/srv", "is"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		const char *how = NULL;
+		const char *tree = trusted_tree_conflict(cases[i].path, cases[i].holders, &how);
+		if ((tree == NULL) != (cases[i].tree == NULL) ||
+		    (tree && (strcmp(tree, cases[i].tree) != 0 || strcmp(how, cases[i].how) != 0)))
+			fail_msg("%s (holders %d): %s %s, expected %s %s", cases[i].path,
+				 cases[i].holders, how ? how : "-", tree ? tree : "none",
+				 cases[i].how ? cases[i].how : "-", cases[i].tree ? cases[i].tree : "none");
+	}
+	static const char *const norm[][2] = {
+		{"/srv/w1/../../etc", "/etc"}, {"/a/./b//c/", "/a/b/c"}, {"/..", "/"},
+		{"/../../x", "/x"},            {"/", "/"},             {"/a/b/../..", "/"},
+	};
+	for (size_t i = 0; i < sizeof norm / sizeof *norm; i++) {
+		char out[64];
+		assert_int_equal(path_normalize(norm[i][0], out, sizeof out), 0);
+		if (strcmp(out, norm[i][1]) != 0)
+			fail_msg("%s normalized to %s, expected %s", norm[i][0], out, norm[i][1]);
+	}
+	char small[4];
+	assert_int_equal(path_normalize("relative", small, sizeof small), -1);
+	assert_int_equal(path_normalize("/abcdef", small, sizeof small), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_trusted_trees),
 		cmocka_unit_test_setup_teardown(test_inside_resolves, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_to_file_inside, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dotdot_escapes, setup, teardown),
