@@ -20,35 +20,8 @@ set -u
 . "$abs_top_srcdir/tests/integration/tap.sh"
 
 # ------------------------------------------------------------ a /dev/log
-# The host has no /dev/log, and /dev is the host's: a tmpfs of the
-# namespace's own over it, with every node and mount of the real one bound
-# back, so that /dev/log is ours.
-mkdir -p "$SB/devhost"
-mount --rbind /dev "$SB/devhost"
-mount -t tmpfs -o mode=755 tmpfs /dev
-for e in "$SB/devhost"/* "$SB/devhost"/.[!.]*; do
-	[ -e "$e" ] || [ -L "$e" ] || continue
-	n=/dev/${e##*/}
-	if [ -L "$e" ]; then
-		cp -a "$e" "$n"
-	elif [ -d "$e" ]; then
-		mkdir -p "$n" && mount --rbind "$e" "$n"
-	else
-		touch "$n" && mount --bind "$e" "$n"
-	fi
-done
-# A bound /dev/ptmx would open the host's devpts through a path it cannot
-# find from here: a devpts of the namespace's own, as containers have.
-umount -l /dev/pts
-mount -t devpts -o newinstance,ptmxmode=0666,mode=0620,gid=5 devpts /dev/pts
-umount /dev/ptmx
-rm -f /dev/ptmx
-ln -s pts/ptmx /dev/ptmx
-CAP=$SB/syslog.cap
-: >"$CAP"
-python3 "$abs_top_srcdir/tests/integration/syslog_listener.py" /dev/log "$CAP" >"$SB/listener.out" &
-LISTENER=$!
-for _ in $(seq 100); do grep -q READY "$SB/listener.out" 2>/dev/null && break; sleep 0.05; done
+# The host has no /dev/log: one of the namespace's own (sandbox.sh).
+sandbox_devlog
 expect "the receiver listens on /dev/log" test -S /dev/log
 cleanup() { kill "$LISTENER" 2>/dev/null; }
 trap cleanup EXIT

@@ -49,32 +49,8 @@ EXTRA_ENV=()
 [ -x "$SESSION" ] || { echo "Bail out! ruas-session was not installed at $SESSION" >&2; exit 99; }
 
 # ------------------------------------------------------------ a /dev/log
-# As audit.sh: a tmpfs of the namespace's own over /dev, every node and
-# mount of the real one bound back, so that /dev/log is ours.
-mkdir -p "$SB/devhost"
-mount --rbind /dev "$SB/devhost"
-mount -t tmpfs -o mode=755 tmpfs /dev
-for e in "$SB/devhost"/* "$SB/devhost"/.[!.]*; do
-	[ -e "$e" ] || [ -L "$e" ] || continue
-	n=/dev/${e##*/}
-	if [ -L "$e" ]; then
-		cp -a "$e" "$n"
-	elif [ -d "$e" ]; then
-		mkdir -p "$n" && mount --rbind "$e" "$n"
-	else
-		touch "$n" && mount --bind "$e" "$n"
-	fi
-done
-umount -l /dev/pts
-mount -t devpts -o newinstance,ptmxmode=0666,mode=0620,gid=5 devpts /dev/pts
-umount /dev/ptmx
-rm -f /dev/ptmx
-ln -s pts/ptmx /dev/ptmx
-CAP=$SB/syslog.cap
-: >"$CAP"
-python3 "$abs_top_srcdir/tests/integration/syslog_listener.py" /dev/log "$CAP" >"$SB/listener.out" &
-LISTENER=$!
-for _ in $(seq 100); do grep -q READY "$SB/listener.out" 2>/dev/null && break; sleep 0.05; done
+# As audit.sh: one of the namespace's own (sandbox.sh).
+sandbox_devlog
 expect "the receiver listens on /dev/log" test -S /dev/log
 RECS="$abs_top_srcdir/tests/integration/audit_records.py"
 cleanup() {
@@ -547,18 +523,6 @@ PY
 # envvar T NAME: NAME's value in T's agent's environment.
 envvar() {
 	tr '\0' '\n' <"/home/$1/agent.env" 2>/dev/null | sed -n "s/^$2=//p"
-}
-# returns_within SECONDS PID: the background ruas run ends in time; RC its status.
-returns_within() {
-	for _ in $(seq $(($1 * 10))); do
-		if ! kill -0 "$2" 2>/dev/null; then
-			wait "$2" 2>/dev/null
-			RC=$?
-			return 0
-		fi
-		sleep 0.1
-	done
-	return 1
 }
 sleeping() { pgrep -u "$1" -f '^sleep 200$' >/dev/null; }
 # ended_early NAME T: the run that run_t made never started its agent.

@@ -104,18 +104,6 @@ at_least() {
 		sleep 0.1
 	done
 }
-# returns_within SECONDS PID: the background ruas run ends in time; RC its status.
-returns_within() {
-	for _ in $(seq $(($1 * 10))); do
-		if ! kill -0 "$2" 2>/dev/null; then
-			wait "$2" 2>/dev/null
-			RC=$?
-			return 0
-		fi
-		sleep 0.1
-	done
-	return 1
-}
 cleanup() {
 	pkill -KILL -u t1 2>/dev/null
 	pkill -CONT -u t1 2>/dev/null

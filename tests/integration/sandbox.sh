@@ -140,6 +140,57 @@ sandbox_sudoers() {
 	mv "/etc/sudoers.d/.tmp-$f" "/etc/sudoers.d/$f"
 }
 
+# returns_within SECONDS PID: the background job PID of this shell ends in
+# time (it is polled, not slept on); RC its status. 1 when it has not.
+returns_within() {
+	for _ in $(seq $(($1 * 10))); do
+		if ! kill -0 "$2" 2>/dev/null; then
+			wait "$2" 2>/dev/null
+			RC=$?
+			return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+# sandbox_devlog: a /dev/log of the namespace's own, with a receiver on it
+# (syslog_listener.py) writing what it gets to $CAP; LISTENER its pid, once
+# it has said READY (or 5 s have passed: the caller checks the socket).
+# The host may have no /dev/log, and /dev is the host's: a tmpfs of the
+# namespace's own goes over it, with every node and mount of the real one
+# bound back.
+sandbox_devlog() {
+	sandbox_guard
+	mkdir -p "$SB/devhost"
+	mount --rbind /dev "$SB/devhost"
+	mount -t tmpfs -o mode=755 tmpfs /dev
+	local e n
+	for e in "$SB/devhost"/* "$SB/devhost"/.[!.]*; do
+		[ -e "$e" ] || [ -L "$e" ] || continue
+		n=/dev/${e##*/}
+		if [ -L "$e" ]; then
+			cp -a "$e" "$n"
+		elif [ -d "$e" ]; then
+			mkdir -p "$n" && mount --rbind "$e" "$n"
+		else
+			touch "$n" && mount --bind "$e" "$n"
+		fi
+	done
+	# A bound /dev/ptmx would open the host's devpts through a path it cannot
+	# find from here: a devpts of the namespace's own, as containers have.
+	umount -l /dev/pts
+	mount -t devpts -o newinstance,ptmxmode=0666,mode=0620,gid=5 devpts /dev/pts
+	umount /dev/ptmx
+	rm -f /dev/ptmx
+	ln -s pts/ptmx /dev/ptmx
+	CAP=$SB/syslog.cap
+	: >"$CAP"
+	python3 "$abs_top_srcdir/tests/integration/syslog_listener.py" /dev/log "$CAP" >"$SB/listener.out" &
+	LISTENER=$!
+	for _ in $(seq 100); do grep -q READY "$SB/listener.out" 2>/dev/null && break; sleep 0.05; done
+}
+
 # as_user_bg USER CMD...: as_user in the background; BGPID is the command's own pid.
 as_user_bg() {
 	local u=$1
