@@ -253,8 +253,15 @@ func TestEnvAndDir(t *testing.T) {
 
 // An NDJSON agent over StdinPipe and StdoutPipe, interrupted with SIGINT.
 func TestPipesAndSignals(t *testing.T) {
-	agent := `trap 'echo "{\"interrupted\":true}"' INT
-while read -r line; do printf '{"echo":%s}\n' "$line"; done; exit 0`
+	// dash's read returns 1 when a trapped SIGINT cuts it short, as at end of
+	// file: after an interruption the loop reads again instead of ending.
+	agent := `i=0
+trap 'i=1; echo "{\"interrupted\":true}"' INT
+while :; do
+	if read -r line; then printf '{"echo":%s}\n' "$line"; i=0
+	elif [ "$i" = 1 ]; then i=0
+	else break; fi
+done; exit 0`
 	cfg, _ := legacy(t, sh("agent", agent))
 	c := cfg.Command("agent")
 	in, _ := c.StdinPipe()
