@@ -1,8 +1,9 @@
 /*
  * fuzz_payload - PAYLOAD's decoder (src/proto/payload.h) on arbitrary
  * bytes. Properties: it never crashes, leaks or reads out of bounds; what
- * it accepts keeps the header's promises (argv NULL-terminated and its
- * first word not empty, an absolute helper, known flags, lifetime, run id
+ * it accepts keeps the header's promises (a user name, never empty nor
+ * with a '/'; argv NULL-terminated and its first word not empty, an
+ * absolute helper, known flags, lifetime, run id
  * and facility); it is canonical: payload_encode() of the value writes the
  * very same bytes, and those decode again to the same value. The same
  * bytes as a HELLO body (payload.h): accepted only as "RUAS" and one
@@ -11,6 +12,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fuzz_check.h"
 #include "payload.h"
@@ -18,6 +20,8 @@
 static void same_exec(const struct payload *p, const struct payload *q)
 {
 	same_str(p->helper, q->helper);
+	same_str(p->shell, q->shell);
+	same_str(p->home, q->home);
 	same_str(p->work_dir, q->work_dir);
 	same_str(p->scope, q->scope);
 	CHECK(p->nenv == q->nenv);
@@ -58,6 +62,7 @@ static void same_check(const struct payload *p, const struct payload *q)
 static void same_payload(const struct payload *p, const struct payload *q)
 {
 	CHECK(p->kind == q->kind);
+	same_str(p->user, q->user);
 	same_exec(p, q);
 	same_check(p, q);
 }
@@ -66,7 +71,9 @@ static void same_payload(const struct payload *p, const struct payload *q)
 static void valid(const struct payload *p)
 {
 	CHECK(p->kind == PAYLOAD_EXEC || p->kind == PAYLOAD_CHECK);
+	CHECK(p->user && p->user[0] && !strchr(p->user, '/'));
 	if (p->kind == PAYLOAD_EXEC) {
+		CHECK(p->shell && p->home);
 		CHECK(p->argc >= 1 && p->argv && p->argv[0][0] != '\0');
 		CHECK(p->helper && p->helper[0] == '/');
 		CHECK(p->work_dir && p->scope && p->person && p->root && p->run_id);

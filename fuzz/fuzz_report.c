@@ -62,8 +62,8 @@ static void rebuild_helper(struct buf *b, const struct helper_report *r)
 			report_put_probe(b, k, r->probes[k]);
 	for (size_t k = 0; k < r->nanchors; k++) {
 		const struct anchor_hit *h = &r->anchors[k];
-		struct report_anchor a = {h->path, h->how,   h->rel, h->id,    h->mode,
-					  h->owner, h->group, h->acl, h->anchor};
+		struct report_anchor a = {h->path, h->how, h->rel, h->id,    h->mode,
+					  h->uid,  h->gid, h->acl, h->anchor};
 		report_put_anchor(b, &a);
 	}
 	report_put_anchors(b, (size_t)r->anchors_total);
@@ -86,7 +86,7 @@ static void valid_dir(const struct dir_result *d)
 {
 	CHECK(d->state >= DIR_UNKNOWN && d->state <= DIR_ESCAPE);
 	if (d->state == DIR_DENIED)
-		CHECK(d->path && d->owner && d->mode <= 07777 &&
+		CHECK(d->path && !d->owner && d->mode <= 07777 &&
 		      (!strcmp(d->missing, "r") || !strcmp(d->missing, "x") ||
 		       !strcmp(d->missing, "rx")));
 	if (d->state == DIR_MISSING)
@@ -95,7 +95,7 @@ static void valid_dir(const struct dir_result *d)
 		CHECK(d->path != NULL);
 	CHECK(!d->nitems == !d->items);
 	for (size_t k = 0; k < d->nitems; k++)
-		CHECK(d->items[k].path && d->items[k].owner && d->items[k].flags >= 1 &&
+		CHECK(d->items[k].path && !d->items[k].owner && d->items[k].flags >= 1 &&
 		      d->items[k].flags <= 7 && d->items[k].mode <= 07777);
 	CHECK(d->incomplete == 0 || d->incomplete == 1);
 }
@@ -120,7 +120,8 @@ static void valid_helper(const struct helper_report *r, size_t ndirs)
 		CHECK(a->rel >= AREL_SELF && a->rel <= AREL_LINK && a->mode <= 07777);
 		CHECK(a->id[0] && strspn(a->id, "abcdefghijklmnopqrstuvwxyz0123456789-") ==
 					  strlen(a->id));
-		CHECK(a->owner && a->group && (a->acl == 0 || a->acl == 1));
+		/* Numbers only: the library names them (report_names.h). */
+		CHECK(!a->owner && !a->group && (a->acl == 0 || a->acl == 1));
 	}
 }
 

@@ -68,11 +68,14 @@ static char *anchors[] = {"etc-sudoers /etc/sudoers", "usr-bin /usr/bin", NULL};
 
 static void payloads(struct buf *b)
 {
-	struct payload p = {.kind = PAYLOAD_EXEC, .helper = "/usr/libexec/ruas/ruas-exec",
+	struct payload p = {.kind = PAYLOAD_EXEC, .user = "alice",
+			    .helper = "/usr/libexec/ruas/ruas-exec",
 			    .work_dir = "/srv/app", .argv = argv_true, .argc = 1,
 			    .lifetime = LIFETIME_SUBREAPER};
 	seed("payload", "exec-minimal", b, payload_encode(&p, b));
 	seed("payload", "hello", b, payload_hello_encode(b));
+	p.shell = "/bin/bash";
+	p.home = "/home/alice";
 	p.scope = "/srv";
 	p.env_names = env_names;
 	p.env_values = env_values;
@@ -92,7 +95,7 @@ static void payloads(struct buf *b)
 	p.audit_facility = (LOG_AUTHPRIV >> 3) + 1; /* as payload_facility_ok() counts */
 	seed("payload", "exec-full", b, payload_encode(&p, b));
 
-	struct payload c = {.kind = PAYLOAD_CHECK, .sudo_path = "/usr/bin/sudo"};
+	struct payload c = {.kind = PAYLOAD_CHECK, .user = "alice", .sudo_path = "/usr/bin/sudo"};
 	seed("payload", "check-minimal", b, payload_encode(&c, b));
 	struct payload_dir dirs[2] = {{"/srv/app", "", prune, 2}, {"/home/alice/w", "/home/alice", NULL, 0}};
 	c.scan_cap = 10000;
@@ -140,9 +143,9 @@ static void helper_report(struct buf *b, int capped)
 {
 	static const gid_t groups[] = {27, 100};
 	struct dir_result denied = {.state = DIR_DENIED, .path = "/srv/app/secret", .missing = "rx",
-				    .mode = 0700, .owner = "root"};
+				    .mode = 0700, .uid = 0};
 	struct dir_result ok = {.state = DIR_OK};
-	struct scan_item it = {"/srv/app/log", SCAN_NOT_WRITABLE, 0644, "root"};
+	struct scan_item it = {"/srv/app/log", SCAN_NOT_WRITABLE, 0644, 0, NULL};
 	report_begin(b, REPORT_FROM_HELPER);
 	report_put_esc(b, 0, 1, 1, "Sorry, user alice may not run sudo on host.\n", 0);
 	report_put_esc(b, 1, 1, 0, "User alice may run the following commands:\n", 1);
@@ -155,11 +158,11 @@ static void helper_report(struct buf *b, int capped)
 	report_put_lifetime(b, 1, "unshare(CLONE_NEWPID): Operation not permitted");
 	report_put_probe(b, 0, PROBE_DENIED);
 	report_put_probe(b, 1, PROBE_MISSING);
-	struct report_anchor a = {"/etc/sudoers", 'w', AREL_SELF, "etc-sudoers", 0640, "alice",
-				  "root", 0, "/etc/sudoers"};
+	struct report_anchor a = {"/etc/sudoers", 'w', AREL_SELF, "etc-sudoers", 0640, 1000,
+				  0, 0, "/etc/sudoers"};
 	size_t n = 2;
 	if (capped) { /* short, so that the cap's 64 records fit run.sh's -max_len */
-		a = (struct report_anchor){"/e", 'w', AREL_SELF, "e", 0600, "u", "g", 1, "/e"};
+		a = (struct report_anchor){"/e", 'w', AREL_SELF, "e", 0600, 1000, 1000, 1, "/e"};
 		n = ANCHOR_REPORT_CAP;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -228,7 +231,8 @@ static void channels(struct buf *b)
 	struct buf m = BUF_INIT;
 	struct session s = {"alice", "ruas", "ops", "", SESSION_EXEC, "/usr/libexec/ruas/ruas-exec",
 			    LIFETIME_SUBREAPER, 5};
-	struct payload p = {.kind = PAYLOAD_EXEC, .helper = "/usr/libexec/ruas/ruas-exec",
+	struct payload p = {.kind = PAYLOAD_EXEC, .user = "alice",
+			    .helper = "/usr/libexec/ruas/ruas-exec",
 			    .work_dir = "/srv/app", .argv = argv_true, .argc = 1};
 	struct msg_exit e = {EXIT_HOW_EXITED, 0, 0, 1};
 	int rc = session_encode(&s, &m);

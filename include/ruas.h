@@ -568,7 +568,11 @@ typedef struct {
  * log or I/O log, or in a file. The payload may be up to about 8 MiB. The
  * call returns once the helper has them (or sudo has failed on its own:
  * then the child's status is sudo's). A helper that other users can read
- * is not started (RUAS_ERR_CONFIG): see docs/security.md. Without run_as_user it runs as the
+ * is not started (RUAS_ERR_CONFIG): see docs/security.md. The target's
+ * passwd entry is looked up at each spawn (its login shell and home go to
+ * the helper in the payload): a run_as_user that has none by then is
+ * RUAS_ERR_CONFIG, one that cannot be looked up RUAS_ERR_SYSTEM, before
+ * anything starts. Without run_as_user it runs as the
  * supervisor, with the supervisor's environment, in work_dir.
  * Run ruas_preflight() first: spawn does not repeat the checks. When the
  * configuration names an audit_log that cannot be written, nothing starts:

@@ -18,15 +18,15 @@
  *           i32 LIST_RC, str (sudo -n -l output), u8 CUT
  *   GIDS    u32 count (>= 1), u32 gid... (the session's egid, then its groups)
  *   DIR     u32 I, u8 state: OK | DENIED str(path) str(missing: r, x or rx)
- *           u32 MODE str(owner) | MISSING str(path) i32 ERRNO | ESCAPE str(why)
- *   ITEM    u32 I, str(path), u32 FLAGS (1..7), u32 MODE, str(owner)
+ *           u32 MODE u32 UID | MISSING str(path) i32 ERRNO | ESCAPE str(why)
+ *   ITEM    u32 I, str(path), u32 FLAGS (1..7), u32 MODE, u32 UID
  *   SCAN    u32 I, u64 TOTAL, u64 ENTRIES, u8 INCOMPLETE
  *   BWRAP   i32 RC, str(output)                (when asked: can bubblewrap run?)
  *   LIFETIME i32 ERRNO, str(why)               (when asked: can the target make
  *                                               the agent's PID namespace? 0: yes)
  *   PROBE   u32 K, u8 verdict                  (audit: can the target open path K?)
- *   ANCHOR  str(path), u8 HOW, u8 REL, str(ID), u32 MODE, str(owner),
- *           str(group), u8 ACL, str(anchor)
+ *   ANCHOR  str(path), u8 HOW, u8 REL, str(ID), u32 MODE, u32 UID,
+ *           u32 GID, u8 ACL, str(anchor)
  *   ANCHORS u64 TOTAL                          (required, after the ANCHOR records)
  *
  *   from ruas-session
@@ -45,6 +45,11 @@
  * command could not be started. A record that repeats, is out of range or
  * is of the other origin makes the whole report invalid; a helper's report
  * without ESC (both), GIDS and ANCHORS is invalid too.
+ *
+ * Owners and groups travel as numbers: the helper reads no user database
+ * (payload.h, version 11), and the library names them
+ * (src/lib/check/report_names.h) into the owner and group fields, which
+ * the decoder leaves NULL.
  */
 #ifndef RUAS_PROTO_HELPER_REPORT_H
 #define RUAS_PROTO_HELPER_REPORT_H
@@ -87,11 +92,15 @@ enum scan_flag {
 	SCAN_NOT_SEARCHABLE = 4,
 };
 
+/* A scan item's uid when its owner could not be read (no uid is (uid_t)-1). */
+#define REPORT_UID_UNKNOWN 0xffffffffu
+
 struct scan_item {
 	char *path;
 	unsigned int flags;
 	unsigned int mode;
-	char *owner;
+	unsigned int uid;
+	char *owner; /* the library's name for uid, or NULL */
 };
 
 enum dir_state { DIR_UNKNOWN = 0, DIR_OK, DIR_DENIED, DIR_MISSING, DIR_ESCAPE };
@@ -101,7 +110,8 @@ struct dir_result {
 	char *path;        /* DENIED, MISSING: the component at fault; ESCAPE: why */
 	char missing[3];   /* DENIED: "r", "x" or "rx" */
 	unsigned int mode; /* DENIED */
-	char *owner;       /* DENIED */
+	unsigned int uid;  /* DENIED */
+	char *owner;       /* DENIED: the library's name for uid, or NULL */
 	int errnum;        /* MISSING */
 	struct scan_item *items;
 	size_t nitems;
@@ -120,7 +130,8 @@ struct anchor_hit {
 	int rel;     /* enum anchor_rel_wire */
 	char id[33]; /* [a-z0-9-], as the table's */
 	unsigned int mode;
-	char *owner;
+	unsigned int uid, gid;
+	char *owner; /* the library's names for uid and gid, or NULL */
 	char *group;
 	int acl;
 	char *anchor;

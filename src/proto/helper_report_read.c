@@ -75,7 +75,7 @@ static int dec_bool(struct dec *d, int *out)
 	return 0;
 }
 
-/* ANCHOR str(path) u8 HOW u8 REL str(ID) u32 MODE str(owner) str(group) u8 ACL str(anchor) */
+/* ANCHOR str(path) u8 HOW u8 REL str(ID) u32 MODE u32 UID u32 GID u8 ACL str(anchor) */
 static int anchor_record(struct dec *d, struct helper_report *r)
 {
 	if (r->anchors_seen || r->nanchors >= ANCHOR_REPORT_CAP)
@@ -87,12 +87,11 @@ static int anchor_record(struct dec *d, struct helper_report *r)
 	a = &a[r->nanchors++];
 	memset(a, 0, sizeof *a);
 	unsigned int how, rel;
-	uint32_t mode;
+	uint32_t mode, uid, gid;
 	char *id = NULL;
 	int bad = dec_str(d, &a->path) < 0 || dec_u8(d, &how) < 0 || dec_u8(d, &rel) < 0 ||
-		  dec_str(d, &id) < 0 || dec_u32(d, &mode) < 0 || dec_str(d, &a->owner) < 0 ||
-		  dec_str(d, &a->group) < 0 || dec_bool(d, &a->acl) < 0 ||
-		  dec_str(d, &a->anchor) < 0;
+		  dec_str(d, &id) < 0 || dec_u32(d, &mode) < 0 || dec_u32(d, &uid) < 0 ||
+		  dec_u32(d, &gid) < 0 || dec_bool(d, &a->acl) < 0 || dec_str(d, &a->anchor) < 0;
 	if (!bad && (!how || !strchr("owrdc", (int)how) || rel < AREL_SELF || rel > AREL_LINK ||
 		     !anchor_id_ok(id) || !mode_ok(mode) || a->path[0] != '/' || a->anchor[0] != '/'))
 		bad = dec_fail(d, "report anchor record out of range");
@@ -100,6 +99,8 @@ static int anchor_record(struct dec *d, struct helper_report *r)
 		a->how = (char)how;
 		a->rel = (int)rel;
 		a->mode = mode;
+		a->uid = uid;
+		a->gid = gid;
 		memcpy(a->id, id, strlen(id) + 1);
 	}
 	free(id);
@@ -247,8 +248,9 @@ static int dir_record(struct dec *d, struct helper_report *r)
 		return dec_fail(d, "report's work_dir state is unknown");
 	char *missing = NULL;
 	uint32_t mode;
+	uint32_t uid;
 	int bad = dec_str(d, &dr->path) < 0 || dec_str(d, &missing) < 0 || dec_u32(d, &mode) < 0 ||
-		  dec_str(d, &dr->owner) < 0;
+		  dec_u32(d, &uid) < 0;
 	if (!bad && ((strcmp(missing, "r") != 0 && strcmp(missing, "x") != 0 &&
 		      strcmp(missing, "rx") != 0) ||
 		     !mode_ok(mode)))
@@ -256,12 +258,13 @@ static int dir_record(struct dec *d, struct helper_report *r)
 	if (!bad) {
 		memcpy(dr->missing, missing, strlen(missing) + 1);
 		dr->mode = mode;
+		dr->uid = uid;
 	}
 	free(missing);
 	return bad ? -1 : 0;
 }
 
-/* ITEM u32 I str(path) u32 FLAGS u32 MODE str(owner) */
+/* ITEM u32 I str(path) u32 FLAGS u32 MODE u32 UID */
 static int item_record(struct dec *d, struct helper_report *r)
 {
 	struct dir_result *dr = dir_at(d, r);
@@ -273,14 +276,15 @@ static int item_record(struct dec *d, struct helper_report *r)
 	dr->items = it;
 	it = &it[dr->nitems++];
 	memset(it, 0, sizeof *it);
-	uint32_t flags, mode;
+	uint32_t flags, mode, uid;
 	if (dec_str(d, &it->path) < 0 || dec_u32(d, &flags) < 0 || dec_u32(d, &mode) < 0 ||
-	    dec_str(d, &it->owner) < 0)
+	    dec_u32(d, &uid) < 0)
 		return -1;
 	if (flags < 1 || flags > 7 || !mode_ok(mode))
 		return dec_fail(d, "report's scan item is out of range");
 	it->flags = flags;
 	it->mode = mode;
+	it->uid = uid;
 	return 0;
 }
 

@@ -51,7 +51,7 @@ void report_put_dir(struct buf *b, size_t idx, const struct dir_result *d)
 		str_or(b, d->path);
 		str_or(b, d->missing);
 		enc_u32(b, d->mode);
-		str_or(b, d->owner);
+		enc_u32(b, d->uid);
 		break;
 	case DIR_MISSING:
 		enc_u8(b, DIR_MISSING);
@@ -71,7 +71,7 @@ void report_put_item(struct buf *b, size_t idx, const struct scan_item *it)
 	str_or(b, it->path);
 	enc_u32(b, it->flags);
 	enc_u32(b, it->mode);
-	str_or(b, it->owner);
+	enc_u32(b, it->uid);
 }
 
 void report_put_scan(struct buf *b, size_t idx, unsigned long long total, unsigned long long entries,
@@ -113,8 +113,8 @@ void report_put_anchor(struct buf *b, const struct report_anchor *a)
 	enc_u8(b, (unsigned int)a->rel);
 	str_or(b, a->id);
 	enc_u32(b, a->mode);
-	str_or(b, a->owner);
-	str_or(b, a->group);
+	enc_u32(b, a->uid);
+	enc_u32(b, a->gid);
 	enc_u8(b, a->acl ? 1 : 0);
 	str_or(b, a->anchor);
 }

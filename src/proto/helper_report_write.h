@@ -21,7 +21,7 @@ void report_put_esc(struct buf *b, int tty, int true_rc, int list_rc, const char
 void report_put_gids(struct buf *b, gid_t egid, const gid_t *groups, int n);
 /*
  * DIR I: DIR_ESCAPE (d->path says why), DIR_DENIED, DIR_MISSING, and OK for
- * any other state. A NULL path or owner is written as "?".
+ * any other state. A NULL path is written as "?"; the owner as its uid.
  */
 void report_put_dir(struct buf *b, size_t idx, const struct dir_result *d);
 void report_put_item(struct buf *b, size_t idx, const struct scan_item *it);
@@ -40,8 +40,8 @@ struct report_anchor {
 	int rel;     /* enum anchor_rel_wire */
 	const char *id;
 	unsigned int mode;
-	const char *owner; /* NULL: "?" */
-	const char *group; /* NULL: "?" */
+	unsigned int uid;
+	unsigned int gid;
 	int acl;
 	const char *anchor;
 };

@@ -12,8 +12,9 @@
 
 static int encode_exec(const struct payload *p, struct buf *b)
 {
-	if (p->argc < 1 || !p->argv || enc_str(b, p->helper) < 0 || enc_str(b, p->work_dir) < 0 ||
-	    enc_str(b, p->scope ? p->scope : "") < 0)
+	if (p->argc < 1 || !p->argv || enc_str(b, p->helper) < 0 ||
+	    enc_str(b, p->shell ? p->shell : "") < 0 || enc_str(b, p->home ? p->home : "") < 0 ||
+	    enc_str(b, p->work_dir) < 0 || enc_str(b, p->scope ? p->scope : "") < 0)
 		return -1;
 	enc_u32(b, (uint32_t)p->nenv);
 	for (size_t i = 0; i < p->nenv; i++)
@@ -60,7 +61,9 @@ int payload_encode(const struct payload *p, struct buf *out)
 	buf_add(out, MAGIC, 4);
 	enc_u8(out, PAYLOAD_VERSION);
 	enc_u8(out, (unsigned int)p->kind);
-	if (p->kind == PAYLOAD_EXEC)
+	if (!p->user || !*p->user || strchr(p->user, '/') || enc_str(out, p->user) < 0)
+		r = -1;
+	else if (p->kind == PAYLOAD_EXEC)
 		r = encode_exec(p, out);
 	else if (p->kind == PAYLOAD_CHECK)
 		r = encode_check(p, out);
@@ -100,7 +103,8 @@ static int dec_uint(struct dec *d, unsigned int *out)
 
 static int decode_exec(struct dec *d, struct payload *p)
 {
-	if (dec_str(d, &p->helper) < 0 || dec_str(d, &p->work_dir) < 0 || dec_str(d, &p->scope) < 0 ||
+	if (dec_str(d, &p->helper) < 0 || dec_str(d, &p->shell) < 0 || dec_str(d, &p->home) < 0 ||
+	    dec_str(d, &p->work_dir) < 0 || dec_str(d, &p->scope) < 0 ||
 	    dec_count(d, 8, &p->nenv) < 0)
 		return -1;
 	p->env_names = calloc(p->nenv + 1, sizeof(char *));
@@ -198,12 +202,16 @@ int payload_decode(const void *data, size_t len, struct payload *out, const char
 		goto done;
 	}
 	out->kind = (int)kind;
-	if (kind == PAYLOAD_EXEC)
-		rc = decode_exec(&d, out);
-	else if (kind == PAYLOAD_CHECK)
-		rc = decode_check(&d, out);
-	else
+	if (kind != PAYLOAD_EXEC && kind != PAYLOAD_CHECK)
 		dec_fail(&d, "payload kind unknown");
+	else if (dec_str(&d, &out->user) < 0)
+		rc = -1;
+	else if (!*out->user || strchr(out->user, '/'))
+		rc = dec_fail(&d, "payload's user name is empty or has a '/'");
+	else if (kind == PAYLOAD_EXEC)
+		rc = decode_exec(&d, out);
+	else
+		rc = decode_check(&d, out);
 	if (rc == 0)
 		rc = dec_done(&d);
 done:
@@ -217,7 +225,10 @@ done:
 
 void payload_free(struct payload *p)
 {
+	free(p->user);
 	free(p->helper);
+	free(p->shell);
+	free(p->home);
 	free(p->work_dir);
 	free(p->scope);
 	free(p->root);

@@ -7,7 +7,11 @@
  * agent's stdin, stdout and stderr attached (SCM_RIGHTS); a check payload
  * with none. Version 10: binary (no hex), no report nonce (the report
  * comes back over the channel), the helper's own path in an exec payload
- * (the login shell runs it again, inside the run: agent.h).
+ * (the login shell runs it again, inside the run: agent.h). Version 11:
+ * the target's name, and in an exec payload its passwd shell and home, as
+ * the library looked them up: the helper reads no user database (it is
+ * linked statically where it can be, and a static program must not load
+ * NSS modules; see configure.ac, --enable-static-helper).
  */
 #ifndef RUAS_PROTO_PAYLOAD_H
 #define RUAS_PROTO_PAYLOAD_H
@@ -16,7 +20,7 @@
 
 #include "buf.h"
 
-#define PAYLOAD_VERSION 10
+#define PAYLOAD_VERSION 11
 enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2 };
 /*
  * PAYLOAD_EXEC flags. EXEC_PTY: the agent's stdin is a pty slave that the
@@ -45,8 +49,11 @@ struct payload_dir {
 
 struct payload {
 	int kind;
+	char *user; /* the target's name (both kinds): never empty, no '/' */
 	/* PAYLOAD_EXEC */
 	char *helper; /* ruas-exec's own absolute path: the login shell runs it again */
+	char *shell;  /* the target's passwd shell, as found ("" for none: /bin/sh) */
+	char *home;   /* the target's passwd home, as found ("" for none: /) */
 	char *work_dir;
 	char *scope; /* "" or the person's scope: enter work_dir only through it */
 	char **env_names;  /* nenv entries */

@@ -6,7 +6,6 @@
  */
 #include "anchor_probe.h"
 
-#include <grp.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,18 +112,6 @@ struct printer {
 	struct buf *report;
 };
 
-static char *name_of_gid(gid_t gid)
-{
-	struct buf b = BUF_INIT;
-	char mem[4096];
-	struct group gr, *res = NULL;
-	if (getgrgid_r(gid, &gr, mem, sizeof mem, &res) == 0 && res)
-		buf_adds(&b, res->gr_name);
-	else
-		buf_printf(&b, "%u", (unsigned int)gid);
-	return b.oom ? (buf_free(&b), NULL) : buf_detach(&b);
-}
-
 /* The first ANCHOR_REPORT_CAP findings, as records; anchors_probe() counts them all. */
 static void print_finding(void *ctx, const struct anchor_finding *f)
 {
@@ -132,13 +119,10 @@ static void print_finding(void *ctx, const struct anchor_finding *f)
 	if (pr->printed >= ANCHOR_REPORT_CAP)
 		return;
 	pr->printed++;
-	char *owner = scan_owner_name(f->uid), *group = name_of_gid(f->gid);
 	struct report_anchor a = {.path = f->path, .how = f->how, .rel = f->rel, .id = f->id,
-				.mode = f->mode, .owner = owner, .group = group, .acl = f->acl,
-				.anchor = f->anchor};
+				.mode = f->mode, .uid = (unsigned int)f->uid, .gid = (unsigned int)f->gid,
+				.acl = f->acl, .anchor = f->anchor};
 	report_put_anchor(pr->report, &a);
-	free(owner);
-	free(group);
 }
 
 void check_anchors(struct buf *report, const struct payload *p, const char *sudo_listing)
@@ -169,16 +153,15 @@ void check_anchors(struct buf *report, const struct payload *p, const char *sudo
 		if (d && !d->path)
 			add(&l, sp2 + 1, d);
 	}
-	char *me = scan_owner_name(getuid());
+	/* The target's own crontab is named after it: the payload's name (no user database here). */
 	struct printer pr = {0, report};
-	size_t total = anchors_probe(l.items, l.n, me, print_finding, &pr);
+	size_t total = anchors_probe(l.items, l.n, p->user, print_finding, &pr);
 	/*
 	 * Out of memory, some were not judged: no summary then, and the library
 	 * refuses a report without one.
 	 */
 	if (!l.oom)
 		report_put_anchors(report, total);
-	free(me);
 	free(l.items);
 	for (size_t i = 0; i < l.nowned; i++)
 		free(l.owned[i]);

@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,36 +68,31 @@ static char *exec_line(const char *helper)
 }
 
 /*
- * This user's login shell and home, from its passwd entry (/bin/sh for an
- * empty shell, as login(1)). 0, or -1 after saying why the shell cannot
- * give the agent a login environment.
+ * The target's login shell and home, from its passwd entry as the library
+ * found it (/bin/sh for an empty shell and / for an empty home, as
+ * login(1)): this program reads no user database. 0, or -1 after saying
+ * why the shell cannot give the agent a login environment.
  */
-static int login_of(char **shell, char **home)
+static int login_of(const char *user, const char *pw_shell, const char *pw_home, char **shell,
+		    char **home)
 {
-	struct passwd pw, *res = NULL;
-	char mem[16384];
 	*shell = *home = NULL;
-	if (getpwuid_r(getuid(), &pw, mem, sizeof mem, &res) != 0 || !res) {
-		fprintf(stderr, "ruas-exec: uid %u has no passwd entry: no login shell to run\n",
-			(unsigned)getuid());
-		return -1;
-	}
-	const char *sh = pw.pw_shell && *pw.pw_shell ? pw.pw_shell : "/bin/sh";
+	const char *sh = pw_shell && *pw_shell ? pw_shell : "/bin/sh";
 	const char *base = strrchr(sh, '/');
 	base = base ? base + 1 : sh;
 	if (strcmp(base, "nologin") == 0 || strcmp(base, "false") == 0) {
 		fprintf(stderr, "ruas-exec: user %s's login shell %s refuses logins, so the agent "
 				"cannot have a login environment (usermod -s /bin/bash %s)\n",
-			pw.pw_name, sh, pw.pw_name);
+			user, sh, user);
 		return -1;
 	}
 	if (sh[0] != '/' || access(sh, X_OK) < 0) {
-		fprintf(stderr, "ruas-exec: user %s's login shell %s cannot be run: %s\n", pw.pw_name,
-			sh, sh[0] != '/' ? "not an absolute path" : strerror(errno));
+		fprintf(stderr, "ruas-exec: user %s's login shell %s cannot be run: %s\n", user, sh,
+			sh[0] != '/' ? "not an absolute path" : strerror(errno));
 		return -1;
 	}
 	*shell = strdup(sh);
-	*home = strdup(pw.pw_dir && *pw.pw_dir ? pw.pw_dir : "/");
+	*home = strdup(pw_home && *pw_home ? pw_home : "/");
 	if (!*shell || !*home) {
 		free(*shell);
 		free(*home);
@@ -138,7 +132,7 @@ static int send_agent(struct launch *l, const struct agent_start *a)
 	return r;
 }
 
-/* The command the child runs: the login shell, or bwrap around `HELPER --login-fd 3`. */
+/* The command the child runs: the login shell, or bwrap around `HELPER --login-fd 3 SHELL HOME`. */
 static int command(struct launch *l, const struct payload *p, const char *shell, const char *tmp)
 {
 	if (!(p->exec_flags & EXEC_BWRAP)) {
@@ -152,7 +146,10 @@ static int command(struct launch *l, const struct payload *p, const char *shell,
 		      "(apt-get install bubblewrap)\n", stderr);
 		return -1;
 	}
-	char *inner[] = {p->helper, "--login-fd", "3", NULL};
+	/* The shell and home are the passwd entry's: nothing there is the person's to hide. */
+	char *inner[] = {p->helper, "--login-fd", "3", own(l, strdup(shell)), l->home, NULL};
+	if (!inner[3])
+		return -1;
 	char *mine = tmp ? own(l, strdup(tmp)) : NULL, *all = tmp ? own(l, strdup(tmp)) : NULL;
 	char *slash = all ? strrchr(all, '/') : NULL;
 	if (tmp && (!mine || !slash || slash == all))
@@ -178,7 +175,7 @@ int launch_prepare(struct launch *l, const struct payload *p, const struct agent
 	char *shell = NULL;
 	memset(l, 0, sizeof *l);
 	l->cont = l->news = l->bwrap_args = -1;
-	if (login_of(&shell, &l->home) < 0)
+	if (login_of(p->user, p->shell, p->home, &shell, &l->home) < 0)
 		return -1;
 	l->stdin_tty = (p->exec_flags & EXEC_PTY) != 0;
 	int r = login_env_prepare(shell, p->argv) < 0 ? -1 : command(l, p, shell, tmp);
@@ -259,21 +256,24 @@ void launch_free(struct launch *l)
 	l->cont = l->news = l->bwrap_args = -1;
 }
 
-_Noreturn void launch_login_shell(const char *self)
+_Noreturn void launch_login_shell(const char *self, const char *shell, const char *home)
 {
-	struct launch l;
-	char *shell = NULL;
-	memset(&l, 0, sizeof l);
-	if (!self || self[0] != '/' || login_of(&shell, &l.home) < 0)
+	/* The outer helper judged this shell (login_of()) before it ran bwrap. */
+	if (!self || self[0] != '/' || shell[0] != '/') {
+		fprintf(stderr, "ruas-exec: --login-fd: the helper \"%s\" or the login shell \"%s\" "
+				"is not an absolute path\n", self ? self : "", shell);
 		_exit(125);
+	}
 	char *name = login_name(shell), *line = exec_line(self);
 	char *argv[] = {name, "-c", line, NULL};
 	if (!name || !line) {
 		fputs("ruas-exec: out of memory\n", stderr);
 		_exit(125);
 	}
-	if (chdir(l.home) < 0 && chdir("/") < 0)
+	if (chdir(home) < 0 && chdir("/") < 0) {
+		perror("ruas-exec: --login-fd: chdir");
 		_exit(125);
+	}
 	execve(shell, argv, environ);
 	fprintf(stderr, "ruas-exec: cannot run the login shell \"%s\": %s\n", shell, strerror(errno));
 	_exit(errno == ENOENT ? 127 : 126);

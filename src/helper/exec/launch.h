@@ -5,10 +5,10 @@
  *
  * The outer helper (this process, the first program of the run as the
  * target) prepares it all before it forks: the shell of the target's
- * passwd entry, started as a login shell (argv[0] "-bash", as sudo -i and
+ * passwd entry (the payload's: the library looked it up), started as a login shell (argv[0] "-bash", as sudo -i and
  * login(1) start it) with -c "exec HELPER --agent-fd 3", in the target's
  * home; under bubblewrap for a person (EXEC_BWRAP), bwrap runs
- * `HELPER --login-fd 3` first, which starts the same login shell inside
+ * `HELPER --login-fd 3 SHELL HOME` first, which starts the same login shell inside
  * the masks. The AGENT message is on its way before the fork: the agent's
  * argv, the variables the run sets after the login files, its work_dir
  * and stdio, for the inner helper on descriptor 3.
@@ -59,9 +59,10 @@ void launch_news(struct launch *l);
 void launch_free(struct launch *l);
 
 /*
- * `ruas-exec --login-fd 3` under bubblewrap: the login shell as above,
- * with descriptor 3 and everything else as it came. Never returns.
+ * `ruas-exec --login-fd 3 SHELL HOME` under bubblewrap: the login shell
+ * SHELL (which the outer helper judged) as above, in HOME, with
+ * descriptor 3 and everything else as it came. Never returns.
  */
-_Noreturn void launch_login_shell(const char *self);
+_Noreturn void launch_login_shell(const char *self, const char *shell, const char *home);
 
 #endif

@@ -240,7 +240,7 @@ static void deny(struct dir_result *d, const char *path, const struct stat *st,
 	d->path = strdup(path);
 	snprintf(d->missing, sizeof d->missing, "%s", missing);
 	d->mode = st->st_mode & 07777;
-	d->owner = scan_owner_name(st->st_uid);
+	d->uid = (unsigned int)st->st_uid;
 }
 
 static void missing(struct dir_result *d, const char *path, int errnum)

@@ -14,7 +14,7 @@
  *                   channel;
  *   --agent-fd 3   the inner helper (inner.h), which the login shell runs
  *                  inside the run, after the login files: the agent's exec;
- *   --login-fd 3   under bubblewrap, the login shell's start (launch.h).
+ *   --login-fd 3 SHELL HOME   under bubblewrap, the login shell's start (launch.h).
  *
  * Exit codes follow env(1): 125 the helper failed, 126 the command could
  * not be run, 127 it was not found.
@@ -129,8 +129,8 @@ int main(int argc, char **argv)
 	}
 	if (inner_mode(argc, argv, "--agent-fd"))
 		inner_main();
-	if (inner_mode(argc, argv, "--login-fd"))
-		launch_login_shell(argv[0]);
+	if (argc == 5 && strcmp(argv[1], "--login-fd") == 0 && strcmp(argv[2], "3") == 0)
+		launch_login_shell(argv[0], argv[3], argv[4]);
 	/*
 	 * Until the reaper takes it (reaper.c, continue_sudo()): a SIGCONT
 	 * after a stop that a process of the target's caused, kept pending.

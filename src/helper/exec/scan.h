@@ -64,7 +64,4 @@ int scan_tree(const char *root, const struct scan_options *opts,
 	      struct scan_result *out);
 void scan_result_free(struct scan_result *r);
 
-/* The user name of uid, or its number as text; malloc'd, NULL on OOM. */
-char *scan_owner_name(uid_t uid);
-
 #endif

@@ -7,7 +7,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,17 +23,6 @@ static int probe(struct scan_walk *w, int dirfd, const char *name, int amode)
 {
 	scan_access_fn fn = w->o->access ? w->o->access : default_access;
 	return fn(dirfd, name, amode, w->o->ctx) == 0;
-}
-
-char *scan_owner_name(uid_t uid)
-{
-	struct passwd pw, *res = NULL;
-	char mem[4096];
-	char num[32];
-	if (getpwuid_r(uid, &pw, mem, sizeof mem, &res) == 0 && res)
-		return strdup(res->pw_name);
-	snprintf(num, sizeof num, "%u", (unsigned)uid);
-	return strdup(num);
 }
 
 /* Max-heap on path: the root is the largest kept path. */
@@ -76,16 +64,12 @@ static void flag(struct scan_walk *w, int dirfd, const char *name, unsigned flag
 		return;
 	if (w->nitems == w->o->cap && strcmp(w->path.data, w->items[0].path) >= 0)
 		return;
-	struct scan_item it = {strdup(w->path.data), flags, 0, NULL};
+	struct scan_item it = {strdup(w->path.data), flags, 0, REPORT_UID_UNKNOWN, NULL};
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		it.mode = st.st_mode & 07777;
-		it.owner = scan_owner_name(st.st_uid);
-	} else {
-		it.owner = strdup("?");
+		it.uid = (unsigned int)st.st_uid;
 	}
-	if (!it.path || !it.owner) {
-		free(it.path);
-		free(it.owner);
+	if (!it.path) {
 		w->nomem = 1;
 		atomic_store_explicit(w->stop, 1, memory_order_relaxed);
 		return;

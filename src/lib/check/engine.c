@@ -19,6 +19,7 @@
 #include "account.h"
 #include "channel.h"
 #include "check/anchors_known.h"
+#include "check/report_names.h"
 #include "error.h"
 #include "exit_status.h"
 #include "payload.h"
@@ -310,6 +311,11 @@ static int take_reports(struct job *j, struct report reps[2], const char **why)
 		if (report_decode(body, blen, j->spec->ndirs, &reps[n], why) < 0)
 			return -1;
 		n++;
+		if (reps[n - 1].origin == REPORT_FROM_HELPER &&
+		    report_names_fill(&reps[n - 1].helper) < 0) {
+			*why = "out of memory";
+			return -1;
+		}
 		/*
 		 * On sudo, a report of ruas-session's origin is no one's to send;
 		 * on pam, judge_output() takes each only in its place.
@@ -367,6 +373,7 @@ static void run_job(const struct check_run *run, const struct runner *runner, st
 		return;
 	struct payload p = {0};
 	p.kind = PAYLOAD_CHECK;
+	p.user = (char *)s->user; /* borrowed, as all of p: payload_encode() only reads them */
 	p.sudo_path = (char *)run->sudo; /* borrowed: payload_encode() only reads it */
 	p.scan_cap = SCAN_REPORT_CAP;
 	p.scan_seconds = run->scan_time_limit;

@@ -64,9 +64,9 @@ static int allowed_env(const struct ruas_project *p, const char *const *env,
  * its files.
  */
 int exec_payload_build(const struct ruas_config *cfg, const struct ruas_project *p,
-		       const char *const *args, const char *const *env,
-		       const struct spawn_values *v, const struct deny_files *x,
-		       struct payload *pl)
+		       const struct account *acct, const char *const *args,
+		       const char *const *env, const struct spawn_values *v,
+		       const struct deny_files *x, struct payload *pl)
 {
 	const char **names = calloc(p->nallow + 2, sizeof *names);
 	const char **values = calloc(p->nallow + 2, sizeof *values);
@@ -79,6 +79,9 @@ int exec_payload_build(const struct ruas_config *cfg, const struct ruas_project 
 		goto oom;
 	pl->kind = PAYLOAD_EXEC;
 	pl->helper = cfg->helper; /* the payload's fields are borrowed: exec_payload_free() */
+	pl->user = acct->name;
+	pl->shell = acct->shell;
+	pl->home = acct->home;
 	pl->work_dir = p->work_dir;
 	if (v && v->work_dir) {
 		pl->work_dir = v->work_dir;

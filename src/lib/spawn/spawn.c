@@ -173,7 +173,17 @@ static int start_as_target(struct start *s, pid_t *pid, ruas_error **err)
 				 "take the spawn channel as it starts. Fix: chmod 0711 \"%s\" (make "
 				 "install and the Debian package leave it so)",
 				 s->p->name, s->cfg->helper, mode, s->p->run_as_user, s->cfg->helper);
-	int r = exec_payload_build(s->cfg, s->p, s->args, s->env, s->v, s->x, &pl);
+	/* Now, not at load: the helper takes the login shell and home from here. */
+	struct account acct;
+	int lr = account_lookup(s->p->run_as_user, &acct);
+	if (lr != ACCOUNT_FOUND)
+		return error_set(err, lr == ACCOUNT_MISSING ? RUAS_ERR_CONFIG : RUAS_ERR_SYSTEM, NULL,
+				 0, lr == ACCOUNT_MISSING ? 0 : EIO,
+				 "project \"%s\": run_as_user \"%s\" %s, so there is no login "
+				 "shell to start the agent in", s->p->name, s->p->run_as_user,
+				 lr == ACCOUNT_MISSING ? "has no passwd entry any more"
+						       : "cannot be looked up: the user database could not be read");
+	int r = exec_payload_build(s->cfg, s->p, &acct, s->args, s->env, s->v, s->x, &pl);
 	if (s->master >= 0)
 		pl.exec_flags |= EXEC_PTY;
 	pl.run_id = (char *)s->run_id; /* not the payload's to free: exec_payload_free() leaves it */
@@ -185,6 +195,7 @@ static int start_as_target(struct start *s, pid_t *pid, ruas_error **err)
 	else
 		r = start_sudo(s, &pl, pid, err);
 	exec_payload_free(&pl);
+	account_clear(&acct);
 	return r;
 }
 

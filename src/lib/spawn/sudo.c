@@ -42,11 +42,15 @@ int spawn_build_sudo_call(const struct ruas_config *cfg, const struct ruas_proje
 	struct payload pl;
 	struct deny_files none;
 	memset(&none, 0, sizeof none);
+	struct account acct;
 	sudo_call_build(call, cfg->sudo, p->run_as_user, cfg->helper);
-	int r = exec_payload_build(cfg, p, args, env, NULL, &none, &pl);
+	if (account_lookup(p->run_as_user, &acct) != ACCOUNT_FOUND)
+		return RUAS_ERR_CONFIG;
+	int r = exec_payload_build(cfg, p, &acct, args, env, NULL, &none, &pl);
 	if (r == 0)
 		r = encode(&pl, payload);
 	exec_payload_free(&pl);
+	account_clear(&acct);
 	return r;
 }
 
@@ -59,14 +63,18 @@ int spawn_build_sudo_call_opts(const struct ruas_config *cfg, const struct ruas_
 	struct deny_files none;
 	memset(&none, 0, sizeof none);
 	memset(&pl, 0, sizeof pl);
+	struct account acct;
 	sudo_call_build(call, cfg->sudo, p->run_as_user, cfg->helper);
+	if (account_lookup(p->run_as_user, &acct) != ACCOUNT_FOUND)
+		return RUAS_ERR_CONFIG;
 	int r = spawn_values_check(cfg, p, o, &v, err);
 	if (r == 0)
-		r = exec_payload_build(cfg, p, args, o->env ? o->env : (const char *const *)environ,
-				       &v, &none, &pl);
+		r = exec_payload_build(cfg, p, &acct, args,
+				       o->env ? o->env : (const char *const *)environ, &v, &none, &pl);
 	if (r == 0)
 		r = encode(&pl, payload);
 	exec_payload_free(&pl);
 	spawn_values_free(&v);
+	account_clear(&acct);
 	return r;
 }

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@
 #include "anchor_probe.h"
 #include "anchors.h"
 #include "check/anchors_report.h"
+#include "check/report_names.h"
 #include "buf.h"
 #include "fixture.h"
 #include "codec.h"
@@ -526,7 +528,7 @@ struct raw_anchor {
 	unsigned int how, rel;
 	const char *id;
 	uint32_t mode;
-	const char *owner, *group;
+	uint32_t uid, gid;
 	unsigned int acl;
 	const char *anchor;
 };
@@ -534,7 +536,7 @@ struct raw_anchor {
 /* A valid one: /etc/passwd, writable by the target, itself, the users entry. */
 static struct raw_anchor valid_anchor(void)
 {
-	return (struct raw_anchor){"/etc/passwd", 'w', AREL_SELF, "users", 0666, "root", "root",
+	return (struct raw_anchor){"/etc/passwd", 'w', AREL_SELF, "users", 0666, 0, 0,
 				   0, "/etc/passwd"};
 }
 
@@ -547,8 +549,8 @@ static void anchor_rec(struct buf *b, const struct raw_anchor *a)
 	enc_u8(b, a->rel);
 	assert_int_equal(enc_str(b, a->id), 0);
 	enc_u32(b, a->mode);
-	assert_int_equal(enc_str(b, a->owner), 0);
-	assert_int_equal(enc_str(b, a->group), 0);
+	enc_u32(b, a->uid);
+	enc_u32(b, a->gid);
 	enc_u8(b, a->acl);
 	assert_int_equal(enc_str(b, a->anchor), 0);
 }
@@ -601,9 +603,9 @@ static void test_records_well_formed(void **state)
 {
 	(void)state;
 	/* The writer's record is the grammar's, byte for byte. */
-	struct raw_anchor raw = {"/usr/local", 'o', AREL_PARENT, "root-path", 02775, "al", "?", 1,
+	struct raw_anchor raw = {"/usr/local", 'o', AREL_PARENT, "root-path", 02775, 1234, 50, 1,
 				 "/usr/local/bin"};
-	struct report_anchor w = {"/usr/local", 'o', AREL_PARENT, "root-path", 02775, "al", NULL,
+	struct report_anchor w = {"/usr/local", 'o', AREL_PARENT, "root-path", 02775, 1234, 50,
 				  1, "/usr/local/bin"};
 	struct buf want = BUF_INIT, got = BUF_INIT;
 	anchor_rec(&want, &raw);
@@ -625,8 +627,11 @@ static void test_records_well_formed(void **state)
 	assert_int_equal(r.anchors[0].rel, AREL_PARENT);
 	assert_string_equal(r.anchors[0].id, "root-path");
 	assert_int_equal(r.anchors[0].mode, 02775);
-	assert_string_equal(r.anchors[0].owner, "al");
-	assert_string_equal(r.anchors[0].group, "?"); /* none given: "?" */
+	assert_int_equal(r.anchors[0].uid, 1234);
+	assert_int_equal(r.anchors[0].gid, 50);
+	/* Numbers on the wire: the library names them (report_names.h). */
+	assert_null(r.anchors[0].owner);
+	assert_null(r.anchors[0].group);
 	assert_int_equal(r.anchors[0].acl, 1);
 	assert_string_equal(r.anchors[0].anchor, "/usr/local/bin");
 	helper_report_free(&r);
@@ -797,12 +802,63 @@ static void test_records_cap(void **state)
 	buf_free(&b);
 }
 
+/*
+ * The helper sends numbers; the library names them as ls(1) would: the
+ * user database's name, the number where there is none, "?" where the
+ * helper could not stat the entry. Each field of each record is filled.
+ */
+static void test_report_names(void **state)
+{
+	(void)state;
+	struct passwd *pw = getpwuid(0);
+	struct group *gr = getgrgid(0);
+	const char *root_user = pw ? pw->pw_name : "0", *root_group = gr ? gr->gr_name : "0";
+	struct helper_report r;
+	memset(&r, 0, sizeof r);
+	struct scan_item items[3] = {{strdup("/w/a"), 1, 0600, 0, NULL},
+				     {strdup("/w/b"), 1, 0600, 4000000123u, NULL},
+				     {strdup("/w/c"), 1, 0, REPORT_UID_UNKNOWN, NULL}};
+	struct dir_result dirs[2];
+	memset(dirs, 0, sizeof dirs);
+	dirs[0].state = DIR_OK;
+	dirs[0].items = malloc(sizeof items);
+	assert_non_null(dirs[0].items);
+	memcpy(dirs[0].items, items, sizeof items);
+	dirs[0].nitems = 3;
+	dirs[1].state = DIR_DENIED;
+	dirs[1].uid = 4000000124u;
+	r.dirs = malloc(sizeof dirs);
+	assert_non_null(r.dirs);
+	memcpy(r.dirs, dirs, sizeof dirs);
+	r.ndirs = 2;
+	r.anchors = calloc(2, sizeof *r.anchors);
+	assert_non_null(r.anchors);
+	r.anchors[0].uid = 0;
+	r.anchors[0].gid = 0;
+	r.anchors[1].uid = 4000000123u;
+	r.anchors[1].gid = 4000000125u;
+	r.nanchors = 2;
+	assert_int_equal(report_names_fill(&r), 0);
+	assert_string_equal(r.dirs[0].items[0].owner, root_user);
+	assert_string_equal(r.dirs[0].items[1].owner, "4000000123");
+	assert_string_equal(r.dirs[0].items[2].owner, "?");
+	assert_string_equal(r.dirs[1].owner, "4000000124");
+	assert_string_equal(r.anchors[0].owner, root_user);
+	assert_string_equal(r.anchors[0].group, root_group);
+	assert_string_equal(r.anchors[1].owner, "4000000123");
+	assert_string_equal(r.anchors[1].group, "4000000125");
+	/* Again: each field is replaced, not leaked (valgrind and ASan watch). */
+	assert_int_equal(report_names_fill(&r), 0);
+	assert_string_equal(r.dirs[0].items[0].owner, root_user);
+	helper_report_free(&r);
+}
+
 /* ------------------------------------------------------------- the texts */
 
 static struct anchor_hit hit(const char *path, char how, int rel, const char *id,
 			     unsigned int mode, const char *group, int acl, const char *anchor)
 {
-	struct anchor_hit a = {(char *)path, how, rel, "", mode, (char *)"root",
+	struct anchor_hit a = {(char *)path, how, rel, "", mode, 0, 0, (char *)"root",
 			       (char *)group, acl, (char *)anchor};
 	snprintf(a.id, sizeof a.id, "%s", id);
 	return a;
@@ -898,6 +954,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_probe_table_clean_here, setup, teardown),
 		cmocka_unit_test(test_secure_path),
 		cmocka_unit_test(test_records_well_formed),
+		cmocka_unit_test(test_report_names),
 		cmocka_unit_test(test_records_malformed),
 		cmocka_unit_test(test_records_cap),
 		cmocka_unit_test(test_texts),

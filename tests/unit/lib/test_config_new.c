@@ -1685,7 +1685,10 @@ static void test_people_spawn_payload_same(void **state)
 		}
 		if (r != 0)
 			fail_msg("deny_files_build: %s", ruas_error_message(err));
-		assert_int_equal(exec_payload_build(o[i].cfg, p, NULL, EMPTY, NULL, &x[i], &pl[i]),
+		static const struct account acct = {(char *)"alice", (char *)"/home/alice",
+						    (char *)"/bin/sh", 1000, 1000};
+		assert_int_equal(exec_payload_build(o[i].cfg, p, &acct, NULL, EMPTY, NULL, &x[i],
+						    &pl[i]),
 				 0);
 	}
 	char scope[256];

@@ -203,7 +203,8 @@ static int run_helper(const char *name, struct buf *err)
 	char *names[] = {(char *)name, NULL}, *values[] = {(char *)"x", NULL};
 	char *argv[] = {(char *)"/bin/true", NULL};
 	char *deny[] = {NULL};
-	struct payload p = {.kind = PAYLOAD_EXEC, .helper = helper, .work_dir = (char *)"/",
+	struct payload p = {.kind = PAYLOAD_EXEC, .user = (char *)"nobody", .helper = helper,
+			    .work_dir = (char *)"/",
 			    .scope = (char *)"", .env_names = names, .env_values = values, .nenv = 1,
 			    .argv = argv, .argc = 1, .person = (char *)"", .deny = deny};
 	struct buf body = BUF_INIT;
@@ -404,7 +405,8 @@ static void test_helper_refuses_exec_payload_on_argv(void **state)
 	char *argv[] = {(char *)"/bin/sh", (char *)"-c", (char *)"echo ran $ANTHROPIC_API_KEY >&2",
 			NULL};
 	char *deny[] = {NULL};
-	struct payload p = {.kind = PAYLOAD_EXEC, .helper = helper, .work_dir = (char *)"/",
+	struct payload p = {.kind = PAYLOAD_EXEC, .user = (char *)"nobody", .helper = helper,
+			    .work_dir = (char *)"/",
 			    .scope = (char *)"", .env_names = names, .env_values = values, .nenv = 1,
 			    .argv = argv, .argc = 3, .person = (char *)"", .deny = deny};
 	struct buf body = BUF_INIT;

@@ -270,9 +270,9 @@ static void test_scan_exact(void **state)
 	(void)state;
 	struct scan_item items[2] = {
 		{"/home/leigh/workspace/some-repo/secret.env", SCAN_NOT_READABLE, 0600,
-		 "leigh"},
+		 0, "leigh"},
 		{"/home/leigh/workspace/another-repo/data.db",
-		 SCAN_NOT_READABLE | SCAN_NOT_WRITABLE, 0600, "leigh"},
+		 SCAN_NOT_READABLE | SCAN_NOT_WRITABLE, 0600, 0, "leigh"},
 	};
 	char *m = msg_scan("claude", "/home/leigh/workspace", "partseeker-coder", items,
 			   2, 19);
@@ -296,8 +296,8 @@ static void test_scan_without_more(void **state)
 {
 	(void)state;
 	struct scan_item items[2] = {
-		{"/w/dir", SCAN_NOT_READABLE | SCAN_NOT_SEARCHABLE, 0700, "root"},
-		{"/w/x", SCAN_NOT_SEARCHABLE, 0600, "1234"},
+		{"/w/dir", SCAN_NOT_READABLE | SCAN_NOT_SEARCHABLE, 0700, 0, "root"},
+		{"/w/x", SCAN_NOT_SEARCHABLE, 0600, 0, "1234"},
 	};
 	char *m = msg_scan("claude", "/home/leigh/workspace", "partseeker-coder", items,
 			   2, 2);
@@ -318,7 +318,7 @@ static void test_scan_without_more(void **state)
 	free(m);
 
 	/* total 51 with 50 items: "... and 1 more". */
-	struct scan_item one = {"/w/a", SCAN_NOT_WRITABLE, 0444, "root"};
+	struct scan_item one = {"/w/a", SCAN_NOT_WRITABLE, 0444, 0, "root"};
 	m = msg_scan("claude", "/home/leigh/workspace", "partseeker-coder", &one, 1, 2);
 	assert_has(m, "  /w/a (not writable, mode 444 owner root)\n  ... and 1 more\n\n");
 	free(m);
@@ -381,7 +381,7 @@ static void test_hostile_work_dir_escaped(void **state)
 		"line\\x1b[2J\\\"q\\\\\" contains paths that user \"partseeker-coder\" "
 		"may not be able to access cleanly:";
 	struct scan_item it = {"/srv/evil\nERROR: forged line\x1b[2J/f\tg",
-			       SCAN_NOT_READABLE, 0600, "own\ner"};
+			       SCAN_NOT_READABLE, 0600, 0, "own\ner"};
 	char *m = msg_scan("claude", wd, "partseeker-coder", &it, 1, 1);
 	char *line = first_line(m);
 	assert_string_equal(line, want_line);

@@ -87,7 +87,9 @@ static const char passwd_lines[] =
 	"p5:x:1515:1515::/home/p5:/bin/sh\n"
 	"p6:x:1516:1516::/home/p6:/bin/sh\n"
 	"p7:x:1517:1517::/home/p7:/bin/sh\n"
-	"p8:x:1518:1518::/home/p8:/bin/sh\n";
+	"p8:x:1518:1518::/home/p8:/bin/sh\n"
+	/* Owns the fake scan's files: the report says 1520, the library names it. */
+	"leigh:x:1520:1520::/home/leigh:/bin/sh\n";
 
 static const char group_lines[] =
 	"root:x:0:\n"
@@ -264,7 +266,7 @@ static void emit_dirs(struct buf *o, const struct payload *p)
 		const char *wd = p->dirs[i].work_dir;
 		if (strstr(wd, "/denied")) {
 			struct dir_result d = {.state = DIR_DENIED, .path = (char *)wd,
-					       .missing = "rx", .mode = 0750, .owner = (char *)"root"};
+					       .missing = "rx", .mode = 0750, .uid = 0};
 			report_put_dir(o, i, &d);
 			continue;
 		}
@@ -281,7 +283,7 @@ static void emit_dirs(struct buf *o, const struct payload *p)
 			for (size_t k = 0; k < n; k++) {
 				char path[512];
 				snprintf(path, sizeof path, "%s%s", wd, names[k]);
-				struct scan_item it = {path, k == 1 ? 3u : 1u, 0600, (char *)"leigh"};
+				struct scan_item it = {path, k == 1 ? 3u : 1u, 0600, 1520, NULL};
 				report_put_item(o, i, &it);
 			}
 			report_put_scan(o, i, n == 3 ? 19u : 2u, 40, 0);
@@ -1586,7 +1588,8 @@ static void test_real_runner_channel(void **state)
 	struct payload_dir dir = {(char *)"/srv/a", (char *)"", NULL, 0};
 	char *none[] = {NULL};
 	dir.prune = none;
-	struct payload pl = {.kind = PAYLOAD_CHECK, .sudo_path = (char *)SUDO, .scan_cap = 50,
+	struct payload pl = {.kind = PAYLOAD_CHECK, .user = (char *)"t1",
+			     .sudo_path = (char *)SUDO, .scan_cap = 50,
 			     .scan_seconds = 60, .dirs = &dir, .ndirs = 1, .probes = none,
 			     .anchors = none};
 	assert_int_equal(payload_encode(&pl, &payload), 0);
@@ -2354,7 +2357,7 @@ static void test_items_in_order(void **state)
 /* ANCHOR path w self ID 0666 root root 0 path */
 static void anchor_record(struct buf *b, const char *path, const char *id)
 {
-	struct report_anchor a = {path, 'w', AREL_SELF, id, 0666, "root", "root", 0, path};
+	struct report_anchor a = {path, 'w', AREL_SELF, id, 0666, 0, 0, 0, path};
 	report_put_anchor(b, &a);
 	assert_false(b->oom);
 }

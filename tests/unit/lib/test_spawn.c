@@ -13,8 +13,10 @@
  * The per-spawn values of the options (set_env, work_dir): checked before
  * anything starts, and seen in the payload; in legacy mode, for real.
  *
- * No user lookups are needed: "ruas-test-nobody" does not exist, which the
- * configuration allows.
+ * The target "ruas-test-nobody" exists only in a wrapped user database
+ * (nss_wrapper): a spawn looks up its passwd entry, for the login shell
+ * and home that the payload carries to the helper (which reads no user
+ * database), and refuses a run_as_user that has none by then.
  */
 #include "config.h"
 
@@ -42,6 +44,7 @@
 #include "channel.h"
 #include "config/config_int.h"
 #include "fixture.h"
+#include "nss_env.h"
 #include "payload.h"
 #include "ruas.h"
 #include "spawn/spawn_int.h"
@@ -169,8 +172,8 @@ static const char legacy_script[] =
 	"exit 0\n";
 
 /* The helper's HELLO (payload.h), as a fake helper says it before the library sends PAYLOAD. */
-#define FAKE_HELLO "printf '\\000\\000\\000\\005\\014RUAS\\012' >&0\n"
-_Static_assert(PAYLOAD_VERSION == 10, "FAKE_HELLO names payload version 10 (\\012)");
+#define FAKE_HELLO "printf '\\000\\000\\000\\005\\014RUAS\\013' >&0\n"
+_Static_assert(PAYLOAD_VERSION == 11, "FAKE_HELLO names payload version 11 (\\013)");
 
 /*
  * The fake sudo: records its arguments, its exact environment, whether a
@@ -286,6 +289,10 @@ static void assert_agent_payload(const struct buf *body, const char *work_dir)
 	/* The helper's own path, which the login shell runs again inside the run. */
 	assert_string_equal(p.helper, HELPER);
 	assert_string_equal(p.work_dir, work_dir);
+	/* The target's passwd entry, as the library found it: the helper reads no user database. */
+	assert_string_equal(p.user, TARGET);
+	assert_string_equal(p.shell, "/bin/sh");
+	assert_string_equal(p.home, "/home/" TARGET);
 
 	static const char *const want_argv[] = {"claude", "", "$HOME", "", "$HOME", "a\nb",
 						"'", "\"", "*", "$(id)", "`id`"};
@@ -667,6 +674,29 @@ static void test_spawn_sudo_missing(void **state)
 	ruas_error *err = NULL;
 	assert_exec_failed(ruas_spawn(&c, cfg, "agent", NULL, NULL, &err), &c, &err, ENOENT,
 			   "/nonexistent/ruas/sudo");
+	ruas_config_free(cfg);
+	(void)f;
+}
+
+/* A run_as_user gone from the user database since the load: refused before sudo runs. */
+static void test_spawn_user_gone(void **state)
+{
+	struct fix *f = *state;
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "backend = \"sudo\";\nsudo = \"/nonexistent/ruas/sudo\";\nprojects = (\n"
+		     "  { name = \"agent\"; run_as_user = \"ruas-test-gone\"; work_dir = \"/srv\"; "
+		     "command = [\"claude\"]; }\n);\n");
+	ruas_config *cfg = load_text(b.data);
+	buf_free(&b);
+	ruas_child *c = (ruas_child *)0x1;
+	ruas_error *err = NULL;
+	/* The sudo path does not exist: had it been tried, the error would be ENOENT's. */
+	assert_int_equal(ruas_spawn(&c, cfg, "agent", NULL, NULL, &err), RUAS_ERR_CONFIG);
+	assert_null(c);
+	assert_string_equal(ruas_error_message(err),
+			    "project \"agent\": run_as_user \"ruas-test-gone\" has no passwd entry "
+			    "any more, so there is no login shell to start the agent in");
+	ruas_error_free(err);
 	ruas_config_free(cfg);
 	(void)f;
 }
@@ -1342,8 +1372,24 @@ static void test_pty_relay_by_version(void **state)
 	close(term);
 }
 
-int main(void)
+/* root, the user running the test (when not root) and the target, in a wrapped database. */
+static void wrap_users(int argc, char **argv)
 {
+	char me[128] = "", passwd[512], group[256];
+	if (getuid() != 0)
+		snprintf(me, sizeof me, "ruas-test-me:x:%u:%u::/tmp:/bin/sh\n", (unsigned)getuid(),
+			 (unsigned)getgid());
+	snprintf(passwd, sizeof passwd,
+		 "root:x:0:0:root:/root:/bin/sh\n%s" TARGET
+		 ":x:4242:4242:target:/home/" TARGET ":/bin/sh\n",
+		 me);
+	snprintf(group, sizeof group, "root:x:0:\n" TARGET ":x:4242:\n");
+	nss_env_reexec(argc, argv, passwd, group);
+}
+
+int main(int argc, char **argv)
+{
+	wrap_users(argc, argv);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_sudo_call_exact, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sudo_call_env_edge_cases, setup, teardown),
@@ -1352,6 +1398,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_spawn_end_is_the_helpers_word, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spawn_refuses_readable_helper, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spawn_sudo_missing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_spawn_user_gone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_legacy_runs_in_work_dir_with_given_env,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_exit_status, setup, teardown),

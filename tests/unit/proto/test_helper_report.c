@@ -153,11 +153,11 @@ static void test_records(void **state)
 	buf_free(&got);
 	buf_free(&want);
 
-	/* DIR u32 I u8 state ...: unknown is written OK; NULL path or owner "?". */
+	/* DIR u32 I u8 state ...: unknown is written OK; NULL path "?"; the owner's uid. */
 	struct dir_result ok = {.state = DIR_OK}, unknown = {.state = DIR_UNKNOWN};
 	struct dir_result escape = {.state = DIR_ESCAPE, .path = (char *)"x"};
 	struct dir_result denied = {.state = DIR_DENIED, .path = (char *)"/w", .missing = "rx",
-				    .mode = 0750, .owner = (char *)"al"};
+				    .mode = 0750, .uid = 1234};
 	struct dir_result denied0 = {.state = DIR_DENIED, .missing = "x", .mode = 0700};
 	struct dir_result missing = {.state = DIR_MISSING, .path = (char *)"/w", .errnum = 2};
 	got = (struct buf)BUF_INIT;
@@ -183,14 +183,14 @@ static void test_records(void **state)
 	enc_str(&want, "/w");
 	enc_str(&want, "rx");
 	enc_u32(&want, 0750);
-	enc_str(&want, "al");
+	enc_u32(&want, 1234);
 	enc_u8(&want, REC_DIR);
 	enc_u32(&want, 4);
 	enc_u8(&want, DIR_DENIED);
 	enc_str(&want, "?");
 	enc_str(&want, "x");
 	enc_u32(&want, 0700);
-	enc_str(&want, "?");
+	enc_u32(&want, 0);
 	enc_u8(&want, REC_DIR);
 	enc_u32(&want, 5);
 	enc_u8(&want, DIR_MISSING);
@@ -200,9 +200,9 @@ static void test_records(void **state)
 	buf_free(&got);
 	buf_free(&want);
 
-	/* ITEM u32 I str(path) u32 FLAGS u32 MODE str(owner); SCAN u32 I u64 u64 u8. */
-	struct scan_item it = {(char *)"/w/a", SCAN_NOT_READABLE | SCAN_NOT_WRITABLE, 0600,
-			       (char *)"al"};
+	/* ITEM u32 I str(path) u32 FLAGS u32 MODE u32 UID; SCAN u32 I u64 u64 u8. */
+	struct scan_item it = {(char *)"/w/a", SCAN_NOT_READABLE | SCAN_NOT_WRITABLE, 0600, 1234,
+			       NULL};
 	got = (struct buf)BUF_INIT;
 	want = (struct buf)BUF_INIT;
 	report_put_item(&got, 1, &it);
@@ -213,7 +213,7 @@ static void test_records(void **state)
 	enc_str(&want, "/w/a");
 	enc_u32(&want, 3);
 	enc_u32(&want, 0600);
-	enc_str(&want, "al");
+	enc_u32(&want, 1234);
 	enc_u8(&want, REC_SCAN);
 	enc_u32(&want, 1);
 	enc_u64(&want, 19);
@@ -259,8 +259,8 @@ static void test_records(void **state)
 	buf_free(&got);
 	buf_free(&want);
 
-	/* ANCHOR str u8 u8 str u32 str str u8 str (NULL owner or group "?"); ANCHORS u64. */
-	struct report_anchor a = {"/usr/local", 'o', AREL_PARENT, "root-path", 02775, "al", NULL,
+	/* ANCHOR str u8 u8 str u32 u32 u32 u8 str; ANCHORS u64. */
+	struct report_anchor a = {"/usr/local", 'o', AREL_PARENT, "root-path", 02775, 1234, 0,
 				  7, "/usr/local/bin"};
 	got = (struct buf)BUF_INIT;
 	want = (struct buf)BUF_INIT;
@@ -272,8 +272,8 @@ static void test_records(void **state)
 	enc_u8(&want, AREL_PARENT);
 	enc_str(&want, "root-path");
 	enc_u32(&want, 02775);
-	enc_str(&want, "al");
-	enc_str(&want, "?");
+	enc_u32(&want, 1234);
+	enc_u32(&want, 0);
 	enc_u8(&want, 1);
 	enc_str(&want, "/usr/local/bin");
 	enc_u8(&want, REC_ANCHORS);
@@ -328,12 +328,12 @@ static void test_round_trip(void **state)
 	report_put_gids(&b, 1000, g, 1);
 	struct dir_result ok = {.state = DIR_OK};
 	struct dir_result denied = {.state = DIR_DENIED, .path = (char *)"/w", .missing = "r",
-				    .mode = 0711, .owner = (char *)"root"};
+				    .mode = 0711, .uid = 0};
 	struct dir_result missing = {.state = DIR_MISSING, .path = (char *)"/m", .errnum = 2};
 	struct dir_result escape = {.state = DIR_ESCAPE, .path = (char *)"outside its scope"};
 	report_put_dir(&b, 0, &ok);
-	struct scan_item it = {(char *)"/w/a b", SCAN_NOT_SEARCHABLE, 0700, (char *)"al"};
-	struct scan_item it2 = {(char *)"/w/c\n", 7, 07777, (char *)"1234"};
+	struct scan_item it = {(char *)"/w/a b", SCAN_NOT_SEARCHABLE, 0700, 1234, NULL};
+	struct scan_item it2 = {(char *)"/w/c\n", 7, 07777, REPORT_UID_UNKNOWN, NULL};
 	report_put_item(&b, 0, &it);
 	report_put_item(&b, 0, &it2);
 	report_put_scan(&b, 0, 1, 9, 0);
@@ -341,7 +341,7 @@ static void test_round_trip(void **state)
 	report_put_dir(&b, 2, &missing);
 	report_put_dir(&b, 3, &escape);
 	report_put_scan(&b, 3, 0, 12345, 1);
-	struct report_anchor a = {"/etc/passwd", 'w', AREL_SELF, "users", 0666, "root", "root", 0,
+	struct report_anchor a = {"/etc/passwd", 'w', AREL_SELF, "users", 0666, 0, 42, 0,
 				  "/etc/passwd"};
 	report_put_anchor(&b, &a);
 	report_put_bwrap(&b, 0, "");
@@ -378,10 +378,13 @@ static void test_round_trip(void **state)
 	assert_string_equal(r->dirs[0].items[0].path, "/w/a b");
 	assert_int_equal(r->dirs[0].items[0].flags, SCAN_NOT_SEARCHABLE);
 	assert_int_equal(r->dirs[0].items[0].mode, 0700);
-	assert_string_equal(r->dirs[0].items[0].owner, "al");
+	assert_int_equal(r->dirs[0].items[0].uid, 1234);
+	/* Numbers only: the library names them (src/lib/check/report_names.h). */
+	assert_null(r->dirs[0].items[0].owner);
 	assert_string_equal(r->dirs[0].items[1].path, "/w/c\n");
 	assert_int_equal(r->dirs[0].items[1].flags, 7);
 	assert_int_equal(r->dirs[0].items[1].mode, 07777);
+	assert_int_equal(r->dirs[0].items[1].uid, REPORT_UID_UNKNOWN);
 	assert_true(r->dirs[0].scanned);
 	assert_int_equal(r->dirs[0].total, 1);
 	assert_int_equal(r->dirs[0].entries, 9);
@@ -390,7 +393,8 @@ static void test_round_trip(void **state)
 	assert_string_equal(r->dirs[1].path, "/w");
 	assert_string_equal(r->dirs[1].missing, "r");
 	assert_int_equal(r->dirs[1].mode, 0711);
-	assert_string_equal(r->dirs[1].owner, "root");
+	assert_int_equal(r->dirs[1].uid, 0);
+	assert_null(r->dirs[1].owner);
 	assert_false(r->dirs[1].scanned);
 	assert_int_equal(r->dirs[2].state, DIR_MISSING);
 	assert_string_equal(r->dirs[2].path, "/m");
@@ -407,8 +411,10 @@ static void test_round_trip(void **state)
 	assert_int_equal(r->anchors[0].rel, AREL_SELF);
 	assert_string_equal(r->anchors[0].id, "users");
 	assert_int_equal(r->anchors[0].mode, 0666);
-	assert_string_equal(r->anchors[0].owner, "root");
-	assert_string_equal(r->anchors[0].group, "root");
+	assert_int_equal(r->anchors[0].uid, 0);
+	assert_int_equal(r->anchors[0].gid, 42);
+	assert_null(r->anchors[0].owner);
+	assert_null(r->anchors[0].group);
 	assert_int_equal(r->anchors[0].acl, 0);
 	assert_string_equal(r->anchors[0].anchor, "/etc/passwd");
 	assert_true(r->bwrap_seen);
@@ -493,7 +499,7 @@ static void test_repeats_refused(void **state)
 	(void)state;
 	gid_t g[1] = {27};
 	struct dir_result ok = {.state = DIR_OK};
-	struct scan_item it = {(char *)"/w/a", 1, 0600, (char *)"al"};
+	struct scan_item it = {(char *)"/w/a", 1, 0600, 1234, NULL};
 	for (int k = 0; k < 10; k++) {
 		struct buf b = BUF_INIT;
 		helper_start(&b);
@@ -573,7 +579,7 @@ static void test_indexes(void **state)
 {
 	(void)state;
 	struct dir_result ok = {.state = DIR_OK};
-	struct scan_item it = {(char *)"/w/a", 1, 0600, (char *)"al"};
+	struct scan_item it = {(char *)"/w/a", 1, 0600, 1234, NULL};
 	for (int k = 0; k < 3; k++) {
 		for (unsigned int idx = 1; idx <= 3; idx++) {
 			struct buf extra = BUF_INIT, b = BUF_INIT;
@@ -675,8 +681,8 @@ static void test_values(void **state)
 			enc_u8(&extra, AREL_SELF);
 			enc_str(&extra, "users");
 			enc_u32(&extra, 0666);
-			enc_str(&extra, "root");
-			enc_str(&extra, "root");
+			enc_u32(&extra, 0);
+			enc_u32(&extra, 0);
 			enc_u8(&extra, 2);
 			enc_str(&extra, "/etc/passwd");
 			helper_start(&b);
@@ -701,7 +707,7 @@ static void test_values(void **state)
 		struct dir_result denied = {.state = DIR_DENIED, .path = (char *)"/w", .missing = "x",
 					    .mode = mode, .owner = (char *)"root"};
 		report_put_dir(&extra, 0, &denied);
-		struct scan_item it = {(char *)"/w/a", 1, mode, (char *)"al"};
+		struct scan_item it = {(char *)"/w/a", 1, mode, 1234, NULL};
 		report_put_item(&extra, 0, &it);
 		helper_with(&b, &extra);
 		if (mode <= 07777)
@@ -712,7 +718,7 @@ static void test_values(void **state)
 		buf_free(&b);
 	}
 	struct buf extra = BUF_INIT, b = BUF_INIT;
-	struct scan_item big = {(char *)"/w/a", 1, 010000, (char *)"al"};
+	struct scan_item big = {(char *)"/w/a", 1, 010000, 1234, NULL};
 	report_put_item(&extra, 0, &big);
 	helper_with(&b, &extra);
 	assert_refused(&b, 1, "scan item is out of range", "an item's mode over 07777");
@@ -723,7 +729,7 @@ static void test_values(void **state)
 	for (uint32_t f = 0; f <= 9; f++) {
 		extra = (struct buf)BUF_INIT;
 		b = (struct buf)BUF_INIT;
-		struct scan_item it = {(char *)"/w/a", f, 0600, (char *)"al"};
+		struct scan_item it = {(char *)"/w/a", f, 0600, 1234, NULL};
 		report_put_item(&extra, 0, &it);
 		helper_with(&b, &extra);
 		if (f >= 1 && f <= 7)
@@ -757,7 +763,7 @@ static void test_values(void **state)
 		enc_str(&extra, "/w");
 		enc_str(&extra, missings[i]);
 		enc_u32(&extra, 0700);
-		enc_str(&extra, "root");
+		enc_u32(&extra, 0);
 		helper_with(&b, &extra);
 		if (i < 3)
 			assert_accepted(&b, 1, "missing r, x or rx");
@@ -964,7 +970,7 @@ static void test_origins_and_tags(void **state)
 static void test_anchor_rules(void **state)
 {
 	(void)state;
-	struct report_anchor a = {"/etc/passwd", 'w', AREL_SELF, "users", 0666, "root", "root", 0,
+	struct report_anchor a = {"/etc/passwd", 'w', AREL_SELF, "users", 0666, 0, 0, 0,
 				  "/etc/passwd"};
 	struct buf b = BUF_INIT;
 	helper_start(&b);

@@ -79,6 +79,16 @@ static char *rand_abs(size_t maxlen)
 	return s;
 }
 
+/* A user name of random bytes: never empty, no '/' (what the decoder takes). */
+static char *rand_user(size_t maxlen)
+{
+	char *s = rand_str(1, maxlen > 0 ? maxlen : 1);
+	for (char *c = s; *c; c++)
+		if (*c == '/')
+			*c = 'u';
+	return s;
+}
+
 /* Frees a payload built by the test (same layout as a decoded one). */
 static void free_built(struct payload *p)
 {
@@ -89,7 +99,10 @@ static void build_random_exec(struct payload *p, size_t maxlen)
 {
 	memset(p, 0, sizeof *p);
 	p->kind = PAYLOAD_EXEC;
+	p->user = rand_user(maxlen);
 	p->helper = rand_abs(maxlen);
+	p->shell = rand_str(0, maxlen);
+	p->home = rand_str(0, maxlen);
 	p->work_dir = rand_str(0, maxlen);
 	p->nenv = rng_below(9);
 	p->env_names = rand_strv(p->nenv, maxlen);
@@ -124,6 +137,7 @@ static void build_random_check(struct payload *p, size_t maxlen)
 {
 	memset(p, 0, sizeof *p);
 	p->kind = PAYLOAD_CHECK;
+	p->user = rand_user(maxlen);
 	p->sudo_path = rand_str(0, maxlen);
 	p->scan_cap = (unsigned int)rng();
 	p->scan_seconds = (unsigned int)rng();
@@ -155,8 +169,11 @@ static void assert_strv_equal(char **a, char **b, size_t n)
 static void assert_payload_equal(const struct payload *want, const struct payload *got)
 {
 	assert_int_equal(got->kind, want->kind);
+	assert_string_equal(got->user, want->user);
 	if (want->kind == PAYLOAD_EXEC) {
 		assert_string_equal(got->helper, want->helper);
+		assert_string_equal(got->shell, want->shell ? want->shell : "");
+		assert_string_equal(got->home, want->home ? want->home : "");
 		assert_string_equal(got->work_dir, want->work_dir);
 		assert_int_equal(got->nenv, want->nenv);
 		assert_strv_equal(got->env_names, want->env_names, want->nenv);
@@ -200,6 +217,8 @@ static void assert_payload_equal(const struct payload *want, const struct payloa
 		assert_strv_equal(got->anchors, want->anchors, want->nanchors);
 		assert_null(got->anchors[got->nanchors]);
 		assert_null(got->helper);
+		assert_null(got->shell);
+		assert_null(got->home);
 		assert_null(got->work_dir);
 		assert_null(got->argv);
 	}
@@ -248,11 +267,13 @@ static void raw_str(struct buf *b, const char *s)
 	raw_bytes(b, s, strlen(s));
 }
 
+/* "RUAS", version, kind, and the user name both kinds carry. */
 static void raw_header(struct buf *b, int version, int kind)
 {
 	assert_int_equal(buf_add(b, "RUAS", 4), 0);
 	assert_int_equal(buf_addc(b, (char)version), 0);
 	assert_int_equal(buf_addc(b, (char)kind), 0);
+	raw_str(b, "t1");
 }
 
 /* Decodes raw; returns the decoder's result, frees what it made. */
@@ -278,11 +299,13 @@ static void assert_raw_refused(const struct buf *raw, const char *reason_part)
 			 reason_part);
 }
 
-/* An EXEC body's start: header, helper, work_dir "/w", no scope. */
+/* An EXEC body's start: header, helper, shell, home, work_dir "/w", no scope. */
 static void raw_exec_head(struct buf *b, const char *helper)
 {
 	raw_header(b, PAYLOAD_VERSION, PAYLOAD_EXEC);
 	raw_str(b, helper);
+	raw_str(b, "/bin/sh");
+	raw_str(b, "/home/t1");
 	raw_str(b, "/w");
 	raw_str(b, ""); /* scope: none */
 }
@@ -468,7 +491,10 @@ static void test_payload_every_byte_value(void **state)
 	char *values[] = {""};
 	struct payload in = {0}, out;
 	in.kind = PAYLOAD_EXEC;
+	in.user = "t1";
 	in.helper = helper;
+	in.shell = all;
+	in.home = all;
 	in.work_dir = all;
 	in.env_names = names;
 	in.env_values = values;
@@ -523,6 +549,7 @@ static void test_payload_encode_refuses_invalid(void **state)
 	struct payload p = {0};
 	char *argv[] = {"x", NULL};
 	p.kind = PAYLOAD_EXEC;
+	p.user = "t1";
 	p.helper = HELPER;
 	p.work_dir = "/w";
 	p.argc = 0;
@@ -543,9 +570,20 @@ static void test_payload_encode_refuses_invalid(void **state)
 	p.helper = NULL;
 	assert_int_equal(payload_encode(&p, &body), -1);
 	assert_string_equal(body.data, "before");
+	/* No user name, an empty one, one with a '/': the helper's crontab test takes it as a name. */
+	p.helper = HELPER;
+	const char *bad_users[] = {NULL, "", "a/b", "/"};
+	for (size_t i = 0; i < sizeof bad_users / sizeof *bad_users; i++) {
+		p.user = (char *)bad_users[i];
+		assert_int_equal(payload_encode(&p, &body), -1);
+		assert_string_equal(body.data, "before");
+	}
+	p.user = "t1";
+	p.helper = NULL;
 	/* A check payload without its sudo path. */
 	struct payload c = {0};
 	c.kind = PAYLOAD_CHECK;
+	c.user = "t1";
 	assert_int_equal(payload_encode(&c, &body), -1);
 	assert_string_equal(body.data, "before");
 	assert_int_equal(body.len, 6);
@@ -671,6 +709,24 @@ static void test_bad_header_or_kind_refused(void **state)
 	raw_header(&raw, PAYLOAD_VERSION, 0);
 	assert_raw_refused(&raw, "kind");
 	buf_free(&raw);
+}
+
+/* The user name both kinds carry: never empty, never a path. */
+static void test_bad_user_refused(void **state)
+{
+	(void)state;
+	static const char *const bad[] = {"", "a/b", "/", "../t1"};
+	static const int kinds[] = {PAYLOAD_EXEC, PAYLOAD_CHECK};
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+			struct buf raw = BUF_INIT;
+			assert_int_equal(buf_add(&raw, "RUAS", 4), 0);
+			assert_int_equal(buf_addc(&raw, PAYLOAD_VERSION), 0);
+			assert_int_equal(buf_addc(&raw, (char)kinds[k]), 0);
+			raw_str(&raw, bad[i]);
+			assert_raw_refused(&raw, "user name");
+			buf_free(&raw);
+		}
 }
 
 static void test_trailing_bytes_refused(void **state)
@@ -915,6 +971,7 @@ static void test_exec_root(void **state)
 	struct payload in = {0}, out;
 	char *argv[] = {"cmd", NULL};
 	in.kind = PAYLOAD_EXEC;
+	in.user = "t1";
 	in.helper = HELPER;
 	in.work_dir = "/srv/p/sub dir";
 	in.root = "/srv/p";
@@ -1069,8 +1126,8 @@ static void test_hello(void **state)
 	unsigned int v = 0;
 	assert_int_equal(payload_hello_encode(&b), 0);
 	assert_int_equal(b.len, PAYLOAD_HELLO_BODY);
-	assert_memory_equal(b.data, "RUAS\x0a", 5);
-	assert_int_equal(PAYLOAD_VERSION, 10);
+	assert_memory_equal(b.data, "RUAS\x0b", 5);
+	assert_int_equal(PAYLOAD_VERSION, 11);
 	assert_int_equal(payload_hello_decode(b.data, b.len, &v), 0);
 	assert_int_equal(v, PAYLOAD_VERSION);
 	/* Another version decodes, for the caller to name. */
@@ -1127,6 +1184,7 @@ int main(void)
 		cmocka_unit_test(test_facility_only_the_configurable_ones),
 		cmocka_unit_test(test_wrong_version_refused),
 		cmocka_unit_test(test_bad_header_or_kind_refused),
+		cmocka_unit_test(test_bad_user_refused),
 		cmocka_unit_test(test_trailing_bytes_refused),
 		cmocka_unit_test(test_counts_exceeding_data_refused),
 		cmocka_unit_test(test_string_with_nul_refused),

@@ -320,6 +320,7 @@ static void test_not_a_payload(void **state)
 	char *argv[] = {"cmd", NULL};
 	memset(&p, 0, sizeof p);
 	p.kind = PAYLOAD_EXEC;
+	p.user = "t1";
 	p.helper = HELPER;
 	p.work_dir = "/w";
 	p.argv = argv;
@@ -335,6 +336,7 @@ static void test_not_a_payload(void **state)
 	pb = (struct buf)BUF_INIT;
 	memset(&p, 0, sizeof p);
 	p.kind = PAYLOAD_CHECK;
+	p.user = "t1";
 	p.sudo_path = "/usr/bin/sudo";
 	assert_int_equal(payload_encode(&p, &pb), 0);
 	assert_int_equal(session_decode(pb.data, pb.len, &so, &why), -1);
