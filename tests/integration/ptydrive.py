@@ -53,6 +53,16 @@ class Drive:
         self.before = stty(self.path)
         self.pid = os.fork()
         if self.pid == 0:
+            # A fresh login's signal state, as a terminal emulator or login(1)
+            # gives: whatever ran this (nohup ignores SIGHUP) must not decide
+            # what a hangup or Ctrl-C does to the command.
+            for sig in signal.valid_signals():
+                if sig not in (signal.SIGKILL, signal.SIGSTOP):
+                    try:
+                        signal.signal(sig, signal.SIG_DFL)
+                    except (OSError, ValueError):
+                        pass
+            signal.pthread_sigmask(signal.SIG_SETMASK, [])
             os.setsid()
             fd = os.open(self.path, os.O_RDWR)  # becomes the controlling terminal
             for i in range(3):
