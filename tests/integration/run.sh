@@ -293,6 +293,57 @@ cp "$SB/pam-ruas.saved" /etc/pam.d/ruas
 cp "$SB/group.conf.saved" /etc/security/group.conf
 gpasswd -d t1 filegrp >/dev/null
 
+# ------------------------------------------------------------------ the pam service file
+# PAM runs /etc/pam.d/other for a service it cannot find, without a word. A
+# missing /etc/pam.d/ruas, a pam_service that names no file, and a "ruas"
+# that is not ruas's own are refused by ruas check and by the spawn itself
+# (ptyspawn: ruas_spawn() without the checks), before PAM runs anything:
+# "other" is made to leave a mark when PAM runs it, and must leave none.
+consumer_flags
+consumer_build ptyspawn "$abs_top_srcdir/tests/consumer/ptyspawn.c"
+expect "pam service: ptyspawn (ruas_spawn() alone) builds" test "$RC" = 0
+cp /etc/pam.d/other "$SB/pam-other.saved"
+for stack in auth account session; do
+	printf '%s optional pam_exec.so /usr/bin/touch %s\n' "$stack" "$SB/other-ran"
+done >>/etc/pam.d/other
+pam_service_case() { # NAME WANT [pam_service]: ruas check and ruas_spawn both refuse, naming WANT
+	local name=$1 want=$2 svc=""
+	[ -n "${3:-}" ] && svc="pam_service = \"$3\";"
+	conf pamsvc <<EOC
+backend = "pam";
+session_helper = $(cfgstr "$SESSION");
+$svc
+projects = ( { name = "p"; run_as_user = "t1"; work_dir = "$SB/w1"; command = ["true"]; } );
+EOC
+	rm -f "$SB/other-ran"
+	run_as root check -c "$CONF"
+	expect "pam service, $name: ruas check fails (exit 1)" test "$RC" = 1
+	expect "pam service, $name: ... naming the file and what PAM would do" has "$OUT$ERR" "$want"
+	OUT=$(as_user root env LD_LIBRARY_PATH="$LIBDIR" "$SB/bin/ptyspawn" -c "$CONF" p 2>&1 </dev/null)
+	RC=$? ERR=""
+	expect "pam service, $name: ruas_spawn() refuses (RUAS_ERR_CONFIG), nothing starts" \
+		has "$OUT" "ptyspawn: error -1: project \"p\": refusing to start user \"t1\" through PAM"
+	expect "pam service, $name: ... naming the file" has "$OUT" "$want"
+	expect "pam service, $name: PAM never ran /etc/pam.d/other" test ! -e "$SB/other-ran"
+}
+mv /etc/pam.d/ruas "$SB/pam-ruas.moved"
+pam_service_case "ruas's file missing" "/etc/pam.d/ruas does not exist, so PAM would run /etc/pam.d/other in its place"
+echo '@include other' >/etc/pam.d/ruas
+pam_service_case "a ruas that is not ruas's" "/etc/pam.d/ruas is not the PAM service that ruas installed"
+mv "$SB/pam-ruas.moved" /etc/pam.d/ruas
+pam_service_case "pam_service names no file" "/etc/pam.d/nosuch does not exist, so PAM would run /etc/pam.d/other in its place" nosuch
+# The control: ruas's own file back, the same project runs, and "other" stays unused.
+conf pamsvc <<EOC
+backend = "pam";
+session_helper = $(cfgstr "$SESSION");
+projects = ( { name = "p"; run_as_user = "t1"; work_dir = "$SB/w1"; command = ["true"]; } );
+EOC
+rm -f "$SB/other-ran"
+run_as root run -c "$CONF" p
+expect "pam service: with ruas's own file the project runs (exit 0)" test "$RC" = 0
+expect "pam service: ... and PAM did not run /etc/pam.d/other" test ! -e "$SB/other-ran"
+cp "$SB/pam-other.saved" /etc/pam.d/other
+
 # ------------------------------------------------------------------ exit statuses
 conf status <<EOC
 projects = ( { name = "seven"; run_as_user = "t1"; work_dir = "$SB/w1"; command = ["sh", "-c", "exit 7"]; },

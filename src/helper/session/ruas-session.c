@@ -55,6 +55,7 @@
 #include "drop.h"
 #include "exit_status.h"
 #include "pam_login.h"
+#include "pam_service.h"
 #include "payload.h"
 #include "pidns.h"
 #include "proc.h"
@@ -318,6 +319,19 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	int check = p.mode == SESSION_CHECK;
+	/*
+	 * PAM runs /etc/pam.d/other for a service it cannot find, without a
+	 * word; the library refuses first, and so does this, called directly.
+	 */
+	char svc_why[512];
+	if (pam_service_problem(PAM_SERVICE_DIR, p.service, svc_why, sizeof svc_why) < 0) {
+		if (check)
+			rc = send_verdict(0, svc_why) == 0 ? 0 : EXIT_HELPER;
+		else
+			fprintf(stderr, "ruas-session: refusing PAM service %s for user %s: %s\n",
+				p.service, p.user, svc_why);
+		goto out;
+	}
 	/* The caller's terminal, as the library named it: this one's stdin is /dev/null. */
 	const char *tty = p.tty && *p.tty ? p.tty : NULL;
 	struct pam_login l;

@@ -22,6 +22,7 @@
 #include "check/report_names.h"
 #include "error.h"
 #include "exit_status.h"
+#include "pam_service.h"
 #include "payload.h"
 #include "spawn/pam.h"
 #include "spawn/sudo_call.h"
@@ -366,10 +367,30 @@ static void judge_output(struct job *j)
 		report_free(&reps[i]);
 }
 
+/*
+ * pam: the service file PAM will read, before anything runs: a missing one
+ * is not an error to PAM, which runs /etc/pam.d/other instead. 0, or -1
+ * with the outcome set.
+ */
+static int pam_service_ready(const struct check_run *run, struct job *j)
+{
+	char why[512];
+	if (!j->spec->pam ||
+	    pam_service_problem(run->cfg && run->cfg->pam_dir ? run->cfg->pam_dir : PAM_SERVICE_DIR,
+				j->spec->pam_service, why, sizeof why) == 0)
+		return 0;
+	j->pam_reason = strdup(why);
+	if (j->pam_reason)
+		j->outcome = OUT_PAM_SERVICE;
+	else
+		set_internal(j, "out of memory");
+	return -1;
+}
+
 static void run_job(const struct check_run *run, const struct runner *runner, struct job *j)
 {
 	const struct job_spec *s = j->spec;
-	if (account_ready(j) < 0)
+	if (pam_service_ready(run, j) < 0 || account_ready(j) < 0)
 		return;
 	struct payload p = {0};
 	p.kind = PAYLOAD_CHECK;

@@ -64,6 +64,7 @@ enum outcome {
 	OUT_SUDO_FAILED,
 	OUT_INTERNAL,
 	OUT_PAM_ACCOUNT, /* pam backend: pam_acct_mgmt refused */
+	OUT_PAM_SERVICE, /* pam backend: the service file is missing or not ruas's */
 	OUT_SESSION_FAILED,
 };
 

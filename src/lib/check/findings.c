@@ -31,6 +31,8 @@ static char *pam_failure_text(const struct check_run *run, const struct job *j,
 	case OUT_PAM_ACCOUNT:
 		return msg_pam_account(project, user, j->spec->pam_service,
 				       j->pam_reason ? j->pam_reason : "refused");
+	case OUT_PAM_SERVICE:
+		return msg_pam_service(project, user, j->spec->pam_service, j->pam_reason);
 	case OUT_USER_MISSING:
 		buf_printf(&what, "user \"%s\" does not exist", user);
 		buf_printf(&fix, "Create it, for example with: ruas-setup useradd --target %s | sh",

@@ -210,19 +210,45 @@ static void runs_through_pam(struct buf *b, const char *project, const char *use
 	buf_adds(b, " through PAM");
 }
 
+/* "ERROR: project P runs as user U through PAM (service S), but " */
+static void through_service_but(struct buf *b, const char *project, const char *user,
+				const char *service)
+{
+	runs_through_pam(b, project, user);
+	buf_adds(b, " (service ");
+	q(b, service);
+	buf_adds(b, "), but ");
+}
+
 char *msg_pam_account(const char *project, const char *user, const char *service,
 		      const char *reason)
 {
 	struct buf b = BUF_INIT;
-	runs_through_pam(&b, project, user);
-	buf_adds(&b, " (service ");
-	q(&b, service);
-	buf_adds(&b, "), but PAM refused the account: ");
+	through_service_but(&b, project, user, service);
+	buf_adds(&b, "PAM refused the account: ");
 	quote_display(&b, reason, 0);
 	buf_printf(&b, ".\nFix the account (for example: chage -E -1 %s; usermod -U %s) "
 		       "or the account stack of /etc/pam.d/", user, user);
 	quote_display(&b, service, 0);
 	buf_adds(&b, ". Then restart ruas.\n");
+	return buf_detach(&b);
+}
+
+char *msg_pam_service(const char *project, const char *user, const char *service,
+		      const char *why)
+{
+	struct buf b = BUF_INIT;
+	through_service_but(&b, project, user, service);
+	quote_display(&b, why, 0);
+	buf_adds(&b, ".\nFix: ");
+	if (strcmp(service, "ruas") == 0)
+		buf_adds(&b, "put back the service file that ruas installs (make install, or the "
+			     "ruas package, puts it at /etc/pam.d/ruas; the source has it as "
+			     "pam/ruas), or name a service of your own in pam_service.");
+	else
+		buf_adds(&b, "create that service file, or set pam_service to a service that "
+			     "exists (ruas installs its own as /etc/pam.d/ruas).");
+	buf_adds(&b, " Then restart ruas.\n");
 	return buf_detach(&b);
 }
 

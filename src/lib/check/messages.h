@@ -85,6 +85,9 @@ char *msg_lifetime(const char *user, const struct outlives *lt);
 /* The pam backend's own failures. */
 char *msg_pam_account(const char *project, const char *user, const char *service,
 		      const char *reason);
+/* The service file PAM would read is missing or not ruas's (why: pam_service.h's). */
+char *msg_pam_service(const char *project, const char *user, const char *service,
+		      const char *why);
 char *msg_pam_unusable(const char *project, const char *user, const char *what,
 		       const char *fix);
 char *msg_pam_failed(const char *project, const char *user, const char *path,

@@ -115,6 +115,8 @@ struct ruas_config {
 	char **target_sudo_allowed;
 	enum backend backend;
 	char *pam_service;
+	/* Where PAM reads its services: NULL for /etc/pam.d (a test points it elsewhere). */
+	const char *pam_dir;
 	unsigned int terminate_grace;
 	enum lifetime lifetime;
 };

@@ -1686,12 +1686,51 @@ static void test_real_runner_channel(void **state)
 
 /* ------------------------------------------------------- pam backend */
 
+/*
+ * The PAM services the tests' configurations see (config_int.h pam_dir):
+ * "ruas" as ruas installs it (it names itself), "mine" a site's own, and
+ * "impostor", a file called ruas that is not ruas's, in a directory of its own.
+ */
+static char pam_dir[64], pam_dir_impostor[80];
+
+static void write_in(const char *dir, const char *name, const char *text)
+{
+	char path[160];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	write_file(path, text, 0644);
+}
+
+static void pam_dirs_make(void)
+{
+	snprintf(pam_dir, sizeof pam_dir, "/tmp/ruas-pamd.XXXXXX");
+	assert_non_null(mkdtemp(pam_dir));
+	write_in(pam_dir, "ruas", "#%PAM-1.0\n# PAM service of ruas's pam backend: a root "
+				    "supervisor starts an agent as its run_as_user.\n"
+				    "auth sufficient pam_rootok.so\n");
+	write_in(pam_dir, "mine", "account include common-account\n");
+	snprintf(pam_dir_impostor, sizeof pam_dir_impostor, "%s/impostor", pam_dir);
+	assert_int_equal(mkdir(pam_dir_impostor, 0755), 0);
+	write_in(pam_dir_impostor, "ruas", "@include other\n");
+}
+
+static void pam_dirs_remove(void)
+{
+	static const char *const files[] = {"impostor/ruas", "impostor", "ruas", "mine"};
+	char path[160];
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		snprintf(path, sizeof path, "%s/%s", pam_dir, files[i]);
+		(void)remove(path);
+	}
+	(void)rmdir(pam_dir);
+}
+
 /* One pam project of t1 (service "ruas"), run through the fake with script s. */
 static ruas_report *run_pam(const struct script *s, struct fake *fk, ruas_config **cfgp,
 			    const char *extra)
 {
 	const struct proj ps[] = {{"proj", "t1", "/srv/a", extra}};
 	*cfgp = load_backend(ps, 1, NULL, "pam");
+	(*cfgp)->pam_dir = pam_dir;
 	fake_init(fk, s, 1);
 	ruas_report *rep = run(*cfgp, fk, 0);
 	assert_int_equal(fk->ncalls, 1);
@@ -1763,6 +1802,58 @@ static void test_pam_reports(void **state)
 	rep = run_pam(&s, &fk, &cfg, "lifetime = \"pidns\";");
 	assert_count(rep, 0, 0);
 	done(rep, cfg, &fk);
+}
+
+/*
+ * PAM runs /etc/pam.d/other for a service it cannot find, without a word:
+ * a pam_service that names no file, and a "ruas" that is not ruas's own,
+ * are fatal before anything runs; a site's own service that exists is not.
+ */
+static void test_pam_service_file(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *extra, *service;
+		int impostor;
+		const char *want; /* NULL: no finding */
+	} cases[] = {
+		{"pam_service = \"nosuch\";", "nosuch", 0,
+		 "/nosuch does not exist, so PAM would run "},
+		{NULL, "ruas", 1,
+		 "/impostor/ruas is not the PAM service that ruas installed (its first lines do "
+		 "not say "},
+		{"pam_service = \"mine\";", "mine", 0, NULL},
+		{NULL, "ruas", 0, NULL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		const struct proj ps[] = {{"proj", "t1", "/srv/a", cases[i].extra}};
+		ruas_config *cfg = load_backend(ps, 1, NULL, "pam");
+		cfg->pam_dir = cases[i].impostor ? pam_dir_impostor : pam_dir;
+		struct fake fk;
+		struct script s = {"t1", B_REPORT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1};
+		fake_init(&fk, &s, 1);
+		ruas_report *rep = run(cfg, &fk, 0);
+		if (!cases[i].want) {
+			assert_int_equal(fk.ncalls, 1);
+			assert_count(rep, 0, 0);
+			done(rep, cfg, &fk);
+			continue;
+		}
+		/* Nothing ran: not ruas-session, not PAM. */
+		assert_int_equal(fk.ncalls, 0);
+		assert_count(rep, 0, 1);
+		char head[160];
+		snprintf(head, sizeof head,
+			 "ERROR: project \"proj\" runs as user \"t1\" through PAM (service \"%s\"), "
+			 "but ", cases[i].service);
+		assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "pam", head);
+		assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "pam", cases[i].want);
+		assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "pam",
+			    strcmp(cases[i].service, "ruas") == 0
+				    ? "Fix: put back the service file that ruas installs"
+				    : "Fix: create that service file, or set pam_service");
+		done(rep, cfg, &fk);
+	}
 }
 
 /*
@@ -2569,6 +2660,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_channel_not_trusted),
 		cmocka_unit_test(test_real_runner_channel),
 		cmocka_unit_test(test_pam_reports),
+		cmocka_unit_test(test_pam_service_file),
 		cmocka_unit_test(test_pam_channel_not_trusted),
 		cmocka_unit_test(test_profile_noise_ignored),
 		cmocka_unit_test(test_escalation_fatal),
@@ -2591,5 +2683,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_anchors_known_in_payload),
 		cmocka_unit_test(test_anchors_for_targets),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	pam_dirs_make();
+	int failed = cmocka_run_group_tests(tests, NULL, NULL);
+	pam_dirs_remove();
+	return failed;
 }
