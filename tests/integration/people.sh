@@ -197,16 +197,39 @@ people = { worktrees = "$WT"; credentials = "$SB/cred"; claude_projects = "$SB/c
   members = ( { id = "bob"; run_as_user = "ruas-bob"; } ); };
 projects = ( { name = "b"; person = "bob"; work_dir = "$WT/bob/repo"; command = ["sh", "-c", "echo tmp=\$TMPDIR"]; } );
 EOC
+# Another user made /tmp/ruas-UID first (world-writable, so that the
+# agent's files would land where the squatter reads them): never used, and
+# never a refusal for good. The run gets a parent of its own, named at
+# random, and says so.
 mkdir -p "/tmp/ruas-$bob_uid"
 chmod 777 "/tmp/ruas-$bob_uid"
 run_sup run -c "$CONF" b
-expect "squatting: a /tmp/ruas-UID of another owner is refused" test "$RC" = 125
-expect "squatting: ... with the reason" has "$ERR" "refusing /tmp/ruas-$bob_uid as a private temp directory"
-rm -rf "/tmp/ruas-$bob_uid"
-ln -s /etc "/tmp/ruas-$bob_uid"
+expect "squatting: a /tmp/ruas-UID of another owner does not stop the run (exit 0)" test "$RC" = 0
+tmpdir=$(sed -n 's/^tmp=//p' <<<"$OUT")
+expect "squatting: ... TMPDIR is in a fresh parent of the run's own, not the squatter's" \
+	eval '[[ "$tmpdir" =~ ^/tmp/ruas-$bob_uid\.[0-9a-f]{16}/bob$ ]]'
+expect "squatting: ... that parent is bob's, mode 0700" \
+	test "$(stat -c %U:%a "${tmpdir%/bob}" 2>&1)" = "ruas-bob:700"
+expect "squatting: ... nothing was made in the squatter's directory" \
+	test -z "$(ls -A "/tmp/ruas-$bob_uid")"
+expect "squatting: ... the run says so, naming the path and the fix" \
+	has "$ERR" "warning: /tmp/ruas-$bob_uid is not this user's private directory"
+expect "squatting: ... and the fix" has "$ERR" "Fix, as root: rm -rf /tmp/ruas-$bob_uid"
 run_sup run -c "$CONF" b
-expect "squatting: a symlink is refused" test "$RC" = 125
+tmpdir2=$(sed -n 's/^tmp=//p' <<<"$OUT")
+expect "squatting: the next run is not refused either, with a parent of its own again" \
+	test "$RC" = 0 -a -n "$tmpdir2" -a "$tmpdir2" != "$tmpdir"
+rm -rf "/tmp/ruas-$bob_uid" "/tmp/ruas-$bob_uid".*
+ln -s /etc "/tmp/ruas-$bob_uid"
+before=$(ls -la /etc | md5sum)
+run_sup run -c "$CONF" b
+tmpdir=$(sed -n 's/^tmp=//p' <<<"$OUT")
+expect "squatting: a symlink (to /etc) does not stop the run either" test "$RC" = 0
+expect "squatting: ... TMPDIR is not through the symlink" \
+	eval '[[ "$tmpdir" =~ ^/tmp/ruas-$bob_uid\.[0-9a-f]{16}/bob$ ]]'
+expect "squatting: ... and nothing was made where it points" test "$(ls -la /etc | md5sum)" = "$before"
 rm -f "/tmp/ruas-$bob_uid"
+rm -rf "/tmp/ruas-$bob_uid".*
 mkdir -p "/tmp/ruas-$bob_uid"
 chown ruas-bob "/tmp/ruas-$bob_uid"
 chmod 755 "/tmp/ruas-$bob_uid"

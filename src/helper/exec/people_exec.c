@@ -7,25 +7,41 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* One level: mkdirat, or an existing directory that is ours and private. */
-static int private_dir(int parent, const char *name, const char *shown)
+/*
+ * One level: mkdirat, or an existing directory that is ours and private.
+ * *squatted (when not NULL) is set when the name is taken by what this user
+ * may not use: a symlink, not a directory, or another user's directory.
+ */
+static int private_dir(int parent, const char *name, const char *shown, int *squatted)
 {
 	struct stat st;
+	if (squatted)
+		*squatted = 0;
 	if (mkdirat(parent, name, 0700) < 0 && errno != EEXIST) {
 		fprintf(stderr, "ruas-exec: cannot create %s: %s\n", shown, strerror(errno));
 		return -1;
 	}
 	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
+		if (squatted && (errno == ELOOP || errno == ENOTDIR)) {
+			*squatted = 1;
+			return -1;
+		}
 		fprintf(stderr, "ruas-exec: refusing %s as a private temp directory: %s "
 				"(a symlink or not a directory; remove it)\n",
 			shown, strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) < 0 || st.st_uid != getuid()) {
+		if (squatted) {
+			*squatted = 1;
+			close(fd);
+			return -1;
+		}
 		fprintf(stderr, "ruas-exec: refusing %s as a private temp directory: it "
 				"belongs to uid %u, not to this user (remove it)\n",
 			shown, (unsigned)st.st_uid);
@@ -40,9 +56,44 @@ static int private_dir(int parent, const char *name, const char *shown)
 	return fd;
 }
 
+/*
+ * When /tmp/ruas-UID is squatted: a parent of this run's own, made with a
+ * name nobody can guess before it exists (mkdir fails on an existing name,
+ * so it is ours, 0700, from the start). Its descriptor with *out its path,
+ * or -1.
+ */
+static int fresh_parent(int tmp, const char *base, struct buf *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	for (int tries = 0; tries < 16; tries++) {
+		unsigned char r[8];
+		char name[96];
+		size_t n = (size_t)snprintf(name, sizeof name, "%s.", base);
+		if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r)
+			break;
+		for (size_t i = 0; i < sizeof r && n + 2 < sizeof name; i++) {
+			name[n++] = hex[r[i] >> 4];
+			name[n++] = hex[r[i] & 15];
+		}
+		name[n] = '\0';
+		if (mkdirat(tmp, name, 0700) < 0) {
+			if (errno == EEXIST)
+				continue;
+			break;
+		}
+		out->len = 0;
+		buf_printf(out, "/tmp/%s", name);
+		return private_dir(tmp, name, out->data ? out->data : name, NULL);
+	}
+	fprintf(stderr, "ruas-exec: cannot make a private temp directory in /tmp: %s\n",
+		strerror(errno ? errno : EEXIST));
+	return -1;
+}
+
 int private_tmp(const char *person, struct buf *out)
 {
 	char base[64];
+	int squatted;
 	snprintf(base, sizeof base, "ruas-%u", (unsigned)getuid());
 	int tmp = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (tmp < 0) {
@@ -50,12 +101,20 @@ int private_tmp(const char *person, struct buf *out)
 		return -1;
 	}
 	buf_printf(out, "/tmp/%s", base);
-	int d1 = private_dir(tmp, base, out->data ? out->data : base);
+	int d1 = private_dir(tmp, base, out->data ? out->data : base, &squatted);
+	if (d1 < 0 && squatted) {
+		/* Never the squatter's, never a refusal for good: a parent of this run's own. */
+		fprintf(stderr, "ruas-exec: warning: /tmp/%s is not this user's private directory "
+				"(a symlink, not a directory, or another user's): someone made it "
+				"first; this run uses a fresh one. Fix, as root: rm -rf /tmp/%s\n",
+			base, base);
+		d1 = fresh_parent(tmp, base, out);
+	}
 	close(tmp);
 	if (d1 < 0)
 		return -1;
 	buf_printf(out, "/%s", person);
-	int d2 = private_dir(d1, person, out->data ? out->data : person);
+	int d2 = private_dir(d1, person, out->data ? out->data : person, NULL);
 	close(d1);
 	if (d2 < 0)
 		return -1;

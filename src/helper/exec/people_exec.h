@@ -11,9 +11,12 @@
  * user, never /tmp itself. Each level is created with mkdir 0700 or, when it
  * exists, opened with O_NOFOLLOW and accepted only if it is a directory that
  * this uid owns and nobody else can enter; a wrong mode on a directory of
- * ours is fixed through the descriptor. A symlink or a directory of another
- * user (the /tmp squatting attack) is refused. 0 with *out set, or -1 with
- * the reason printed.
+ * ours is fixed through the descriptor. When /tmp/ruas-UID is a symlink,
+ * not a directory or another user's (the /tmp squatting attack), it is
+ * never used and never a refusal for good: this run gets a parent of its
+ * own, /tmp/ruas-UID.RANDOM, made 0700 by this user (mkdir fails on a name
+ * that exists), with a warning naming the squatted path and the fix. 0 with
+ * *out set, or -1 with the reason printed.
  */
 int private_tmp(const char *person, struct buf *out);
 
