@@ -28,6 +28,8 @@
  *   ANCHOR  str(path), u8 HOW, u8 REL, str(ID), u32 MODE, u32 UID,
  *           u32 GID, u8 ACL, str(anchor)
  *   ANCHORS u64 TOTAL                          (required, after the ANCHOR records)
+ *   PASSWD  i32 RC, str(output)                (`passwd -S`: the target's own
+ *                                               password status, as passwd says it)
  *
  *   from ruas-session
  *   ACCT    u8 ok, str(PAM's reason when not ok)
@@ -70,6 +72,7 @@ enum report_tag {
 	REC_ANCHORS,
 	REC_ACCT,
 	REC_PIDNS,
+	REC_PASSWD,
 };
 /* The most probes one audit sends (their verdicts index helper_report.probes). */
 #define REPORT_MAX_PROBES 256
@@ -145,6 +148,8 @@ struct helper_report {
 	char *bwrap_out;
 	int lifetime_seen, lifetime_errno; /* the PID namespace probe; 0: it works */
 	char *lifetime_why;
+	int passwd_seen, passwd_rc; /* `passwd -S` as the target: its exit code and output */
+	char *passwd_out;
 	int probes[REPORT_MAX_PROBES]; /* enum probe_verdict by probe index */
 	int esc_seen;
 	int true_rc, list_rc; /* sudo -n true, sudo -n -l without a terminal */

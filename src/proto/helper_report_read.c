@@ -16,6 +16,7 @@ void helper_report_free(struct helper_report *r)
 	free(r->gids);
 	free(r->bwrap_out);
 	free(r->lifetime_why);
+	free(r->passwd_out);
 	for (size_t i = 0; r->dirs && i < r->ndirs; i++) {
 		free(r->dirs[i].path);
 		free(r->dirs[i].owner);
@@ -164,6 +165,19 @@ static int bwrap_record(struct dec *d, struct helper_report *r)
 		return -1;
 	r->bwrap_seen = 1;
 	r->bwrap_rc = rc;
+	return 0;
+}
+
+/* PASSWD i32 RC str(output) */
+static int passwd_record(struct dec *d, struct helper_report *r)
+{
+	int32_t rc;
+	if (r->passwd_seen)
+		return dec_fail(d, "report repeats its passwd record");
+	if (dec_i32(d, &rc) < 0 || dec_str(d, &r->passwd_out) < 0)
+		return -1;
+	r->passwd_seen = 1;
+	r->passwd_rc = rc;
 	return 0;
 }
 
@@ -328,6 +342,8 @@ static int helper_record(struct dec *d, unsigned int tag, struct helper_report *
 		return anchor_record(d, r);
 	case REC_ANCHORS:
 		return anchors_record(d, r);
+	case REC_PASSWD:
+		return passwd_record(d, r);
 	default:
 		return dec_fail(d, "report record unknown to a helper's report");
 	}

@@ -91,6 +91,13 @@ void report_put_bwrap(struct buf *b, int rc, const char *output)
 	(void)enc_str(b, output ? output : "");
 }
 
+void report_put_passwd(struct buf *b, int rc, const char *output)
+{
+	enc_u8(b, REC_PASSWD);
+	enc_i32(b, rc);
+	(void)enc_str(b, output ? output : "");
+}
+
 void report_put_lifetime(struct buf *b, int errnum, const char *why)
 {
 	enc_u8(b, REC_LIFETIME);

@@ -38,7 +38,7 @@ conf() {
 sandbox_user sup
 sandbox_user other
 rule_line=()
-targets="req1 req2 sh1 env1 neg1 lpw1 chain1 allow1 human1 noauth1 self1 prov1 cwd1 allow2 allow3 rd1 big1 pg1 alias1 sp1"
+targets="req1 req2 sh1 env1 neg1 lpw1 chain1 allow1 human1 noauth1 self1 prov1 cwd1 allow2 allow3 rd1 big1 pg1 alias1 sp1 pwe1"
 for t in $targets; do
 	sandbox_user "$t"
 	rule_line+=("sup ALL=($t) NOPASSWD: ALL")
@@ -304,5 +304,29 @@ chown root /opt/rt/bin
 setup check --target sp1
 expect "... and once root owns it: exit 0" test "$RC" = 0
 rm -f /etc/sudoers.d/sp1-path
+
+# ------------------------------------------------------------------ an empty password
+# passwd -d, and a rule that asks for a password: Debian's common-auth has
+# pam_unix's nullok, which takes the empty answer, so the rule asks for
+# nothing. Proven first (the target becomes root), then caught everywhere.
+# Locked, as ruas-setup useradd makes users, the same rule gives nothing.
+passwd -d pwe1 >/dev/null
+sandbox_sudoers ruas-sup-pwe1 'sup ALL=(pwe1) NOPASSWD: ALL'
+sandbox_sudoers pwe1-rule 'pwe1 ALL=(ALL) ALL'
+OUT=$(as_user pwe1 sh -c 'echo | sudo -S -p "" id -un' 2>&1)
+RC=$? ERR=""
+expect "empty password: the proof, the target's password rule gives root with an empty answer" \
+	test "$RC" = 0 -a "$OUT" = root
+fatal_all pwe1 'target user "pwe1" has no password (passwd -S says NP)' "empty password"
+expect "empty password: ... the fix is named" has "$ERR" "Fix: passwd -l pwe1"
+passwd -l pwe1 >/dev/null
+OUT=$(as_user pwe1 sh -c 'echo | sudo -S -p "" id -un' 2>&1)
+RC=$? ERR=""
+expect "locked: the same rule gives nothing without the password" test "$RC" != 0
+conf pwe1
+run_sup check -c "$CONF"
+expect "locked: no password finding" hasnt "$ERR" "has no password"
+expect "locked: ... and nothing says it could not be judged" hasnt "$ERR" "could not be judged"
+rm -f /etc/sudoers.d/pwe1-rule /etc/sudoers.d/ruas-sup-pwe1
 
 tap_finish

@@ -125,6 +125,11 @@ int check_mode(const struct payload *p, int chan)
 	 * may grant some that the group database does not list.
 	 */
 	session_groups(&rep);
+	/* An empty password makes every rule that asks for one ask for nothing. */
+	struct buf pw = BUF_INIT;
+	int pw_rc = probe_passwd(&pw);
+	report_put_passwd(&rep, pw_rc, pw.data);
+	buf_free(&pw);
 	/* The trust anchors; sudo's listing gives its secure_path. */
 	check_anchors(&rep, p, plain.list.data);
 	buf_free(&plain.list);

@@ -211,6 +211,17 @@ static char **c_locale_env(void)
 	return env;
 }
 
+int probe_passwd(struct buf *out)
+{
+	char **env = c_locale_env();
+	char *argv[] = {"passwd", "-S", NULL};
+	struct probe pr[1] = {PROBE_INIT(out)};
+	probe_start(&pr[0], PASSWD_PATH, argv, env ? env : environ);
+	probe_collect(pr, 1);
+	free(env);
+	return pr[0].rc;
+}
+
 void probe_escalation(const char *sudo, struct esc_probe *plain, struct esc_probe *tty)
 {
 	char **env = c_locale_env();

@@ -19,6 +19,15 @@ struct esc_probe {
  */
 void probe_escalation(const char *sudo, struct esc_probe *plain, struct esc_probe *tty);
 
+/*
+ * `passwd -S` as the target: what the system's own (set-user-ID) passwd says
+ * of this user's password, into out ("USER NP ..." for an empty one); its
+ * exit code, 128+signal, or -errno when it could not start. This program
+ * reads no password database itself.
+ */
+#define PASSWD_PATH "/usr/bin/passwd"
+int probe_passwd(struct buf *out);
+
 /* Runs argv with output captured into out; its exit code, 128+signal or -errno. */
 int probe_run(const char *path, char *const argv[], struct buf *out);
 

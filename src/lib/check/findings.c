@@ -12,6 +12,7 @@
 #include "check/escalation.h"
 #include "check/lifetime.h"
 #include "check/messages.h"
+#include "check/password.h"
 #include "check/report.h"
 #include "exit_status.h"
 #include "helper_file.h"
@@ -121,6 +122,23 @@ static int report_trusted_tree(const struct ruas_project *p, size_t pi, ruas_rep
 }
 
 /* Check 2, then check 3 and the scan of the project's work_dir. */
+/* An empty password of the target's (passwd -S, as the helper ran it): fatal; unjudged: a warning. */
+static int report_password(ruas_report *rep, size_t idx, const char *project, const char *user,
+			   const struct helper_report *hr)
+{
+	switch (password_verdict(hr, user)) {
+	case PASSWORD_EMPTY:
+		return report_add(rep, idx, RUAS_SEVERITY_FATAL, "password",
+				  msg_password_empty(project, user));
+	case PASSWORD_UNJUDGED:
+		return report_add(rep, idx, RUAS_SEVERITY_WARNING, "password",
+				  msg_password_unjudged(project, user, hr->passwd_rc,
+							hr->passwd_out));
+	default:
+		return 0;
+	}
+}
+
 static int report_checks(const struct ruas_config *cfg, const struct job *j, size_t pi,
 			 size_t dir, ruas_report *rep)
 {
@@ -128,6 +146,7 @@ static int report_checks(const struct ruas_config *cfg, const struct job *j, siz
 	const char *user = j->spec->user;
 	const struct dir_result *d = &j->hr.dirs[dir];
 	int r = report_escalation(j, pi, rep, p->target_sudo_allowed);
+	r |= report_password(rep, pi, p->name, user, &j->hr);
 	r |= report_trusted_tree(p, pi, rep);
 	if (d->state == DIR_ESCAPE)
 		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "containment",
@@ -277,7 +296,8 @@ int report_target(const struct check_run *run, const struct job *j, size_t idx,
 	if (j->outcome != OUT_OK)
 		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "sudo", failure_text(run, j, NULL));
 	else
-		r |= report_escalation(j, idx, rep, allowed);
+		r |= report_escalation(j, idx, rep, allowed) |
+		     report_password(rep, idx, NULL, user, &j->hr);
 	r |= report_groups(rep, idx, NULL, user, &j->groups, j->groups_failed);
 	return r;
 }

@@ -62,6 +62,13 @@ char *msg_scan_incomplete(const char *project, const char *work_dir,
 			  const char *config);
 char *msg_root_groups(const char *project, const char *user, const char *groups);
 /*
+ * The target has no password (passwd -S: NP), which PAM's nullok takes: fatal.
+ * Or passwd -S did not say (rc: its exit code, or -errno), a warning. project
+ * NULL: a target alone.
+ */
+char *msg_password_empty(const char *project, const char *user);
+char *msg_password_unjudged(const char *project, const char *user, int rc, const char *said);
+/*
  * The groups findings of a user, from account_group_risks(): the warning
  * (msg_root_groups' text, with a line per group saying why) covers the
  * RUAS_SEVERITY_WARNING hits, the error the RUAS_SEVERITY_FATAL ones, each

@@ -103,3 +103,42 @@ char *msg_sudo_list_unreadable(const char *user, const char *how, const char *wh
 	}
 	return buf_detach(&b);
 }
+
+/* SEVERITY, the project when there is one, and `target user "U"`. */
+static void target_user(struct buf *b, const char *severity, const char *project,
+			const char *user)
+{
+	msg_prefix(b, severity, project);
+	buf_adds(b, "target user ");
+	q(b, user);
+}
+
+char *msg_password_empty(const char *project, const char *user)
+{
+	struct buf b = BUF_INIT;
+	target_user(&b, "ERROR: ", project, user);
+	buf_printf(&b, " has no password (passwd -S says NP). PAM takes an empty answer for it "
+		       "(pam_unix's nullok, which Debian's common-auth sets), so every sudo rule of "
+		       "\"%s\" that asks for a password asks for nothing, and su lets any local "
+		       "user become it.\nFix: passwd -l %s (lock it; ruas-setup useradd makes its "
+		       "users locked). Then restart ruas.\n", user, user);
+	return buf_detach(&b);
+}
+
+char *msg_password_unjudged(const char *project, const char *user, int rc, const char *said)
+{
+	struct buf b = BUF_INIT;
+	msg_prefix(&b, "WARNING: ", project);
+	buf_adds(&b, "whether ");
+	target_user(&b, "", NULL, user);
+	buf_adds(&b, " has an empty password could not be judged: passwd -S, run as it, ");
+	if (rc < 0)
+		buf_printf(&b, "did not start (errno %d)", -rc);
+	else
+		buf_printf(&b, "exited %d", rc);
+	buf_adds(&b, " and said: ");
+	quote_display(&b, said && *said ? said : "nothing", 0);
+	buf_printf(&b, ".\nCheck it as root: passwd -S %s (NP means no password; lock it with "
+		       "passwd -l %s).\n", user, user);
+	return buf_detach(&b);
+}
