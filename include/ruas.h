@@ -402,7 +402,9 @@ RUAS_EXTERN ruas_severity ruas_report_item_severity(const ruas_report *report,
  *   "escalation"  check 2: the target can run something as another user
  *                 without a password, or its rules could not be read
  *   "password"    the target has an empty password (passwd -S says NP), which
- *                 PAM's nullok takes: fatal; passwd -S could not say: warning
+ *                 PAM's nullok takes: fatal; passwd -S could not say: warning.
+ *                 Or root has none (judged where /etc/shadow can be read: as
+ *                 root): fatal, for every project
  *   "groups"      the target is in a root-equivalent (or secret-reading) group
  *   "anchors"     the target can write what root or the supervisor trusts
  *   "work_dir"    check 3: the target cannot enter its work_dir

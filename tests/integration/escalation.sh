@@ -329,4 +329,27 @@ expect "locked: no password finding" hasnt "$ERR" "has no password"
 expect "locked: ... and nothing says it could not be judged" hasnt "$ERR" "could not be judged"
 rm -f /etc/sudoers.d/pwe1-rule /etc/sudoers.d/ruas-sup-pwe1
 
+# ------------------------------------------------------------------ root without a password
+# su makes any local user root with an empty answer (nullok). Only root can
+# read /etc/shadow: ruas check as root and ruas-setup check judge it.
+cp /etc/shadow "$SB/shadow.saved"
+passwd -d root >/dev/null
+OUT=$(as_user other su root -c 'id -un' </dev/null 2>&1)
+RC=$? ERR=""
+expect "root's empty password: the proof, su gives any user root" test "$RC" = 0 -a "$OUT" = root
+conf prov1
+run_as root check -c "$CONF"
+expect "root's empty password: ruas check as root exits 1" test "$RC" = 1
+expect "... naming it" has "$ERR" 'ERROR: project "p": root has no password.'
+expect "... and the fix" has "$ERR" "Fix: passwd -l root"
+setup check --target prov1 --supervisor sup
+expect "root's empty password: ruas-setup check exits 1" test "$RC" = 1
+expect "... naming it" has "$ERR" "ERROR: root has no password."
+cp "$SB/shadow.saved" /etc/shadow
+OUT=$(as_user other su root -c 'id -un' </dev/null 2>&1)
+RC=$? ERR=""
+expect "root's password back: su gives nothing" test "$RC" != 0
+run_as root check -c "$CONF"
+expect "root's password back: no such finding" hasnt "$ERR" "root has no password"
+
 tap_finish

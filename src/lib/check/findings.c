@@ -244,6 +244,18 @@ int report_lifetime(const struct job_projects *jp, const char *user, const struc
 	return r;
 }
 
+int report_root_password(const struct ruas_config *cfg, ruas_report *rep)
+{
+	int r = 0;
+	if (!root_password_empty())
+		return 0;
+	for (size_t i = 0; i < cfg->nprojects; i++)
+		if (cfg->projects[i]->run_as_user)
+			r |= report_add(rep, i, RUAS_SEVERITY_FATAL, "password",
+					msg_root_password_empty(cfg->projects[i]->name));
+	return r;
+}
+
 /* People who share one OS user are kept apart by deny rules alone. */
 int report_helper_readable(const struct ruas_config *cfg, const char *helper, ruas_report *rep)
 {
@@ -299,6 +311,9 @@ int report_target(const struct check_run *run, const struct job *j, size_t idx,
 		r |= report_escalation(j, idx, rep, allowed) |
 		     report_password(rep, idx, NULL, user, &j->hr);
 	r |= report_groups(rep, idx, NULL, user, &j->groups, j->groups_failed);
+	if (root_password_empty())
+		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "password",
+				msg_root_password_empty(NULL));
 	return r;
 }
 

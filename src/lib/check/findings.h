@@ -31,6 +31,8 @@ int report_lifetime(const struct job_projects *jp, const char *user, const struc
 		    ruas_report *rep);
 /* ruas_preflight(): a helper that other users can read, on each project that runs it (fatal). */
 int report_helper_readable(const struct ruas_config *cfg, const char *helper, ruas_report *rep);
+/* root has no password (check/password.h): fatal for every project with a run_as_user. */
+int report_root_password(const struct ruas_config *cfg, ruas_report *rep);
 /* ruas_preflight(): people who share one OS user are kept apart by deny rules alone. */
 int report_shared_users(const struct ruas_config *cfg, ruas_report *rep);
 

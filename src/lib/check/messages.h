@@ -68,6 +68,8 @@ char *msg_root_groups(const char *project, const char *user, const char *groups)
  */
 char *msg_password_empty(const char *project, const char *user);
 char *msg_password_unjudged(const char *project, const char *user, int rc, const char *said);
+/* root has no password (password.h root_password_empty()); project NULL: a target alone. */
+char *msg_root_password_empty(const char *project);
 /*
  * The groups findings of a user, from account_group_risks(): the warning
  * (msg_root_groups' text, with a line per group saying why) covers the

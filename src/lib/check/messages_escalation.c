@@ -142,3 +142,14 @@ char *msg_password_unjudged(const char *project, const char *user, int rc, const
 		       "passwd -l %s).\n", user, user);
 	return buf_detach(&b);
 }
+
+char *msg_root_password_empty(const char *project)
+{
+	struct buf b = BUF_INIT;
+	msg_prefix(&b, "ERROR: ", project);
+	buf_adds(&b, "root has no password. PAM takes an empty answer for it (pam_unix's nullok, "
+		     "which Debian's common-auth sets), so su makes any local user root, every "
+		     "agent included.\nFix: passwd -l root (or give root a password). Then restart "
+		     "ruas.\n");
+	return buf_detach(&b);
+}

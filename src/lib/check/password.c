@@ -1,6 +1,8 @@
 /* password.c - see password.h. */
 #include "check/password.h"
 
+#include <pwd.h>
+#include <shadow.h>
 #include <string.h>
 
 /* The length of the word at s (up to a space, tab or newline). */
@@ -29,4 +31,17 @@ enum password_verdict password_verdict(const struct helper_report *hr, const cha
 	    (k == 2 && (strncmp(st, "LK", 2) == 0 || strncmp(st, "PS", 2) == 0)))
 		return PASSWORD_SET;
 	return PASSWORD_UNJUDGED;
+}
+
+int root_password_empty(void)
+{
+	char mem[4096];
+	struct passwd pw, *pr = NULL;
+	struct spwd sp, *sr = NULL;
+	if (getpwnam_r("root", &pw, mem, sizeof mem, &pr) == 0 && pr && pr->pw_passwd &&
+	    pr->pw_passwd[0] == '\0')
+		return 1;
+	/* "x" (or anything not empty) sends pam_unix to shadow. */
+	return getspnam_r("root", &sp, mem, sizeof mem, &sr) == 0 && sr && sr->sp_pwdp &&
+	       sr->sp_pwdp[0] == '\0';
 }

@@ -21,4 +21,11 @@ enum password_verdict {
 
 enum password_verdict password_verdict(const struct helper_report *hr, const char *user);
 
+/*
+ * Has root no password? Its passwd entry's field is empty, or its shadow
+ * entry's hash is (which only root can read: for anyone else, an unreadable
+ * shadow is no verdict). Then su makes any local user root. 1 or 0.
+ */
+int root_password_empty(void);
+
 #endif

@@ -202,7 +202,8 @@ int preflight_run(ruas_report **out, const ruas_config *cfg,
 		if (report_job_lifetime(runner, &jobs[i], &pl.more[i].projects, rep) < 0)
 			rc = RUAS_ERR_NOMEM;
 	}
-	if (report_helper_readable(cfg, run.helper, rep) < 0 || report_shared_users(cfg, rep) < 0)
+	if (report_helper_readable(cfg, run.helper, rep) < 0 || report_shared_users(cfg, rep) < 0 ||
+	    report_root_password(cfg, rep) < 0)
 		rc = RUAS_ERR_NOMEM;
 done:
 	free(names);

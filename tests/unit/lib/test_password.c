@@ -84,6 +84,15 @@ static void test_texts(void **state)
 			       "(errno 2) and said: nothing.\nCheck it as root: passwd -S t1 (NP "
 			       "means no password; lock it with passwd -l t1).\n");
 	free(t);
+	t = msg_root_password_empty("p");
+	assert_string_equal(t, "ERROR: project \"p\": root has no password. PAM takes an empty "
+			       "answer for it (pam_unix's nullok, which Debian's common-auth sets), "
+			       "so su makes any local user root, every agent included.\nFix: passwd "
+			       "-l root (or give root a password). Then restart ruas.\n");
+	free(t);
+	t = msg_root_password_empty(NULL);
+	assert_non_null(strstr(t, "ERROR: root has no password."));
+	free(t);
 	/* What passwd printed is shown escaped, never raw. */
 	t = msg_password_unjudged(NULL, "t1", 1, "passwd: \x1b[31mno\n");
 	assert_non_null(strstr(t, "exited 1 and said: passwd: \\x1b[31mno\\n."));
