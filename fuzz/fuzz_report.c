@@ -57,6 +57,8 @@ static void rebuild_helper(struct buf *b, const struct helper_report *r)
 		report_put_bwrap(b, r->bwrap_rc, r->bwrap_out);
 	if (r->passwd_seen)
 		report_put_passwd(b, r->passwd_rc, r->passwd_out);
+	if (r->doas_seen)
+		report_put_doas(b, r->doas_rc, r->doas_out);
 	if (r->lifetime_seen)
 		report_put_lifetime(b, r->lifetime_errno, r->lifetime_why);
 	for (size_t k = 0; k < REPORT_MAX_PROBES; k++)
@@ -111,6 +113,7 @@ static void valid_helper(const struct helper_report *r, size_t ndirs)
 		valid_dir(&r->dirs[i]);
 	CHECK(!r->bwrap_seen || r->bwrap_out);
 	CHECK(!r->passwd_seen || r->passwd_out);
+	CHECK(!r->doas_seen || r->doas_out);
 	CHECK(!r->lifetime_seen ||
 	      (r->lifetime_why && r->lifetime_errno >= 0 && r->lifetime_errno <= 4095));
 	for (size_t k = 0; k < REPORT_MAX_PROBES; k++)
@@ -176,6 +179,8 @@ static void same_helper(const struct helper_report *a, const struct helper_repor
 	same_str(a->bwrap_out, b->bwrap_out);
 	CHECK(a->passwd_seen == b->passwd_seen && a->passwd_rc == b->passwd_rc);
 	same_str(a->passwd_out, b->passwd_out);
+	CHECK(a->doas_seen == b->doas_seen && a->doas_rc == b->doas_rc);
+	same_str(a->doas_out, b->doas_out);
 	same_str(a->lifetime_why, b->lifetime_why);
 	CHECK(memcmp(a->probes, b->probes, sizeof a->probes) == 0);
 	CHECK(a->esc_seen == b->esc_seen && a->true_rc == b->true_rc && a->list_rc == b->list_rc &&

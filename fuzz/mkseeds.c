@@ -156,6 +156,7 @@ static void helper_report(struct buf *b, int capped)
 	report_put_dir(b, 1, &denied);
 	report_put_bwrap(b, 1, "bwrap: No permissions to creating new namespace\n");
 	report_put_passwd(b, 0, "alice NP 2026-12-05 0 99999 7 -1\n");
+	report_put_doas(b, 0, "");
 	report_put_lifetime(b, 1, "unshare(CLONE_NEWPID): Operation not permitted");
 	report_put_probe(b, 0, PROBE_DENIED);
 	report_put_probe(b, 1, PROBE_MISSING);

@@ -400,7 +400,9 @@ RUAS_EXTERN ruas_severity ruas_report_item_severity(const ruas_report *report,
  *   "pam"         the pam backend's session helper failed
  *   "account"     the pam backend: PAM's account stack refused the target
  *   "escalation"  check 2: the target can run something as another user
- *                 without a password, or its rules could not be read
+ *                 without a password, or its rules could not be read; or
+ *                 doas (where installed) lets it run commands as root
+ *                 without a password
  *   "password"    the target has an empty password (passwd -S says NP), which
  *                 PAM's nullok takes: fatal; passwd -S could not say: warning.
  *                 Or root has none (judged where /etc/shadow can be read: as

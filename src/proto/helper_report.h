@@ -30,6 +30,8 @@
  *   ANCHORS u64 TOTAL                          (required, after the ANCHOR records)
  *   PASSWD  i32 RC, str(output)                (`passwd -S`: the target's own
  *                                               password status, as passwd says it)
+ *   DOAS    i32 RC, str(output)                (`doas -n true`, where doas is
+ *                                               installed: 0 is root without a password)
  *
  *   from ruas-session
  *   ACCT    u8 ok, str(PAM's reason when not ok)
@@ -73,6 +75,7 @@ enum report_tag {
 	REC_ACCT,
 	REC_PIDNS,
 	REC_PASSWD,
+	REC_DOAS,
 };
 /* The most probes one audit sends (their verdicts index helper_report.probes). */
 #define REPORT_MAX_PROBES 256
@@ -150,6 +153,8 @@ struct helper_report {
 	char *lifetime_why;
 	int passwd_seen, passwd_rc; /* `passwd -S` as the target: its exit code and output */
 	char *passwd_out;
+	int doas_seen, doas_rc; /* `doas -n true` as the target (doas installed) */
+	char *doas_out;
 	int probes[REPORT_MAX_PROBES]; /* enum probe_verdict by probe index */
 	int esc_seen;
 	int true_rc, list_rc; /* sudo -n true, sudo -n -l without a terminal */

@@ -17,6 +17,7 @@ void helper_report_free(struct helper_report *r)
 	free(r->bwrap_out);
 	free(r->lifetime_why);
 	free(r->passwd_out);
+	free(r->doas_out);
 	for (size_t i = 0; r->dirs && i < r->ndirs; i++) {
 		free(r->dirs[i].path);
 		free(r->dirs[i].owner);
@@ -168,16 +169,16 @@ static int bwrap_record(struct dec *d, struct helper_report *r)
 	return 0;
 }
 
-/* PASSWD i32 RC str(output) */
-static int passwd_record(struct dec *d, struct helper_report *r)
+/* PASSWD or DOAS: i32 RC str(output), once each. */
+static int run_record(struct dec *d, const char *what, int *seen, int *rc, char **out)
 {
-	int32_t rc;
-	if (r->passwd_seen)
-		return dec_fail(d, "report repeats its passwd record");
-	if (dec_i32(d, &rc) < 0 || dec_str(d, &r->passwd_out) < 0)
+	int32_t v;
+	if (*seen)
+		return dec_fail(d, what);
+	if (dec_i32(d, &v) < 0 || dec_str(d, out) < 0)
 		return -1;
-	r->passwd_seen = 1;
-	r->passwd_rc = rc;
+	*seen = 1;
+	*rc = v;
 	return 0;
 }
 
@@ -343,7 +344,11 @@ static int helper_record(struct dec *d, unsigned int tag, struct helper_report *
 	case REC_ANCHORS:
 		return anchors_record(d, r);
 	case REC_PASSWD:
-		return passwd_record(d, r);
+		return run_record(d, "report repeats its passwd record", &r->passwd_seen,
+				  &r->passwd_rc, &r->passwd_out);
+	case REC_DOAS:
+		return run_record(d, "report repeats its doas record", &r->doas_seen, &r->doas_rc,
+				  &r->doas_out);
 	default:
 		return dec_fail(d, "report record unknown to a helper's report");
 	}

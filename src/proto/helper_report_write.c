@@ -91,11 +91,22 @@ void report_put_bwrap(struct buf *b, int rc, const char *output)
 	(void)enc_str(b, output ? output : "");
 }
 
-void report_put_passwd(struct buf *b, int rc, const char *output)
+/* A command's exit code and output: PASSWD, DOAS. */
+static void put_run(struct buf *b, unsigned int tag, int rc, const char *output)
 {
-	enc_u8(b, REC_PASSWD);
+	enc_u8(b, tag);
 	enc_i32(b, rc);
 	(void)enc_str(b, output ? output : "");
+}
+
+void report_put_passwd(struct buf *b, int rc, const char *output)
+{
+	put_run(b, REC_PASSWD, rc, output);
+}
+
+void report_put_doas(struct buf *b, int rc, const char *output)
+{
+	put_run(b, REC_DOAS, rc, output);
 }
 
 void report_put_lifetime(struct buf *b, int errnum, const char *why)

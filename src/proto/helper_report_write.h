@@ -30,6 +30,8 @@ void report_put_scan(struct buf *b, size_t idx, unsigned long long total, unsign
 void report_put_bwrap(struct buf *b, int rc, const char *output);
 /* PASSWD: what `passwd -S` said of the target's own password, and its exit code. */
 void report_put_passwd(struct buf *b, int rc, const char *output);
+/* DOAS: what `doas -n true` did as the target, where doas is installed. */
+void report_put_doas(struct buf *b, int rc, const char *output);
 /* LIFETIME: can the target make the agent's PID namespace (errnum 0: yes)? */
 void report_put_lifetime(struct buf *b, int errnum, const char *why);
 /* PROBE K: verdict is an enum probe_verdict other than PROBE_UNKNOWN. */

@@ -5,6 +5,10 @@
 # ruas-setup check/install as root. Inside the sandbox; needs root.
 . "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
 sandbox_need_root "tests/integration/escalation.sh"
+if ! command -v doas >/dev/null; then
+	echo "SKIP: doas (Debian's opendoas) is not installed; scripts/install-deps installs it" >&2
+	exit 77
+fi
 sandbox_enter "$0" "$@"
 SANDBOX_ID_BASE=29000
 sandbox_setup
@@ -38,7 +42,7 @@ conf() {
 sandbox_user sup
 sandbox_user other
 rule_line=()
-targets="req1 req2 sh1 env1 neg1 lpw1 chain1 allow1 human1 noauth1 self1 prov1 cwd1 allow2 allow3 rd1 big1 pg1 alias1 sp1 pwe1"
+targets="req1 req2 sh1 env1 neg1 lpw1 chain1 allow1 human1 noauth1 self1 prov1 cwd1 allow2 allow3 rd1 big1 pg1 alias1 sp1 pwe1 doas1"
 for t in $targets; do
 	sandbox_user "$t"
 	rule_line+=("sup ALL=($t) NOPASSWD: ALL")
@@ -328,6 +332,27 @@ run_sup check -c "$CONF"
 expect "locked: no password finding" hasnt "$ERR" "has no password"
 expect "locked: ... and nothing says it could not be judged" hasnt "$ERR" "could not be judged"
 rm -f /etc/sudoers.d/pwe1-rule /etc/sudoers.d/ruas-sup-pwe1
+
+# ------------------------------------------------------------------ doas
+# opendoas beside sudo: `permit nopass T as root` in /etc/doas.conf (the
+# sandbox's copy) is root for T. The proof, then caught everywhere; a rule
+# that asks for a password is none (T has no usable password).
+sandbox_sudoers ruas-sup-doas1 'sup ALL=(doas1) NOPASSWD: ALL' 'Defaults:doas1 listpw=never'
+printf 'permit nopass doas1 as root\n' >/etc/doas.conf
+chmod 0400 /etc/doas.conf
+OUT=$(as_user doas1 doas -n id -un 2>&1)
+RC=$? ERR=""
+expect "doas nopass: the proof, the target is root through doas" test "$RC" = 0 -a "$OUT" = root
+fatal_all doas1 'target user "doas1" can run commands as root with doas without a password' "doas nopass"
+printf 'permit doas1 as root\n' >/etc/doas.conf
+OUT=$(as_user doas1 doas -n id -un 2>&1)
+RC=$? ERR=""
+expect "doas with a password: the same command gives nothing" test "$RC" != 0
+conf doas1
+run_sup check -c "$CONF"
+expect "doas with a password: no doas finding" hasnt "$ERR" "with doas without a password"
+expect "... and the check passes (exit 0)" test "$RC" = 0
+rm -f /etc/doas.conf /etc/sudoers.d/ruas-sup-doas1
 
 # ------------------------------------------------------------------ root without a password
 # su makes any local user root with an empty answer (nullok). Only root can

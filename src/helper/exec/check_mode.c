@@ -130,6 +130,12 @@ int check_mode(const struct payload *p, int chan)
 	int pw_rc = probe_passwd(&pw);
 	report_put_passwd(&rep, pw_rc, pw.data);
 	buf_free(&pw);
+	/* doas is a way up of its own, beside sudo's rules. */
+	struct buf da = BUF_INIT;
+	int da_ran, da_rc = probe_doas(&da, &da_ran);
+	if (da_ran)
+		report_put_doas(&rep, da_rc, da.data);
+	buf_free(&da);
 	/* The trust anchors; sudo's listing gives its secure_path. */
 	check_anchors(&rep, p, plain.list.data);
 	buf_free(&plain.list);

@@ -211,15 +211,28 @@ static char **c_locale_env(void)
 	return env;
 }
 
-int probe_passwd(struct buf *out)
+/* One command in the C locale, its output into out; its exit code, 128+signal or -errno. */
+static int probe_c_locale(const char *path, char *const argv[], struct buf *out)
 {
 	char **env = c_locale_env();
-	char *argv[] = {"passwd", "-S", NULL};
 	struct probe pr[1] = {PROBE_INIT(out)};
-	probe_start(&pr[0], PASSWD_PATH, argv, env ? env : environ);
+	probe_start(&pr[0], path, argv, env ? env : environ);
 	probe_collect(pr, 1);
 	free(env);
 	return pr[0].rc;
+}
+
+int probe_passwd(struct buf *out)
+{
+	char *argv[] = {"passwd", "-S", NULL};
+	return probe_c_locale(PASSWD_PATH, argv, out);
+}
+
+int probe_doas(struct buf *out, int *ran)
+{
+	char *argv[] = {"doas", "-n", "true", NULL};
+	*ran = access(DOAS_PATH, X_OK) == 0;
+	return *ran ? probe_c_locale(DOAS_PATH, argv, out) : -1;
 }
 
 void probe_escalation(const char *sudo, struct esc_probe *plain, struct esc_probe *tty)

@@ -28,6 +28,14 @@ void probe_escalation(const char *sudo, struct esc_probe *plain, struct esc_prob
 #define PASSWD_PATH "/usr/bin/passwd"
 int probe_passwd(struct buf *out);
 
+/*
+ * `doas -n true` as the target, where doas (opendoas) is installed: 0 means
+ * a doas.conf rule lets it run commands as root without a password. -1
+ * (nothing run) where there is no doas; else as probe_run().
+ */
+#define DOAS_PATH "/usr/bin/doas"
+int probe_doas(struct buf *out, int *ran);
+
 /* Runs argv with output captured into out; its exit code, 128+signal or -errno. */
 int probe_run(const char *path, char *const argv[], struct buf *out);
 

@@ -139,6 +139,16 @@ static int report_password(ruas_report *rep, size_t idx, const char *project, co
 	}
 }
 
+/* doas, where it is installed: `doas -n true` that succeeded as the target is root for it. */
+static int report_doas(ruas_report *rep, size_t idx, const char *project, const char *user,
+		       const struct helper_report *hr)
+{
+	if (!hr->doas_seen || hr->doas_rc != 0)
+		return 0;
+	return report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
+			  msg_doas_root(project, user));
+}
+
 static int report_checks(const struct ruas_config *cfg, const struct job *j, size_t pi,
 			 size_t dir, ruas_report *rep)
 {
@@ -146,7 +156,8 @@ static int report_checks(const struct ruas_config *cfg, const struct job *j, siz
 	const char *user = j->spec->user;
 	const struct dir_result *d = &j->hr.dirs[dir];
 	int r = report_escalation(j, pi, rep, p->target_sudo_allowed);
-	r |= report_password(rep, pi, p->name, user, &j->hr);
+	r |= report_password(rep, pi, p->name, user, &j->hr) |
+	     report_doas(rep, pi, p->name, user, &j->hr);
 	r |= report_trusted_tree(p, pi, rep);
 	if (d->state == DIR_ESCAPE)
 		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "containment",
@@ -309,7 +320,8 @@ int report_target(const struct check_run *run, const struct job *j, size_t idx,
 		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "sudo", failure_text(run, j, NULL));
 	else
 		r |= report_escalation(j, idx, rep, allowed) |
-		     report_password(rep, idx, NULL, user, &j->hr);
+		     report_password(rep, idx, NULL, user, &j->hr) |
+		     report_doas(rep, idx, NULL, user, &j->hr);
 	r |= report_groups(rep, idx, NULL, user, &j->groups, j->groups_failed);
 	if (root_password_empty())
 		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "password",

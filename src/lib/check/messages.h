@@ -68,6 +68,8 @@ char *msg_root_groups(const char *project, const char *user, const char *groups)
  */
 char *msg_password_empty(const char *project, const char *user);
 char *msg_password_unjudged(const char *project, const char *user, int rc, const char *said);
+/* doas -n true succeeded as the target: a nopass rule to root (fatal); project NULL: a target alone. */
+char *msg_doas_root(const char *project, const char *user);
 /* root has no password (password.h root_password_empty()); project NULL: a target alone. */
 char *msg_root_password_empty(const char *project);
 /*

@@ -153,3 +153,15 @@ char *msg_root_password_empty(const char *project)
 		     "ruas.\n");
 	return buf_detach(&b);
 }
+
+char *msg_doas_root(const char *project, const char *user)
+{
+	struct buf b = BUF_INIT;
+	target_user(&b, "ERROR: ", project, user);
+	buf_adds(&b, " can run commands as root with doas without a password (doas -n true "
+		     "succeeded as it): a rule of /etc/doas.conf permits it with nopass.\nFix: "
+		     "remove that rule, or drop its nopass (doas.conf(5)), so that doas asks ");
+	q(&b, user);
+	buf_adds(&b, " for a password it does not have. Then restart ruas.\n");
+	return buf_detach(&b);
+}

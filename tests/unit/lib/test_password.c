@@ -3,7 +3,7 @@
  * what the system's passwd -S says, as the helper ran it as the target.
  * NP is fatal; locked and usable passwords are not; anything else (passwd
  * failed, another user's line, a status passwd never prints) is unjudged,
- * never taken for a set password. And the texts, exactly.
+ * never taken for a set password. And the texts, exactly (doas's too).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -83,6 +83,13 @@ static void test_texts(void **state)
 			       "password could not be judged: passwd -S, run as it, did not start "
 			       "(errno 2) and said: nothing.\nCheck it as root: passwd -S t1 (NP "
 			       "means no password; lock it with passwd -l t1).\n");
+	free(t);
+	t = msg_doas_root("p", "t1");
+	assert_string_equal(t, "ERROR: project \"p\": target user \"t1\" can run commands as root "
+			       "with doas without a password (doas -n true succeeded as it): a rule "
+			       "of /etc/doas.conf permits it with nopass.\nFix: remove that rule, or "
+			       "drop its nopass (doas.conf(5)), so that doas asks \"t1\" for a "
+			       "password it does not have. Then restart ruas.\n");
 	free(t);
 	t = msg_root_password_empty("p");
 	assert_string_equal(t, "ERROR: project \"p\": root has no password. PAM takes an empty "

@@ -346,6 +346,7 @@ static void test_round_trip(void **state)
 	report_put_anchor(&b, &a);
 	report_put_bwrap(&b, 0, "");
 	report_put_passwd(&b, 0, "t1 NP 2026-12-05 0 99999 7 -1\n");
+	report_put_doas(&b, 1, "doas: Authentication required\n");
 	report_put_lifetime(&b, 1, "unshare: Operation not permitted");
 	report_put_probe(&b, 0, PROBE_DENIED);
 	report_put_probe(&b, 3, PROBE_READABLE);
@@ -421,6 +422,9 @@ static void test_round_trip(void **state)
 	assert_true(r->passwd_seen);
 	assert_int_equal(r->passwd_rc, 0);
 	assert_string_equal(r->passwd_out, "t1 NP 2026-12-05 0 99999 7 -1\n");
+	assert_true(r->doas_seen);
+	assert_int_equal(r->doas_rc, 1);
+	assert_string_equal(r->doas_out, "doas: Authentication required\n");
 	assert_true(r->bwrap_seen);
 	assert_int_equal(r->bwrap_rc, 0);
 	assert_string_equal(r->bwrap_out, "");
@@ -504,7 +508,7 @@ static void test_repeats_refused(void **state)
 	gid_t g[1] = {27};
 	struct dir_result ok = {.state = DIR_OK};
 	struct scan_item it = {(char *)"/w/a", 1, 0600, 1234, NULL};
-	for (int k = 0; k < 11; k++) {
+	for (int k = 0; k < 12; k++) {
 		struct buf b = BUF_INIT;
 		helper_start(&b);
 		const char *what = "";
@@ -554,6 +558,11 @@ static void test_repeats_refused(void **state)
 			report_put_passwd(&b, 0, "t1 P 2026-12-05 0 99999 7 -1\n");
 			report_put_passwd(&b, 0, "t1 NP 2026-12-05 0 99999 7 -1\n");
 			what = "passwd";
+			break;
+		case 11:
+			report_put_doas(&b, 1, "doas: Authentication required\n");
+			report_put_doas(&b, 0, "");
+			what = "doas";
 			break;
 		case 9:
 			/* Items are a list: many for one dir are fine (the control). */
