@@ -402,7 +402,8 @@ RUAS_EXTERN ruas_severity ruas_report_item_severity(const ruas_report *report,
  *   "escalation"  check 2: the target can run something as another user
  *                 without a password, or its rules could not be read; or
  *                 doas (where installed) lets it run commands as root
- *                 without a password
+ *                 without a password; or a PAM auth stack of su, su-l,
+ *                 sudo, sudo-i, doas or polkit-1 lets it in without one
  *   "password"    the target has an empty password (passwd -S says NP), which
  *                 PAM's nullok takes: fatal; passwd -S could not say: warning.
  *                 Or root has none (judged where /etc/shadow can be read: as

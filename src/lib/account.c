@@ -120,6 +120,13 @@ void group_hits_clear(struct group_hits *h)
 	h->n = 0;
 }
 
+static int user_gids(const struct account *a, gid_t **out, int *count);
+
+int account_gids(const struct account *a, gid_t **out, int *count)
+{
+	return user_gids(a, out, count);
+}
+
 static int user_gids(const struct account *a, gid_t **out, int *count)
 {
 	int n = 64;

@@ -21,6 +21,8 @@ struct account {
 int account_lookup(const char *name, struct account *a);
 int account_lookup_uid(uid_t uid, struct account *a);
 void account_clear(struct account *a);
+/* Its primary and supplementary gids (getgrouplist): 0 with *out (free it) and *count, or -1. */
+int account_gids(const struct account *a, gid_t **out, int *count);
 
 /* Non-zero for shells with which sudo -i cannot run a command (nologin, false). */
 int shell_refuses_login(const char *shell);

@@ -42,7 +42,7 @@ conf() {
 sandbox_user sup
 sandbox_user other
 rule_line=()
-targets="req1 req2 sh1 env1 neg1 lpw1 chain1 allow1 human1 noauth1 self1 prov1 cwd1 allow2 allow3 rd1 big1 pg1 alias1 sp1 pwe1 doas1"
+targets="req1 req2 sh1 env1 neg1 lpw1 chain1 allow1 human1 noauth1 self1 prov1 cwd1 allow2 allow3 rd1 big1 pg1 alias1 sp1 pwe1 doas1 pam1"
 for t in $targets; do
 	sandbox_user "$t"
 	rule_line+=("sup ALL=($t) NOPASSWD: ALL")
@@ -353,6 +353,39 @@ run_sup check -c "$CONF"
 expect "doas with a password: no doas finding" hasnt "$ERR" "with doas without a password"
 expect "... and the check passes (exit 0)" test "$RC" = 0
 rm -f /etc/doas.conf /etc/sudoers.d/ruas-sup-doas1
+
+# ------------------------------------------------------------------ PAM stacks
+# su's stack (the sandbox's copy of /etc/pam.d/su) with a line that lets the
+# target in without a password: pam_wheel's trust of a group it is in, or
+# pam_succeed_if on its name. The proof (su gives root), then caught, naming
+# the file and line; su's own stack as Debian ships it passes.
+sandbox_group trusted
+usermod -aG trusted pam1
+sandbox_sudoers ruas-sup-pam1 'sup ALL=(pam1) NOPASSWD: ALL' 'Defaults:pam1 listpw=never'
+cp /etc/pam.d/su "$SB/su.saved"
+{ echo 'auth sufficient pam_wheel.so trust use_uid group=trusted'; cat "$SB/su.saved"; } >/etc/pam.d/su
+OUT=$(as_user pam1 su root -c 'id -un' </dev/null 2>&1)
+RC=$? ERR=""
+expect "su, pam_wheel trust: the proof, su gives the target root without a password" \
+	test "$RC" = 0 -a "$OUT" = root
+fatal_all pam1 'target user "pam1" passes the PAM auth stack of "su" without a password (/etc/pam.d/su line 1:' \
+	"su, pam_wheel trust"
+expect "su, pam_wheel trust: ... saying why" has "$ERR" "pam_wheel's trust lets the members of group \"trusted\" in"
+{ echo 'auth sufficient pam_succeed_if.so use_uid user = pam1'; cat "$SB/su.saved"; } >/etc/pam.d/su
+OUT=$(as_user pam1 su root -c 'id -un' </dev/null 2>&1)
+RC=$? ERR=""
+expect "su, pam_succeed_if user = T: the proof, su gives root" test "$RC" = 0 -a "$OUT" = root
+conf pam1
+run_sup check -c "$CONF"
+expect "su, pam_succeed_if user = T: ruas check exits 1" test "$RC" = 1
+expect "... naming the line" has "$ERR" 'auth sufficient pam_succeed_if.so use_uid user = pam1'
+cp "$SB/su.saved" /etc/pam.d/su
+OUT=$(as_user pam1 su root -c 'id -un' </dev/null 2>&1)
+RC=$? ERR=""
+expect "su as Debian ships it: su gives nothing" test "$RC" != 0
+run_sup check -c "$CONF"
+expect "... and no PAM finding" hasnt "$ERR" "passes the PAM auth stack"
+rm -f /etc/sudoers.d/ruas-sup-pam1
 
 # ------------------------------------------------------------------ root without a password
 # su makes any local user root with an empty answer (nullok). Only root can

@@ -18,6 +18,8 @@ set -u
 
 sandbox_user sup
 sandbox_user st1
+# The pam backend's service, as make install puts it: without it PAM would run "other".
+install -m 644 "$SB/dest$RUAS_SYSCONFDIR/pam.d/ruas" /etc/pam.d/ruas
 sandbox_sudoers ruas-sup "sup ALL=(st1) NOPASSWD: ALL"
 mkdir -p "$SB/lw" "$SB/conf"
 chmod 755 "$SB/lw" "$SB/conf"

@@ -12,6 +12,7 @@
 #include "check/escalation.h"
 #include "check/lifetime.h"
 #include "check/messages.h"
+#include "check/pam_stack.h"
 #include "check/password.h"
 #include "check/report.h"
 #include "exit_status.h"
@@ -139,6 +140,38 @@ static int report_password(ruas_report *rep, size_t idx, const char *project, co
 	}
 }
 
+/*
+ * PAM stacks (su, sudo, doas, pkexec's) that let the target in without a
+ * password: fatal, each naming its line. dir: where PAM reads services.
+ */
+static int report_pam_ways(ruas_report *rep, size_t idx, const char *project, const char *user,
+			   const char *dir)
+{
+	struct account a;
+	gid_t *gids = NULL;
+	int ngids = 0, r = 0;
+	if (account_lookup(user, &a) != ACCOUNT_FOUND)
+		return 0; /* the user's own finding says so */
+	if (account_gids(&a, &gids, &ngids) < 0)
+		ngids = 0;
+	struct pam_user u = {a.name, a.uid, a.gid, gids, (size_t)ngids};
+	struct pam_ways ways = {NULL, 0};
+	int got = pam_ways_up(dir, &u, &ways);
+	for (size_t i = 0; got == 0 && i < ways.n; i++) {
+		const struct pam_way *w = &ways.v[i];
+		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
+				msg_pam_way(project, user, w->service, w->file, w->line, w->text,
+					    w->why));
+	}
+	if (got == 0)
+		pam_ways_free(&ways);
+	else
+		r = -1;
+	free(gids);
+	account_clear(&a);
+	return r;
+}
+
 /* doas, where it is installed: `doas -n true` that succeeded as the target is root for it. */
 static int report_doas(ruas_report *rep, size_t idx, const char *project, const char *user,
 		       const struct helper_report *hr)
@@ -157,7 +190,8 @@ static int report_checks(const struct ruas_config *cfg, const struct job *j, siz
 	const struct dir_result *d = &j->hr.dirs[dir];
 	int r = report_escalation(j, pi, rep, p->target_sudo_allowed);
 	r |= report_password(rep, pi, p->name, user, &j->hr) |
-	     report_doas(rep, pi, p->name, user, &j->hr);
+	     report_doas(rep, pi, p->name, user, &j->hr) |
+	     report_pam_ways(rep, pi, p->name, user, cfg->pam_dir);
 	r |= report_trusted_tree(p, pi, rep);
 	if (d->state == DIR_ESCAPE)
 		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "containment",
@@ -321,7 +355,8 @@ int report_target(const struct check_run *run, const struct job *j, size_t idx,
 	else
 		r |= report_escalation(j, idx, rep, allowed) |
 		     report_password(rep, idx, NULL, user, &j->hr) |
-		     report_doas(rep, idx, NULL, user, &j->hr);
+		     report_doas(rep, idx, NULL, user, &j->hr) |
+		     report_pam_ways(rep, idx, NULL, user, NULL);
 	r |= report_groups(rep, idx, NULL, user, &j->groups, j->groups_failed);
 	if (root_password_empty())
 		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "password",

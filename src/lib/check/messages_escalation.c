@@ -165,3 +165,22 @@ char *msg_doas_root(const char *project, const char *user)
 	buf_adds(&b, " for a password it does not have. Then restart ruas.\n");
 	return buf_detach(&b);
 }
+
+char *msg_pam_way(const char *project, const char *user, const char *service, const char *file,
+		  int line, const char *text, const char *why)
+{
+	struct buf b = BUF_INIT;
+	target_user(&b, "ERROR: ", project, user);
+	buf_adds(&b, " passes the PAM auth stack of ");
+	q(&b, service);
+	buf_adds(&b, " without a password (");
+	quote_display(&b, file, 0);
+	buf_printf(&b, " line %d: ", line);
+	q(&b, text);
+	buf_adds(&b, "): ");
+	quote_display(&b, why, 0);
+	buf_adds(&b, ". Whatever asks it for a password through that service (su, a sudo rule, "
+		     "doas, pkexec) asks for nothing.\nFix: remove that line, as root. Then restart "
+		     "ruas.\n");
+	return buf_detach(&b);
+}

@@ -1,0 +1,350 @@
+/* pam_stack.c - see pam_stack.h. */
+#include "check/pam_stack.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+
+#define PAM_DIR "/etc/pam.d"
+/* Bigger PAM files than this are not PAM files; includes deeper than this loop. */
+#define FILE_MAX ((size_t)256 * 1024)
+#define DEPTH_MAX 8
+#define WORDS_MAX 64
+
+static const char *const services[] = {"su", "su-l", "sudo", "sudo-i", "doas", "polkit-1", NULL};
+
+struct walk {
+	const char *dir;
+	const char *service;
+	const struct pam_user *u;
+	struct pam_ways *out;
+	int oom;
+};
+
+static char *slurp(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return NULL;
+	struct buf b = BUF_INIT;
+	char chunk[8192];
+	ssize_t n;
+	while (b.len < FILE_MAX && (n = read(fd, chunk, sizeof chunk)) > 0)
+		buf_add(&b, chunk, (size_t)n);
+	close(fd);
+	if (b.oom) {
+		buf_free(&b);
+		return NULL;
+	}
+	return b.data ? buf_detach(&b) : strdup("");
+}
+
+static int in_groups(const struct pam_user *u, gid_t g)
+{
+	if (u->gid == g)
+		return 1;
+	for (size_t i = 0; i < u->ngids; i++)
+		if (u->gids[i] == g)
+			return 1;
+	return 0;
+}
+
+/* Is the user in the group named name (or numbered)? -1 when there is no such group. */
+static int in_group_named(const struct pam_user *u, const char *name)
+{
+	struct group gr, *res = NULL;
+	char mem[16384];
+	if (getgrnam_r(name, &gr, mem, sizeof mem, &res) != 0 || !res)
+		return -1;
+	return in_groups(u, res->gr_gid);
+}
+
+static int num_cmp(unsigned long have, const char *op, const char *value, int *known)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(value, &end, 10);
+	if (errno || end == value || *end) {
+		*known = 0;
+		return 1;
+	}
+	if (!strcmp(op, "<"))
+		return have < v;
+	if (!strcmp(op, "<="))
+		return have <= v;
+	if (!strcmp(op, ">"))
+		return have > v;
+	if (!strcmp(op, ">="))
+		return have >= v;
+	if (!strcmp(op, "eq"))
+		return have == v;
+	if (!strcmp(op, "ne"))
+		return have != v;
+	*known = 0;
+	return 1;
+}
+
+/* Is word among the ':'-separated list? */
+static int listed(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = list; *p;) {
+		size_t k = strcspn(p, ":");
+		if (k == n && strncmp(p, word, n) == 0)
+			return 1;
+		p += k;
+		if (*p == ':')
+			p++;
+	}
+	return 0;
+}
+
+/* Does one condition of pam_succeed_if hold for u? What it cannot judge holds (fail closed). */
+static int condition_holds(const struct pam_user *u, const char *field, const char *op,
+			   const char *value)
+{
+	int known = 1;
+	if (!strcmp(field, "user")) {
+		if (!strcmp(op, "=") || !strcmp(op, "eq"))
+			return strcmp(u->name, value) == 0;
+		if (!strcmp(op, "!=") || !strcmp(op, "ne"))
+			return strcmp(u->name, value) != 0;
+		if (!strcmp(op, "in"))
+			return listed(value, u->name);
+		if (!strcmp(op, "notin"))
+			return !listed(value, u->name);
+		if (!strcmp(op, "ingroup") || !strcmp(op, "notingroup")) {
+			int in = in_group_named(u, value);
+			return in < 0 ? !strcmp(op, "notingroup") : (!strcmp(op, "ingroup") ? in : !in);
+		}
+		return 1;
+	}
+	if (!strcmp(field, "uid"))
+		return num_cmp((unsigned long)u->uid, op, value, &known);
+	if (!strcmp(field, "gid"))
+		return num_cmp((unsigned long)u->gid, op, value, &known);
+	return 1;
+}
+
+static int is_option(const char *w)
+{
+	static const char *const opts[] = {"debug", "use_uid", "quiet", "quiet_fail",
+					   "quiet_success", "audit", NULL};
+	for (size_t i = 0; opts[i]; i++)
+		if (!strcmp(w, opts[i]))
+			return 1;
+	return 0;
+}
+
+/* pam_succeed_if's conditions (after its options): all hold for u? */
+static int succeed_if_holds(const struct pam_user *u, char **args, size_t n)
+{
+	size_t i = 0;
+	while (i < n && is_option(args[i]))
+		i++;
+	if (i == n)
+		return 0; /* no condition: pam_succeed_if fails */
+	for (; i < n; i += 4) {
+		if (i + 2 >= n)
+			return 1; /* cut short: cannot judge, holds */
+		if (!condition_holds(u, args[i], args[i + 1], args[i + 2]))
+			return 0;
+		if (i + 3 < n && strcmp(args[i + 3], "and") != 0)
+			return 1; /* "or" and the like: cannot judge, holds */
+	}
+	return 1;
+}
+
+static const char *arg_value(char **args, size_t n, const char *key)
+{
+	size_t k = strlen(key);
+	for (size_t i = 0; i < n; i++)
+		if (!strncmp(args[i], key, k) && args[i][k] == '=')
+			return args[i] + k + 1;
+	return NULL;
+}
+
+static int has_arg(char **args, size_t n, const char *word)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(args[i], word))
+			return 1;
+	return 0;
+}
+
+/* Why module (with args) lets u in without a password, or NULL. why is written into b. */
+static const char *module_way(const struct pam_user *u, const char *module, char **args, size_t n,
+			      struct buf *b)
+{
+	if (!strcmp(module, "pam_permit"))
+		return "pam_permit lets anyone in";
+	if (!strcmp(module, "pam_wheel") && has_arg(args, n, "trust") && !has_arg(args, n, "deny")) {
+		const char *g = arg_value(args, n, "group");
+		int in = in_group_named(u, g ? g : "wheel");
+		if (!g && in < 0)
+			in = in_groups(u, 0);
+		if (in <= 0)
+			return NULL;
+		buf_printf(b, "pam_wheel's trust lets the members of group \"%s\" in, and the user "
+			      "is one", g ? g : in_group_named(u, "wheel") >= 0 ? "wheel" : "gid 0");
+		return b->data;
+	}
+	if (!strcmp(module, "pam_succeed_if") && succeed_if_holds(u, args, n))
+		return "pam_succeed_if's conditions hold for the user";
+	return NULL;
+}
+
+/* Does this control end the stack on the module's success? */
+static int ends_on_success(const char *control)
+{
+	return !strcmp(control, "sufficient") ||
+	       (control[0] == '[' && strstr(control, "success=done"));
+}
+
+/* The words of a line: a [...] control is one word, whatever its spaces. */
+static size_t split(char *line, char **w, size_t max)
+{
+	size_t n = 0;
+	char *p = line;
+	while (n < max) {
+		p += strspn(p, " \t");
+		if (!*p)
+			break;
+		w[n++] = p;
+		if (*p == '[') {
+			char *close = strchr(p, ']');
+			p = close ? close + 1 : p + strlen(p);
+		} else {
+			p += strcspn(p, " \t");
+		}
+		if (*p)
+			*p++ = '\0';
+	}
+	return n;
+}
+
+static void add_way(struct walk *w, const char *file, int line, const char *text, const char *why)
+{
+	struct pam_way *v = realloc(w->out->v, (w->out->n + 1) * sizeof *v);
+	if (!v) {
+		w->oom = 1;
+		return;
+	}
+	w->out->v = v;
+	struct pam_way *x = &v[w->out->n];
+	x->service = strdup(w->service);
+	x->file = strdup(file);
+	x->line = line;
+	x->text = strdup(text);
+	x->why = strdup(why);
+	if (!x->service || !x->file || !x->text || !x->why) {
+		free(x->service);
+		free(x->file);
+		free(x->text);
+		free(x->why);
+		w->oom = 1;
+		return;
+	}
+	w->out->n++;
+}
+
+static void judge_file(struct walk *w, const char *path, int depth); /* NOLINT(misc-no-recursion) */
+
+/* One logical line of path (its number: lineno); @include recurses, DEPTH_MAX deep at most. */
+static void judge_line(struct walk *w, const char *path, int lineno, char *line, /* NOLINT(misc-no-recursion) */
+		       int depth)
+{
+	char *hash = strchr(line, '#');
+	if (hash)
+		*hash = '\0';
+	char text[512];
+	snprintf(text, sizeof text, "%s", line + strspn(line, " \t"));
+	text[strcspn(text, "\n")] = '\0';
+	for (size_t k = strlen(text); k > 0 && (text[k - 1] == ' ' || text[k - 1] == '\t'); k--)
+		text[k - 1] = '\0';
+	char *words[WORDS_MAX];
+	size_t n = split(line, words, WORDS_MAX);
+	if (n >= 2 && !strcmp(words[0], "@include")) {
+		char inc[4096];
+		snprintf(inc, sizeof inc, "%s%s%s", words[1][0] == '/' ? "" : w->dir,
+			 words[1][0] == '/' ? "" : "/", words[1]);
+		judge_file(w, inc, depth + 1);
+		return;
+	}
+	const char *type = n ? words[0] + (words[0][0] == '-') : "";
+	if (n < 3 || strcmp(type, "auth") != 0 || !ends_on_success(words[1]))
+		return;
+	char module[128];
+	const char *base = strrchr(words[2], '/');
+	snprintf(module, sizeof module, "%s", base ? base + 1 : words[2]);
+	char *dot = strstr(module, ".so");
+	if (dot)
+		*dot = '\0';
+	struct buf b = BUF_INIT;
+	const char *why = module_way(w->u, module, words + 3, n - 3, &b);
+	if (why)
+		add_way(w, path, lineno, text, why);
+	buf_free(&b);
+}
+
+static void judge_file(struct walk *w, const char *path, int depth) /* NOLINT(misc-no-recursion): see judge_line() */
+{
+	if (depth > DEPTH_MAX)
+		return;
+	char *text = slurp(path);
+	if (!text)
+		return;
+	int lineno = 0;
+	for (char *p = text; *p && !w->oom;) {
+		char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		lineno++;
+		char *line = strndup(p, len);
+		if (!line) {
+			w->oom = 1;
+			break;
+		}
+		judge_line(w, path, lineno, line, depth);
+		free(line);
+		p += len + (nl ? 1 : 0);
+	}
+	free(text);
+}
+
+int pam_ways_up(const char *dir, const struct pam_user *u, struct pam_ways *out)
+{
+	struct walk w = {dir ? dir : PAM_DIR, NULL, u, out, 0};
+	out->v = NULL;
+	out->n = 0;
+	for (size_t i = 0; services[i] && !w.oom; i++) {
+		char path[4096];
+		w.service = services[i];
+		snprintf(path, sizeof path, "%s/%s", w.dir, services[i]);
+		judge_file(&w, path, 0);
+	}
+	if (w.oom) {
+		pam_ways_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+void pam_ways_free(struct pam_ways *w)
+{
+	for (size_t i = 0; w->v && i < w->n; i++) {
+		free(w->v[i].service);
+		free(w->v[i].file);
+		free(w->v[i].text);
+		free(w->v[i].why);
+	}
+	free(w->v);
+	w->v = NULL;
+	w->n = 0;
+}
