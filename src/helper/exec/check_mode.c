@@ -117,7 +117,8 @@ int check_mode(const struct payload *p, int chan)
 	}
 	report_begin(&rep, REPORT_FROM_HELPER);
 	struct esc_probe plain = {0, 0, BUF_INIT, 0}, tty = {0, 0, BUF_INIT, 0};
-	probe_escalation(p->sudo_path, &plain, &tty);
+	struct cmd_probe pw = {0, 0, BUF_INIT}, da = {0, 0, BUF_INIT};
+	probe_escalation(p->sudo_path, &plain, &tty, &pw, &da);
 	report_put_esc(&rep, 0, plain.true_rc, plain.list_rc, plain.list.data, plain.truncated);
 	report_put_esc(&rep, 1, tty.true_rc, tty.list_rc, tty.list.data, tty.truncated);
 	/*
@@ -126,16 +127,12 @@ int check_mode(const struct payload *p, int chan)
 	 */
 	session_groups(&rep);
 	/* An empty password makes every rule that asks for one ask for nothing. */
-	struct buf pw = BUF_INIT;
-	int pw_rc = probe_passwd(&pw);
-	report_put_passwd(&rep, pw_rc, pw.data);
-	buf_free(&pw);
+	report_put_passwd(&rep, pw.rc, pw.out.data);
 	/* doas is a way up of its own, beside sudo's rules. */
-	struct buf da = BUF_INIT;
-	int da_ran, da_rc = probe_doas(&da, &da_ran);
-	if (da_ran)
-		report_put_doas(&rep, da_rc, da.data);
-	buf_free(&da);
+	if (da.ran)
+		report_put_doas(&rep, da.rc, da.out.data);
+	buf_free(&pw.out);
+	buf_free(&da.out);
 	/* The trust anchors; sudo's listing gives its secure_path. */
 	check_anchors(&rep, p, plain.list.data);
 	buf_free(&plain.list);

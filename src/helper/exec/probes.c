@@ -24,7 +24,8 @@ extern char **environ;
 
 #define PROBE_TIMEOUT_MS 30000
 #define PROBE_OUTPUT_MAX 65536
-#define PROBE_MAX 4
+/* The most probes one probe_collect() waits for: sudo's four, passwd's and doas's. */
+#define PROBE_MAX 6
 
 struct probe {
 	struct buf *out;
@@ -134,6 +135,8 @@ static void probe_read(struct probe *pr)
 static void probe_collect(struct probe *pr, size_t n)
 {
 	long long deadline = monotonic_ms() + PROBE_TIMEOUT_MS;
+	if (n > PROBE_MAX)
+		n = PROBE_MAX; /* never past pf[]: a caller's bug, its extra probes left unread */
 	for (;;) {
 		struct pollfd pf[2 * PROBE_MAX];
 		int live = 0, blind = 0;
@@ -211,43 +214,31 @@ static char **c_locale_env(void)
 	return env;
 }
 
-/* One command in the C locale, its output into out; its exit code, 128+signal or -errno. */
-static int probe_c_locale(const char *path, char *const argv[], struct buf *out)
-{
-	char **env = c_locale_env();
-	struct probe pr[1] = {PROBE_INIT(out)};
-	probe_start(&pr[0], path, argv, env ? env : environ);
-	probe_collect(pr, 1);
-	free(env);
-	return pr[0].rc;
-}
-
-int probe_passwd(struct buf *out)
-{
-	char *argv[] = {"passwd", "-S", NULL};
-	return probe_c_locale(PASSWD_PATH, argv, out);
-}
-
-int probe_doas(struct buf *out, int *ran)
-{
-	char *argv[] = {"doas", "-n", "true", NULL};
-	*ran = access(DOAS_PATH, X_OK) == 0;
-	return *ran ? probe_c_locale(DOAS_PATH, argv, out) : -1;
-}
-
-void probe_escalation(const char *sudo, struct esc_probe *plain, struct esc_probe *tty)
+void probe_escalation(const char *sudo, struct esc_probe *plain, struct esc_probe *tty,
+		      struct cmd_probe *passwd, struct cmd_probe *doas)
 {
 	char **env = c_locale_env();
 	char *const *envp = env ? env : environ;
 	char *true_argv[] = {"sudo", "-n", "true", NULL};
 	char *list_argv[] = {"sudo", "-n", "-l", NULL};
-	struct probe pr[4] = {PROBE_INIT(NULL), PROBE_INIT(&plain->list),
-			      PROBE_INIT(NULL), PROBE_INIT(&tty->list)};
+	char *passwd_argv[] = {"passwd", "-S", NULL};
+	/* All at once: the check waits for the slowest, not for their sum. */
+	struct probe pr[6] = {PROBE_INIT(NULL), PROBE_INIT(&plain->list),
+			      PROBE_INIT(NULL), PROBE_INIT(&tty->list),
+			      PROBE_INIT(&passwd->out), PROBE_INIT(&doas->out)};
+	size_t n = 5;
 	probe_start(&pr[0], sudo, true_argv, envp);
 	probe_start(&pr[1], sudo, list_argv, envp);
 	probe_start_pty(&pr[2], sudo, true_argv, envp);
 	probe_start_pty(&pr[3], sudo, list_argv, envp);
-	probe_collect(pr, 4);
+	probe_start(&pr[4], PASSWD_PATH, passwd_argv, envp);
+	passwd->ran = 1;
+	doas->ran = access(DOAS_PATH, X_OK) == 0;
+	if (doas->ran) {
+		char *doas_argv[] = {"doas", "-n", "true", NULL};
+		probe_start(&pr[n++], DOAS_PATH, doas_argv, envp);
+	}
+	probe_collect(pr, n);
 	free(env);
 	plain->true_rc = pr[0].rc;
 	plain->list_rc = pr[1].rc;
@@ -255,6 +246,8 @@ void probe_escalation(const char *sudo, struct esc_probe *plain, struct esc_prob
 	tty->true_rc = pr[2].rc;
 	tty->list_rc = pr[3].rc;
 	tty->truncated = pr[3].truncated;
+	passwd->rc = pr[4].rc;
+	doas->rc = doas->ran ? pr[5].rc : -1;
 }
 
 static void deny(struct dir_result *d, const char *path, const struct stat *st,

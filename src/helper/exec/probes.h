@@ -12,29 +12,27 @@ struct esc_probe {
 	int truncated;        /* it printed more than was kept */
 };
 
-/*
- * Runs `SUDO -n true` and `SUDO -n -l` as the target, all four at once:
- * without a terminal (*plain) and on a pty of their own (*tty), because
- * the agent can get a terminal whenever requiretty stands in its way.
- */
-void probe_escalation(const char *sudo, struct esc_probe *plain, struct esc_probe *tty);
+/* A command run as the target beside sudo's: whether it ran, its exit code and output. */
+struct cmd_probe {
+	int ran;
+	int rc; /* exit code, 128+signal, or -errno: it did not start */
+	struct buf out;
+};
 
 /*
- * `passwd -S` as the target: what the system's own (set-user-ID) passwd says
- * of this user's password, into out ("USER NP ..." for an empty one); its
- * exit code, 128+signal, or -errno when it could not start. This program
- * reads no password database itself.
+ * Runs, all at once, as the target: `SUDO -n true` and `SUDO -n -l`
+ * without a terminal (*plain) and on a pty of their own (*tty), because
+ * the agent can get a terminal whenever requiretty stands in its way;
+ * `passwd -S` (*passwd: what the system's set-user-ID passwd says of this
+ * user's own password, "USER NP ..." for an empty one; this program reads
+ * no password database itself); and, where doas (opendoas) is installed,
+ * `doas -n true` (*doas: 0 means a doas.conf rule lets it run commands as
+ * root without a password; ran 0 where there is no doas).
  */
 #define PASSWD_PATH "/usr/bin/passwd"
-int probe_passwd(struct buf *out);
-
-/*
- * `doas -n true` as the target, where doas (opendoas) is installed: 0 means
- * a doas.conf rule lets it run commands as root without a password. -1
- * (nothing run) where there is no doas; else as probe_run().
- */
 #define DOAS_PATH "/usr/bin/doas"
-int probe_doas(struct buf *out, int *ran);
+void probe_escalation(const char *sudo, struct esc_probe *plain, struct esc_probe *tty,
+		      struct cmd_probe *passwd, struct cmd_probe *doas);
 
 /* Runs argv with output captured into out; its exit code, 128+signal or -errno. */
 int probe_run(const char *path, char *const argv[], struct buf *out);
