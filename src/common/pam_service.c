@@ -8,6 +8,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+const char *pam_service_fix(const char *service)
+{
+	return strcmp(service, PAM_SERVICE_RUAS) == 0
+		       ? "put back the service file that ruas installs (make install, or the ruas "
+			 "package, puts it at /etc/pam.d/ruas; the source has it as pam/ruas), or "
+			 "name a service of your own in pam_service"
+		       : "create that service file, or set pam_service to a service that exists "
+			 "(ruas installs its own as /etc/pam.d/ruas)";
+}
+
 /* How far into the file its own name may be: pam/ruas has it on line 2. */
 #define MARK_WITHIN 1024
 
@@ -15,6 +25,8 @@ int pam_service_problem(const char *dir, const char *service, char *why, size_t 
 {
 	char path[4096], head[MARK_WITHIN + 1];
 	struct stat st;
+	if (!dir)
+		dir = PAM_SERVICE_DIR;
 	if (!*service || strchr(service, '/') || strcmp(service, ".") == 0 ||
 	    strcmp(service, "..") == 0) {
 		snprintf(why, n, "\"%s\" is not a PAM service name (a file name in %s)", service,

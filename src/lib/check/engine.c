@@ -376,8 +376,8 @@ static int pam_service_ready(const struct check_run *run, struct job *j)
 {
 	char why[512];
 	if (!j->spec->pam ||
-	    pam_service_problem(run->cfg && run->cfg->pam_dir ? run->cfg->pam_dir : PAM_SERVICE_DIR,
-				j->spec->pam_service, why, sizeof why) == 0)
+	    pam_service_problem(run->cfg ? run->cfg->pam_dir : NULL, j->spec->pam_service, why,
+				sizeof why) == 0)
 		return 0;
 	j->pam_reason = strdup(why);
 	if (j->pam_reason)

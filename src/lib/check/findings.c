@@ -141,34 +141,40 @@ static int report_password(ruas_report *rep, size_t idx, const char *project, co
 }
 
 /*
- * PAM stacks (su, sudo, doas, pkexec's) that let the target in without a
- * password: fatal, each naming its line. dir: where PAM reads services.
+ * The PAM stacks (su, sudo, doas, pkexec's) that let user in without a
+ * password, judged once per user (dir: where PAM reads services). 0 with
+ * *ways (free it; empty when the user has no passwd entry: its own
+ * finding says so), or -1 on OOM.
  */
-static int report_pam_ways(ruas_report *rep, size_t idx, const char *project, const char *user,
-			   const char *dir)
+static int pam_ways_of(const char *user, const char *dir, struct pam_ways *ways)
 {
 	struct account a;
 	gid_t *gids = NULL;
-	int ngids = 0, r = 0;
+	int ngids = 0;
+	ways->v = NULL;
+	ways->n = 0;
 	if (account_lookup(user, &a) != ACCOUNT_FOUND)
-		return 0; /* the user's own finding says so */
+		return 0;
 	if (account_gids(&a, &gids, &ngids) < 0)
 		ngids = 0;
 	struct pam_user u = {a.name, a.uid, a.gid, gids, (size_t)ngids};
-	struct pam_ways ways = {NULL, 0};
-	int got = pam_ways_up(dir, &u, &ways);
-	for (size_t i = 0; got == 0 && i < ways.n; i++) {
-		const struct pam_way *w = &ways.v[i];
+	int r = pam_ways_up(dir, &u, ways);
+	free(gids);
+	account_clear(&a);
+	return r;
+}
+
+/* Each of them: fatal, naming its line. */
+static int report_pam_ways(ruas_report *rep, size_t idx, const char *project, const char *user,
+			   const struct pam_ways *ways)
+{
+	int r = 0;
+	for (size_t i = 0; i < ways->n; i++) {
+		const struct pam_way *w = &ways->v[i];
 		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
 				msg_pam_way(project, user, w->service, w->file, w->line, w->text,
 					    w->why));
 	}
-	if (got == 0)
-		pam_ways_free(&ways);
-	else
-		r = -1;
-	free(gids);
-	account_clear(&a);
 	return r;
 }
 
@@ -183,7 +189,7 @@ static int report_doas(ruas_report *rep, size_t idx, const char *project, const 
 }
 
 static int report_checks(const struct ruas_config *cfg, const struct job *j, size_t pi,
-			 size_t dir, ruas_report *rep)
+			 size_t dir, const struct pam_ways *ways, ruas_report *rep)
 {
 	const struct ruas_project *p = cfg->projects[pi];
 	const char *user = j->spec->user;
@@ -191,7 +197,7 @@ static int report_checks(const struct ruas_config *cfg, const struct job *j, siz
 	int r = report_escalation(j, pi, rep, p->target_sudo_allowed);
 	r |= report_password(rep, pi, p->name, user, &j->hr) |
 	     report_doas(rep, pi, p->name, user, &j->hr) |
-	     report_pam_ways(rep, pi, p->name, user, cfg->pam_dir);
+	     report_pam_ways(rep, pi, p->name, user, ways);
 	r |= report_trusted_tree(p, pi, rep);
 	if (d->state == DIR_ESCAPE)
 		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "containment",
@@ -253,7 +259,9 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
 	       const struct job_projects *jp, ruas_report *rep)
 {
 	const char *user = j->spec->user;
-	int r = 0;
+	struct pam_ways ways = {NULL, 0};
+	/* The host's PAM stacks are the same for every project of this user. */
+	int r = j->outcome == OUT_OK ? pam_ways_of(user, cfg->pam_dir, &ways) : 0;
 	for (size_t k = 0; k < jp->n; k++) {
 		size_t pi = jp->index[k];
 		const struct ruas_project *p = cfg->projects[pi];
@@ -264,7 +272,7 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
 								       : "sudo",
 					failure_text(run, j, p->name));
 		else
-			r |= report_checks(cfg, j, pi, jp->dir_of[k], rep) |
+			r |= report_checks(cfg, j, pi, jp->dir_of[k], &ways, rep) |
 			     report_lifetime_mode(j, pi, p, rep);
 		r |= report_anchors(rep, pi, user, cfg->supervisor_name,
 				    j->outcome == OUT_OK ? &j->hr : NULL);
@@ -275,6 +283,7 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
 						  j->hr.bwrap_out ? j->hr.bwrap_out : ""));
 		r |= report_groups(rep, pi, p->name, user, &j->groups, j->groups_failed);
 	}
+	pam_ways_free(&ways);
 	return r;
 }
 
@@ -352,11 +361,15 @@ int report_target(const struct check_run *run, const struct job *j, size_t idx,
 				msg_helper_readable(NULL, user, run->helper, mode));
 	if (j->outcome != OUT_OK)
 		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "sudo", failure_text(run, j, NULL));
-	else
+	else {
+		struct pam_ways ways;
+		r |= pam_ways_of(user, NULL, &ways);
 		r |= report_escalation(j, idx, rep, allowed) |
 		     report_password(rep, idx, NULL, user, &j->hr) |
 		     report_doas(rep, idx, NULL, user, &j->hr) |
-		     report_pam_ways(rep, idx, NULL, user, NULL);
+		     report_pam_ways(rep, idx, NULL, user, &ways);
+		pam_ways_free(&ways);
+	}
 	r |= report_groups(rep, idx, NULL, user, &j->groups, j->groups_failed);
 	if (root_password_empty())
 		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "password",

@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "check/messages_int.h"
+#include "pam_service.h"
 #include "quote.h"
 
 void msg_indent(struct buf *b, const char *text)
@@ -240,15 +241,7 @@ char *msg_pam_service(const char *project, const char *user, const char *service
 	struct buf b = BUF_INIT;
 	through_service_but(&b, project, user, service);
 	quote_display(&b, why, 0);
-	buf_adds(&b, ".\nFix: ");
-	if (strcmp(service, "ruas") == 0)
-		buf_adds(&b, "put back the service file that ruas installs (make install, or the "
-			     "ruas package, puts it at /etc/pam.d/ruas; the source has it as "
-			     "pam/ruas), or name a service of your own in pam_service.");
-	else
-		buf_adds(&b, "create that service file, or set pam_service to a service that "
-			     "exists (ruas installs its own as /etc/pam.d/ruas).");
-	buf_adds(&b, " Then restart ruas.\n");
+	buf_printf(&b, ".\nFix: %s. Then restart ruas.\n", pam_service_fix(service));
 	return buf_detach(&b);
 }
 

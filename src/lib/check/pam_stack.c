@@ -186,14 +186,17 @@ static const char *module_way(const struct pam_user *u, const char *module, char
 	if (!strcmp(module, "pam_permit"))
 		return "pam_permit lets anyone in";
 	if (!strcmp(module, "pam_wheel") && has_arg(args, n, "trust") && !has_arg(args, n, "deny")) {
+		/* group=G, else wheel, else gid 0 (as pam_wheel picks it). */
 		const char *g = arg_value(args, n, "group");
 		int in = in_group_named(u, g ? g : "wheel");
-		if (!g && in < 0)
+		if (!g && in < 0) {
+			g = "gid 0";
 			in = in_groups(u, 0);
+		}
 		if (in <= 0)
 			return NULL;
 		buf_printf(b, "pam_wheel's trust lets the members of group \"%s\" in, and the user "
-			      "is one", g ? g : in_group_named(u, "wheel") >= 0 ? "wheel" : "gid 0");
+			      "is one", g ? g : "wheel");
 		return b->data;
 	}
 	if (!strcmp(module, "pam_succeed_if") && succeed_if_holds(u, args, n))

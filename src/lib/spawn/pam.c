@@ -10,8 +10,6 @@
  */
 #include "spawn/pam.h"
 
-#include <string.h>
-
 #include "channel.h"
 #include "error.h"
 #include "pam_service.h"
@@ -34,18 +32,12 @@ int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error 
 	struct buf session = BUF_INIT, inner = BUF_INIT;
 	char why[512];
 	/* PAM runs /etc/pam.d/other for a service it cannot find, without a word. */
-	if (pam_service_problem(s->cfg->pam_dir ? s->cfg->pam_dir : PAM_SERVICE_DIR, p->pam_service,
-				why, sizeof why) < 0)
+	if (pam_service_problem(s->cfg->pam_dir, p->pam_service, why, sizeof why) < 0)
 		return error_set(err, RUAS_ERR_CONFIG, NULL, 0, 0,
 				 "project \"%s\": refusing to start user \"%s\" through PAM "
 				 "(service \"%s\"): %s. Fix: %s, then restart ruas",
 				 p->name, p->run_as_user, p->pam_service, why,
-				 strcmp(p->pam_service, PAM_SERVICE_RUAS) == 0
-					 ? "put back the service file that ruas installs (make "
-					   "install or the ruas package), or name a service of "
-					   "your own in pam_service"
-					 : "create that service file, or set pam_service to a "
-					   "service that exists");
+				 pam_service_fix(p->pam_service));
 	const char *argv[] = {s->cfg->session_helper, "--channel-fd", "3", NULL};
 	int r = session_payload_build(&session, s->cfg, p->run_as_user, p->pam_service, SESSION_EXEC,
 				      pl->lifetime, s->tty, p->terminate_grace);
