@@ -153,8 +153,8 @@ RUAS_EXTERN const char *const *ruas_project_target_sudo_allowed(const ruas_proje
  */
 #define RUAS_UNSET (-1)
 
-/* Version 2 added the audit keys. */
-#define RUAS_CONFIG_GLOBALS_VERSION 2
+/* Version 2 added the audit keys, version 3 host_check_interval. */
+#define RUAS_CONFIG_GLOBALS_VERSION 3
 typedef struct {
 	unsigned int version;
 	/*
@@ -179,10 +179,12 @@ typedef struct {
 	const char *audit_log;      /* an absolute path for JSON lines; NULL: none */
 	const char *audit_argv;     /* "truncated", "full" or "none" */
 	int audit_argv_max;         /* bytes kept of each argument when truncated */
+	/* Version 3: seconds a walk of the host's trees is reused (0: never). */
+	int host_check_interval;
 } ruas_config_globals;
 #define RUAS_CONFIG_GLOBALS_INIT                                                          \
 	{RUAS_CONFIG_GLOBALS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, RUAS_UNSET, NULL, \
-	 NULL, RUAS_UNSET, NULL, NULL, NULL, NULL, NULL, RUAS_UNSET}
+	 NULL, RUAS_UNSET, NULL, NULL, NULL, NULL, NULL, RUAS_UNSET, RUAS_UNSET}
 
 /*
  * A configuration with no projects yet. NULL globals are the defaults, the
@@ -357,8 +359,8 @@ typedef enum {
 
 typedef struct ruas_report ruas_report;
 
-/* Version 2 added audit. */
-#define RUAS_PREFLIGHT_OPTIONS_VERSION 2
+/* Version 2 added audit, version 3 fresh_host. */
+#define RUAS_PREFLIGHT_OPTIONS_VERSION 3
 typedef struct {
 	unsigned int version;
 	/* Concurrent sudo calls at most; 0 means the default (8). */
@@ -368,8 +370,14 @@ typedef struct {
 	 * record goes; NULL: syslog (see "audit" above).
 	 */
 	const ruas_audit_sink *audit;
+	/*
+	 * Version 3: nonzero walks the host's trees now (as ruas check does)
+	 * instead of reusing a walk younger than host_check_interval, and
+	 * keeps the new one for the checks that follow.
+	 */
+	int fresh_host;
 } ruas_preflight_options;
-#define RUAS_PREFLIGHT_OPTIONS_INIT {RUAS_PREFLIGHT_OPTIONS_VERSION, 0, NULL}
+#define RUAS_PREFLIGHT_OPTIONS_INIT {RUAS_PREFLIGHT_OPTIONS_VERSION, 0, NULL, 0}
 
 /*
  * Run every startup check of every project, concurrently: passwordless sudo

@@ -144,6 +144,30 @@ const struct anchor_def anchor_table[] = {
 	 "the supervisor's home has more dot entries than ruas sends to the helper "
 	 "(128): the rest were not judged", "move or remove the dot entries the "
 	 "supervisor does not need"},
+	/*
+	 * The trees the library walks whole (src/lib/host/trees.h): what the
+	 * table above does not name still gets a why, by its tree.
+	 */
+	{NULL, ANCHOR_DIR, 0, 0, "tree-etc",
+	 "the host's configuration, which root's programs and services read and much "
+	 "of which names code they run (fstab's mounts, logrotate's scripts, tmpfiles, "
+	 "apt's hooks, Python's and Perl's settings)", NULL},
+	{NULL, ANCHOR_DIR, 0, 0, "tree-usr",
+	 "the programs, libraries and modules that root runs, loads or imports "
+	 "(/usr/local too)", NULL},
+	{NULL, ANCHOR_DIR, 0, 0, "tree-boot",
+	 "the kernel, its initramfs and the boot loader's configuration", NULL},
+	{NULL, ANCHOR_DIR, 0, 0, "tree-opt",
+	 "software installed for the whole host, run by root and its services", NULL},
+	{NULL, ANCHOR_DIR, 0, 0, "tree-dpkg",
+	 "the package database: its maintainer scripts run as root at every install, "
+	 "upgrade and removal", NULL},
+	{NULL, ANCHOR_DIR, 0, 0, "tree-cron",
+	 "cron's and at's spools: cron runs each crontab as the user it is named "
+	 "after, root's as root", NULL},
+	{NULL, ANCHOR_DIR, 0, 0, "tree-ld",
+	 "a directory that ld.so.conf names: every program root runs may load a "
+	 "library from there", NULL},
 	/* Daemons that run as root and do what whoever connects asks. */
 	{"/run/docker.sock", ANCHOR_SOCKET, 0, 0, "docker",
 	 "the Docker daemon's socket: whoever connects runs containers as root",

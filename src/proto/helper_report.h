@@ -132,7 +132,9 @@ enum anchor_rel_wire { AREL_SELF = 1, AREL_PARENT, AREL_INSIDE, AREL_LINK };
 
 struct anchor_hit {
 	char *path;
-	char how;    /* 'o', 'w', 'r', 'd' (a default ACL entry) or 'c' (a cap: not fully judged) */
+	char how;    /* 'o', 'w', 'r', 'd' (a default ACL entry) or 'c' (a cap: not fully judged); the
+			library's own walk (src/lib/host) adds 'h' (a directory it could not list) and
+			't' (the walk ran out of time: path lists the trees, anchor the seconds) */
 	int rel;     /* enum anchor_rel_wire */
 	char id[33]; /* [a-z0-9-], as the table's */
 	unsigned int mode;

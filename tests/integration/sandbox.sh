@@ -2,7 +2,7 @@
 #
 # Sourced by the integration tests and the demo. sandbox_enter re-executes
 # the calling script under `unshare --mount --propagation private`, where
-# throwaway copies of /etc, /home, /tmp, /var/log, /var/mail and /run/sudo are
+# throwaway copies of /etc, /home, /tmp, /var/log, /var/mail, /run/sudo and /run/ruas are
 # mounted, so that useradd and sudoers rules never touch the host.
 # It also installs the build (make install DESTDIR) into the sandbox.
 
@@ -89,6 +89,9 @@ sandbox_setup() {
 	done
 	mkdir -p /run/sudo
 	mount -t tmpfs -o mode=0711 tmpfs /run/sudo
+	# Where a root supervisor keeps its walk of the host's trees (src/lib/host/cache.h).
+	mkdir -p /run/ruas
+	mount -t tmpfs -o mode=0700 tmpfs /run/ruas
 	# Keep the host's logs out of it; everything else of sudo stays stock.
 	printf 'Defaults !syslog\n' >/etc/sudoers.d/zz-sandbox-nolog
 	chmod 0440 /etc/sudoers.d/zz-sandbox-nolog

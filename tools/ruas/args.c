@@ -9,9 +9,11 @@
 #define OPT_HELP {"help", no_argument, NULL, 'h'}
 #define OPT_JSON {"json", no_argument, NULL, 'j'}
 #define OPT_QUIET {"quiet", no_argument, NULL, 'q'}
+#define OPT_FRESH {"fresh", no_argument, NULL, 'F'}
 #define OPT_END {NULL, 0, NULL, 0}
 
-static const struct option opts_check[] = {OPT_CONFIG, OPT_JSON, OPT_QUIET, OPT_HELP, OPT_END};
+static const struct option opts_check[] = {OPT_CONFIG, OPT_JSON, OPT_QUIET, OPT_FRESH, OPT_HELP,
+					   OPT_END};
 static const struct option opts_audit[] = {OPT_CONFIG, OPT_JSON, OPT_HELP, OPT_END};
 static const struct option opts_run[] = {OPT_CONFIG, OPT_QUIET, OPT_HELP, OPT_END};
 static const struct option opts_deny[] = {OPT_CONFIG, {"format", required_argument, NULL, 'f'},
@@ -30,6 +32,7 @@ int args_parse(int argc, char **argv, const struct args_spec *spec, struct args 
 	a->format = "lines";
 	a->json = 0;
 	a->quiet = 0;
+	a->fresh = 0;
 	a->operand = argc;
 	while ((c = getopt_long(argc, argv, spec->shortopts, spec->longopts, NULL)) != -1) {
 		if (c == 'c')
@@ -40,6 +43,8 @@ int args_parse(int argc, char **argv, const struct args_spec *spec, struct args 
 			a->format = optarg;
 		else if (c == 'q')
 			a->quiet = 1;
+		else if (c == 'F')
+			a->fresh = 1;
 		else if (c == 'h') {
 			usage(stdout);
 			return output_ok(stdout) ? 0 : EXIT_FATAL;

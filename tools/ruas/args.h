@@ -21,7 +21,8 @@
 /*
  * What a verb accepts: getopt's short options ("+" first where options end
  * at the first operand) and long options, each of which args_parse() knows:
- * 'c' --config, 'j' --json, 'f' --format, 'q' --quiet, 'h' --help. Each verb lists only
+ * 'c' --config, 'j' --json, 'f' --format, 'q' --quiet, 'F' --fresh (long only),
+ * 'h' --help. Each verb lists only
  * its own, so that getopt's abbreviations (--js, --conf) stay what they were.
  */
 struct args_spec {
@@ -37,6 +38,7 @@ struct args {
 	const char *format; /* deny --format; "lines" */
 	int json;           /* --json */
 	int quiet;          /* -q: no warnings or summary; fatal findings still shown */
+	int fresh;          /* check --fresh: walk the host's trees now */
 	int operand;        /* argv index of the first operand */
 };
 
@@ -62,7 +64,7 @@ int load(const char *path, ruas_config **cfg);
  * shows only the fatal findings (nothing when there is none): no warnings,
  * no summary line. json prints the JSON document whatever quiet says.
  */
-int preflight(const ruas_config *cfg, int json, int quiet);
+int preflight(const ruas_config *cfg, int json, int quiet, int fresh_host);
 
 int cmd_check(int argc, char **argv);
 int cmd_run(int argc, char **argv);

@@ -15,7 +15,7 @@
 void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ruas check [-c FILE] [-q] [--json]\n"
+		"usage: ruas check [-c FILE] [-q] [--json] [--fresh]\n"
 		"       ruas run [-c FILE] [-q] PROJECT [-- ARG...]\n"
 		"       ruas deny [-c FILE] PERSON [--format lines|json|claude-settings]\n"
 		"       ruas audit [-c FILE] [--json]\n"

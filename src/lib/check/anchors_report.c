@@ -147,12 +147,65 @@ static char *msg_not_judged(const char *user, const struct anchor_hit *a,
 	return buf_detach(&b);
 }
 
+/*
+ * A directory of a tree that the supervisor could not list and the target
+ * may enter ('h'): what is inside was not judged.
+ */
+static char *msg_hidden(const char *user, const char *supervisor, const struct anchor_hit *a,
+			const struct anchor_def *d)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "ERROR: ");
+	quote_display_dq(&b, a->path);
+	buf_adds(&b, ", inside ");
+	quote_display_dq(&b, a->anchor);
+	buf_adds(&b, ", was not judged for target user ");
+	quote_display_dq(&b, user);
+	buf_adds(&b, ": the supervisor ");
+	quote_display_dq(&b, supervisor ? supervisor : "?");
+	buf_printf(&b, " cannot list it and the target can enter it (mode %04o, owner ",
+		   a->mode);
+	quote_display_dq(&b, a->owner);
+	buf_adds(&b, ", group ");
+	quote_display_dq(&b, a->group);
+	buf_adds(&b, a->acl ? ", an ACL)" : ")");
+	buf_printf(&b, ", and root runs or trusts what it holds: %s.\nFix: run ruas check as root, "
+		       "which can list it; or let the supervisor read it (setfacl -m u:",
+		   d ? d->why : "(an entry this version of ruas does not know)");
+	quote_shell(&b, supervisor ? supervisor : "?");
+	buf_adds(&b, ":rx ");
+	quote_shell(&b, a->path);
+	buf_adds(&b, "); or take the target's way in away (chmod o-x ");
+	quote_shell(&b, a->path);
+	buf_adds(&b, " or the group's). Then restart ruas.\n");
+	return buf_detach(&b);
+}
+
+/* The walk of the trees ran out of time ('t'): a->path lists them, a->anchor the seconds. */
+static char *msg_trees_late(const char *user, const struct anchor_hit *a)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "ERROR: the trees that root trusts (");
+	buf_adds(&b, a->path);
+	buf_adds(&b, ") were not fully judged for target user ");
+	quote_display_dq(&b, user);
+	buf_printf(&b, ": the walk stopped after scan_time_limit (%s seconds).\nFix: remove "
+		       "what does not belong in those trees, or raise scan_time_limit in the "
+		       "configuration. Then restart ruas.\n",
+		   a->anchor);
+	return buf_detach(&b);
+}
+
 char *msg_anchor(const char *user, const char *supervisor, const struct anchor_hit *a)
 {
 	struct buf b = BUF_INIT;
 	const struct anchor_def *d = def_of(a->id);
 	if (a->how == 'c')
 		return msg_not_judged(user, a, d);
+	if (a->how == 'h')
+		return msg_hidden(user, supervisor, a, d);
+	if (a->how == 't')
+		return msg_trees_late(user, a);
 	buf_adds(&b, "ERROR: target user ");
 	quote_display_dq(&b, user);
 	buf_addc(&b, ' ');

@@ -13,6 +13,7 @@
 
 #include "account.h"
 #include "check/findings.h"
+#include "check/host_jobs.h"
 #include "check/lifetime.h"
 #include "check/report.h"
 #include "config/config_int.h"
@@ -175,10 +176,16 @@ static int report_job_lifetime(const struct runner *runner, const struct job *j,
 }
 
 int preflight_run(ruas_report **out, const ruas_config *cfg,
-		  unsigned int max_parallel, const struct runner *runner,
+		  unsigned int max_parallel, int fresh_host, const struct runner *runner,
 		  ruas_error **err)
 {
 	const struct check_run run = check_run_of(cfg);
+	/* The trees root trusts, walked beside the sudo calls (check/host_jobs.h). */
+	struct host_run host = {.fs_root = runner->fs_root,
+				.seconds = cfg->scan_time_limit,
+				/* A test's fake tree is never kept in the host's place. */
+				.interval = runner->fs_root ? 0 : cfg->host_check_interval,
+				.fresh = fresh_host};
 	struct plan pl = {0};
 	struct job *jobs = NULL;
 	ruas_report *rep = NULL;
@@ -193,7 +200,10 @@ int preflight_run(ruas_report **out, const ruas_config *cfg,
 	if (!(rep = report_new(names, cfg->nprojects)))
 		goto done;
 
+	host_run_start(&host);
 	if (!(jobs = jobs_run(&run, runner, pl.specs, pl.n, max_parallel)))
+		goto done;
+	if (host_run_apply(&host, jobs, pl.n) < 0)
 		goto done;
 	rc = 0;
 	for (size_t i = 0; i < pl.n; i++) {
@@ -206,6 +216,7 @@ int preflight_run(ruas_report **out, const ruas_config *cfg,
 	    report_root_password(cfg, rep) < 0)
 		rc = RUAS_ERR_NOMEM;
 done:
+	host_run_free(&host);
 	free(names);
 	jobs_free(jobs, pl.n);
 	plan_free(&pl);
@@ -231,6 +242,7 @@ int ruas_preflight(ruas_report **out, const ruas_config *cfg,
 	struct audit_dest d;
 	int r = audit_summary_dest(&d, cfg, opts, "ruas_preflight", err);
 	if (r == 0)
-		r = preflight_run(out, cfg, opts ? opts->max_parallel : 0, &real, err);
+		r = preflight_run(out, cfg, opts ? opts->max_parallel : 0,
+				  opts && opts->version >= 3 ? opts->fresh_host : 0, &real, err);
 	return audit_summary_finish(r, cfg, &d, out, AUDIT_CHECK, "ruas_preflight", err);
 }

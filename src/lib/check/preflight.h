@@ -6,9 +6,12 @@
 #include "check/engine.h"
 #include "check/runner.h"
 
-/* ruas_preflight() with the runner injected (preflight.c). */
+/*
+ * ruas_preflight() with the runner injected (preflight.c); fresh_host as
+ * ruas_preflight_options' (version 3).
+ */
 int preflight_run(ruas_report **out, const ruas_config *cfg,
-		  unsigned int max_parallel, const struct runner *runner,
+		  unsigned int max_parallel, int fresh_host, const struct runner *runner,
 		  ruas_error **err);
 
 /* ruas_check_targets() with the runner injected (targets.c). */

@@ -14,6 +14,7 @@
 #include "account.h"
 #include "buf.h"
 #include "check/findings.h"
+#include "check/host_jobs.h"
 #include "check/report.h"
 #include "config/config_int.h"
 #include "config/sudo_allowed.h"
@@ -76,6 +77,8 @@ int targets_run(ruas_report **out, const char *const *targets,
 	/* The engine and the findings only read the list: the cast writes nothing. */
 	char *const *allowed = (char *const *)o->sudo_allowed;
 
+	/* No configuration, so no host_check_interval: the trees are walked now. */
+	struct host_run host = {.fs_root = runner->fs_root, .seconds = DEFAULT_SCAN_TIME_LIMIT};
 	struct job_spec *specs = calloc(n + 1, sizeof *specs);
 	struct job *jobs = NULL;
 	ruas_report *rep = report_new(targets, n);
@@ -89,13 +92,16 @@ int targets_run(ruas_report **out, const char *const *targets,
 		specs[i].allowed = &allowed;
 		specs[i].nallowed = 1;
 	}
-	if (!(jobs = jobs_run(&run, runner, specs, n, o->max_parallel)))
+	host_run_start(&host);
+	if (!(jobs = jobs_run(&run, runner, specs, n, o->max_parallel)) ||
+	    host_run_apply(&host, jobs, n) < 0)
 		goto done;
 	rc = 0;
 	for (size_t i = 0; i < n; i++)
 		if (report_target(&run, &jobs[i], i, allowed, rep) < 0)
 			rc = RUAS_ERR_NOMEM;
 done:
+	host_run_free(&host);
 	jobs_free(jobs, n);
 	free(specs);
 	free(me_name);

@@ -35,7 +35,7 @@ static const char *const global_keys[] = {
 	"env_allowlist", "sudo", "helper", "session_helper", "projects",
 	"scan_prune", "scan_time_limit", "backend", "pam_service",
 	"terminate_grace", "people", "target_sudo_allowed", "lifetime", "audit_facility",
-	"audit_log", "audit_argv", "audit_argv_max", NULL};
+	"audit_log", "audit_argv", "audit_argv_max", "host_check_interval", NULL};
 
 __attribute__((format(printf, 3, 0))) static int ld_vfail(struct loader *ld, int line,
 							  const char *fmt, va_list ap)
@@ -305,6 +305,23 @@ static int global_scan_time_limit(struct loader *ld, const struct src *s)
 	return 0;
 }
 
+/* How long a walk of the host's trees stays good for ruas run (src/lib/host/cache.h). */
+static int global_host_check_interval(struct loader *ld, const struct src *s)
+{
+	struct src_val v;
+	int r = src_int(ld, s, "host_check_interval",
+			"host_check_interval must be a whole number of seconds", &v);
+	ld->cfg->host_check_interval = DEFAULT_HOST_CHECK_INTERVAL;
+	if (r < 0 || !v.present)
+		return r;
+	if (v.num < 0 || v.num > 86400)
+		return ld_fail_at(ld, v.line,
+				  "host_check_interval must be between 0 (judge the host every "
+				  "time) and 86400 seconds");
+	ld->cfg->host_check_interval = (unsigned)v.num;
+	return 0;
+}
+
 /* A global list: the key's, or dflt when absent; never NULL. */
 static int global_list(struct loader *ld, const struct src *s, const char *key,
 		       const char *const *dflt, const char *(*check)(const char *), char ***vec)
@@ -325,7 +342,8 @@ int schema_globals(struct loader *ld, const struct src *s)
 	int r;
 	if ((r = src_keys(ld, s, global_keys, "at the top level")) < 0 ||
 	    (r = global_programs(ld, s)) < 0 || (r = global_overrides(ld, s)) < 0 ||
-	    (r = global_scan_time_limit(ld, s)) < 0 || (r = schema_audit(ld, s)) < 0 ||
+	    (r = global_scan_time_limit(ld, s)) < 0 ||
+	    (r = global_host_check_interval(ld, s)) < 0 || (r = schema_audit(ld, s)) < 0 ||
 	    (r = global_list(ld, s, "env_allowlist", default_allowlist, env_name_refusal,
 			     &ld->cfg->env_allowlist)) < 0)
 		return r;

@@ -16,6 +16,7 @@
 #define RUAS_SESSION_PATH "/usr/local/libexec/ruas/ruas-session"
 #endif
 #define DEFAULT_SCAN_TIME_LIMIT 60u
+#define DEFAULT_HOST_CHECK_INTERVAL 300u
 #define DEFAULT_TERMINATE_GRACE 5u
 #define DEFAULT_PAM_SERVICE "ruas"
 
@@ -96,6 +97,7 @@ struct ruas_config {
 	char *helper;
 	char *session_helper;
 	unsigned int scan_time_limit;
+	unsigned int host_check_interval; /* seconds a walk of the host's trees is reused; 0: never */
 	/*
 	 * Each project is an allocation of its own, so that a pointer to one
 	 * stays valid while ruas_config_add_project() grows the array.

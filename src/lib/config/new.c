@@ -33,6 +33,7 @@ static const struct src_field globals_fields[] = {
 	GLOBAL(audit_log, SRC_STRING),
 	GLOBAL(audit_argv, SRC_STRING),
 	GLOBAL(audit_argv_max, SRC_INT),
+	GLOBAL(host_check_interval, SRC_INT),
 	{NULL, SRC_STRING, 0, NULL},
 };
 
@@ -89,11 +90,17 @@ int ruas_config_new(ruas_config **out, const ruas_config_globals *globals,
 		return RUAS_ERR_INVALID;
 	if (!globals)
 		globals = &none;
-	/* Version 1 ends before the audit keys: read only what it has, the rest absent. */
-	ruas_config_globals v2 = RUAS_CONFIG_GLOBALS_INIT;
-	if (globals->version == 1) {
-		memcpy(&v2, globals, offsetof(ruas_config_globals, audit_facility));
-		globals = &v2;
+	/*
+	 * Version 1 ends before the audit keys, version 2 before
+	 * host_check_interval: read only what it has, the rest absent.
+	 */
+	ruas_config_globals v3 = RUAS_CONFIG_GLOBALS_INIT;
+	if (globals->version < RUAS_CONFIG_GLOBALS_VERSION) {
+		memcpy(&v3, globals, globals->version == 1
+					     ? offsetof(ruas_config_globals, audit_facility)
+					     : offsetof(ruas_config_globals, host_check_interval));
+		v3.version = RUAS_CONFIG_GLOBALS_VERSION;
+		globals = &v3;
 	}
 	ld.cfg = calloc(1, sizeof *ld.cfg);
 	struct src s = {NULL, globals, globals_fields};

@@ -799,7 +799,7 @@ static void test_preflight_record_and_checks(void **state)
 	seen_free(&seen);
 
 	/* A version 1 options struct has no sink: accepted, syslog. A sink of a bad version is not. */
-	ruas_preflight_options v1 = {1, 0, NULL};
+	ruas_preflight_options v1 = {.version = 1, .max_parallel = 0, .audit = NULL};
 	assert_int_equal(ruas_preflight(&rep, cfg, &v1, NULL), 0);
 	ruas_report_free(rep);
 	/* Read through po.audit, which points at it. */

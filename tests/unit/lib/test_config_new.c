@@ -794,10 +794,10 @@ static void test_bad_arguments(void **state)
 	ruas_config *cfg = (ruas_config *)0x1;
 	ruas_error *err = NULL;
 	ruas_config_globals g = RUAS_CONFIG_GLOBALS_INIT;
-	g.version = 3; /* one past the newest */
+	g.version = RUAS_CONFIG_GLOBALS_VERSION + 1; /* one past the newest */
 	assert_int_equal(ruas_config_new(&cfg, &g, NULL, &err), RUAS_ERR_INVALID);
 	assert_null(cfg);
-	assert_string_equal(ruas_error_message(err), "ruas_config_new: unknown options version 3");
+	assert_string_equal(ruas_error_message(err), "ruas_config_new: unknown options version 4");
 	ruas_error_free(err);
 	ruas_config_options o = RUAS_CONFIG_OPTIONS_INIT;
 	o.version = 0;
@@ -835,10 +835,10 @@ static int password_run(void *ctx, const struct run_request *req, struct run_res
 
 static ruas_report *preflight_fake(const ruas_config *cfg)
 {
-	struct runner rn = {password_run, NULL, 0, NULL};
+	struct runner rn = {password_run, NULL, 0, "/nonexistent/ruas-test-fs-root"};
 	ruas_report *rep = NULL;
 	ruas_error *err = NULL;
-	if (preflight_run(&rep, cfg, 0, &rn, &err) != 0)
+	if (preflight_run(&rep, cfg, 0, 0, &rn, &err) != 0)
 		fail_msg("preflight_run: %s", ruas_error_message(err));
 	return rep;
 }
@@ -1576,10 +1576,10 @@ static ruas_report *people_check(const ruas_config *cfg, int audit, char **asked
 	struct people_fake fk;
 	memset(&fk, 0, sizeof fk);
 	pthread_mutex_init(&fk.lock, NULL);
-	struct runner rn = {people_run, &fk, 0, NULL};
+	struct runner rn = {people_run, &fk, 0, "/nonexistent/ruas-test-fs-root"};
 	ruas_report *rep = NULL;
 	ruas_error *err = NULL;
-	int r = audit ? audit_run(&rep, cfg, 1, &rn, &err) : preflight_run(&rep, cfg, 1, &rn, &err);
+	int r = audit ? audit_run(&rep, cfg, 1, &rn, &err) : preflight_run(&rep, cfg, 1, 0, &rn, &err);
 	if (r != 0)
 		fail_msg("%s: %s", audit ? "audit_run" : "preflight_run", ruas_error_message(err));
 	pthread_mutex_destroy(&fk.lock);

@@ -717,7 +717,7 @@ static ruas_report *run(const ruas_config *cfg, struct fake *fk, unsigned int ma
 			    fk->fs_root ? fk->fs_root : "/nonexistent/ruas-test-fs-root"};
 	ruas_report *rep = NULL;
 	ruas_error *err = NULL;
-	int r = preflight_run(&rep, cfg, max_parallel, &rn, &err);
+	int r = preflight_run(&rep, cfg, max_parallel, 0, &rn, &err);
 	if (r != 0)
 		fail_msg("preflight_run failed: %s", ruas_error_message(err));
 	assert_null(err);
@@ -2555,7 +2555,7 @@ static void test_anchors_for_targets(void **state)
 	const struct script s[] = {{"t1", B_REPORT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1}};
 	struct fake fk;
 	fake_init(&fk, s, 1);
-	struct runner rn = {fake_run, &fk, 0, NULL};
+	struct runner rn = {fake_run, &fk, 0, "/nonexistent/ruas-test-fs-root"};
 	const char *const targets[] = {"t1", "t2", NULL};
 	ruas_target_options o = RUAS_TARGET_OPTIONS_INIT;
 	o.sudo = SUDO;

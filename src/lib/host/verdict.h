@@ -1,0 +1,30 @@
+/*
+ * verdict.h - the walk's entries (trees.h) judged for one target, as the
+ * same anchor hits the helper reports for the table, so that one text
+ * (src/lib/check/anchors_report.c) explains both.
+ */
+#ifndef RUAS_HOST_VERDICT_H
+#define RUAS_HOST_VERDICT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "helper_report.h"
+#include "host/trees.h"
+
+/*
+ * Appends to hr's anchors what `user` (uid, and its groups, the primary one
+ * among them) can write, owns or can enter without the supervisor having
+ * judged it, in t; none that the helper already listed; at most
+ * ANCHOR_REPORT_CAP listed in all, every one counted in anchors_total. A
+ * walk that did not finish is one hit of its own ('t'). Owners and groups
+ * are named. 0, or -1 when out of memory.
+ */
+int host_verdict_add(const struct host_trees *t, const char *user, uid_t uid,
+		     const gid_t *groups, size_t ngroups, unsigned int seconds,
+		     struct helper_report *hr);
+
+/* The table's id (src/common/anchors_table.c) for a tree's root. */
+const char *host_root_id(const char *root);
+
+#endif
