@@ -6,7 +6,6 @@
  * mount table, no roots from ld.so.conf. bench/run compares a cold
  * `ruas check` against it on the same roots (given as arguments).
  */
-#define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>

@@ -42,7 +42,7 @@ conf() {
 sandbox_user sup
 sandbox_user other
 rule_line=()
-targets="req1 req2 sh1 env1 neg1 lpw1 chain1 allow1 human1 noauth1 self1 prov1 cwd1 allow2 allow3 rd1 big1 pg1 alias1 sp1 pwe1 doas1 pam1"
+targets="req1 req2 sh1 env1 neg1 lpw1 chain1 allow1 human1 noauth1 self1 prov1 cwd1 allow2 allow3 rd1 big1 pg1 alias1 sp1 pwe1 doas1 pam1 pk1"
 for t in $targets; do
 	sandbox_user "$t"
 	rule_line+=("sup ALL=($t) NOPASSWD: ALL")
@@ -386,6 +386,69 @@ expect "su as Debian ships it: su gives nothing" test "$RC" != 0
 run_sup check -c "$CONF"
 expect "... and no PAM finding" hasnt "$ERR" "passes the PAM auth stack"
 rm -f /etc/sudoers.d/ruas-sup-pam1
+
+# ------------------------------------------------------------------ polkit
+# A rule (JavaScript) or a local authority entry (.pkla) that gives the
+# target, or a group it is in, YES. polkitd does not run in the sandbox, so
+# the proof that polkit obeys them is polkit's own (polkit(8)); what is
+# tested is that each is found, by file and line, for both backends and
+# ruas-setup. rules.d is 0700 polkitd as Debian ships it: a supervisor that
+# is not root cannot read it, so the admin's directory is opened to it here.
+sandbox_group pkgrp
+usermod -aG pkgrp pk1
+sandbox_sudoers ruas-sup-pk1 'sup ALL=(pk1) NOPASSWD: ALL' 'Defaults:pk1 listpw=never'
+mkdir -p /etc/polkit-1/rules.d
+chmod 755 /etc/polkit-1/rules.d
+conf pk1
+run_sup check -c "$CONF"
+expect "polkit: Debian's rules alone: ruas check (sup) exits 0" test "$RC" = 0
+run_as root check -c "$CONF"
+expect "polkit: ... and as root (which reads /usr/share/polkit-1/rules.d too)" test "$RC" = 0
+cat >/etc/polkit-1/rules.d/10-pk1.rules <<'EOR'
+// Let pk1 manage units without asking.
+polkit.addRule(function(action, subject) {
+    if (action.id == "org.freedesktop.systemd1.manage-units" &&
+        subject.user == "pk1") {
+        return polkit.Result.YES;
+    }
+});
+EOR
+chmod 644 /etc/polkit-1/rules.d/10-pk1.rules
+fatal_all pk1 'target user "pk1" is let act as root without a password by polkit (/etc/polkit-1/rules.d/10-pk1.rules line 5: "return polkit.Result.YES;")' \
+	"polkit rule, subject.user == T"
+cat >/etc/polkit-1/rules.d/10-pk1.rules <<'EOR'
+polkit.addRule(function(action, subject) {
+    if (subject.isInGroup("pkgrp")) { return polkit.Result.AUTH_SELF_KEEP; }
+});
+EOR
+fatal_all pk1 'by polkit (/etc/polkit-1/rules.d/10-pk1.rules line 2:' "polkit rule, isInGroup of the target's group, AUTH_SELF_KEEP"
+cat >/etc/polkit-1/rules.d/10-pk1.rules <<'EOR'
+polkit.addRule(function(action, subject) {
+    if (subject.user == "other") { return polkit.Result.YES; }
+});
+EOR
+run_sup check -c "$CONF"
+expect "polkit: a rule that names only another user: ruas check (sup) exits 0" test "$RC" = 0
+expect "... with no polkit finding" hasnt "$ERR" "by polkit"
+rm /etc/polkit-1/rules.d/10-pk1.rules
+mkdir -p /etc/polkit-1/localauthority/50-local.d
+printf '[pk1]\nIdentity=unix-group:pkgrp\nAction=*\nResultAny=yes\n' >/etc/polkit-1/localauthority/50-local.d/pk1.pkla
+fatal_all pk1 'by polkit (/etc/polkit-1/localauthority/50-local.d/pk1.pkla line 4: "ResultAny=yes")' \
+	"polkit local authority (.pkla), the target's group"
+rm -r /etc/polkit-1/localauthority
+# As Debian ships it: rules.d 0700 polkitd. Root reads it; sup cannot.
+cat >/etc/polkit-1/rules.d/10-pk1.rules <<'EOR'
+polkit.addRule(function(action, subject) { return polkit.Result.YES; });
+EOR
+chown polkitd /etc/polkit-1/rules.d 2>/dev/null
+chmod 700 /etc/polkit-1/rules.d
+run_as root check -c "$CONF"
+expect "polkit: a rule that names no one, in rules.d 0700: ruas check as root exits 1" test "$RC" = 1
+expect "... naming it: it lets everyone" has "$ERR" "a rule that names no user or group returns YES or AUTH_SELF: it lets everyone"
+setup check --target pk1 --supervisor sup
+expect "... ruas-setup check exits 1" test "$RC" = 1
+rm /etc/polkit-1/rules.d/10-pk1.rules
+rm -f /etc/sudoers.d/ruas-sup-pk1
 
 # ------------------------------------------------------------------ root without a password
 # su makes any local user root with an empty answer (nullok). Only root can

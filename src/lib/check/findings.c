@@ -13,6 +13,7 @@
 #include "check/lifetime.h"
 #include "check/messages.h"
 #include "check/pam_stack.h"
+#include "check/polkit.h"
 #include "check/password.h"
 #include "check/report.h"
 #include "exit_status.h"
@@ -159,6 +160,8 @@ static int pam_ways_of(const char *user, const char *dir, struct pam_ways *ways)
 		ngids = 0;
 	struct pam_user u = {a.name, a.uid, a.gid, gids, (size_t)ngids};
 	int r = pam_ways_up(dir, &u, ways);
+	if (r == 0)
+		r = polkit_ways_up(NULL, &u, ways);
 	free(gids);
 	account_clear(&a);
 	return r;
@@ -172,8 +175,10 @@ static int report_pam_ways(ruas_report *rep, size_t idx, const char *project, co
 	for (size_t i = 0; i < ways->n; i++) {
 		const struct pam_way *w = &ways->v[i];
 		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
-				msg_pam_way(project, user, w->service, w->file, w->line, w->text,
-					    w->why));
+				strcmp(w->service, "polkit") == 0
+					? msg_polkit_way(project, user, w->file, w->line, w->text, w->why)
+					: msg_pam_way(project, user, w->service, w->file, w->line,
+						      w->text, w->why));
 	}
 	return r;
 }

@@ -69,6 +69,9 @@ char *msg_root_groups(const char *project, const char *user, const char *groups)
 char *msg_password_empty(const char *project, const char *user);
 char *msg_password_unjudged(const char *project, const char *user, int rc, const char *said);
 /* A PAM auth line that lets the target in without a password (check/pam_stack.h). */
+/* A polkit rule or local authority entry (check/polkit.h) that lets the target act as root. */
+char *msg_polkit_way(const char *project, const char *user, const char *file, int line,
+		     const char *text, const char *why);
 char *msg_pam_way(const char *project, const char *user, const char *service, const char *file,
 		  int line, const char *text, const char *why);
 /* doas -n true succeeded as the target: a nopass rule to root (fatal); project NULL: a target alone. */

@@ -166,6 +166,23 @@ char *msg_doas_root(const char *project, const char *user)
 	return buf_detach(&b);
 }
 
+char *msg_polkit_way(const char *project, const char *user, const char *file, int line,
+		     const char *text, const char *why)
+{
+	struct buf b = BUF_INIT;
+	target_user(&b, "ERROR: ", project, user);
+	buf_adds(&b, " is let act as root without a password by polkit (");
+	quote_display(&b, file, 0);
+	buf_printf(&b, " line %d: ", line);
+	q(&b, text);
+	buf_adds(&b, "): ");
+	quote_display(&b, why, 0);
+	buf_adds(&b, ". pkexec, systemctl and every D-Bus service that asks polkit take it as "
+		     "leave.\nFix: remove that rule or entry (or take the user out of its group), as "
+		     "root. Then restart ruas.\n");
+	return buf_detach(&b);
+}
+
 char *msg_pam_way(const char *project, const char *user, const char *service, const char *file,
 		  int line, const char *text, const char *why)
 {

@@ -28,7 +28,7 @@ struct walk {
 	int oom;
 };
 
-static char *slurp(const char *path)
+char *pam_file_read(const char *path, size_t max)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
@@ -36,7 +36,7 @@ static char *slurp(const char *path)
 	struct buf b = BUF_INIT;
 	char chunk[8192];
 	ssize_t n;
-	while (b.len < FILE_MAX && (n = read(fd, chunk, sizeof chunk)) > 0)
+	while (b.len < max && (n = read(fd, chunk, sizeof chunk)) > 0)
 		buf_add(&b, chunk, (size_t)n);
 	close(fd);
 	if (b.oom) {
@@ -233,16 +233,15 @@ static size_t split(char *line, char **w, size_t max)
 	return n;
 }
 
-static void add_way(struct walk *w, const char *file, int line, const char *text, const char *why)
+int pam_ways_add(struct pam_ways *out, const char *service, const char *file, int line,
+		 const char *text, const char *why)
 {
-	struct pam_way *v = realloc(w->out->v, (w->out->n + 1) * sizeof *v);
-	if (!v) {
-		w->oom = 1;
-		return;
-	}
-	w->out->v = v;
-	struct pam_way *x = &v[w->out->n];
-	x->service = strdup(w->service);
+	struct pam_way *v = realloc(out->v, (out->n + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	out->v = v;
+	struct pam_way *x = &v[out->n];
+	x->service = strdup(service);
 	x->file = strdup(file);
 	x->line = line;
 	x->text = strdup(text);
@@ -252,10 +251,16 @@ static void add_way(struct walk *w, const char *file, int line, const char *text
 		free(x->file);
 		free(x->text);
 		free(x->why);
-		w->oom = 1;
-		return;
+		return -1;
 	}
-	w->out->n++;
+	out->n++;
+	return 0;
+}
+
+static void add_way(struct walk *w, const char *file, int line, const char *text, const char *why)
+{
+	if (pam_ways_add(w->out, w->service, file, line, text, why) < 0)
+		w->oom = 1;
 }
 
 static void judge_file(struct walk *w, const char *path, int depth); /* NOLINT(misc-no-recursion) */
@@ -301,7 +306,7 @@ static void judge_file(struct walk *w, const char *path, int depth) /* NOLINT(mi
 {
 	if (depth > DEPTH_MAX)
 		return;
-	char *text = slurp(path);
+	char *text = pam_file_read(path, FILE_MAX);
 	if (!text)
 		return;
 	int lineno = 0;

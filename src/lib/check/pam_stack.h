@@ -43,5 +43,10 @@ struct pam_user {
 /* Judges the services in dir (NULL: /etc/pam.d) for u. 0 (free *out), or -1 on OOM. */
 int pam_ways_up(const char *dir, const struct pam_user *u, struct pam_ways *out);
 void pam_ways_free(struct pam_ways *w);
+/* Appends a way (copies of the strings): 0, or -1 when out of memory. */
+int pam_ways_add(struct pam_ways *out, const char *service, const char *file, int line,
+		 const char *text, const char *why);
+/* A file's first max bytes or so, NUL-terminated (malloc'd), or NULL. */
+char *pam_file_read(const char *path, size_t max);
 
 #endif

@@ -404,9 +404,11 @@ int host_cache_walk(const char *fs_root, unsigned int seconds, unsigned int inte
 		dfd = cache_dir ? own_dir_at(AT_FDCWD, cache_dir, 0) : host_cache_dir();
 	if (dfd >= 0 && !fresh) {
 		int r = load(dfd, &k, interval, out);
-		if (r > 0 && host_trees_refresh(fs_root, out) < 0) {
+		int f = r > 0 ? host_trees_refresh(fs_root, out) : 0;
+		if (f != 0) {
+			/* Out of memory, or the kept walk cannot stand: walk anew. */
 			host_trees_free(out);
-			r = -1;
+			r = f < 0 ? -1 : 0;
 		}
 		if (r != 0) {
 			close(dfd);

@@ -1,9 +1,11 @@
 /* refresh.c - host_trees_refresh() (trees.h). */
 #include "host/trees.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "host/acl.h"
@@ -28,6 +30,13 @@ int host_trees_refresh(const char *fs_root, struct host_trees *t)
 			host_entry_clear(e);
 			continue; /* gone: nothing left to write there */
 		}
+		if ((e->flags & HOST_ENTRY_HIDDEN) && S_ISDIR(st.st_mode)) {
+			int fd = open(p.data, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (fd >= 0) {
+				close(fd);
+				rc = 1; /* listable now: walk it */
+			}
+		}
 		e->mode = st.st_mode;
 		e->uid = st.st_uid;
 		e->gid = st.st_gid;
@@ -42,11 +51,11 @@ int host_trees_refresh(const char *fs_root, struct host_trees *t)
 			rc = -1;
 		buf_free(&p);
 		t->e[k++] = *e;
-		if (rc < 0)
+		if (rc != 0)
 			break;
 	}
-	/* On failure the rest stay as they were, behind those looked at. */
-	for (size_t i = k; rc < 0 && i < t->n; i++)
+	/* Stopped early: what was not looked at goes (the caller frees or walks anew). */
+	for (size_t i = k; rc != 0 && i < t->n; i++)
 		host_entry_clear(&t->e[i]);
 	t->n = k;
 	return rc;

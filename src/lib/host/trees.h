@@ -89,7 +89,8 @@ void host_entry_clear(struct host_entry *e);
  * A kept walk's entries looked at again (lstat and ACLs, beneath fs_root):
  * what was fixed since is seen at once; an entry gone since is dropped.
  * What became writable since, and was not kept, waits for the next walk.
- * 0, or -1 when out of memory.
+ * 0; 1 when the kept walk cannot stand (a directory it could not list can
+ * be listed now: what is in it was never walked); -1 when out of memory.
  */
 int host_trees_refresh(const char *fs_root, struct host_trees *t);
 
