@@ -379,6 +379,21 @@ conf pam1
 run_sup check -c "$CONF"
 expect "su, pam_succeed_if user = T: ruas check exits 1" test "$RC" = 1
 expect "... naming the line" has "$ERR" 'auth sufficient pam_succeed_if.so use_uid user = pam1'
+# A jump: [success=3] over pam_rootok, pam_unix and pam_deny onto
+# common-auth's pam_permit. It does not end the stack itself.
+{ echo 'auth [success=3 default=ignore] pam_succeed_if.so use_uid user = pam1'; cat "$SB/su.saved"; } >/etc/pam.d/su
+OUT=$(as_user pam1 su root -c 'id -un' </dev/null 2>&1)
+RC=$? ERR=""
+expect "su, [success=3] jump over pam_unix and pam_deny: the proof, su gives root" test "$RC" = 0 -a "$OUT" = root
+fatal_all pam1 'target user "pam1" passes the PAM auth stack of "su" without a password (/etc/pam.d/su line 1: "auth [success=3 default=ignore] pam_succeed_if.so use_uid user = pam1")' \
+	"su, a jump over pam_deny"
+expect "... saying why" has "$ERR" "its jump over the lines after it (a password module, pam_deny) lands where the stack succeeds"
+{ echo 'auth [success=2 default=ignore] pam_succeed_if.so use_uid user = pam1'; cat "$SB/su.saved"; } >/etc/pam.d/su
+OUT=$(as_user pam1 su root -c 'id -un' </dev/null 2>&1)
+RC=$? ERR=""
+expect "su, [success=2]: lands on pam_deny, su gives nothing" test "$RC" != 0
+run_sup check -c "$CONF"
+expect "... and no PAM finding" hasnt "$ERR" "passes the PAM auth stack"
 cp "$SB/su.saved" /etc/pam.d/su
 OUT=$(as_user pam1 su root -c 'id -un' </dev/null 2>&1)
 RC=$? ERR=""

@@ -26,6 +26,7 @@ struct walk {
 	const struct pam_user *u;
 	struct pam_ways *out;
 	int oom;
+	size_t found; /* ways added for the service being judged */
 };
 
 char *pam_file_read(const char *path, size_t max)
@@ -261,6 +262,8 @@ static void add_way(struct walk *w, const char *file, int line, const char *text
 {
 	if (pam_ways_add(w->out, w->service, file, line, text, why) < 0)
 		w->oom = 1;
+	else
+		w->found++;
 }
 
 static void judge_file(struct walk *w, const char *path, int depth); /* NOLINT(misc-no-recursion) */
@@ -326,16 +329,244 @@ static void judge_file(struct walk *w, const char *path, int depth) /* NOLINT(mi
 	free(text);
 }
 
+/* ------------------------------------------------------------- jumps */
+
+/*
+ * A line such as "auth [success=2 default=ignore] pam_succeed_if.so user =
+ * T" does not end the stack: it jumps over the next lines (Debian's
+ * pam_unix and pam_deny) and the stack goes on from there. So each
+ * service's auth stack is also run as Linux-PAM would run it
+ * (libpam/pam_dispatch.c) for the user with no password: a module that
+ * module_way() lets the user through passes, one that asks nothing
+ * (pam_env, pam_faildelay, ...) is ignored, any other (pam_unix, pam_deny,
+ * a module this does not know) fails. A stack that then succeeds, through a
+ * jump by a line that passed, is a way up, named by that line.
+ */
+struct aline {
+	char *file;
+	int lineno;
+	char *text;
+	char *buf; /* holds words */
+	char *words[WORDS_MAX];
+	size_t n;
+};
+struct stack {
+	struct aline *v;
+	size_t n;
+	int oom;
+};
+
+static void stack_free(struct stack *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->v[i].file);
+		free(s->v[i].text);
+		free(s->v[i].buf);
+	}
+	free(s->v);
+}
+
+static void collect_file(struct stack *s, const char *dir, const char *path, int depth);
+
+/* One line into s (an auth line), or the file it includes. */
+static void collect_line(struct stack *s, const char *dir, const char *path, int lineno, /* NOLINT(misc-no-recursion) */
+			 const char *line, int depth)
+{
+	char *buf = strdup(line);
+	struct aline a = {NULL, lineno, NULL, buf, {NULL}, 0};
+	if (!buf) {
+		s->oom = 1;
+		return;
+	}
+	buf[strcspn(buf, "#")] = '\0';
+	a.n = split(buf, a.words, WORDS_MAX);
+	const char *type = a.n ? a.words[0] + (a.words[0][0] == '-') : "";
+	int inc = a.n >= 2 && !strcmp(a.words[0], "@include");
+	int sub = a.n >= 3 && !strcmp(type, "auth") &&
+		  (!strcmp(a.words[1], "include") || !strcmp(a.words[1], "substack"));
+	if (inc || sub) {
+		const char *f = a.words[inc ? 1 : 2];
+		char incp[4096];
+		snprintf(incp, sizeof incp, "%s%s%s", f[0] == '/' ? "" : dir, f[0] == '/' ? "" : "/", f);
+		free(buf);
+		collect_file(s, dir, incp, depth + 1);
+		return;
+	}
+	if (a.n < 3 || strcmp(type, "auth") != 0) {
+		free(buf);
+		return;
+	}
+	struct aline *v = realloc(s->v, (s->n + 1) * sizeof *v);
+	a.file = strdup(path);
+	a.text = strndup(line + strspn(line, " \t"), strcspn(line + strspn(line, " \t"), "#\r\n"));
+	if (!v || !a.file || !a.text) {
+		if (v)
+			s->v = v;
+		free(a.file);
+		free(a.text);
+		free(buf);
+		s->oom = 1;
+		return;
+	}
+	for (size_t k = strlen(a.text); k > 0 && (a.text[k - 1] == ' ' || a.text[k - 1] == '\t'); k--)
+		a.text[k - 1] = '\0';
+	s->v = v;
+	s->v[s->n++] = a;
+}
+
+static void collect_file(struct stack *s, const char *dir, const char *path, int depth) /* NOLINT(misc-no-recursion): DEPTH_MAX deep */
+{
+	if (depth > DEPTH_MAX)
+		return;
+	char *text = pam_file_read(path, FILE_MAX);
+	int lineno = 0;
+	for (char *p = text; p && *p && !s->oom;) {
+		char *nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		collect_line(s, dir, path, ++lineno, p, depth);
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	free(text);
+}
+
+enum res { RES_PASS, RES_FAIL, RES_IGNORE };
+
+/* What the module does for the user with no password to give. */
+static enum res result_of(const struct pam_user *u, struct aline *a, struct buf *why)
+{
+	static const char *const passive[] = {
+		"pam_env", "pam_faildelay", "pam_nologin", "pam_limits", "pam_keyinit", "pam_loginuid",
+		"pam_warn", "pam_echo", "pam_motd", "pam_mail", "pam_cap", "pam_gnome_keyring",
+		"pam_systemd", "pam_faillock", "pam_umask", "pam_lastlog", "pam_shells", NULL};
+	char module[128];
+	const char *base = strrchr(a->words[2], '/');
+	snprintf(module, sizeof module, "%s", base ? base + 1 : a->words[2]);
+	char *dot = strstr(module, ".so");
+	if (dot)
+		*dot = '\0';
+	const char *way = module_way(u, module, a->words + 3, a->n - 3, why);
+	if (way) {
+		if (way != why->data) {
+			buf_reset(why);
+			buf_adds(why, way);
+		}
+		return RES_PASS;
+	}
+	for (size_t i = 0; passive[i]; i++)
+		if (!strcmp(module, passive[i]))
+			return RES_IGNORE;
+	if (!strcmp(module, "pam_wheel") && !has_arg(a->words + 3, a->n - 3, "trust"))
+		return RES_IGNORE; /* a member passes on (a restriction, not a way in) */
+	return RES_FAIL;
+}
+
+/* The action of control for res: "ok", "done", "bad", "die", "ignore", "reset" or a number. */
+static void action_of(const char *control, enum res r, char *out, size_t outsz)
+{
+	const char *key = r == RES_PASS ? "success" : r == RES_IGNORE ? "ignore" : "auth_err";
+	if (control[0] != '[') {
+		int req = !strcmp(control, "required"), reqs = !strcmp(control, "requisite");
+		int suff = !strcmp(control, "sufficient");
+		const char *act = r == RES_PASS	    ? (suff ? "done" : req || reqs ? "ok" : "ignore")
+				  : r == RES_IGNORE ? "ignore"
+				  : suff || !(req || reqs) ? "ignore"
+				  : reqs		  ? "die"
+							  : "bad";
+		snprintf(out, outsz, "%s", act);
+		return;
+	}
+	char want[64], dflt[64] = "bad"; /* an unnamed value: bad, as Linux-PAM has it */
+	snprintf(want, sizeof want, "%s=", key);
+	const char *p = strstr(control, want);
+	const char *d = strstr(control, "default=");
+	if (d)
+		snprintf(dflt, sizeof dflt, "%.*s", (int)strcspn(d + 8, " \t]"), d + 8);
+	if (p && (p == control + 1 || p[-1] == ' ' || p[-1] == '\t'))
+		snprintf(out, outsz, "%.*s", (int)strcspn(p + strlen(want), " \t]"), p + strlen(want));
+	else
+		snprintf(out, outsz, "%s", dflt);
+}
+
+/*
+ * The stack run for the user: 1 when it succeeds through a jump made by a
+ * line that passed (*blame: that line, *why: why it passed), else 0.
+ */
+static int succeeds_by_jump(const struct pam_user *u, struct stack *s, size_t *blame,
+			    struct buf *why)
+{
+	int ok = 0, bad = 0, jumped = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		struct buf w = BUF_INIT;
+		enum res r = result_of(u, &s->v[i], &w);
+		char act[64];
+		action_of(s->v[i].words[1], r, act, sizeof act);
+		char *end;
+		unsigned long n = strtoul(act, &end, 10);
+		if (act[0] >= '1' && act[0] <= '9' && !*end) {
+			if (r == RES_PASS && !jumped) {
+				jumped = 1;
+				*blame = i;
+				buf_reset(why);
+				buf_adds(why, w.data ? w.data : "");
+			}
+			i += n;
+		} else if (!strcmp(act, "ok") || !strcmp(act, "done")) {
+			ok |= r == RES_PASS;
+			if (!strcmp(act, "done")) {
+				buf_free(&w);
+				break;
+			}
+		} else if (!strcmp(act, "bad")) {
+			bad = 1;
+		} else if (!strcmp(act, "die")) {
+			bad = 1;
+			buf_free(&w);
+			break;
+		} else if (!strcmp(act, "reset")) {
+			ok = bad = 0;
+		}
+		buf_free(&w);
+	}
+	return jumped && ok && !bad;
+}
+
+static void judge_jumps(struct walk *w, const char *path)
+{
+	struct stack s = {NULL, 0, 0};
+	collect_file(&s, w->dir, path, 0);
+	size_t blame = 0;
+	struct buf why = BUF_INIT;
+	if (!s.oom && succeeds_by_jump(w->u, &s, &blame, &why)) {
+		struct buf b = BUF_INIT;
+		buf_printf(&b, "%s, and its jump over the lines after it (a password module, "
+			       "pam_deny) lands where the stack succeeds",
+			   why.data ? why.data : "it passes for the user");
+		if (b.oom)
+			w->oom = 1;
+		else
+			add_way(w, s.v[blame].file, s.v[blame].lineno, s.v[blame].text, b.data);
+		buf_free(&b);
+	}
+	w->oom |= s.oom | why.oom;
+	buf_free(&why);
+	stack_free(&s);
+}
+
 int pam_ways_up(const char *dir, const struct pam_user *u, struct pam_ways *out)
 {
-	struct walk w = {dir ? dir : PAM_DIR, NULL, u, out, 0};
+	struct walk w = {dir ? dir : PAM_DIR, NULL, u, out, 0, 0};
 	out->v = NULL;
 	out->n = 0;
 	for (size_t i = 0; services[i] && !w.oom; i++) {
 		char path[4096];
 		w.service = services[i];
 		snprintf(path, sizeof path, "%s/%s", w.dir, services[i]);
+		w.found = 0;
 		judge_file(&w, path, 0);
+		/* A stack that ends on a line of its own is named there already. */
+		if (!w.found)
+			judge_jumps(&w, path);
 	}
 	if (w.oom) {
 		pam_ways_free(out);

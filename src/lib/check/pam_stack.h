@@ -10,8 +10,10 @@
  * else wheel, else gid 0), pam_succeed_if whose conditions all hold for the
  * user (user, uid, gid, ingroup, notingroup; a field it cannot judge for
  * the user, such as tty or rhost, is taken to hold). Each finding names
- * the file, the line and why. Lines that jump ([success=N]) are not
- * followed; that is left.
+ * the file, the line and why. A line that passes and jumps ([success=N])
+ * is a way up when the stack, run on from where it lands as Linux-PAM runs
+ * it (a module that asks for a password fails, pam_deny fails, pam_env and
+ * the like are ignored), succeeds.
  */
 #ifndef RUAS_CHECK_PAM_STACK_H
 #define RUAS_CHECK_PAM_STACK_H

@@ -4,8 +4,10 @@
  * test's own: Debian's stock su and sudo pass; a sufficient pam_permit, a
  * pam_wheel trust of one of the user's groups, a pam_succeed_if whose
  * conditions hold for it (or that it cannot judge) are ways up, each named
- * by file and line, through @include and in optional (-auth) lines; lines
- * that do not end the stack, comments and other users' conditions are not.
+ * by file and line, through @include and in optional (-auth) lines, and so
+ * is a line that passes and jumps ([success=N]) over pam_unix and pam_deny
+ * to where the stack succeeds; lines that do not end the stack, jumps that
+ * land on pam_deny, comments and other users' conditions are not.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -114,6 +116,23 @@ static void test_ways_up(void **state)
 		/* What it cannot judge for the user holds: fail closed. */
 		{"auth sufficient pam_succeed_if.so tty = /dev/pts/1\n", "", &plain, 1, "su", "/su",
 		 "pam_succeed_if", 1},
+		/*
+		 * Jumps: over pam_unix and pam_deny onto common-auth's pam_permit (in
+		 * sudo: 2 lines; in su, pam_rootok is one more), counted through
+		 * @include as Linux-PAM counts them.
+		 */
+		{"", "auth [success=2 default=ignore] pam_succeed_if.so user = t1\n", &plain, 1,
+		 "sudo", "/sudo", "its jump over the lines after it", 2},
+		{"auth [success=3 default=ignore] pam_succeed_if.so user = t1\n", "", &plain, 1, "su",
+		 "/su", "pam_succeed_if's conditions hold for the user, and its jump", 1},
+		{"auth [success=2 default=ignore] pam_succeed_if.so user = t1\n", "", &plain, 0, NULL,
+		 NULL, NULL, 0}, /* lands on pam_deny */
+		{"", "auth [success=2 default=ignore] pam_succeed_if.so user = bob\n", &plain, 0, NULL,
+		 NULL, NULL, 0},
+		{"", "auth [success=2 default=ignore] pam_wheel.so trust group=root\n", &t1, 1, "sudo",
+		 "/sudo", "pam_wheel's trust", 2},
+		{"", "auth requisite pam_deny.so\nauth [success=2 default=ignore] pam_permit.so\n",
+		 &plain, 0, NULL, NULL, NULL, 0}, /* a failure before it stands */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		struct pam_ways w;
