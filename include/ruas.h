@@ -359,7 +359,7 @@ typedef enum {
 
 typedef struct ruas_report ruas_report;
 
-/* Version 2 added audit, version 3 fresh_host. */
+/* Version 2 added audit, version 3 fresh_host and reuse_verdict. */
 #define RUAS_PREFLIGHT_OPTIONS_VERSION 3
 typedef struct {
 	unsigned int version;
@@ -376,8 +376,18 @@ typedef struct {
 	 * keeps the new one for the checks that follow.
 	 */
 	int fresh_host;
+	/*
+	 * Version 3: nonzero gives back the report of a check of this
+	 * configuration that passed (no fatal finding) less than
+	 * host_check_interval ago, when nothing it was judged on has changed
+	 * since (the configuration file, the targets, sudo's, PAM's, doas's and
+	 * polkit's files, the user database, the helpers, the work_dirs; the
+	 * trees looked at again), instead of checking anew, as `ruas run` does.
+	 * Only for a configuration read from a file (ruas_config_load).
+	 */
+	int reuse_verdict;
 } ruas_preflight_options;
-#define RUAS_PREFLIGHT_OPTIONS_INIT {RUAS_PREFLIGHT_OPTIONS_VERSION, 0, NULL, 0}
+#define RUAS_PREFLIGHT_OPTIONS_INIT {RUAS_PREFLIGHT_OPTIONS_VERSION, 0, NULL, 0, 0}
 
 /*
  * Run every startup check of every project, concurrently: passwordless sudo

@@ -352,6 +352,36 @@ conf doas1
 run_sup check -c "$CONF"
 expect "doas with a password: no doas finding" hasnt "$ERR" "with doas without a password"
 expect "... and the check passes (exit 0)" test "$RC" = 0
+# Rules the probe (`doas -n true` as the target) cannot see: to another user,
+# and to root for one command. doas.conf 0644 (doas accepts it: root's, not
+# writable by others) is read by the supervisor too; 0400, by root alone.
+printf '# site rules\npermit doas1 as root\npermit nopass doas1 as other\n' >/etc/doas.conf
+chmod 0644 /etc/doas.conf
+OUT=$(as_user doas1 doas -n -u other id -un 2>&1)
+RC=$? ERR=""
+expect "doas nopass as another user: the proof, the target runs as other" test "$RC" = 0 -a "$OUT" = other
+fatal_all doas1 'target user "doas1" can run commands as another user with doas without a password (/etc/doas.conf line 3: "permit nopass doas1 as other"): it permits the user to run any command as other without a password (nopass)' \
+	"doas nopass as another user"
+printf 'permit nopass doas1 as root cmd /usr/bin/id\n' >/etc/doas.conf
+OUT=$(as_user doas1 doas -n /usr/bin/id -u 2>&1)
+RC=$? ERR=""
+expect "doas nopass for one command: the proof, id runs as root" test "$RC" = 0 -a "$OUT" = 0
+as_user doas1 doas -n true >/dev/null 2>&1
+expect "... while doas -n true (the probe) is refused" test $? != 0
+fatal_all doas1 'as another user with doas without a password (/etc/doas.conf line 1: "permit nopass doas1 as root cmd /usr/bin/id"): it permits the user to run /usr/bin/id as root without a password' \
+	"doas nopass for one command"
+printf 'permit nopass doas1 as other\ndeny doas1\n' >/etc/doas.conf
+as_user doas1 doas -n -u other true >/dev/null 2>&1
+expect "a later deny: doas refuses" test $? != 0
+run_sup check -c "$CONF"
+expect "... and the check passes (exit 0)" test "$RC" = 0
+printf 'permit nopass doas1 as other\n' >/etc/doas.conf
+chmod 0400 /etc/doas.conf
+run_sup check -c "$CONF"
+expect "doas.conf 0400: the supervisor cannot read it (exit 0)" test "$RC" = 0
+run_as root check -c "$CONF"
+expect "... root reads it: fatal" test "$RC" = 1
+expect "... naming the rule" has "$ERR" '(/etc/doas.conf line 1: "permit nopass doas1 as other")'
 rm -f /etc/doas.conf /etc/sudoers.d/ruas-sup-doas1
 
 # ------------------------------------------------------------------ PAM stacks

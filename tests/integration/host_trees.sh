@@ -323,11 +323,59 @@ else
 fi
 chmod o-w /etc/fstab
 
+# ------------------------------------------------------------------ the kept verdict (ruas run)
+# A check that passed is kept whole; ruas run reuses it while nothing it
+# stood on has changed. The proof that it is reused: a change outside its
+# key (a file inside the supervisor's home) is not seen by ruas run within
+# the interval, and is by ruas check. Inside its key (a sudoers rule, the
+# target's groups, the configuration), ruas run checks anew at once.
+CONF3="$SB/conf/verdict.conf"
+sed 's/host_check_interval = 0;/host_check_interval = 300;/' "$CONF" >"$CONF3"
+chmod 644 "$CONF3"
+SUPHOME=$(getent passwd sup | cut -d: -f6)
+# /etc/fstab writable by a group the target is not in (yet).
+sandbox_group htroot
+chgrp htroot /etc/fstab
+chmod g+w /etc/fstab
+run_sup check --fresh -c "$CONF3"
+expect "kept verdict: ruas check passes and keeps it" test "$RC" = 0
+expect "... in the supervisor's own 0600 file" test "$(stat -c '%U %a' "$SUPHOME"/.cache/ruas/verdict-* 2>&1)" = "sup 600"
+touch "$SUPHOME/.profile"
+chmod o+w "$SUPHOME/.profile"
+run_sup run -c "$CONF3" p
+expect "... ruas run reuses it: a change outside its key waits for the interval" test "$RC" = 0
+printf '# changed\n' >>"$CONF3"
+run_sup run -c "$CONF3" p
+expect "... the configuration changed: ruas run checks anew and refuses" test "$RC" = 1
+run_sup check -c "$CONF3"
+expect "... ruas check does not reuse it: fatal" test "$RC" = 1
+expect "... naming it" has "$ERR" "$W\"$SUPHOME/.profile\""
+run_sup run -c "$CONF3" p
+expect "... a fatal verdict is never kept: ruas run refuses too" test "$RC" = 1
+chmod o-w "$SUPHOME/.profile"
+run_sup run -c "$CONF3" p
+expect "... fixed: ruas run passes (and keeps that)" test "$RC" = 0
+sandbox_sudoers ht1-up 'ht1 ALL=(ALL) NOPASSWD: ALL'
+run_sup run -c "$CONF3" p
+expect "... a sudoers rule added: ruas run checks anew and refuses" test "$RC" = 1
+expect "... naming it" has "$ERR" 'target user "ht1" can run passwordless sudo'
+rm /etc/sudoers.d/ht1-up
+run_sup run -c "$CONF3" p
+expect "... removed: ruas run passes" test "$RC" = 0
+usermod -aG htroot ht1
+run_sup run -c "$CONF3" p
+expect "... the target put in the group that may write /etc/fstab: ruas run refuses" test "$RC" = 1
+expect "... naming it" has "$ERR" "$W\"/etc/fstab\""
+gpasswd -d ht1 htroot >/dev/null
+run_sup run -c "$CONF3" p
+expect "... taken out again: ruas run passes" test "$RC" = 0
+chgrp root /etc/fstab
+chmod g-w /etc/fstab
+
 # ------------------------------------------------------------------ the kept walk (host_check_interval)
 CONF2="$SB/conf/kept.conf"
 sed 's/host_check_interval = 0;/host_check_interval = 300;/' "$CONF" >"$CONF2"
 chmod 644 "$CONF2"
-SUPHOME=$(getent passwd sup | cut -d: -f6)
 run_sup check --fresh -c "$CONF2"
 expect "kept walk: ruas check --fresh walks now and passes" test "$RC" = 0
 KEPT="$SUPHOME/.cache/ruas/host-trees"

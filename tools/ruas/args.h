@@ -64,7 +64,7 @@ int load(const char *path, ruas_config **cfg);
  * shows only the fatal findings (nothing when there is none): no warnings,
  * no summary line. json prints the JSON document whatever quiet says.
  */
-int preflight(const ruas_config *cfg, int json, int quiet, int fresh_host);
+int preflight(const ruas_config *cfg, int json, int quiet, int fresh_host, int reuse);
 
 int cmd_check(int argc, char **argv);
 int cmd_run(int argc, char **argv);

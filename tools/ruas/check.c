@@ -23,12 +23,13 @@ static void summary(const ruas_config *cfg, const ruas_report *r)
  * A failure is always shown, quiet or not: quiet is for a caller that reads
  * ruas's stderr as the agent's (ruas run -q) or wants the exit status alone.
  */
-int preflight(const ruas_config *cfg, int json, int quiet, int fresh_host)
+int preflight(const ruas_config *cfg, int json, int quiet, int fresh_host, int reuse)
 {
 	ruas_report *r = NULL;
 	ruas_error *err = NULL;
 	ruas_preflight_options o = RUAS_PREFLIGHT_OPTIONS_INIT;
 	o.fresh_host = fresh_host;
+	o.reuse_verdict = reuse;
 	if (ruas_preflight(&r, cfg, &o, &err) < 0) {
 		fprintf(stderr, "ruas: %s\n", ruas_error_message(err));
 		ruas_error_free(err);
@@ -57,7 +58,7 @@ int cmd_check(int argc, char **argv)
 	int rc = args_load_no_operand(argc, argv, &args_check, &cfg, &a);
 	if (rc != ARGS_GO_ON)
 		return rc;
-	rc = preflight(cfg, a.json, a.quiet, a.fresh);
+	rc = preflight(cfg, a.json, a.quiet, a.fresh, 0);
 	ruas_config_free(cfg);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include "check/messages.h"
 #include "check/pam_stack.h"
 #include "check/polkit.h"
+#include "check/doas_conf.h"
 #include "check/password.h"
 #include "check/report.h"
 #include "exit_status.h"
@@ -183,14 +184,36 @@ static int report_pam_ways(ruas_report *rep, size_t idx, const char *project, co
 	return r;
 }
 
-/* doas, where it is installed: `doas -n true` that succeeded as the target is root for it. */
+/*
+ * doas, where it is installed: `doas -n true` that succeeded as the target
+ * is root for it; a nopass rule of doas.conf (when the supervisor can read
+ * it) to another user, or for one command, is a way up too.
+ */
 static int report_doas(ruas_report *rep, size_t idx, const char *project, const char *user,
 		       const struct helper_report *hr)
 {
-	if (!hr->doas_seen || hr->doas_rc != 0)
-		return 0;
-	return report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
-			  msg_doas_root(project, user));
+	int root = hr->doas_seen && hr->doas_rc == 0;
+	int r = root ? report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
+				  msg_doas_root(project, user))
+		     : 0;
+	struct account a;
+	gid_t *gids = NULL;
+	int ngids = 0;
+	if (account_lookup(user, &a) != ACCOUNT_FOUND)
+		return r;
+	if (account_gids(&a, &gids, &ngids) < 0)
+		ngids = 0;
+	struct pam_user u = {a.name, a.uid, a.gid, gids, (size_t)ngids};
+	struct pam_ways ways = {NULL, 0};
+	r |= doas_ways_up(NULL, &u, root, &ways);
+	for (size_t i = 0; i < ways.n; i++)
+		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
+				msg_doas_rule(project, user, ways.v[i].file, ways.v[i].line,
+					      ways.v[i].text, ways.v[i].why));
+	pam_ways_free(&ways);
+	free(gids);
+	account_clear(&a);
+	return r;
 }
 
 static int report_checks(const struct ruas_config *cfg, const struct job *j, size_t pi,

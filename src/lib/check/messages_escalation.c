@@ -166,6 +166,22 @@ char *msg_doas_root(const char *project, const char *user)
 	return buf_detach(&b);
 }
 
+char *msg_doas_rule(const char *project, const char *user, const char *file, int line,
+		    const char *text, const char *why)
+{
+	struct buf b = BUF_INIT;
+	target_user(&b, "ERROR: ", project, user);
+	buf_adds(&b, " can run commands as another user with doas without a password (");
+	quote_display(&b, file, 0);
+	buf_printf(&b, " line %d: ", line);
+	q(&b, text);
+	buf_adds(&b, "): ");
+	quote_display(&b, why, 0);
+	buf_adds(&b, ".\nFix: remove that rule, or drop its nopass (doas.conf(5)), as root. Then "
+		     "restart ruas.\n");
+	return buf_detach(&b);
+}
+
 char *msg_polkit_way(const char *project, const char *user, const char *file, int line,
 		     const char *text, const char *why)
 {

@@ -14,6 +14,7 @@
 #include "account.h"
 #include "check/findings.h"
 #include "check/host_jobs.h"
+#include "check/verdict.h"
 #include "check/lifetime.h"
 #include "check/report.h"
 #include "config/config_int.h"
@@ -176,16 +177,20 @@ static int report_job_lifetime(const struct runner *runner, const struct job *j,
 }
 
 int preflight_run(ruas_report **out, const ruas_config *cfg,
-		  unsigned int max_parallel, int fresh_host, const struct runner *runner,
+		  unsigned int max_parallel, unsigned int flags, const struct runner *runner,
 		  ruas_error **err)
 {
+	/* A kept passing verdict, when asked for and nothing it stood on has changed. */
+	int real = !runner->fs_root && !(flags & PREFLIGHT_FRESH_HOST);
+	if (real && (flags & PREFLIGHT_REUSE_VERDICT) && (*out = verdict_reuse(cfg)))
+		return 0;
 	const struct check_run run = check_run_of(cfg);
 	/* The trees root trusts, walked beside the sudo calls (check/host_jobs.h). */
 	struct host_run host = {.fs_root = runner->fs_root,
 				.seconds = cfg->scan_time_limit,
 				/* A test's fake tree is never kept in the host's place. */
 				.interval = runner->fs_root ? 0 : cfg->host_check_interval,
-				.fresh = fresh_host};
+				.fresh = (flags & PREFLIGHT_FRESH_HOST) != 0};
 	struct plan pl = {0};
 	struct job *jobs = NULL;
 	ruas_report *rep = NULL;
@@ -226,7 +231,17 @@ done:
 				 "preflight: out of memory");
 	}
 	*out = rep;
+	if (!runner->fs_root)
+		verdict_keep(cfg, rep);
 	return 0;
+}
+
+static unsigned int preflight_flags(const ruas_preflight_options *opts)
+{
+	if (!opts || opts->version < 3)
+		return 0;
+	return (opts->fresh_host ? PREFLIGHT_FRESH_HOST : 0u) |
+	       (opts->reuse_verdict ? PREFLIGHT_REUSE_VERDICT : 0u);
 }
 
 int ruas_preflight(ruas_report **out, const ruas_config *cfg,
@@ -242,7 +257,7 @@ int ruas_preflight(ruas_report **out, const ruas_config *cfg,
 	struct audit_dest d;
 	int r = audit_summary_dest(&d, cfg, opts, "ruas_preflight", err);
 	if (r == 0)
-		r = preflight_run(out, cfg, opts ? opts->max_parallel : 0,
-				  opts && opts->version >= 3 ? opts->fresh_host : 0, &real, err);
+		r = preflight_run(out, cfg, opts ? opts->max_parallel : 0, preflight_flags(opts), &real,
+				  err);
 	return audit_summary_finish(r, cfg, &d, out, AUDIT_CHECK, "ruas_preflight", err);
 }

@@ -6,12 +6,12 @@
 #include "check/engine.h"
 #include "check/runner.h"
 
-/*
- * ruas_preflight() with the runner injected (preflight.c); fresh_host as
- * ruas_preflight_options' (version 3).
- */
+/* ruas_preflight_options' fresh_host and reuse_verdict (version 3), as flags. */
+enum { PREFLIGHT_FRESH_HOST = 1, PREFLIGHT_REUSE_VERDICT = 2 };
+
+/* ruas_preflight() with the runner injected (preflight.c); flags: PREFLIGHT_*. */
 int preflight_run(ruas_report **out, const ruas_config *cfg,
-		  unsigned int max_parallel, int fresh_host, const struct runner *runner,
+		  unsigned int max_parallel, unsigned int flags, const struct runner *runner,
 		  ruas_error **err);
 
 /* ruas_check_targets() with the runner injected (targets.c). */

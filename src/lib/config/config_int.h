@@ -3,6 +3,7 @@
 #define RUAS_CONFIG_INT_H
 
 #include <sys/types.h>
+#include <time.h>
 
 #include "ruas.h"
 
@@ -92,6 +93,14 @@ struct audit_settings {
 
 struct ruas_config {
 	char *path;
+	/* The file it was read from (ruas_config_load), when it was: a kept verdict's key. */
+	struct {
+		int set;
+		dev_t dev;
+		ino_t ino;
+		off_t size;
+		struct timespec mtime, ctime;
+	} file_id;
 	struct audit_settings audit;
 	char *sudo;
 	char *helper;

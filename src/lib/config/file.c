@@ -224,6 +224,15 @@ int ruas_config_load(ruas_config **out, const char *path,
 	if (r == 0)
 		r = ruas_config_load_buffer(out, text.data ? text.data : "", text.len,
 					    path, opts, err);
+	if (r == 0 && *out) {
+		/* What was read, as a kept verdict's key names it (check/verdict.h). */
+		(*out)->file_id.set = 1;
+		(*out)->file_id.dev = st.st_dev;
+		(*out)->file_id.ino = st.st_ino;
+		(*out)->file_id.size = st.st_size;
+		(*out)->file_id.mtime = st.st_mtim;
+		(*out)->file_id.ctime = st.st_ctim;
+	}
 	buf_free(&text);
 	return r;
 }

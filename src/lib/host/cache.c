@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "buf.h"
-#include "random_hex.h"
+#include "host/kept.h"
 
 #define CACHE_FILE "host-trees"
 #define CACHE_MAGIC "ruas-host-trees 1\n"
@@ -178,83 +178,37 @@ static int store(int dfd, const struct key *k, long long when, const struct host
 		buf_addc(&b, ' ');
 		put_str(&b, e->path);
 	}
-	char tmp[64] = CACHE_FILE ".";
-	int rc = -1;
-	if (b.oom || random_hex(tmp + strlen(tmp), sizeof tmp - strlen(tmp)) < 0)
-		goto out;
-	int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		goto out;
-	size_t off = 0;
-	while (off < b.len) {
-		ssize_t n = write(fd, b.data + off, b.len - off);
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
-	if (close(fd) == 0 && off == b.len && renameat(dfd, tmp, dfd, CACHE_FILE) == 0)
-		rc = 0;
-	else
-		unlinkat(dfd, tmp, 0);
-out:
+	int rc = b.oom ? -1 : kept_write(dfd, CACHE_FILE, b.data, b.len);
 	buf_free(&b);
 	return rc;
 }
 
-/* A cursor over the kept file. */
-struct cur {
-	const char *p, *end;
-	int bad;
-};
-
-static unsigned long long num(struct cur *c)
+static void lit(struct kept_cur *c, char ch)
 {
-	char *e;
-	if (c->bad || c->p >= c->end || *c->p < '0' || *c->p > '9') {
-		c->bad = 1;
-		return 0;
-	}
-	errno = 0;
-	unsigned long long v = strtoull(c->p, &e, 10);
-	if (errno || e > c->end) {
-		c->bad = 1;
-		return 0;
-	}
-	c->p = e;
-	return v;
+	char s[2] = {ch, '\0'};
+	kept_lit(c, s);
 }
 
-static void lit(struct cur *c, char ch)
+/* "LEN:BYTES\n", a path. */
+static char *str(struct kept_cur *c)
 {
-	if (c->bad || c->p >= c->end || *c->p != ch)
-		c->bad = 1;
-	else
-		c->p++;
-}
-
-static char *str(struct cur *c)
-{
-	unsigned long long n = num(c);
+	unsigned long long n = kept_num(c);
 	lit(c, ':');
-	if (c->bad || n > (unsigned long long)(c->end - c->p) || n >= PATH_MAX) {
+	if (n >= PATH_MAX)
 		c->bad = 1;
-		return NULL;
-	}
-	char *s = strndup(c->p, (size_t)n);
-	c->p += n;
+	char *s = kept_bytes(c, n);
 	lit(c, '\n');
-	if (!s || c->bad || strlen(s) != n) {
+	if (c->bad) {
 		free(s);
-		c->bad = 1;
 		return NULL;
 	}
 	return s;
 }
 
-static struct host_ace *acl_read(struct cur *c, size_t *n)
+static struct host_ace *acl_read(struct kept_cur *c, size_t *n)
 {
 	lit(c, ' ');
-	unsigned long long k = num(c);
+	unsigned long long k = kept_num(c);
 	*n = 0;
 	if (c->bad || k > 65536)
 		return NULL;
@@ -265,11 +219,11 @@ static struct host_ace *acl_read(struct cur *c, size_t *n)
 	}
 	for (size_t i = 0; i < k; i++) {
 		lit(c, ' ');
-		v[i].tag = (unsigned short)num(c);
+		v[i].tag = (unsigned short)kept_num(c);
 		lit(c, ',');
-		v[i].perm = (unsigned short)num(c);
+		v[i].perm = (unsigned short)kept_num(c);
 		lit(c, ',');
-		v[i].id = (unsigned int)num(c);
+		v[i].id = (unsigned int)kept_num(c);
 	}
 	*n = (size_t)k;
 	return v;
@@ -286,19 +240,19 @@ static int same_roots(const struct key *k, const struct host_trees *t)
 }
 
 /* The file's entries (ne of them) after its roots, into t; c->bad when they are not. */
-static void read_entries(struct cur *c, unsigned long long ne, struct host_trees *t)
+static void read_entries(struct kept_cur *c, unsigned long long ne, struct host_trees *t)
 {
 	for (size_t i = 0; !c->bad && i < ne; i++) {
 		struct host_entry *x = &t->e[i];
-		x->mode = (unsigned int)num(c);
+		x->mode = (unsigned int)kept_num(c);
 		lit(c, ' ');
-		x->uid = (uid_t)num(c);
+		x->uid = (uid_t)kept_num(c);
 		lit(c, ' ');
-		x->gid = (gid_t)num(c);
+		x->gid = (gid_t)kept_num(c);
 		lit(c, ' ');
-		x->flags = (unsigned int)num(c);
+		x->flags = (unsigned int)kept_num(c);
 		lit(c, ' ');
-		x->root = (unsigned int)num(c);
+		x->root = (unsigned int)kept_num(c);
 		x->acl = acl_read(c, &x->nacl);
 		x->dacl = acl_read(c, &x->ndacl);
 		lit(c, ' ');
@@ -319,7 +273,7 @@ static void read_entries(struct cur *c, unsigned long long ne, struct host_trees
  * are the key's and the walk is younger than interval (t->roots, t->e
  * allocated for *ne entries), 0 when not.
  */
-static int read_head(struct cur *c, const struct key *k, unsigned int interval,
+static int read_head(struct kept_cur *c, const struct key *k, unsigned int interval,
 		     struct host_trees *t, unsigned long long *ne)
 {
 	size_t bl = strlen(k->boot);
@@ -330,13 +284,13 @@ static int read_head(struct cur *c, const struct key *k, unsigned int interval,
 	unsigned long long mounts = strtoull(c->p, &e, 16);
 	c->p = e;
 	lit(c, ' ');
-	long long when = (long long)num(c);
+	long long when = (long long)kept_num(c);
 	lit(c, ' ');
-	t->entries = num(c);
+	t->entries = kept_num(c);
 	lit(c, ' ');
-	unsigned long long nroots = num(c);
+	unsigned long long nroots = kept_num(c);
 	lit(c, ' ');
-	*ne = num(c);
+	*ne = kept_num(c);
 	lit(c, '\n');
 	long long now = boottime();
 	int ok = !c->bad && mounts == k->mounts && when <= now && now - when < (long long)interval &&
@@ -357,28 +311,14 @@ static int read_head(struct cur *c, const struct key *k, unsigned int interval,
 /* 1 with *t filled when the kept walk fits the key and is fresh, 0 when not, -1 OOM. */
 static int load(int dfd, const struct key *k, unsigned int interval, struct host_trees *t)
 {
-	int fd = openat(dfd, CACHE_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	struct stat st;
 	struct buf b = BUF_INIT;
-	if (fd < 0)
-		return 0;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 077) || st.st_size > (off_t)CACHE_MAX) {
-		close(fd);
-		return 0;
-	}
-	char chunk[65536];
-	ssize_t n;
-	while ((n = read(fd, chunk, sizeof chunk)) > 0)
-		buf_add(&b, chunk, (size_t)n);
-	close(fd);
-	if (b.oom || n < 0 || b.len < strlen(CACHE_MAGIC) ||
+	if (kept_read(dfd, CACHE_FILE, CACHE_MAX, &b) < 0 || b.len < strlen(CACHE_MAGIC) ||
 	    memcmp(b.data, CACHE_MAGIC, strlen(CACHE_MAGIC)) != 0) {
 		int oom = b.oom;
 		buf_free(&b);
 		return oom ? -1 : 0;
 	}
-	struct cur c = {b.data + strlen(CACHE_MAGIC), b.data + b.len, 0};
+	struct kept_cur c = {b.data + strlen(CACHE_MAGIC), b.data + b.len, 0};
 	unsigned long long ne = 0;
 	memset(t, 0, sizeof *t);
 	int ok = read_head(&c, k, interval, t, &ne);

@@ -1,0 +1,95 @@
+/* kept.c - see kept.h. */
+#include "host/kept.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "random_hex.h"
+
+int kept_write(int dfd, const char *name, const void *data, size_t len)
+{
+	char tmp[160], hex[33];
+	if (random_hex(hex, sizeof hex) < 0)
+		return -1;
+	snprintf(tmp, sizeof tmp, "%s.%s", name, hex);
+	int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	size_t off = 0;
+	while (off < len) {
+		ssize_t n = write(fd, (const char *)data + off, len - off);
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	if (close(fd) == 0 && off == len && renameat(dfd, tmp, dfd, name) == 0)
+		return 0;
+	unlinkat(dfd, tmp, 0);
+	return -1;
+}
+
+int kept_read(int dfd, const char *name, size_t max, struct buf *b)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 077) || st.st_size > (off_t)max) {
+		close(fd);
+		return -1;
+	}
+	char chunk[65536];
+	ssize_t n;
+	while ((n = read(fd, chunk, sizeof chunk)) > 0 && b->len <= max)
+		buf_add(b, chunk, (size_t)n);
+	close(fd);
+	return n < 0 || b->oom || b->len > max ? -1 : 0;
+}
+
+unsigned long long kept_num(struct kept_cur *c)
+{
+	char *e;
+	if (c->bad || c->p >= c->end || *c->p < '0' || *c->p > '9') {
+		c->bad = 1;
+		return 0;
+	}
+	errno = 0;
+	unsigned long long v = strtoull(c->p, &e, 10);
+	if (errno || e > c->end) {
+		c->bad = 1;
+		return 0;
+	}
+	c->p = e;
+	return v;
+}
+
+void kept_lit(struct kept_cur *c, const char *s)
+{
+	size_t n = strlen(s);
+	if (c->bad || (size_t)(c->end - c->p) < n || memcmp(c->p, s, n) != 0)
+		c->bad = 1;
+	else
+		c->p += n;
+}
+
+char *kept_bytes(struct kept_cur *c, unsigned long long n)
+{
+	if (c->bad || n > (unsigned long long)(c->end - c->p)) {
+		c->bad = 1;
+		return NULL;
+	}
+	char *s = strndup(c->p, (size_t)n);
+	c->p += n;
+	if (!s || strlen(s) != n) {
+		free(s);
+		c->bad = 1;
+		return NULL;
+	}
+	return s;
+}

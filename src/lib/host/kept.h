@@ -1,0 +1,34 @@
+/*
+ * kept.h - files the supervisor keeps for itself between checks (the walk
+ * of the trees, cache.c; a passing verdict, src/lib/check/verdict.c), in
+ * the directory host_cache_dir() opens: written whole under a random name
+ * and renamed, read only when the file is its own, regular and 0600 (or
+ * stricter), and parsed with a cursor that never reads past the end.
+ */
+#ifndef RUAS_HOST_KEPT_H
+#define RUAS_HOST_KEPT_H
+
+#include <stddef.h>
+
+#include "buf.h"
+
+/* name in dfd, atomically: 0, or -1 (nothing changed). */
+int kept_write(int dfd, const char *name, const void *data, size_t len);
+
+/* name in dfd into *b (empty) when it is the supervisor's own and at most max bytes: 0, or -1. */
+int kept_read(int dfd, const char *name, size_t max, struct buf *b);
+
+/* A cursor over what kept_read() read; bad once anything did not parse. */
+struct kept_cur {
+	const char *p, *end;
+	int bad;
+};
+
+/* A decimal number at the cursor. */
+unsigned long long kept_num(struct kept_cur *c);
+/* The literal s at the cursor. */
+void kept_lit(struct kept_cur *c, const char *s);
+/* n bytes at the cursor, copied and NUL-terminated (none may be NUL), or NULL. */
+char *kept_bytes(struct kept_cur *c, unsigned long long n);
+
+#endif
