@@ -48,7 +48,7 @@ build fuzz_sudo_list "$here/fuzz_sudo_list.c" $(src lib/check/sudo_list.c \
 	lib/check/escalation.c lib/check/report.c lib/check/messages.c \
 	lib/check/messages_escalation.c lib/check/messages_groups.c lib/check/messages_people.c \
 	lib/check/messages_work_dir.c common/buf.c common/quote.c lib/error.c common/strv.c \
-	common/pam_service.c)
+	common/pam_service.c lib/check/targetpw.c)
 
 # The protocol (src/proto): one target per decoder, each with the codec.
 proto() { src common/buf.c proto/codec.c "$@"; }

@@ -42,7 +42,7 @@ conf() {
 sandbox_user sup
 sandbox_user other
 rule_line=()
-targets="req1 req2 sh1 env1 neg1 lpw1 chain1 allow1 human1 noauth1 self1 prov1 cwd1 allow2 allow3 rd1 big1 pg1 alias1 sp1 pwe1 doas1 pam1 pk1"
+targets="req1 req2 sh1 env1 neg1 lpw1 chain1 allow1 human1 noauth1 self1 prov1 cwd1 allow2 allow3 rd1 big1 pg1 alias1 sp1 pwe1 doas1 pam1 pk1 tpw1"
 for t in $targets; do
 	sandbox_user "$t"
 	rule_line+=("sup ALL=($t) NOPASSWD: ALL")
@@ -494,6 +494,34 @@ setup check --target pk1 --supervisor sup
 expect "... ruas-setup check exits 1" test "$RC" = 1
 rm /etc/polkit-1/rules.d/10-pk1.rules
 rm -f /etc/sudoers.d/ruas-sup-pk1
+
+# ------------------------------------------------------------------ targetpw, an empty runas password
+# Defaults targetpw: the rule asks for the runas user's password; victim has
+# none, and pam_unix's nullok takes the empty answer. Only root reads shadow:
+# ruas check as root and ruas-setup judge it; the supervisor cannot.
+sandbox_user victim
+passwd -d victim >/dev/null
+sandbox_sudoers ruas-sup-tpw1 'sup ALL=(tpw1) NOPASSWD: ALL' 'Defaults:tpw1 listpw=never'
+sandbox_sudoers tpw1 'Defaults:tpw1 targetpw' 'tpw1 ALL=(victim) ALL'
+OUT=$(as_user tpw1 sh -c 'echo | sudo -S -p "" -u victim id -un' 2>/dev/null)
+RC=$? ERR=""
+expect "targetpw, empty runas password: the proof, the target runs as victim" test "$RC" = 0 -a "$OUT" = victim
+conf tpw1
+run_as root check -c "$CONF"
+expect "targetpw: ruas check as root exits 1" test "$RC" = 1
+expect "... naming the user, the rule and why" has "$ERR" 'ERROR: target user "tpw1" can run commands as "victim" with sudo by giving that user'"'"'s password, which is empty: Defaults targetpw is in force for it, so the rule "(victim) ALL" asks'
+setup check --target tpw1 --supervisor sup
+expect "... ruas-setup check exits 1" test "$RC" = 1
+expect "... naming it" has "$ERR" 'can run commands as "victim" with sudo by giving'
+run_sup check -c "$CONF"
+expect "... the supervisor cannot read shadow: no such finding" hasnt "$ERR" "with sudo by giving"
+passwd -l victim >/dev/null
+OUT=$(as_user tpw1 sh -c 'echo | sudo -S -p "" -u victim id -un' 2>/dev/null)
+RC=$? ERR=""
+expect "victim locked: the empty answer gives nothing" test "$RC" != 0
+run_as root check -c "$CONF"
+expect "... and ruas check as root passes" test "$RC" = 0
+rm -f /etc/sudoers.d/tpw1 /etc/sudoers.d/ruas-sup-tpw1
 
 # ------------------------------------------------------------------ root without a password
 # su makes any local user root with an empty answer (nullok). Only root can

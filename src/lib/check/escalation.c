@@ -28,6 +28,7 @@
 #include "check/report.h"
 #include "strv.h"
 #include "check/sudo_list.h"
+#include "check/targetpw.h"
 
 /* Rule lines already judged for this entry (copies), so that two listings add up. */
 struct seen {
@@ -91,6 +92,31 @@ static int judge_rule(ruas_report *rep, size_t idx, const char *user,
 	return r;
 }
 
+struct tp_ctx {
+	ruas_report *rep;
+	size_t idx;
+	const char *user;
+	int r;
+};
+
+static void tp_found(void *ctx, const char *runas, const char *line)
+{
+	struct tp_ctx *t = ctx;
+	t->r |= report_add(t->rep, t->idx, RUAS_SEVERITY_FATAL, "escalation",
+			   msg_targetpw_empty(t->user, runas, line));
+}
+
+/* Defaults targetpw and a runas user with an empty password (check/targetpw.h): root's listing only. */
+static int judge_targetpw(ruas_report *rep, size_t idx, const char *user,
+			  const struct sudo_listing *l)
+{
+	char **empty = l->targetpw ? targetpw_empty_accounts(NULL) : NULL;
+	struct tp_ctx t = {rep, idx, user, 0};
+	targetpw_ways(l, user, empty, tp_found, &t);
+	strv_free(empty);
+	return t.r;
+}
+
 static int judge_listing(ruas_report *rep, size_t idx, const char *user, const char *how,
 			 const char *text, int truncated, char *const *allowed,
 			 struct seen *seen)
@@ -116,6 +142,8 @@ static int judge_listing(ruas_report *rep, size_t idx, const char *user, const c
 		if (seen->n < 64 && (seen->lines[seen->n] = strdup(l.rules[i].line)))
 			seen->n++;
 	}
+	if (strcmp(how, "sudo -l -U") == 0)
+		r |= judge_targetpw(rep, idx, user, &l);
 	sudo_listing_free(&l);
 	return r;
 }

@@ -69,6 +69,8 @@ char *msg_root_groups(const char *project, const char *user, const char *groups)
 char *msg_password_empty(const char *project, const char *user);
 char *msg_password_unjudged(const char *project, const char *user, int rc, const char *said);
 /* A PAM auth line that lets the target in without a password (check/pam_stack.h). */
+/* Defaults targetpw and a runas user with an empty password (check/targetpw.h). */
+char *msg_targetpw_empty(const char *user, const char *runas, const char *rule);
 /* A nopass rule of doas.conf to another user (check/doas_conf.h). */
 char *msg_doas_rule(const char *project, const char *user, const char *file, int line,
 		    const char *text, const char *why);

@@ -166,6 +166,25 @@ char *msg_doas_root(const char *project, const char *user)
 	return buf_detach(&b);
 }
 
+char *msg_targetpw_empty(const char *user, const char *runas, const char *rule)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "ERROR: target user ");
+	q(&b, user);
+	buf_adds(&b, " can run commands as ");
+	q(&b, runas);
+	buf_adds(&b, " with sudo by giving that user's password, which is empty: Defaults "
+		     "targetpw is in force for it, so the rule ");
+	q(&b, rule);
+	buf_adds(&b, " asks for the runas user's password, and pam_unix's nullok (Debian's "
+		     "common-auth) takes an empty answer.\nFix: passwd -l ");
+	quote_shell(&b, runas);
+	buf_adds(&b, " (or give it a password), or drop targetpw for ");
+	q(&b, user);
+	buf_adds(&b, ". Then restart ruas.\n");
+	return buf_detach(&b);
+}
+
 char *msg_doas_rule(const char *project, const char *user, const char *file, int line,
 		    const char *text, const char *why)
 {

@@ -270,16 +270,17 @@ static int end_rule(struct parser *ps, const char **why)
 }
 
 /* Is the last setting "setenv" or "!setenv" in a Defaults list? -1 when neither. */
-static int says_setenv(const char *text)
+/* A flag among the Defaults: 1 set, 0 negated ("!flag"), -1 not named; the last wins. */
+static int says_flag(const char *text, const char *flag)
 {
 	int v = -1;
 	const char *p = text;
 	while (*p) {
 		size_t n = strcspn(p, ",");
 		char *item = trimmed(p, n);
-		if (item && strcmp(item, "setenv") == 0)
+		if (item && strcmp(item, flag) == 0)
 			v = 1;
-		else if (item && strcmp(item, "!setenv") == 0)
+		else if (item && item[0] == '!' && strcmp(item + 1, flag) == 0)
 			v = 0;
 		free(item);
 		p += n + (p[n] ? 1 : 0);
@@ -343,9 +344,12 @@ static int end_section(struct parser *ps, const char **why)
 	int r = 0;
 	if (ps->sec == SEC_DEFAULTS && ps->block.data) {
 		r = note_authenticate(ps, ps->block.data);
-		int se = says_setenv(ps->block.data);
+		int se = says_flag(ps->block.data, "setenv");
 		if (se >= 0)
 			ps->l->setenv_default = se;
+		int tp = says_flag(ps->block.data, "targetpw");
+		if (tp >= 0)
+			ps->l->targetpw = tp;
 		if (r == 0)
 			r = note_secure_path(ps->l, ps->block.data);
 	}

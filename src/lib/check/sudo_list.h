@@ -38,6 +38,7 @@ struct sudo_listing {
 	int authenticate_off;   /* a Defaults entry for U says !authenticate */
 	char *authenticate_line; /* that entry, as printed */
 	int setenv_default;      /* Defaults setenv for U: every command takes variables */
+	int targetpw;            /* Defaults targetpw for U: a rule asks the runas user's password */
 	char *secure_path;       /* Defaults secure_path, unescaped ("A:B"), or NULL */
 	struct sudo_rule *rules;
 	size_t nrules;

@@ -404,7 +404,8 @@ static int merge(struct host_trees *out, struct worker *wk, unsigned int nt)
 		o->e = NULL;
 		o->n = 0;
 	}
-	qsort(out->e, out->n, sizeof *out->e, by_path);
+	if (out->n > 1)
+		qsort(out->e, out->n, sizeof *out->e, by_path);
 	size_t k = 0;
 	for (size_t i = 0; i < out->n; i++) {
 		struct host_entry *prev = k ? &out->e[k - 1] : NULL;

@@ -1,0 +1,90 @@
+/* targetpw.c - see targetpw.h. */
+#include "check/targetpw.h"
+
+#include <grp.h>
+#include <pwd.h>
+#include <shadow.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strv.h"
+
+char **targetpw_empty_accounts(const char *shadow)
+{
+	FILE *f = fopen(shadow ? shadow : "/etc/shadow", "re");
+	if (!f)
+		return NULL;
+	char **v = calloc(1, sizeof *v), mem[4096];
+	size_t n = 0;
+	struct spwd sp, *res = NULL;
+	while (v && fgetspent_r(f, &sp, mem, sizeof mem, &res) == 0 && res)
+		if (res->sp_pwdp && res->sp_pwdp[0] == '\0' &&
+		    strv_push(&v, &n, strdup(res->sp_namp)) < 0) {
+			strv_free(v);
+			v = NULL;
+		}
+	fclose(f);
+	return v;
+}
+
+/* Is account among the runas item (a name, #uid, %group or ALL)? */
+static int runas_item_has(const char *item, const char *account)
+{
+	char mem[16384];
+	if (strcmp(item, "ALL") == 0 || strcmp(item, account) == 0)
+		return 1;
+	if (item[0] == '#') {
+		struct passwd pw, *res = NULL;
+		return getpwnam_r(account, &pw, mem, sizeof mem, &res) == 0 && res &&
+		       strtoul(item + 1, NULL, 10) == (unsigned long)res->pw_uid;
+	}
+	if (item[0] == '%') {
+		struct group gr, *res = NULL;
+		if (getgrnam_r(item + 1, &gr, mem, sizeof mem, &res) != 0 || !res)
+			return 0;
+		for (char **m = res->gr_mem; m && *m; m++)
+			if (strcmp(*m, account) == 0)
+				return 1;
+	}
+	return 0;
+}
+
+/* The users' part of "(A, B : G)": is account one of them? "()" is the invoking user alone. */
+static int runas_has(const char *runas, const char *account)
+{
+	char users[1024];
+	snprintf(users, sizeof users, "%.*s", (int)strcspn(runas, ":"), runas);
+	char *save = NULL;
+	for (char *it = strtok_r(users, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
+		while (*it == ' ')
+			it++;
+		for (size_t k = strlen(it); k > 0 && it[k - 1] == ' '; k--)
+			it[k - 1] = '\0';
+		if (*it && runas_item_has(it, account))
+			return 1;
+	}
+	return 0;
+}
+
+size_t targetpw_ways(const struct sudo_listing *l, const char *user, char *const *empty,
+		     void (*found)(void *ctx, const char *runas, const char *line), void *ctx)
+{
+	size_t n = 0;
+	if (!l->targetpw || !empty)
+		return 0;
+	for (size_t i = 0; i < l->nrules; i++) {
+		const struct sudo_rule *r = &l->rules[i];
+		int asks = 0;
+		for (size_t k = 0; k < r->ncmds; k++)
+			asks |= !r->cmds[k].negated && !r->cmds[k].nopasswd;
+		if (!asks || !r->runas || r->self_only)
+			continue;
+		for (char *const *e = empty; *e; e++)
+			if (strcmp(*e, user) != 0 && runas_has(r->runas, *e)) {
+				found(ctx, *e, r->line);
+				n++;
+			}
+	}
+	return n;
+}
