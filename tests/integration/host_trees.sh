@@ -408,6 +408,15 @@ run_sup run -c "$CONF2" p
 expect "a kept walk in a directory others may enter is not read: refused" test "$RC" = 1
 chmod o-w /etc/fstab
 chmod 700 "${KEPT%/*}"
+chmod 755 "$SUPHOME/.cache"
+rm -f "$KEPT"
+run_sup check --fresh -c "$CONF2"
+expect "~/.cache 0755 (many are): still kept in its 0700 ruas directory" test "$(stat -c '%U %a' "$KEPT" 2>&1)" = "sup 600"
+chmod 757 "$SUPHOME/.cache"
+rm -f "$KEPT"
+run_sup check --fresh -c "$CONF2"
+expect "~/.cache writable by others: nothing kept" test ! -e "$KEPT"
+chmod 700 "$SUPHOME/.cache"
 run_as root check --fresh -c "$CONF2"
 expect "as root the walk is kept in /run/ruas" test "$(stat -c '%U %a' /run/ruas/host-trees /run/ruas 2>&1 | tr '\n' ' ')" = "root 600 root 700 "
 

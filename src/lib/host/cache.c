@@ -20,8 +20,13 @@
 #define CACHE_MAGIC "ruas-host-trees 1\n"
 #define CACHE_MAX (64u << 20)
 
-/* A directory of this user's own, not group- or world-accessible: its descriptor, or -1. */
-static int own_dir_at(int at, const char *name, int make)
+/*
+ * A directory of this user's own (made 0700 when missing): its descriptor,
+ * or -1. `refused` are the mode bits it may not have: 077 for the one that
+ * holds the kept files, 022 for one above it (~/.cache is often 0755: only
+ * its writers could rename what is in it).
+ */
+static int own_dir_at(int at, const char *name, int make, unsigned int refused)
 {
 	if (make && mkdirat(at, name, 0700) < 0 && errno != EEXIST)
 		return -1;
@@ -29,7 +34,7 @@ static int own_dir_at(int at, const char *name, int make)
 	struct stat st;
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 077)) {
+	if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & refused)) {
 		close(fd);
 		return -1;
 	}
@@ -50,13 +55,13 @@ static int under(const char *dir, const char *sub)
 	}
 	int fd = -1;
 	if (sub) {
-		int mid = own_dir_at(at, sub, 1);
+		int mid = own_dir_at(at, sub, 1, 022);
 		if (mid >= 0) {
-			fd = own_dir_at(mid, "ruas", 1);
+			fd = own_dir_at(mid, "ruas", 1, 077);
 			close(mid);
 		}
 	} else {
-		fd = own_dir_at(at, "ruas", 1);
+		fd = own_dir_at(at, "ruas", 1, 077);
 	}
 	close(at);
 	return fd;
@@ -341,7 +346,7 @@ int host_cache_walk(const char *fs_root, unsigned int seconds, unsigned int inte
 		return host_trees_walk(fs_root, 0, seconds, out);
 	int have_key = key_of(&k, fs_root) == 0;
 	if (have_key)
-		dfd = cache_dir ? own_dir_at(AT_FDCWD, cache_dir, 0) : host_cache_dir();
+		dfd = cache_dir ? own_dir_at(AT_FDCWD, cache_dir, 0, 077) : host_cache_dir();
 	if (dfd >= 0 && !fresh) {
 		int r = load(dfd, &k, interval, out);
 		int f = r > 0 ? host_trees_refresh(fs_root, out) : 0;

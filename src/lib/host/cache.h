@@ -8,8 +8,8 @@
  * permissions, which change when an administrator changes them. It is kept
  * in a file only the supervisor can write: /run/ruas for root, else
  * $XDG_RUNTIME_DIR/ruas or ~/.cache/ruas of the supervisor's passwd home,
- * each a directory of the supervisor's own with mode 0700 (anything else
- * and nothing is read or kept). It is used only while the boot, the roots
+ * each a directory of the supervisor's own with mode 0700, in a directory
+ * no one else may write (anything else and nothing is read or kept). It is used only while the boot, the roots
  * (ld.so.conf's too), the mount table and the test's fs_root are those it
  * was made with, and for at most the interval (CLOCK_BOOTTIME).
  */
