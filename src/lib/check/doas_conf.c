@@ -1,7 +1,6 @@
 /* doas_conf.c - see doas_conf.h. */
 #include "check/doas_conf.h"
 
-#include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,29 +132,18 @@ static int parse_rule(char **w, size_t n, struct rule *r)
 	return 1;
 }
 
-static int is_member(const struct pam_user *u, gid_t g)
-{
-	if (u->gid == g)
-		return 1;
-	for (size_t i = 0; i < u->ngids; i++)
-		if (u->gids[i] == g)
-			return 1;
-	return 0;
-}
-
 /* Does the identity (name, number, :group, :gid) match the user? */
 static int matches(const struct pam_user *u, const char *id)
 {
-	char mem[16384], *end;
+	char *end;
 	if (id[0] != ':') {
 		unsigned long v = strtoul(id, &end, 10);
 		return strcmp(id, u->name) == 0 || (!*end && end != id && v == (unsigned long)u->uid);
 	}
-	struct group gr, *res = NULL;
 	unsigned long v = strtoul(id + 1, &end, 10);
 	if (!*end && end != id + 1)
-		return is_member(u, (gid_t)v);
-	return getgrnam_r(id + 1, &gr, mem, sizeof mem, &res) == 0 && res && is_member(u, res->gr_gid);
+		return pam_user_in_group(u, (gid_t)v);
+	return pam_user_in_group_named(u, id + 1) > 0;
 }
 
 /* Is target (NULL: any) someone other than the user? */

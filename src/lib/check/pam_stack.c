@@ -47,7 +47,7 @@ char *pam_file_read(const char *path, size_t max)
 	return b.data ? buf_detach(&b) : strdup("");
 }
 
-static int in_groups(const struct pam_user *u, gid_t g)
+int pam_user_in_group(const struct pam_user *u, gid_t g)
 {
 	if (u->gid == g)
 		return 1;
@@ -58,13 +58,13 @@ static int in_groups(const struct pam_user *u, gid_t g)
 }
 
 /* Is the user in the group named name (or numbered)? -1 when there is no such group. */
-static int in_group_named(const struct pam_user *u, const char *name)
+int pam_user_in_group_named(const struct pam_user *u, const char *name)
 {
 	struct group gr, *res = NULL;
 	char mem[16384];
 	if (getgrnam_r(name, &gr, mem, sizeof mem, &res) != 0 || !res)
 		return -1;
-	return in_groups(u, res->gr_gid);
+	return pam_user_in_group(u, res->gr_gid);
 }
 
 static int num_cmp(unsigned long have, const char *op, const char *value, int *known)
@@ -122,7 +122,7 @@ static int condition_holds(const struct pam_user *u, const char *field, const ch
 		if (!strcmp(op, "notin"))
 			return !listed(value, u->name);
 		if (!strcmp(op, "ingroup") || !strcmp(op, "notingroup")) {
-			int in = in_group_named(u, value);
+			int in = pam_user_in_group_named(u, value);
 			return in < 0 ? !strcmp(op, "notingroup") : (!strcmp(op, "ingroup") ? in : !in);
 		}
 		return 1;
@@ -189,10 +189,10 @@ static const char *module_way(const struct pam_user *u, const char *module, char
 	if (!strcmp(module, "pam_wheel") && has_arg(args, n, "trust") && !has_arg(args, n, "deny")) {
 		/* group=G, else wheel, else gid 0 (as pam_wheel picks it). */
 		const char *g = arg_value(args, n, "group");
-		int in = in_group_named(u, g ? g : "wheel");
+		int in = pam_user_in_group_named(u, g ? g : "wheel");
 		if (!g && in < 0) {
 			g = "gid 0";
-			in = in_groups(u, 0);
+			in = pam_user_in_group(u, 0);
 		}
 		if (in <= 0)
 			return NULL;

@@ -42,6 +42,11 @@ struct pam_user {
 	size_t ngids;
 };
 
+/* Is the user in group g (its primary one or another)? 1 or 0. */
+int pam_user_in_group(const struct pam_user *u, gid_t g);
+/* Is the user in the group named name? 1, 0, or -1 when there is no such group. */
+int pam_user_in_group_named(const struct pam_user *u, const char *name);
+
 /* Judges the services in dir (NULL: /etc/pam.d) for u. 0 (free *out), or -1 on OOM. */
 int pam_ways_up(const char *dir, const struct pam_user *u, struct pam_ways *out);
 void pam_ways_free(struct pam_ways *w);

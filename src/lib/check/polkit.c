@@ -33,20 +33,6 @@ static void add_way(struct judge *j, const char *file, int line, const char *tex
 		j->oom = 1;
 }
 
-static int in_group_named(const struct pam_user *u, const char *name)
-{
-	struct group gr, *res = NULL;
-	char mem[16384];
-	if (getgrnam_r(name, &gr, mem, sizeof mem, &res) != 0 || !res)
-		return 0;
-	if (res->gr_gid == u->gid)
-		return 1;
-	for (size_t i = 0; i < u->ngids; i++)
-		if (u->gids[i] == res->gr_gid)
-			return 1;
-	return 0;
-}
-
 /* ------------------------------------------------------------- .rules */
 
 /*
@@ -181,7 +167,7 @@ static enum subject subject_of(const struct pam_user *u, const char *b, const ch
 				return SUBJ_UNKNOWN;
 			if (*a != '(' || !quoted(a + 1, name, sizeof name, &e))
 				return SUBJ_UNKNOWN;
-			if (in_group_named(u, name))
+			if (pam_user_in_group_named(u, name) > 0)
 				return SUBJ_USER;
 			s = SUBJ_OTHERS;
 			p = e - 1;
@@ -279,7 +265,7 @@ static int identity_matches(const struct pam_user *u, char *value)
 		if (strncmp(id, "unix-group:", 11) == 0) {
 			const char *pat = id + 11;
 			if (!strpbrk(pat, "*?[")) {
-				if (in_group_named(u, pat))
+				if (pam_user_in_group_named(u, pat) > 0)
 					return 1;
 				continue;
 			}

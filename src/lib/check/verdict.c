@@ -150,13 +150,6 @@ static void file_name(const ruas_config *cfg, char *out, size_t outsz)
 	snprintf(out, outsz, "verdict-%016llx", h);
 }
 
-static long long boottime(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (long long)ts.tv_sec;
-}
-
 static void put_report(struct buf *b, const ruas_report *rep)
 {
 	size_t n = ruas_report_project_count(rep);
@@ -186,7 +179,7 @@ void verdict_keep(const ruas_config *cfg, const ruas_report *rep)
 	}
 	buf_printf(&b, "K %zu\n", k.len);
 	buf_add(&b, k.data, k.len);
-	buf_printf(&b, "\nT %lld\n", boottime());
+	buf_printf(&b, "\nT %lld\n", kept_now());
 	put_report(&b, rep);
 	int dfd = b.oom ? -1 : host_cache_dir();
 	char name[64];
@@ -311,7 +304,7 @@ ruas_report *verdict_reuse(const ruas_config *cfg)
 	if (!c.bad)
 		c.p += kl;
 	kept_lit(&c, "\nT ");
-	long long when = (long long)kept_num(&c), now = boottime();
+	long long when = (long long)kept_num(&c), now = kept_now();
 	kept_lit(&c, "\n");
 	if (!c.bad && when <= now && now - when < (long long)cfg->host_check_interval)
 		rep = read_report(&c, cfg);

@@ -144,13 +144,6 @@ static void key_free(struct key *k)
 	free(k->roots);
 }
 
-static long long boottime(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (long long)ts.tv_sec;
-}
-
 static void put_str(struct buf *b, const char *s)
 {
 	buf_printf(b, "%zu:", strlen(s));
@@ -297,7 +290,7 @@ static int read_head(struct kept_cur *c, const struct key *k, unsigned int inter
 	lit(c, ' ');
 	*ne = kept_num(c);
 	lit(c, '\n');
-	long long now = boottime();
+	long long now = kept_now();
 	int ok = !c->bad && mounts == k->mounts && when <= now && now - when < (long long)interval &&
 		 nroots <= 4096 && *ne <= CACHE_MAX;
 	char *fsr = ok ? str(c) : NULL;
@@ -361,7 +354,7 @@ int host_cache_walk(const char *fs_root, unsigned int seconds, unsigned int inte
 			return r > 0 ? 0 : -1;
 		}
 	}
-	long long when = boottime();
+	long long when = kept_now();
 	int rc = host_trees_walk(fs_root, 0, seconds, out);
 	/* Only a whole walk is kept, and only under the key it was made with. */
 	if (rc == 0 && dfd >= 0 && !out->incomplete && same_roots(&k, out))

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "random_hex.h"
@@ -50,6 +51,13 @@ int kept_read(int dfd, const char *name, size_t max, struct buf *b)
 		buf_add(b, chunk, (size_t)n);
 	close(fd);
 	return n < 0 || b->oom || b->len > max ? -1 : 0;
+}
+
+long long kept_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (long long)ts.tv_sec;
 }
 
 unsigned long long kept_num(struct kept_cur *c)

@@ -18,6 +18,9 @@ int kept_write(int dfd, const char *name, const void *data, size_t len);
 /* name in dfd into *b (empty) when it is the supervisor's own and at most max bytes: 0, or -1. */
 int kept_read(int dfd, const char *name, size_t max, struct buf *b);
 
+/* Seconds since boot (CLOCK_BOOTTIME): a kept file's age, whatever the wall clock does. */
+long long kept_now(void);
+
 /* A cursor over what kept_read() read; bad once anything did not parse. */
 struct kept_cur {
 	const char *p, *end;
