@@ -444,6 +444,27 @@ RUAS_EXTERN const char *ruas_report_item_check(const ruas_report *report,
 RUAS_EXTERN const char *ruas_report_item_text(const ruas_report *report,
 					      size_t project, size_t item);
 
+/*
+ * Findings about the host rather than one project, shown once (not once per
+ * project), in the same form as a project's items; ruas_report_has_fatal()
+ * counts them. The only one today, check "proc": /proc lets every local
+ * user read every agent's command line (no hidepid; a warning). NULL or
+ * RUAS_SEVERITY_NONE past the last.
+ */
+RUAS_EXTERN size_t ruas_report_host_count(const ruas_report *report);
+RUAS_EXTERN ruas_severity ruas_report_host_severity(const ruas_report *report, size_t item);
+RUAS_EXTERN const char *ruas_report_host_check(const ruas_report *report, size_t item);
+RUAS_EXTERN const char *ruas_report_host_text(const ruas_report *report, size_t item);
+/*
+ * What the check could not judge as this supervisor, because only root can
+ * read it: each a file or directory (`path`) and what in it was not judged
+ * (`what`, such as "empty passwords"). Not a finding: a root check
+ * (ruas-setup check, or ruas check as root) judges them. Empty as root.
+ */
+RUAS_EXTERN size_t ruas_report_unjudged_count(const ruas_report *report);
+RUAS_EXTERN const char *ruas_report_unjudged_what(const ruas_report *report, size_t item);
+RUAS_EXTERN const char *ruas_report_unjudged_path(const ruas_report *report, size_t item);
+
 /* ----------------------------------------------------------------- spawn */
 
 typedef struct ruas_child ruas_child;

@@ -36,6 +36,19 @@ type ProjectReport struct {
 type Report struct {
 	Fatal    bool
 	Projects []ProjectReport // in configuration order
+	// Host is the findings about the host, shown once (check "proc": /proc
+	// shows agents' command lines to every user).
+	Host []Item
+	// Unjudged is what this supervisor could not judge because only root
+	// can read it; root's check (ruas-setup check) judges it.
+	Unjudged []Unjudged
+}
+
+// Unjudged is a file or directory a check could not read, and what in it
+// was not judged.
+type Unjudged struct {
+	What string
+	Path string
 }
 
 // Project is the findings of project name, or nil.
@@ -116,6 +129,25 @@ func copyReport(rep *C.ruas_report) *Report {
 			})
 		}
 		r.Projects = append(r.Projects, pr)
+	}
+	r.Host = []Item{}
+	for i := C.size_t(0); i < C.ruas_report_host_count(rep); i++ {
+		sev := SeverityWarning
+		if C.ruas_report_host_severity(rep, i) == C.RUAS_SEVERITY_FATAL {
+			sev = SeverityFatal
+		}
+		r.Host = append(r.Host, Item{
+			Check:    goString(C.ruas_report_host_check(rep, i)),
+			Severity: sev,
+			Text:     goString(C.ruas_report_host_text(rep, i)),
+		})
+	}
+	r.Unjudged = []Unjudged{}
+	for i := C.size_t(0); i < C.ruas_report_unjudged_count(rep); i++ {
+		r.Unjudged = append(r.Unjudged, Unjudged{
+			What: goString(C.ruas_report_unjudged_what(rep, i)),
+			Path: goString(C.ruas_report_unjudged_path(rep, i)),
+		})
 	}
 	return r
 }

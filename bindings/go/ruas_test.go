@@ -441,6 +441,15 @@ func TestConcurrentUse(t *testing.T) {
 	if err != nil || rep.Fatal || len(rep.Projects) != 21 {
 		t.Fatalf("Preflight: %v %+v", err, rep)
 	}
+	// The host's findings come once, not per project; as root nothing is unjudged.
+	for _, it := range rep.Host {
+		if it.Check != "proc" || it.Severity != ruas.SeverityWarning || !strings.Contains(it.Text, "hidepid") {
+			t.Fatalf("host item %+v", it)
+		}
+	}
+	if len(rep.Host) > 1 || rep.Unjudged == nil || (os.Geteuid() == 0 && len(rep.Unjudged) != 0) {
+		t.Fatalf("host %+v unjudged %+v", rep.Host, rep.Unjudged)
+	}
 }
 
 func TestClosed(t *testing.T) {

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -53,6 +55,58 @@ pid_t process_parent(pid_t pid)
 int process_pidfd(pid_t pid)
 {
 	return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD 77
+#endif
+
+/* The pid a pidfd names, from our own fdinfo (never hidden): -1 once it has exited, 0 unknown. */
+static pid_t pidfd_pid(int fd)
+{
+	char path[64], buf[2048];
+	snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
+	int f = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = f < 0 ? -1 : read(f, buf, sizeof buf - 1);
+	if (f >= 0)
+		close(f);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	const char *p = strstr(buf, "\nPid:");
+	return p ? (pid_t)strtol(p + 6, NULL, 10) : 0;
+}
+
+int process_pidfd_of_peer(int sock, pid_t pid, unsigned long long start)
+{
+	int fd = -1;
+	socklen_t len = sizeof fd;
+	if (sock >= 0 && getsockopt(sock, SOL_SOCKET, SO_PEERPIDFD, &fd, &len) == 0 && fd >= 0) {
+		pid_t named = pidfd_pid(fd);
+		if (named == pid)
+			return fd;
+		close(fd);
+		if (named == -1) {
+			errno = ESRCH;
+			return -1;
+		}
+		/* Another peer (not the supervisor's own socketpair): judged by pid below. */
+	}
+	fd = process_pidfd(pid);
+	if (fd < 0)
+		return -1;
+	unsigned long long seen = start ? process_start_time(pid) : 0;
+	if (seen == start) /* 0: no start recorded, nothing to compare */
+		return fd;
+	/*
+	 * No stat but alive (its pidfd is not readable): /proc hides it
+	 * (hidepid), and what runs with this pid cannot be told.
+	 */
+	struct pollfd pf = {fd, POLLIN, 0};
+	int hidden = seen == 0 && poll(&pf, 1, 0) == 0;
+	close(fd);
+	errno = hidden ? EACCES : ESRCH;
+	return -1;
 }
 
 int child_has_ended(pid_t pid)

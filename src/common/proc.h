@@ -24,6 +24,17 @@ pid_t process_parent(pid_t pid);
 int process_pidfd(pid_t pid);
 
 /*
+ * A pidfd of the supervisor, pid, which started at `start` (field 22) and
+ * made the socketpair whose end is sock. From sock's peer where the kernel
+ * names it (SO_PEERPIDFD, Linux 6.5): no /proc option hides it and no
+ * recycled pid is mistaken for it. Else pidfd_open(pid), taken only when
+ * /proc/PID/stat says the same start. -1 with errno: ESRCH (gone), EACCES
+ * (alive for all this helper can tell, but /proc hides it: hidepid), or
+ * the kernel's.
+ */
+int process_pidfd_of_peer(int sock, pid_t pid, unsigned long long start);
+
+/*
  * Whether our child pid has ended, without reaping it (WNOWAIT: the wait
  * stays its owner's): 1 ended, 0 running, -1 with errno (ECHILD: not our
  * child, or already reaped).

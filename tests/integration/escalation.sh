@@ -13,6 +13,9 @@ sandbox_enter "$0" "$@"
 SANDBOX_ID_BASE=29000
 sandbox_setup
 sandbox_guard
+# Counted findings are the projects' own: /proc hides command lines here, so
+# the host's "proc" warning (host_notes.sh) is not among them.
+sandbox_proc_hidepid
 set -u
 EXTRA_ENV=()
 SETUP="$SB/dest$RUAS_SBINDIR/ruas-setup"
@@ -515,6 +518,23 @@ expect "... ruas-setup check exits 1" test "$RC" = 1
 expect "... naming it" has "$ERR" 'can run commands as "victim" with sudo by giving'
 run_sup check -c "$CONF"
 expect "... the supervisor cannot read shadow: no such finding" hasnt "$ERR" "with sudo by giving"
+expect "... but it says it could not judge that" has "$ERR" "): empty passwords (root's, which su takes; and those of runas users of sudo rules under Defaults targetpw) (/etc/shadow)"
+expect "... and who can" has "$ERR" "ruas: root judges them: ruas-setup check --config $CONF --supervisor sup"
+# Defaults>victim targetpw: bound to the runas user alone (sudo -l shows it
+# among the runas-specific defaults).
+sandbox_sudoers tpw1 'Defaults>victim targetpw' 'tpw1 ALL=(victim) ALL'
+OUT=$(as_user tpw1 sh -c 'echo | sudo -S -p "" -u victim id -un' 2>/dev/null)
+RC=$? ERR=""
+expect "Defaults>victim targetpw: the proof, the target runs as victim" test "$RC" = 0 -a "$OUT" = victim
+run_as root check -c "$CONF"
+expect "Defaults>victim targetpw: ruas check as root exits 1" test "$RC" = 1
+expect "... naming the user and the rule" has "$ERR" 'ERROR: target user "tpw1" can run commands as "victim" with sudo by giving that user'"'"'s password, which is empty'
+setup check --target tpw1 --supervisor sup
+expect "... ruas-setup check exits 1" test "$RC" = 1
+sandbox_sudoers tpw1 'Defaults>root targetpw' 'tpw1 ALL=(victim) ALL'
+run_as root check -c "$CONF"
+expect "Defaults>root targetpw: victim's rule asks tpw1's own password, no finding" hasnt "$ERR" "with sudo by giving"
+sandbox_sudoers tpw1 'Defaults:tpw1 targetpw' 'tpw1 ALL=(victim) ALL'
 passwd -l victim >/dev/null
 OUT=$(as_user tpw1 sh -c 'echo | sudo -S -p "" -u victim id -un' 2>/dev/null)
 RC=$? ERR=""

@@ -10,6 +10,8 @@ sandbox_enter "$0" "$@"
 SANDBOX_ID_BASE=27000
 sandbox_setup
 sandbox_guard
+# A clean host says nothing: not even that /proc shows command lines.
+sandbox_proc_hidepid
 set -u
 EXTRA_ENV=()
 SETUP="$SB/dest$RUAS_SBINDIR/ruas-setup"

@@ -44,6 +44,9 @@ fake_program() { # PATH: an installed program that does nothing
 }
 
 sandbox_user sup
+# A clean host says nothing: not even that /proc shows command lines. The
+# supervisor's group sees every process, as the stand-in manager below needs.
+sandbox_proc_hidepid sup
 for u in lclean llinger lman lother lcg lcron lat lall; do sandbox_user "$u"; done
 rules=()
 for u in lclean llinger lman lother lcg lcron lat lall; do

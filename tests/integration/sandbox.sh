@@ -194,6 +194,19 @@ sandbox_devlog() {
 	for _ in $(seq 100); do grep -q READY "$SB/listener.out" 2>/dev/null && break; sleep 0.05; done
 }
 
+# sandbox_proc_hidepid [GROUP]: a /proc of this namespace's own with
+# hidepid=invisible over the host's, so that a clean host's check has
+# nothing to say (ruas check warns while every user can read every agent's
+# command line); GROUP's members still see every process (proc(5) gid=),
+# for a supervisor whose check must see the targets'. The host's /proc is
+# untouched.
+sandbox_proc_hidepid() {
+	sandbox_guard
+	local opts=hidepid=invisible
+	[ $# -gt 0 ] && opts="$opts,gid=$(getent group "$1" | cut -d: -f3)"
+	mount -t proc -o "$opts" proc /proc
+}
+
 # as_user_bg USER CMD...: as_user in the background; BGPID is the command's own pid.
 as_user_bg() {
 	local u=$1

@@ -4,6 +4,9 @@
 #include <json-c/json.h>
 #include <string.h>
 
+#include "buf.h"
+#include "quote.h"
+
 static int shown_before(const ruas_report *r, size_t p, size_t i)
 {
 	const char *text = ruas_report_item_text(r, p, i);
@@ -24,6 +27,33 @@ static void print_text(FILE *f, const ruas_report *r, int fatal_only)
 			     ruas_report_item_severity(r, p, i) == RUAS_SEVERITY_FATAL) &&
 			    !shown_before(r, p, i))
 				fprintf(f, "%s\n", ruas_report_item_text(r, p, i));
+	for (size_t i = 0; i < ruas_report_host_count(r); i++)
+		if (!fatal_only || ruas_report_host_severity(r, i) == RUAS_SEVERITY_FATAL)
+			fprintf(f, "%s\n", ruas_report_host_text(r, i));
+}
+
+void report_print_unjudged(FILE *f, const ruas_report *r, const char *who, const char *config)
+{
+	size_t n = ruas_report_unjudged_count(r);
+	if (!n)
+		return;
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "ruas: not judged, as only root can read them (this check ran as ");
+	quote_display_dq(&b, who);
+	buf_adds(&b, "): ");
+	for (size_t i = 0; i < n; i++) {
+		buf_printf(&b, "%s%s (", i ? "; " : "", ruas_report_unjudged_what(r, i));
+		quote_display(&b, ruas_report_unjudged_path(r, i), 0);
+		buf_adds(&b, ")");
+	}
+	buf_adds(&b, ".\nruas: root judges them: ruas-setup check --config ");
+	quote_shell(&b, config);
+	buf_adds(&b, " --supervisor ");
+	quote_shell(&b, who);
+	buf_addc(&b, '\n');
+	if (!b.oom)
+		fputs(b.data, f);
+	buf_free(&b);
 }
 
 void report_print_text(FILE *f, const ruas_report *r)
@@ -54,6 +84,32 @@ static void add_findings(json_object *entry, const ruas_report *r, size_t p)
 		json_object_object_add(it, "message", str_or_null(ruas_report_item_text(r, p, i)));
 		json_object_array_add(ruas_report_item_severity(r, p, i) == RUAS_SEVERITY_FATAL
 					      ? errors : warnings, it);
+	}
+}
+
+/* root's "host": the host's own findings and what could not be judged. */
+static void add_host(json_object *root, const ruas_report *r)
+{
+	json_object *host = json_object_new_object();
+	json_object *errors = json_object_new_array();
+	json_object *warnings = json_object_new_array();
+	json_object *unjudged = json_object_new_array();
+	json_object_object_add(root, "host", host);
+	json_object_object_add(host, "errors", errors);
+	json_object_object_add(host, "warnings", warnings);
+	json_object_object_add(host, "unjudged", unjudged);
+	for (size_t i = 0; i < ruas_report_host_count(r); i++) {
+		json_object *it = json_object_new_object();
+		json_object_object_add(it, "check", str_or_null(ruas_report_host_check(r, i)));
+		json_object_object_add(it, "message", str_or_null(ruas_report_host_text(r, i)));
+		json_object_array_add(ruas_report_host_severity(r, i) == RUAS_SEVERITY_FATAL
+					      ? errors : warnings, it);
+	}
+	for (size_t i = 0; i < ruas_report_unjudged_count(r); i++) {
+		json_object *it = json_object_new_object();
+		json_object_object_add(it, "what", str_or_null(ruas_report_unjudged_what(r, i)));
+		json_object_object_add(it, "path", str_or_null(ruas_report_unjudged_path(r, i)));
+		json_object_array_add(unjudged, it);
 	}
 }
 
@@ -108,6 +164,7 @@ int report_print_json(FILE *f, const ruas_config *cfg, const ruas_report *r)
 		json_object_object_add(jp, "backend", str_or_null(ruas_project_backend(proj)));
 		add_findings(jp, r, p);
 	}
+	add_host(root, r);
 	return emit(f, root);
 }
 

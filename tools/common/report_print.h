@@ -11,6 +11,11 @@
  * several projects share (one user's finding) is shown once.
  */
 void report_print_text(FILE *f, const ruas_report *r);
+/*
+ * What the check could not judge as `who` (ruas_report_unjudged_*), on two
+ * lines, with the root command that judges it; nothing when there is none.
+ */
+void report_print_unjudged(FILE *f, const ruas_report *r, const char *who, const char *config);
 /* The same, ERROR blocks only (ruas check -q and ruas run -q). */
 void report_print_fatal(FILE *f, const ruas_report *r);
 /* One JSON document; 0, or -1 when it could not be built. */

@@ -1,11 +1,14 @@
 /* check.c - ruas check: every startup check of every project, and its report. */
+#include <pwd.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "report_print.h"
 #include "ruas.h"
 #include "args.h"
 
-static void summary(const ruas_config *cfg, const ruas_report *r)
+/* unjudged: also what only root can judge (ruas check; a run's supervisor has no use for it). */
+static void summary(const ruas_config *cfg, const ruas_report *r, int unjudged)
 {
 	size_t errors = 0, warnings = 0;
 	for (size_t p = 0; p < ruas_report_project_count(r); p++)
@@ -14,8 +17,22 @@ static void summary(const ruas_config *cfg, const ruas_report *r)
 				errors++;
 			else
 				warnings++;
+	for (size_t i = 0; i < ruas_report_host_count(r); i++)
+		if (ruas_report_host_severity(r, i) == RUAS_SEVERITY_FATAL)
+			errors++;
+		else
+			warnings++;
 	fprintf(stderr, "ruas: %zu project(s) in %s: %zu error(s), %zu warning(s)\n",
 		ruas_config_project_count(cfg), ruas_config_path(cfg), errors, warnings);
+	if (!unjudged)
+		return;
+	struct passwd pw, *res = NULL;
+	char mem[4096], uid[32];
+	snprintf(uid, sizeof uid, "%u", (unsigned int)geteuid());
+	if (getpwuid_r(geteuid(), &pw, mem, sizeof mem, &res) != 0)
+		res = NULL;
+	report_print_unjudged(stderr, r, res && res->pw_name ? res->pw_name : uid,
+			      ruas_config_path(cfg));
 }
 
 /*
@@ -45,7 +62,7 @@ int preflight(const ruas_config *cfg, int json, int quiet, int fresh_host, int r
 		report_print_fatal(stderr, r);
 	} else {
 		report_print_text(stderr, r);
-		summary(cfg, r);
+		summary(cfg, r, !reuse);
 	}
 	ruas_report_free(r);
 	return fatal ? EXIT_FATAL : 0;

@@ -14,11 +14,11 @@ GIL is released around every blocking call, and what libruas guarantees
 unchanged. See docs/bindings.md.
 """
 from ._child import DEVNULL, PIPE, STDOUT, Child, TimeoutExpired
-from ._config import Config, Item, ProjectReport, Report
+from ._config import Config, Item, ProjectReport, Report, Unjudged
 from ._errors import (ConfigError, EscapeError, Error, InvalidError, NoMemoryError,
                       NotFoundError, SystemCallError, TooLongError)
 
-__all__ = ["Config", "Child", "Report", "ProjectReport", "Item", "PIPE", "DEVNULL", "STDOUT",
+__all__ = ["Config", "Child", "Report", "ProjectReport", "Item", "Unjudged", "PIPE", "DEVNULL", "STDOUT",
            "TimeoutExpired", "Error", "ConfigError", "NotFoundError", "SystemCallError",
            "InvalidError", "NoMemoryError", "TooLongError", "EscapeError"]
 __version__ = "0.1"

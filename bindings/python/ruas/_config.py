@@ -28,10 +28,22 @@ class ProjectReport:
 
 
 @dataclass(frozen=True)
+class Unjudged:
+    """What a check could not judge because only root can read it."""
+    what: str
+    path: str
+
+
+@dataclass(frozen=True)
 class Report:
-    """What ruas_preflight() found: fatal when any project has a fatal finding."""
+    """What ruas_preflight() found: fatal when any project (or the host) has a fatal finding.
+
+    host: findings about the host, shown once (such as check "proc"); unjudged:
+    what this supervisor could not read (root's check judges it)."""
     fatal: bool
     projects: List[ProjectReport]
+    host: List[Item] = field(default_factory=list)
+    unjudged: List[Unjudged] = field(default_factory=list)
 
     def __getitem__(self, name: str) -> ProjectReport:
         for p in self.projects:
@@ -52,7 +64,14 @@ def _report_of(rep) -> Report:
                       _lib.text(lib.ruas_report_item_text(rep, p, i)))
                  for i in range(lib.ruas_report_item_count(rep, p))]
         projects.append(ProjectReport(_lib.text(lib.ruas_report_project_name(rep, p)), items))
-    return Report(bool(lib.ruas_report_has_fatal(rep)), projects)
+    host = [Item(_lib.text(lib.ruas_report_host_check(rep, i)),
+                 _SEVERITY.get(lib.ruas_report_host_severity(rep, i), "none"),
+                 _lib.text(lib.ruas_report_host_text(rep, i)))
+            for i in range(lib.ruas_report_host_count(rep))]
+    unjudged = [Unjudged(_lib.text(lib.ruas_report_unjudged_what(rep, i)),
+                         _lib.text(lib.ruas_report_unjudged_path(rep, i)))
+                for i in range(lib.ruas_report_unjudged_count(rep))]
+    return Report(bool(lib.ruas_report_has_fatal(rep)), projects, host, unjudged)
 
 
 def _options(supervisor_uid, skip_owner_check):

@@ -99,6 +99,19 @@ class ConfigTests(Base):
         self.assertFalse(r.fatal)
         self.assertEqual([p.name for p in r.projects], ["sh", "argv"])
         self.assertEqual(r["sh"].items, [])
+        # The host's findings, once: check "proc" unless /proc has a hidepid that hides.
+        hides = None
+        with open("/proc/self/mountinfo") as f:
+            for line in f:
+                fields = line.split(" - ")
+                if len(fields) == 2 and fields[0].split()[4] == "/proc" and fields[1].startswith("proc "):
+                    opts = fields[1].split()[2].split(",")
+                    given = [o[8:] for o in opts if o.startswith("hidepid=")]
+                    hides = bool(given) and given[-1] in ("1", "2", "4", "noaccess", "invisible", "ptraceable")
+        self.assertEqual([(i.check, i.severity) for i in r.host], [] if hides in (True, None) else [("proc", "warning")])
+        self.assertTrue(all(isinstance(u, ruas.Unjudged) and u.path.startswith("/") for u in r.unjudged))
+        if os.geteuid() == 0:
+            self.assertEqual(r.unjudged, [])
 
 
 class ChildTests(Base):

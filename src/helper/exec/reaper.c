@@ -128,9 +128,16 @@ static int reaper_setup(struct reaper *r, const struct reaper_options *o, sigset
 		return -1;
 	}
 	if (o->supervisor > 0) {
-		r->sup_fd = process_pidfd(o->supervisor);
-		if (r->sup_fd < 0 || (o->supervisor_start &&
-				      process_start_time(o->supervisor) != o->supervisor_start)) {
+		r->sup_fd = process_pidfd_of_peer(o->chan, o->supervisor, o->supervisor_start);
+		if (r->sup_fd < 0 && errno == EACCES) {
+			fprintf(stderr, "ruas-exec: cannot tell whether the supervisor (pid %d) is "
+					"alive: /proc hides it from this user (hidepid) and this "
+					"kernel cannot name the channel's peer (SO_PEERPIDFD, Linux "
+					"6.5); not starting the agent\n",
+				(int)o->supervisor);
+			return -1;
+		}
+		if (r->sup_fd < 0) {
 			/* Its start was recorded: its end is this helper's to record. */
 			r->supervisor_lost = 1;
 			fputs("ruas-exec: the supervisor is gone; not starting the agent\n", stderr);

@@ -110,7 +110,7 @@ static void tp_found(void *ctx, const char *runas, const char *line)
 static int judge_targetpw(ruas_report *rep, size_t idx, const char *user,
 			  const struct sudo_listing *l)
 {
-	char **empty = l->targetpw ? targetpw_empty_accounts(NULL) : NULL;
+	char **empty = l->targetpw || l->nbound_tp ? targetpw_empty_accounts(NULL) : NULL;
 	struct tp_ctx t = {rep, idx, user, 0};
 	targetpw_ways(l, user, empty, tp_found, &t);
 	strv_free(empty);

@@ -14,6 +14,7 @@
 #include "account.h"
 #include "check/findings.h"
 #include "check/host_jobs.h"
+#include "check/host_notes.h"
 #include "check/verdict.h"
 #include "check/lifetime.h"
 #include "check/report.h"
@@ -176,14 +177,25 @@ static int report_job_lifetime(const struct runner *runner, const struct job *j,
 	return report_lifetime(jp, j->spec->user, &lt, rep);
 }
 
+/* What a check says of the host once (host_notes.h): never kept, judged at each check. */
+static int host_notes(ruas_report *rep, const char *fs_root)
+{
+	return report_proc_cmdlines(rep, fs_root) | report_not_judged(rep, fs_root);
+}
+
 int preflight_run(ruas_report **out, const ruas_config *cfg,
 		  unsigned int max_parallel, unsigned int flags, const struct runner *runner,
 		  ruas_error **err)
 {
 	/* A kept passing verdict, when asked for and nothing it stood on has changed. */
 	int real = !runner->fs_root && !(flags & PREFLIGHT_FRESH_HOST);
-	if (real && (flags & PREFLIGHT_REUSE_VERDICT) && (*out = verdict_reuse(cfg)))
-		return 0;
+	if (real && (flags & PREFLIGHT_REUSE_VERDICT) && (*out = verdict_reuse(cfg))) {
+		if (host_notes(*out, NULL) == 0)
+			return 0;
+		ruas_report_free(*out);
+		*out = NULL;
+		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "preflight: out of memory");
+	}
 	const struct check_run run = check_run_of(cfg);
 	/* The trees root trusts, walked beside the sudo calls (check/host_jobs.h). */
 	struct host_run host = {.fs_root = runner->fs_root,
@@ -218,7 +230,7 @@ int preflight_run(ruas_report **out, const ruas_config *cfg,
 			rc = RUAS_ERR_NOMEM;
 	}
 	if (report_helper_readable(cfg, run.helper, rep) < 0 || report_shared_users(cfg, rep) < 0 ||
-	    report_root_password(cfg, rep) < 0)
+	    report_root_password(cfg, rep) < 0 || host_notes(rep, runner->fs_root) < 0)
 		rc = RUAS_ERR_NOMEM;
 done:
 	host_run_free(&host);

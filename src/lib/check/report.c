@@ -18,10 +18,17 @@ struct rproject {
 	size_t nitems;
 };
 
+struct unjudged {
+	char *what, *path;
+};
+
 struct ruas_report {
 	struct rproject *projects;
 	size_t n;
 	int fatal;
+	struct rproject host; /* findings about the host, not one project */
+	struct unjudged *unjudged;
+	size_t nunjudged;
 };
 
 ruas_report *report_new(const char *const *names, size_t n)
@@ -40,10 +47,9 @@ ruas_report *report_new(const char *const *names, size_t n)
 	return r;
 }
 
-int report_add(ruas_report *r, size_t project, ruas_severity sev,
-	       const char *check, char *text)
+static int item_add(ruas_report *r, struct rproject *p, ruas_severity sev, const char *check,
+		    char *text)
 {
-	struct rproject *p = &r->projects[project];
 	if (!text)
 		return -1;
 	struct item *it = realloc(p->items, (p->nitems + 1) * sizeof *it);
@@ -58,16 +64,55 @@ int report_add(ruas_report *r, size_t project, ruas_severity sev,
 	return 0;
 }
 
+int report_add(ruas_report *r, size_t project, ruas_severity sev, const char *check, char *text)
+{
+	return item_add(r, &r->projects[project], sev, check, text);
+}
+
+int report_host_add(ruas_report *r, ruas_severity sev, const char *check, char *text)
+{
+	return item_add(r, &r->host, sev, check, text);
+}
+
+int report_unjudged(ruas_report *r, const char *what, const char *path)
+{
+	for (size_t i = 0; i < r->nunjudged; i++)
+		if (strcmp(r->unjudged[i].path, path) == 0)
+			return 0;
+	struct unjudged *u = realloc(r->unjudged, (r->nunjudged + 1) * sizeof *u);
+	if (!u)
+		return -1;
+	r->unjudged = u;
+	u[r->nunjudged] = (struct unjudged){strdup(what), strdup(path)};
+	if (!u[r->nunjudged].what || !u[r->nunjudged].path) {
+		free(u[r->nunjudged].what);
+		free(u[r->nunjudged].path);
+		return -1;
+	}
+	r->nunjudged++;
+	return 0;
+}
+
+static void items_free(struct rproject *p)
+{
+	for (size_t j = 0; j < p->nitems; j++)
+		free(p->items[j].text);
+	free(p->items);
+	free(p->name);
+}
+
 void ruas_report_free(ruas_report *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->n; i++) {
-		for (size_t j = 0; j < r->projects[i].nitems; j++)
-			free(r->projects[i].items[j].text);
-		free(r->projects[i].items);
-		free(r->projects[i].name);
+	for (size_t i = 0; i < r->n; i++)
+		items_free(&r->projects[i]);
+	items_free(&r->host);
+	for (size_t i = 0; i < r->nunjudged; i++) {
+		free(r->unjudged[i].what);
+		free(r->unjudged[i].path);
 	}
+	free(r->unjudged);
 	free(r->projects);
 	free(r);
 }
@@ -108,6 +153,41 @@ const char *ruas_report_item_text(const ruas_report *r, size_t p, size_t i)
 {
 	const struct item *it = item_at(r, p, i);
 	return it ? it->text : NULL;
+}
+
+size_t ruas_report_host_count(const ruas_report *r)
+{
+	return r ? r->host.nitems : 0;
+}
+
+ruas_severity ruas_report_host_severity(const ruas_report *r, size_t i)
+{
+	return r && i < r->host.nitems ? r->host.items[i].severity : RUAS_SEVERITY_NONE;
+}
+
+const char *ruas_report_host_check(const ruas_report *r, size_t i)
+{
+	return r && i < r->host.nitems ? r->host.items[i].check : NULL;
+}
+
+const char *ruas_report_host_text(const ruas_report *r, size_t i)
+{
+	return r && i < r->host.nitems ? r->host.items[i].text : NULL;
+}
+
+size_t ruas_report_unjudged_count(const ruas_report *r)
+{
+	return r ? r->nunjudged : 0;
+}
+
+const char *ruas_report_unjudged_what(const ruas_report *r, size_t i)
+{
+	return r && i < r->nunjudged ? r->unjudged[i].what : NULL;
+}
+
+const char *ruas_report_unjudged_path(const ruas_report *r, size_t i)
+{
+	return r && i < r->nunjudged ? r->unjudged[i].path : NULL;
 }
 
 int report_groups(ruas_report *r, size_t project, const char *project_name,

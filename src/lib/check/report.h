@@ -11,6 +11,11 @@ ruas_report *report_new(const char *const *names, size_t n);
 int report_add(ruas_report *r, size_t project, ruas_severity sev,
 	       const char *check, char *text);
 
+/* A finding about the host, not one project (ruas_report_host_*). Takes text. -1 on OOM. */
+int report_host_add(ruas_report *r, ruas_severity sev, const char *check, char *text);
+/* What this check could not judge (copied; one per path). -1 on OOM. */
+int report_unjudged(ruas_report *r, const char *what, const char *path);
+
 /*
  * The "groups" findings of a user (NULL project: a target alone): one fatal
  * item for the hits that give root, one warning for the others, and a fatal

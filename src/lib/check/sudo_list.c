@@ -64,6 +64,9 @@ void sudo_listing_free(struct sudo_listing *l)
 		free(r->runas);
 	}
 	free(l->rules);
+	for (size_t i = 0; i < l->nbound_tp; i++)
+		free(l->bound_tp[i].runas);
+	free(l->bound_tp);
 	free(l->authenticate_line);
 	free(l->secure_path);
 	memset(l, 0, sizeof *l);
@@ -338,6 +341,35 @@ static int note_authenticate(struct parser *ps, const char *text)
 	return (ps->l->authenticate_line = trimmed(text, strlen(text))) ? 0 : -1;
 }
 
+/*
+ * A line of the runas- and command-bound defaults: "Defaults>A, B FLAGS"
+ * or "Defaults!CMND FLAGS" that names targetpw is kept (bound_targetpw).
+ */
+static int note_bound_targetpw(struct parser *ps, const char *text)
+{
+	int runas = strncmp(text, "Defaults>", 9) == 0;
+	if (!runas && strncmp(text, "Defaults!", 9) != 0)
+		return 0;
+	/* The binding ends at the first blank that does not follow a comma. */
+	const char *b = text + 9, *end = b;
+	while (*end && !(*end == ' ' && end > b && end[-1] != ','))
+		end++;
+	int on = says_flag(end, "targetpw");
+	if (on < 0)
+		return 0;
+	struct sudo_listing *l = ps->l;
+	struct bound_targetpw *v = realloc(l->bound_tp, (l->nbound_tp + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	l->bound_tp = v;
+	v[l->nbound_tp].on = on;
+	v[l->nbound_tp].runas = runas ? trimmed(b, (size_t)(end - b)) : NULL;
+	if (runas && !v[l->nbound_tp].runas)
+		return -1;
+	l->nbound_tp++;
+	return 0;
+}
+
 /* A blank line or a new heading: finish what was being read. */
 static int end_section(struct parser *ps, const char **why)
 {
@@ -387,7 +419,7 @@ static int indented(struct parser *ps, const char *line, const char **why)
 		buf_adds(&ps->block, text);
 		return ps->block.oom ? -1 : 0;
 	case SEC_CMND_DEFAULTS: /* a line each; wrapped ones are judged with their start */
-		return note_authenticate(ps, text);
+		return note_authenticate(ps, text) < 0 ? -1 : note_bound_targetpw(ps, text);
 	case SEC_RULES:
 		if (ind <= 4 && text[0] == '(') {
 			if (end_rule(ps, why) < 0)

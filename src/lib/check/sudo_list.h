@@ -39,6 +39,16 @@ struct sudo_listing {
 	char *authenticate_line; /* that entry, as printed */
 	int setenv_default;      /* Defaults setenv for U: every command takes variables */
 	int targetpw;            /* Defaults targetpw for U: a rule asks the runas user's password */
+	/*
+	 * Defaults>RUNAS and Defaults!CMND entries that set or clear targetpw,
+	 * in the listing's order: the binding as printed ("victim, #0"; NULL
+	 * for a command's) and the value.
+	 */
+	struct bound_targetpw {
+		char *runas;
+		int on;
+	} *bound_tp;
+	size_t nbound_tp;
 	char *secure_path;       /* Defaults secure_path, unescaped ("A:B"), or NULL */
 	struct sudo_rule *rules;
 	size_t nrules;

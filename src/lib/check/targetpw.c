@@ -50,28 +50,63 @@ static int runas_item_has(const char *item, const char *account)
 	return 0;
 }
 
-/* The users' part of "(A, B : G)": is account one of them? "()" is the invoking user alone. */
-static int runas_has(const char *runas, const char *account)
+/* 1: the binding's list names account; 0: it does not; -1: it cannot tell (an alias, a negation). */
+static int binding_has(const char *binding, const char *account)
 {
-	char users[1024];
-	snprintf(users, sizeof users, "%.*s", (int)strcspn(runas, ":"), runas);
+	char items[1024];
+	int r = 0;
+	snprintf(items, sizeof items, "%s", binding);
 	char *save = NULL;
-	for (char *it = strtok_r(users, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
+	for (char *it = strtok_r(items, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
 		while (*it == ' ')
 			it++;
 		for (size_t k = strlen(it); k > 0 && it[k - 1] == ' '; k--)
 			it[k - 1] = '\0';
-		if (*it && runas_item_has(it, account))
+		if (runas_item_has(it, account))
 			return 1;
+		/* A Runas_Alias (A-Z, 0-9, _) or a negated item: this listing cannot expand it. */
+		if (it[0] == '!' || (it[0] >= 'A' && it[0] <= 'Z' &&
+				     strspn(it, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(it) &&
+				     strcmp(it, "ALL") != 0))
+			r = -1;
 	}
-	return 0;
+	return r;
+}
+
+/*
+ * The users' part of "(A, B : G)": is account one of them? "()" is the
+ * invoking user alone. A Runas_Alias counts as naming it (not judged is
+ * not passed).
+ */
+static int runas_has(const char *runas, const char *account)
+{
+	char users[1024];
+	snprintf(users, sizeof users, "%.*s", (int)strcspn(runas, ":"), runas);
+	return binding_has(users, account) != 0;
+}
+
+/*
+ * Is targetpw in force when the user runs something as account? The global
+ * setting, then each bound one in order (the last wins). What cannot be
+ * told (an alias, a command's binding) can turn it on, never off.
+ */
+static int in_force_for(const struct sudo_listing *l, const char *account)
+{
+	int on = l->targetpw;
+	for (size_t i = 0; i < l->nbound_tp; i++) {
+		const struct bound_targetpw *b = &l->bound_tp[i];
+		int has = b->runas ? binding_has(b->runas, account) : -1;
+		if (has == 1 || (has == -1 && b->on))
+			on = b->on;
+	}
+	return on;
 }
 
 size_t targetpw_ways(const struct sudo_listing *l, const char *user, char *const *empty,
 		     void (*found)(void *ctx, const char *runas, const char *line), void *ctx)
 {
 	size_t n = 0;
-	if (!l->targetpw || !empty)
+	if (!empty)
 		return 0;
 	for (size_t i = 0; i < l->nrules; i++) {
 		const struct sudo_rule *r = &l->rules[i];
@@ -81,7 +116,7 @@ size_t targetpw_ways(const struct sudo_listing *l, const char *user, char *const
 		if (!asks || !r->runas || r->self_only)
 			continue;
 		for (char *const *e = empty; *e; e++)
-			if (strcmp(*e, user) != 0 && runas_has(r->runas, *e)) {
+			if (strcmp(*e, user) != 0 && in_force_for(l, *e) && runas_has(r->runas, *e)) {
 				found(ctx, *e, r->line);
 				n++;
 			}

@@ -6,7 +6,11 @@
  * U has none, pam_unix's nullok (Debian's common-auth) takes the empty
  * answer and T runs anything as U. Only root can read /etc/shadow, so this
  * is judged by root's check and ruas-setup, on root's listing of T's rules
- * (`sudo -l -U T`, which shows the Defaults in force for T).
+ * (`sudo -l -U T`, which shows the Defaults in force for T): the global
+ * setting, then `Defaults>RUNAS targetpw` / `!targetpw` bound to runas
+ * users (the last that names U wins), and a `Defaults!CMND targetpw` or a
+ * binding to an alias the listing cannot expand turning it on, never off.
+ * A non-root check says it could not read shadow (host_notes.h).
  */
 #ifndef RUAS_CHECK_TARGETPW_H
 #define RUAS_CHECK_TARGETPW_H

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -345,6 +346,39 @@ static int refusing_userns(char *why, size_t whysz)
 	return -1;
 }
 
+/*
+ * The supervisor's pidfd (proc.h): the peer of its own socketpair, whatever
+ * /proc shows; a pid that has ended, or a start that is not its own, is
+ * ESRCH, never a pidfd of whatever has the pid now.
+ */
+static void test_pidfd_of_peer(void **state)
+{
+	(void)state;
+	int sv[2];
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	unsigned long long me = process_start_time(getpid());
+	assert_true(me > 0);
+	int fd = process_pidfd_of_peer(sv[0], getpid(), me);
+	assert_true(fd >= 0);
+	close(fd);
+	/* Without the socket: by pid and start. */
+	fd = process_pidfd_of_peer(-1, getpid(), me);
+	assert_true(fd >= 0);
+	close(fd);
+	errno = 0;
+	assert_int_equal(process_pidfd_of_peer(-1, getpid(), me + 1), -1);
+	assert_int_equal(errno, ESRCH);
+	pid_t c = fork();
+	if (c == 0)
+		_exit(0);
+	assert_int_equal(waitpid(c, NULL, 0), c);
+	errno = 0;
+	assert_int_equal(process_pidfd_of_peer(-1, c, me), -1);
+	assert_int_equal(errno, ESRCH);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 static void test_start_hook_failure(void **state)
 {
 	(void)state;
@@ -368,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_init_unsignalable_in_user_namespace),
 		cmocka_unit_test(test_grace_then_kill),
 		cmocka_unit_test(test_count),
+		cmocka_unit_test(test_pidfd_of_peer),
 		cmocka_unit_test(test_owner_death_ends_namespace),
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_probe_user_namespace),

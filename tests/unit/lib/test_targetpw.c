@@ -79,6 +79,49 @@ static void test_flag_and_ways(void **state)
 	assert_string_equal(got, "root|(#0) ALL;");
 }
 
+#define BOUND(d) "Runas and Command-specific defaults for t1:\n    " d "\n\n"
+
+/* Defaults>RUNAS targetpw: in force for those runas users alone (the last setting wins). */
+static void test_bound_to_runas(void **state)
+{
+	(void)state;
+	char *empty[] = {"victim", "root", NULL};
+	char got[1024];
+	assert_int_equal(ways(DEFAULTS("secure_path=/usr/bin") BOUND("Defaults>victim targetpw")
+				      RULES("(ALL) ALL"),
+			      "t1", empty, got, sizeof got), 1);
+	assert_string_equal(got, "victim|(ALL) ALL;");
+	assert_int_equal(ways(BOUND("Defaults>ALL targetpw") RULES("(ALL) ALL"), "t1", empty, got,
+			      sizeof got), 2);
+	assert_int_equal(ways(BOUND("Defaults>victim, #0 targetpw") RULES("(ALL) ALL"), "t1", empty,
+			      got, sizeof got), 2);
+	/* Taken back for one runas user: the other still. */
+	assert_int_equal(ways(DEFAULTS("targetpw") BOUND("Defaults>victim !targetpw")
+				      RULES("(ALL) ALL"),
+			      "t1", empty, got, sizeof got), 1);
+	assert_string_equal(got, "root|(ALL) ALL;");
+	/* Set then taken back for the same one, in that order: not in force. */
+	assert_int_equal(ways(BOUND("Defaults>victim targetpw\n    Defaults>victim !targetpw")
+				      RULES("(ALL) ALL"),
+			      "t1", empty, got, sizeof got), 0);
+	/* Bound to someone else: nothing. */
+	assert_int_equal(ways(BOUND("Defaults>bob targetpw") RULES("(ALL) ALL"), "t1", empty, got,
+			      sizeof got), 0);
+	/* A Runas_Alias the listing cannot expand: in force (not judged is not passed)... */
+	assert_int_equal(ways(BOUND("Defaults>ADMINS targetpw") RULES("(ALL) ALL"), "t1", empty, got,
+			      sizeof got), 2);
+	/* ... but it takes nothing back. */
+	assert_int_equal(ways(DEFAULTS("targetpw") BOUND("Defaults>ADMINS !targetpw")
+				      RULES("(ALL) ALL"),
+			      "t1", empty, got, sizeof got), 2);
+	/* Other defaults bound to a runas user change nothing. */
+	assert_int_equal(ways(BOUND("Defaults>victim env_reset") RULES("(ALL) ALL"), "t1", empty, got,
+			      sizeof got), 0);
+	/* Bound to a command (vi, which runs a shell) the rule covers: in force for it. */
+	assert_int_equal(ways(BOUND("Defaults!/usr/bin/vi targetpw") RULES("(ALL) ALL"), "t1", empty,
+			      got, sizeof got), 2);
+}
+
 static void test_empty_accounts(void **state)
 {
 	(void)state;
@@ -118,6 +161,7 @@ int main(void)
 	close(fd);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flag_and_ways),
+		cmocka_unit_test(test_bound_to_runas),
 		cmocka_unit_test(test_empty_accounts),
 		cmocka_unit_test(test_text),
 	};
