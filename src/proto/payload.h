@@ -11,7 +11,9 @@
  * the target's name, and in an exec payload its passwd shell and home, as
  * the library looked them up: the helper reads no user database (it is
  * linked statically where it can be, and a static program must not load
- * NSS modules; see configure.ac, --enable-static-helper).
+ * NSS modules; see configure.ac, --enable-static-helper). Version 12: the
+ * session (session.h) names the person whose private TMPDIR ruas-session
+ * covers.
  */
 #ifndef RUAS_PROTO_PAYLOAD_H
 #define RUAS_PROTO_PAYLOAD_H
@@ -20,7 +22,7 @@
 
 #include "buf.h"
 
-#define PAYLOAD_VERSION 11
+#define PAYLOAD_VERSION 12
 enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2 };
 /*
  * PAYLOAD_EXEC flags. EXEC_PTY: the agent's stdin is a pty slave that the

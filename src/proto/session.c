@@ -38,6 +38,8 @@ int session_encode(const struct session *s, struct buf *out)
 		r = enc_str(out, s->helper);
 		enc_u32(out, s->lifetime);
 		enc_u32(out, s->grace_seconds);
+		if (r == 0)
+			r = enc_str(out, s->person ? s->person : "");
 	}
 	if (r < 0 || out->oom) {
 		if (out->data && !out->oom) {
@@ -72,7 +74,7 @@ int session_decode(const void *data, size_t len, struct session *out, const char
 	if (dec_str(&d, &out->user) < 0 || dec_str(&d, &out->service) < 0 ||
 	    dec_str(&d, &out->ruser) < 0 || dec_str(&d, &out->tty) < 0 || dec_u32(&d, &mode) < 0 ||
 	    dec_str(&d, &out->helper) < 0 || dec_u32(&d, &lifetime) < 0 || dec_u32(&d, &grace) < 0 ||
-	    dec_done(&d) < 0)
+	    dec_str(&d, &out->person) < 0 || dec_done(&d) < 0)
 		goto done;
 	if (mode != SESSION_EXEC && mode != SESSION_CHECK) {
 		dec_fail(&d, "session mode unknown");
@@ -110,5 +112,6 @@ void session_free(struct session *s)
 	free(s->ruser);
 	free(s->tty);
 	free(s->helper);
+	free(s->person);
 	memset(s, 0, sizeof *s);
 }

@@ -30,6 +30,12 @@ struct session {
 	 * end the tree after a relayed signal before it kills the helper itself.
 	 */
 	unsigned int grace_seconds;
+	/*
+	 * The person whose private TMPDIR the run has ("" for none): in the
+	 * PID namespace it makes, ruas-session covers /tmp/ruas-UID so that
+	 * only this person's directory shows (tmp_cover.h). Version 12.
+	 */
+	char *person;
 };
 
 /*

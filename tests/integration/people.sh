@@ -236,6 +236,47 @@ chmod 755 "/tmp/ruas-$bob_uid"
 run_sup run -c "$CONF" b
 expect "squatting: the target's own directory with a loose mode is made 0700" test "$RC" = 0 -a "$(stat -c %a "/tmp/ruas-$bob_uid")" = 700
 
+# ------------------------------------------------------------------ one shared user, no bwrap: TMPDIR
+# bob and bobby are both ruas-bob, with no bwrap: mode bits cannot keep
+# their TMPDIRs apart. In the run's PID namespace (lifetime = "pidns") the
+# run covers /tmp/ruas-UID with an empty tmpfs of its own and binds the
+# person's directory alone back (src/common/tmp_cover.h): bob's agent finds
+# nothing of bobby's, on both backends, while bobby's files stay on disk.
+install -m 644 "$SB/dest$RUAS_SYSCONFDIR/pam.d/ruas" /etc/pam.d/ruas
+rm -rf "/tmp/ruas-$bob_uid" "/tmp/ruas-$bob_uid".*
+SECRET="bobby-tmp-$(od -An -tx1 -N6 /dev/urandom | tr -d ' \n')"
+for b in sudo pam; do
+	conf "sharedtmp-$b" <<EOC
+session_helper = $(cfgstr "$SESSION");
+backend = "$b";
+lifetime = "pidns";
+people = { worktrees = "$WT"; credentials = "$SB/cred"; claude_projects = "$SB/cp";
+  members = ( { id = "bob"; run_as_user = "ruas-bob"; }, { id = "bobby"; run_as_user = "ruas-bob"; } ); };
+projects = (
+  { name = "bobby"; person = "bobby"; work_dir = "$WT/bobby/repo";
+    command = ["sh", "-c", "printf %s $SECRET-$b > \"\$TMPDIR/note\"; echo tmp=\$TMPDIR; ls -A /tmp/ruas-$bob_uid"]; },
+  { name = "bob"; person = "bob"; work_dir = "$WT/bob/repo";
+    command = ["sh", "-c", "echo tmp=\$TMPDIR; echo seen=\$(ls -A /tmp/ruas-$bob_uid | tr '\\\\n' ' '); cat /tmp/ruas-$bob_uid/bobby/note; grep -rs $SECRET /tmp/ruas-$bob_uid /proc/[0-9]*/root/tmp/ruas-$bob_uid; touch \"\$TMPDIR/mine\""]; }
+);
+EOC
+	who=sup
+	[ "$b" = pam ] && who=root
+	run_as "$who" run -c "$CONF" bobby
+	expect "shared user, no bwrap ($b): bobby's agent runs (exit 0)" test "$RC" = 0
+	expect "... its TMPDIR is /tmp/ruas-UID/bobby" has "$OUT" "tmp=/tmp/ruas-$bob_uid/bobby"
+	expect "... and it sees only its own directory there" has "$OUT" $'\nbobby' 
+	expect "... its note is on disk after the run, in its TMPDIR" \
+		test "$(cat "/tmp/ruas-$bob_uid/bobby/note" 2>&1)" = "$SECRET-$b"
+	run_as "$who" run -c "$CONF" bob
+	expect "the attack ($b): bob's agent, same uid, cannot read bobby's TMPDIR" hasnt "$OUT" "$SECRET"
+	expect "... it sees only its own directory under /tmp/ruas-UID" grep -qx "seen=bob" <<<"$OUT"
+	expect "... and no name of bobby's anywhere" hasnt "$OUT" "bobby"
+	expect "... its own TMPDIR works" test -e "/tmp/ruas-$bob_uid/bob/mine"
+	expect "... and nothing of its own went elsewhere" test "$(ls -A "/tmp/ruas-$bob_uid" | tr '\n' ' ')" = "bob bobby "
+done
+# Without a PID namespace (no mount namespace either) the run cannot cover
+# it; ruas check says the people share a user (its "people" warning).
+
 # ------------------------------------------------------------------ bwrap, one shared user
 W2="$SB/wt2"
 mkdir -p "$W2/alice2" "$W2/bob2" "$SB/cred2"

@@ -155,6 +155,7 @@ int exec_mode(struct payload *p, struct reaper_options *ro, struct msg_exit *e)
 		ro->grace_seconds = p->grace_seconds;
 		ro->lifetime = p->lifetime;
 		ro->pty = (p->exec_flags & EXEC_PTY) != 0;
+		ro->private_tmp = tmp.len ? tmp.data : NULL;
 		reaper_run(&l, ro);
 		outcome(ro, &l, e);
 		rc = e->how == EXIT_HOW_SIGNALED ? 128 + (int)e->value : (int)e->value;

@@ -10,6 +10,7 @@
 #include "payload.h"
 #include "pidns.h"
 #include "proc.h"
+#include "tmp_cover.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -164,6 +165,33 @@ static int reaper_setup(struct reaper *r, const struct reaper_options *o, sigset
 }
 
 /*
+ * In the namespace this helper made (sudo): the person's private TMPDIR,
+ * /tmp/PARENT/PERSON as private_tmp() made it, alone under PARENT
+ * (tmp_cover.h). 0, or -1 after a complaint: the agent must not run where
+ * the other people of its user would see its files.
+ */
+static int cover_private_tmp(const char *tmp)
+{
+	char parent[256], why[256];
+	const char *rest = strncmp(tmp, "/tmp/", 5) == 0 ? tmp + 5 : NULL;
+	const char *slash = rest ? strchr(rest, '/') : NULL;
+	int r = -1;
+	if (slash && (size_t)(slash - rest) < sizeof parent) {
+		snprintf(parent, sizeof parent, "%.*s", (int)(slash - rest), rest);
+		r = tmp_cover(parent, slash + 1, getuid(), getgid(), why, sizeof why);
+		if (r > 0)
+			snprintf(why, sizeof why, "it is no longer a directory of this user");
+	} else {
+		snprintf(why, sizeof why, "not a path this helper makes");
+	}
+	if (r != 0)
+		fprintf(stderr, "ruas-exec: cannot keep the private TMPDIR %s from the other "
+				"people of this user: %s\n",
+			tmp, why);
+	return r == 0 ? 0 : -1;
+}
+
+/*
  * The agent's PID namespace, when the lifetime asks for one: the one that
  * ruas-session made (pam), or one made here (sudo). 0 to go on (r->ctl set,
  * or left at -1 for the subreaper); -1 when the agent must not run.
@@ -186,6 +214,8 @@ static int lifetime_begin(struct reaper *r, const struct reaper_options *o)
 		fprintf(stderr, "ruas-exec: %s: %s\n", pidns_failure(got), why);
 		return -1;
 	}
+	if (o->init_ctl < 0 && o->private_tmp && cover_private_tmp(o->private_tmp) < 0)
+		return -1;
 	/*
 	 * The agent's /proc shows its namespace only; should the mount fail, it
 	 * sees the host's, and this helper there: nothing of its uid may then

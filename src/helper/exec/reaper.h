@@ -65,6 +65,12 @@ struct reaper_options {
 	int init_ctl;
 	int via_fd;
 	int pty; /* stdin is the agent's pty slave (EXEC_PTY) */
+	/*
+	 * A person's private TMPDIR (/tmp/PARENT/PERSON), or NULL: in the PID
+	 * namespace this helper makes (sudo), covered so that only it shows
+	 * under PARENT (tmp_cover.h); ruas-session does it on pam.
+	 */
+	const char *private_tmp;
 	int status; /* out: the agent's wait status, -1 when it never ran */
 	/*
 	 * out: how many processes of the run were still there when the agent

@@ -58,6 +58,7 @@
 #include "pam_service.h"
 #include "payload.h"
 #include "pidns.h"
+#include "tmp_cover.h"
 #include "proc.h"
 #include "helper_report_write.h"
 #include "session.h"
@@ -131,6 +132,25 @@ static int open_helper(const struct session *p, const struct passwd *pw, int *co
 	return high;
 }
 
+/*
+ * As root, in the namespace make_pidns() made: the person's private TMPDIR
+ * alone under /tmp/ruas-UID (tmp_cover.h), before the helper makes it.
+ * Exits when that fails: the person's files would show to the others of
+ * the same user. A squatted /tmp/ruas-UID is left to the helper, which
+ * uses a fresh parent and says so.
+ */
+static void cover_tmp(const struct session *p, const struct passwd *pw)
+{
+	char parent[32], why[256];
+	snprintf(parent, sizeof parent, "ruas-%u", (unsigned int)pw->pw_uid);
+	if (tmp_cover(parent, p->person, pw->pw_uid, pw->pw_gid, why, sizeof why) < 0) {
+		fprintf(stderr, "ruas-session: cannot keep the private TMPDIR /tmp/%s/%s from the "
+				"other people of user %s: %s\n",
+			parent, p->person, pw->pw_name, why);
+		_exit(EXIT_HELPER);
+	}
+}
+
 /* In the child: become the target and exec the helper. Never returns. */
 static void run_child(const struct passwd *pw, char **env, const struct session *p)
 {
@@ -140,6 +160,8 @@ static void run_child(const struct passwd *pw, char **env, const struct session 
 	if (helper < 0)
 		_exit(code);
 	int init = p->mode == SESSION_EXEC && make_pidns(p);
+	if (init && p->person && *p->person)
+		cover_tmp(p, pw);
 	if (drop_to(pw) < 0)
 		_exit(EXIT_HELPER);
 	if (chdir(pw->pw_dir) < 0 && chdir("/") < 0)

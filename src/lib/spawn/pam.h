@@ -13,10 +13,11 @@
  * mode (session.h enum session_mode), which takes its payload from the channel;
  * lifetime (enum payload_lifetime): whether ruas-session makes the agent's
  * PID namespace; tty: the caller's terminal, for PAM_TTY, or ""; grace:
- * the project's terminate_grace. 0 or RUAS_ERR_NOMEM.
+ * the project's terminate_grace; person: the person whose private TMPDIR
+ * the run has, or NULL. 0 or RUAS_ERR_NOMEM.
  */
 int session_payload_build(struct buf *out, const struct ruas_config *cfg, const char *user,
 			  const char *service, int mode, unsigned int lifetime,
-			  const char *tty, unsigned int grace);
+			  const char *tty, unsigned int grace, const char *person);
 
 #endif

@@ -1126,8 +1126,8 @@ static void test_hello(void **state)
 	unsigned int v = 0;
 	assert_int_equal(payload_hello_encode(&b), 0);
 	assert_int_equal(b.len, PAYLOAD_HELLO_BODY);
-	assert_memory_equal(b.data, "RUAS\x0b", 5);
-	assert_int_equal(PAYLOAD_VERSION, 11);
+	assert_memory_equal(b.data, "RUAS\x0c", 5);
+	assert_int_equal(PAYLOAD_VERSION, 12);
 	assert_int_equal(payload_hello_decode(b.data, b.len, &v), 0);
 	assert_int_equal(v, PAYLOAD_VERSION);
 	/* Another version decodes, for the caller to name. */

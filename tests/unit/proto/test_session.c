@@ -28,7 +28,7 @@
 static struct session session_of(const char *tty, unsigned int mode, unsigned int lifetime)
 {
 	return (struct session){(char *)"t1", (char *)"ruas", (char *)"sup", (char *)tty, mode,
-				(char *)HELPER, lifetime, GRACE};
+				(char *)HELPER, lifetime, GRACE, (char *)"alice"};
 }
 
 static void raw_u32(struct buf *b, uint32_t v)
@@ -63,6 +63,7 @@ static void raw_session(struct buf *b, int version, const char *user, const char
 	raw_str(b, helper);
 	raw_u32(b, lifetime);
 	raw_u32(b, GRACE);
+	raw_str(b, "alice");
 }
 
 static void assert_zeroed(const struct session *s)
@@ -110,6 +111,7 @@ static void test_round_trip(void **state)
 				assert_string_equal(out.helper, HELPER);
 				assert_int_equal(out.lifetime, l);
 				assert_int_equal(out.grace_seconds, GRACE);
+				assert_string_equal(out.person, "alice");
 				assert_int_equal(session_encode(&out, &again), 0);
 				assert_int_equal(again.len, body.len);
 				assert_memory_equal(again.data, body.data, body.len);
@@ -119,13 +121,15 @@ static void test_round_trip(void **state)
 				buf_free(&again);
 				buf_free(&raw);
 			}
-	/* No tty is "". */
+	/* No tty is "", and no person too. */
 	struct session in = session_of(NULL, SESSION_EXEC, LIFETIME_AUTO), out;
 	struct buf body = BUF_INIT;
 	const char *why = NULL;
+	in.person = NULL;
 	assert_int_equal(session_encode(&in, &body), 0);
 	assert_int_equal(session_decode(body.data, body.len, &out, &why), 0);
 	assert_string_equal(out.tty, "");
+	assert_string_equal(out.person, "");
 	session_free(&out);
 	buf_free(&body);
 }
