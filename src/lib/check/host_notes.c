@@ -121,6 +121,9 @@ static const struct read_spec specs[] = {
 	{"/etc/pam.d/sudo-i", "sudo -i's PAM stack", -1},
 	{"/etc/pam.d/doas", "doas's PAM stack", -1},
 	{"/etc/pam.d/polkit-1", "polkit's PAM stack", -1},
+	{"/etc/pam.d/login", "login's PAM stack", -1},
+	{"/etc/pam.d/runuser", "runuser's PAM stack", -1},
+	{"/etc/pam.d/runuser-l", "runuser -l's PAM stack", -1},
 	{"/etc/pam.d/common-auth", "the PAM stacks' common auth", -1},
 	{NULL, NULL, 0},
 };

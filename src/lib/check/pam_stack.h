@@ -2,7 +2,8 @@
  * pam_stack.h - PAM auth stacks that let the target in without a password.
  *
  * The services through which a process of the target's can become another
- * user (su, su-l, sudo, sudo-i, doas, polkit-1: pkexec), as Linux-PAM reads
+ * user (su, su-l, sudo, sudo-i, doas, polkit-1: pkexec, login, runuser,
+ * runuser-l), as Linux-PAM reads
  * them from /etc/pam.d, @include followed. An auth line whose control ends
  * the stack on success (sufficient, or [success=done ...]) with a module
  * that asks for no password and lets this user pass is a way up:

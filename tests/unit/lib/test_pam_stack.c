@@ -154,6 +154,37 @@ static void test_ways_up(void **state)
 	}
 }
 
+/* login and runuser (runuser-l) are judged too: Debian's as shipped pass; a pam_permit does not. */
+static void test_login_runuser(void **state)
+{
+	(void)state;
+	static const char runuser[] = "#%PAM-1.0\nauth\t\tsufficient\tpam_rootok.so\n"
+				      "session\t\trequired\tpam_unix.so\n";
+	static const char login[] = "auth       optional   pam_faildelay.so  delay=3000000\n"
+				    "auth       requisite  pam_nologin.so\n@include common-auth\n"
+				    "auth       optional   pam_group.so\n";
+	struct pam_ways w;
+	char path[128];
+	stacks("", "");
+	put("runuser", runuser);
+	put("runuser-l", "#%PAM-1.0\nauth\t\tinclude\t\trunuser\n");
+	put("login", login);
+	assert_int_equal(ways(&plain, &w), 0);
+	pam_ways_free(&w);
+	put("login", "auth sufficient pam_permit.so\n@include common-auth\n");
+	put("runuser-l", "auth sufficient pam_succeed_if.so user = t1\n");
+	assert_int_equal(ways(&plain, &w), 2);
+	assert_string_equal(w.v[0].service, "login");
+	assert_int_equal(w.v[0].line, 1);
+	assert_string_equal(w.v[1].service, "runuser-l");
+	pam_ways_free(&w);
+	const char *const made[] = {"runuser", "runuser-l", "login"};
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, made[i]);
+		assert_int_equal(unlink(path), 0);
+	}
+}
+
 /* Through @include: the included file and its line; each service that includes it. */
 static void test_include(void **state)
 {
@@ -184,6 +215,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stock_debian_passes),
 		cmocka_unit_test(test_ways_up),
+		cmocka_unit_test(test_login_runuser),
 		cmocka_unit_test(test_include),
 	};
 	int failed = cmocka_run_group_tests(tests, NULL, NULL);
