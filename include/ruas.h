@@ -421,8 +421,8 @@ RUAS_EXTERN ruas_severity ruas_report_item_severity(const ruas_report *report,
  *                 without a password, or its rules could not be read; or
  *                 doas (where installed) lets it run commands as root
  *                 without a password; or a PAM auth stack of su, su-l,
- *                 sudo, sudo-i, doas, polkit-1, login, runuser or
- *                 runuser-l lets it in without one
+ *                 sudo, sudo-i, doas, polkit-1, login, runuser,
+ *                 runuser-l, sshd or other lets it in without one
  *   "password"    the target has an empty password (passwd -S says NP), which
  *                 PAM's nullok takes: fatal; passwd -S could not say: warning.
  *                 Or root has none (judged where /etc/shadow can be read: as

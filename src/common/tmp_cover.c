@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/fsuid.h>
 #include <sys/mount.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -62,11 +63,56 @@ static int own_dir(int dir, const char *name, uid_t uid, gid_t gid)
 		errno = ENOTDIR;
 		return -1;
 	}
+	if (st.st_mode & 077) {
+		/* Private again, through a descriptor of the same directory (O_PATH cannot chmod). */
+		int rw = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_DIRECTORY | O_CLOEXEC);
+		struct stat again;
+		int ok = rw >= 0 && fstat(rw, &again) == 0 && again.st_dev == st.st_dev &&
+			 again.st_ino == st.st_ino && fchmod(rw, 0700) == 0;
+		if (rw >= 0)
+			close(rw);
+		if (!ok) {
+			close(fd);
+			errno = ENOTDIR;
+			return -1;
+		}
+	}
 	return fd;
 }
 
-/* An empty tmpfs, 0700 and uid's, attached over the directory at dirfd; its root's descriptor. */
-static int tmpfs_over(int dirfd, uid_t uid, gid_t gid, const char **step)
+/*
+ * As root: what squats /tmp/name (a symlink, a file, another user's
+ * directory, made by someone else before the target's run) is renamed to
+ * name.squatted-RANDOM, kept whole for root to look at, so that the name is
+ * the target's again. 0, or -1 with errno.
+ */
+static int set_aside(int tmp, const char *name)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char r[8];
+	char to[128];
+	if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r)
+		return -1;
+	size_t n = (size_t)snprintf(to, sizeof to, "%s.squatted-", name);
+	for (size_t i = 0; i < sizeof r && n + 2 < sizeof to; i++) {
+		to[n++] = hex[r[i] >> 4];
+		to[n++] = hex[r[i] & 15];
+	}
+	to[n] = '\0';
+	if (renameat2(tmp, name, tmp, to, RENAME_NOREPLACE) < 0)
+		return -1;
+	fprintf(stderr, "ruas-session: warning: /tmp/%s was not the target's own directory (a "
+			"symlink, a file or another user's, made first): moved aside to /tmp/%s\n",
+		name, to);
+	return 0;
+}
+
+/*
+ * An empty tmpfs, 0700 and uid's, attached over the directory at dirfd; its
+ * root's descriptor. small: it holds one mount point (a few pages and
+ * inodes); else it holds the run's files.
+ */
+static int tmpfs_over(int dirfd, uid_t uid, gid_t gid, int small, const char **step)
 {
 	char u[24], g[24];
 	snprintf(u, sizeof u, "%u", (unsigned int)uid);
@@ -77,15 +123,16 @@ static int tmpfs_over(int dirfd, uid_t uid, gid_t gid, const char **step)
 		return -1;
 	int mnt = -1;
 	*step = "fsconfig(tmpfs)";
-	/* It holds one mount point: a few pages are all it may take. */
 	if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "mode", "0700", 0) == 0 &&
 	    syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "uid", u, 0) == 0 &&
 	    syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "gid", g, 0) == 0 &&
-	    syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "size", "64k", 0) == 0 &&
+	    (!small || (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "size", "64k", 0) == 0 &&
+			syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "nr_inodes", "64", 0) == 0)) &&
 	    syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0) {
 		*step = "fsmount(tmpfs)";
 		mnt = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC,
-				   MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC);
+				   MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+					   (small ? MOUNT_ATTR_NOEXEC : 0));
 	}
 	int e = errno;
 	close(fs);
@@ -123,8 +170,8 @@ static int bind_back(int mnt, const char *person, int pfd, uid_t uid, gid_t gid,
 	return r;
 }
 
-int tmp_cover(const char *parent, const char *person, uid_t uid, gid_t gid, char *why,
-	      size_t whysz)
+int tmp_cover(const char *parent, const char *person, uid_t uid, gid_t gid, int ephemeral,
+	      char *why, size_t whysz)
 {
 	if (!plain_name(parent) || !plain_name(person))
 		return failed(why, whysz, "the private TMPDIR's names", EINVAL);
@@ -133,6 +180,10 @@ int tmp_cover(const char *parent, const char *person, uid_t uid, gid_t gid, char
 		return failed(why, whysz, "/tmp", errno);
 	int par = own_dir(tmp, parent, uid, gid);
 	int e = errno;
+	if (par < 0 && e == ENOTDIR && geteuid() == 0 && uid != 0 && set_aside(tmp, parent) == 0) {
+		par = own_dir(tmp, parent, uid, gid);
+		e = errno;
+	}
 	close(tmp);
 	if (par < 0)
 		return e == ENOTDIR ? 1 : failed(why, whysz, "/tmp's private directory", e);
@@ -143,8 +194,14 @@ int tmp_cover(const char *parent, const char *person, uid_t uid, gid_t gid, char
 		return e == ENOTDIR ? 1 : failed(why, whysz, "the person's TMPDIR", e);
 	}
 	const char *step = "";
-	int mnt = tmpfs_over(par, uid, gid, &step);
-	int r = mnt < 0 ? -1 : bind_back(mnt, person, mine, uid, gid, &step);
+	int mnt = -1, r;
+	if (ephemeral) {
+		mnt = tmpfs_over(mine, uid, gid, 0, &step);
+		r = mnt < 0 ? -1 : 0;
+	} else {
+		mnt = tmpfs_over(par, uid, gid, 1, &step);
+		r = mnt < 0 ? -1 : bind_back(mnt, person, mine, uid, gid, &step);
+	}
 	e = errno;
 	if (mnt >= 0)
 		close(mnt);

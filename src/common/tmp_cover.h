@@ -31,9 +31,15 @@
  * In the caller's own mount namespace: 0 when /tmp/parent now shows only
  * person; 1 when it cannot be covered because /tmp/parent or person is
  * not a directory of uid (a squatter's: the caller's own checks of the
- * path say so); -1 with why when a step failed.
+ * path say so); -1 with why when a step failed. As root, a squatter's
+ * /tmp/parent is first moved aside (to parent.squatted-RANDOM, said on
+ * stderr), so that the run still gets its own. Each level is made 0700.
+ *
+ * ephemeral: person itself is covered by a tmpfs of the run's own instead
+ * (its files live as long as the run): for a run whose parent is a fresh
+ * /tmp/ruas-UID.RANDOM, which every process of the uid can list.
  */
-int tmp_cover(const char *parent, const char *person, uid_t uid, gid_t gid, char *why,
-	      size_t whysz);
+int tmp_cover(const char *parent, const char *person, uid_t uid, gid_t gid, int ephemeral,
+	      char *why, size_t whysz);
 
 #endif

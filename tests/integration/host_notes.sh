@@ -52,8 +52,10 @@ seen_by_other() {
 	done
 	pgrep -u hn1 -f 'PROMPT-51' >/dev/null || not_ok "the agent holding PROMPT-51 never ran: $(cat "$SB/run.err") $(ps -eo pid,euser,args | grep -a PROMPT)"
 	# shellcheck disable=SC2016
-	# (The pattern does not match itself: grep's own argv is not a hit.)
-	as_user hno sh -c 'grep -l -a "PROMPT-5[1]" /proc/[0-9]*/cmdline' >/dev/null 2>&1 && SEEN=1
+	# (The pattern does not match itself: grep's own argv is not a hit. -q:
+	# a process gone between the glob and the read is an error that must
+	# not hide a hit.)
+	as_user hno sh -c 'grep -q -s -a "PROMPT-5[1]" /proc/[0-9]*/cmdline' && SEEN=1
 	echo end >&7
 	exec 7>&-
 	returns_within 30 "$run" || not_ok "the run did not end"

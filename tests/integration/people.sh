@@ -256,7 +256,7 @@ projects = (
   { name = "bobby"; person = "bobby"; work_dir = "$WT/bobby/repo";
     command = ["sh", "-c", "printf %s $SECRET-$b > \"\$TMPDIR/note\"; echo tmp=\$TMPDIR; ls -A /tmp/ruas-$bob_uid"]; },
   { name = "bob"; person = "bob"; work_dir = "$WT/bob/repo";
-    command = ["sh", "-c", "echo tmp=\$TMPDIR; echo seen=\$(ls -A /tmp/ruas-$bob_uid | tr '\\\\n' ' '); cat /tmp/ruas-$bob_uid/bobby/note; grep -rs $SECRET /tmp/ruas-$bob_uid /proc/[0-9]*/root/tmp/ruas-$bob_uid; touch \"\$TMPDIR/mine\""]; }
+    command = ["sh", "-c", "echo tmp=\$TMPDIR; echo seen=\$(ls -A /tmp/ruas-$bob_uid | tr '\\\\n' ' '); cat /tmp/ruas-$bob_uid*/bobby/note; grep -rs $SECRET /tmp/ruas-$bob_uid* /proc/[0-9]*/root/tmp/ruas-$bob_uid*; touch \"\$TMPDIR/mine\""]; }
 );
 EOC
 	who=sup
@@ -274,6 +274,52 @@ EOC
 	expect "... its own TMPDIR works" test -e "/tmp/ruas-$bob_uid/bob/mine"
 	expect "... and nothing of its own went elsewhere" test "$(ls -A "/tmp/ruas-$bob_uid" | tr '\n' ' ')" = "bob bobby "
 done
+# Squatted: another user made /tmp/ruas-UID first. On pam, ruas-session
+# (root) moves it aside and the run covers its own; on sudo, the run's
+# fresh parent (ruas-UID.RANDOM) shows to every process of the uid, so the
+# person's directory gets a tmpfs of the run's own: bobby's files live as
+# long as its run, where bob cannot reach them.
+sandbox_user squatter
+for b in sudo pam; do
+	rm -rf "/tmp/ruas-$bob_uid" "/tmp/ruas-$bob_uid".*
+	mkdir "/tmp/ruas-$bob_uid"
+	chown squatter "/tmp/ruas-$bob_uid"
+	chmod 777 "/tmp/ruas-$bob_uid"
+	CONF="$SB/conf/sharedtmp-$b.conf"
+	who=sup
+	[ "$b" = pam ] && who=root
+	# bobby's agent leaves its note and waits; bob's looks for it meanwhile.
+	rm -f "$SB/fifo-$b"
+	mkfifo -m 666 "$SB/fifo-$b"
+	exec 8<>"$SB/fifo-$b"
+	# bobby's agent: its note, then it waits on its stdin until bob's has looked.
+	sed -i "s|ls -A /tmp/ruas-$bob_uid\"\]|ls -A /tmp/ruas-$bob_uid; read x\"]|" "$CONF"
+	as_user "$who" "$RUAS" run -q -c "$CONF" bobby <"$SB/fifo-$b" >"$SB/bobby-$b.out" 2>"$SB/bobby-$b.err" &
+	held=$!
+	for _ in $(seq 200); do
+		grep -q '^tmp=' "$SB/bobby-$b.out" 2>/dev/null && break
+		sleep 0.05
+	done
+	run_as "$who" run -c "$CONF" bob
+	expect "squatted ($b): bob's agent cannot read bobby's TMPDIR either" hasnt "$OUT" "$SECRET"
+	expect "... and sees no name of bobby's" hasnt "$OUT" "bobby"
+	expect "... while bobby's run still held its note" kill -0 "$held"
+	echo go >&8
+	exec 8>&-
+	wait "$held"
+	expect "squatted ($b): bobby's run went on (exit 0)" test "$?" = 0
+	if [ "$b" = pam ]; then
+		expect "... ruas-session moved the squatter's directory aside, and said so" \
+			has "$(cat "$SB/bobby-$b.err")" "was not the target's own directory"
+		expect "... kept whole for root to look at" \
+			test "$(stat -c %U /tmp/ruas-"$bob_uid".squatted-* 2>&1 | sort -u)" = squatter
+	else
+		expect "... in a fresh parent of its own" has "$(cat "$SB/bobby-$b.out")" "tmp=/tmp/ruas-$bob_uid."
+		expect "... whose note lived as long as its run: nothing on disk" \
+			test -z "$(grep -rls "$SECRET" /tmp/ruas-"$bob_uid".* 2>/dev/null)"
+	fi
+done
+rm -rf "/tmp/ruas-$bob_uid" "/tmp/ruas-$bob_uid".*
 # Without a PID namespace (no mount namespace either) the run cannot cover
 # it; ruas check says the people share a user (its "people" warning).
 

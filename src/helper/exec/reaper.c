@@ -178,7 +178,9 @@ static int cover_private_tmp(const char *tmp)
 	int r = -1;
 	if (slash && (size_t)(slash - rest) < sizeof parent) {
 		snprintf(parent, sizeof parent, "%.*s", (int)(slash - rest), rest);
-		r = tmp_cover(parent, slash + 1, getuid(), getgid(), why, sizeof why);
+		/* A fresh parent (ruas-UID.RANDOM: ruas-UID was squatted) shows to the uid's other runs. */
+		r = tmp_cover(parent, slash + 1, getuid(), getgid(), strchr(parent, '.') != NULL, why,
+			      sizeof why);
 		if (r > 0)
 			snprintf(why, sizeof why, "it is no longer a directory of this user");
 	} else {
@@ -224,6 +226,17 @@ static int lifetime_begin(struct reaper *r, const struct reaper_options *o)
 	int err = 0;
 	if (prctl(PR_SET_DUMPABLE, 0) < 0 || pidns_mount_proc(r->ctl, &err) < 0) {
 		perror("ruas-exec: the agent's PID namespace");
+		return -1;
+	}
+	/*
+	 * Through the host's /proc, /proc/PID/root of another person's agent
+	 * (same uid, dumpable) leads into its namespace, around the cover.
+	 */
+	if (err && o->private_tmp) {
+		fprintf(stderr, "ruas-exec: cannot mount the run's own /proc (%s): the private "
+				"TMPDIR %s would show to the other people of this user through "
+				"the host's; not starting the agent\n",
+			strerror(err), o->private_tmp);
 		return -1;
 	}
 	return 0;

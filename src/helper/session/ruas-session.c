@@ -134,16 +134,19 @@ static int open_helper(const struct session *p, const struct passwd *pw, int *co
 
 /*
  * As root, in the namespace make_pidns() made: the person's private TMPDIR
- * alone under /tmp/ruas-UID (tmp_cover.h), before the helper makes it.
- * Exits when that fails: the person's files would show to the others of
- * the same user. A squatted /tmp/ruas-UID is left to the helper, which
- * uses a fresh parent and says so.
+ * alone under /tmp/ruas-UID (tmp_cover.h), before the helper makes it; a
+ * squatter's /tmp/ruas-UID is moved aside first. Exits when that fails:
+ * the person's files would show to the others of the same user.
  */
 static void cover_tmp(const struct session *p, const struct passwd *pw)
 {
 	char parent[32], why[256];
 	snprintf(parent, sizeof parent, "ruas-%u", (unsigned int)pw->pw_uid);
-	if (tmp_cover(parent, p->person, pw->pw_uid, pw->pw_gid, why, sizeof why) < 0) {
+	int r = tmp_cover(parent, p->person, pw->pw_uid, pw->pw_gid, 0, why, sizeof why);
+	if (r > 0)
+		snprintf(why, sizeof why, "it, or the person's directory in it, is not this user's "
+				"own directory, even after moving it aside (someone is racing for it)");
+	if (r != 0) {
 		fprintf(stderr, "ruas-session: cannot keep the private TMPDIR /tmp/%s/%s from the "
 				"other people of user %s: %s\n",
 			parent, p->person, pw->pw_name, why);

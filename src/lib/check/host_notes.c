@@ -115,16 +115,8 @@ static const struct read_spec specs[] = {
 	{"/usr/share/polkit-1/rules.d", "polkit's rules", 0},
 	{"/etc/polkit-1/localauthority", "polkit's local authority", 1},
 	{"/var/lib/polkit-1/localauthority", "polkit's local authority", 1},
-	{"/etc/pam.d/su", "su's PAM stack", -1},
-	{"/etc/pam.d/su-l", "su -l's PAM stack", -1},
-	{"/etc/pam.d/sudo", "sudo's PAM stack", -1},
-	{"/etc/pam.d/sudo-i", "sudo -i's PAM stack", -1},
-	{"/etc/pam.d/doas", "doas's PAM stack", -1},
-	{"/etc/pam.d/polkit-1", "polkit's PAM stack", -1},
-	{"/etc/pam.d/login", "login's PAM stack", -1},
-	{"/etc/pam.d/runuser", "runuser's PAM stack", -1},
-	{"/etc/pam.d/runuser-l", "runuser -l's PAM stack", -1},
-	{"/etc/pam.d/common-auth", "the PAM stacks' common auth", -1},
+	/* Every file there: the stacks judged and whatever they include (system-auth, a site's). */
+	{"/etc/pam.d", "PAM's stacks", 0},
 	{NULL, NULL, 0},
 };
 

@@ -18,8 +18,8 @@
 #define DEPTH_MAX 8
 #define WORDS_MAX 64
 
-static const char *const services[] = {"su",	  "su-l",    "sudo",	"sudo-i", "doas",
-				       "polkit-1", "login", "runuser", "runuser-l", NULL};
+static const char *const services[] = {"su",	   "su-l",    "sudo",	   "sudo-i", "doas",  "polkit-1",
+				       "login", "runuser", "runuser-l", "sshd",	  "other", NULL};
 
 struct walk {
 	const char *dir;

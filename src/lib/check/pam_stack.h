@@ -3,8 +3,8 @@
  *
  * The services through which a process of the target's can become another
  * user (su, su-l, sudo, sudo-i, doas, polkit-1: pkexec, login, runuser,
- * runuser-l), as Linux-PAM reads
- * them from /etc/pam.d, @include followed. An auth line whose control ends
+ * runuser-l, sshd, and other: what a service without a file gets), as
+ * Linux-PAM reads them from /etc/pam.d, @include followed. An auth line whose control ends
  * the stack on success (sufficient, or [success=done ...]) with a module
  * that asks for no password and lets this user pass is a way up:
  * pam_permit (anyone), pam_wheel with trust (members of its group: group=G,

@@ -341,6 +341,22 @@ static int note_authenticate(struct parser *ps, const char *text)
 	return (ps->l->authenticate_line = trimmed(text, strlen(text))) ? 0 : -1;
 }
 
+/* Like says_flag(), for a flag among words (blanks or commas between them). */
+static int says_word(const char *text, const char *flag)
+{
+	int v = -1;
+	size_t n = strlen(flag);
+	for (const char *p = text; *p;) {
+		size_t k = strcspn(p, " ,");
+		if (k == n && strncmp(p, flag, n) == 0)
+			v = 1;
+		else if (k == n + 1 && p[0] == '!' && strncmp(p + 1, flag, n) == 0)
+			v = 0;
+		p += k + (p[k] ? 1 : 0);
+	}
+	return v;
+}
+
 /*
  * A line of the runas- and command-bound defaults: "Defaults>A, B FLAGS"
  * or "Defaults!CMND FLAGS" that names targetpw is kept (bound_targetpw).
@@ -354,7 +370,8 @@ static int note_bound_targetpw(struct parser *ps, const char *text)
 	const char *b = text + 9, *end = b;
 	while (*end && !(*end == ' ' && end > b && end[-1] != ','))
 		end++;
-	int on = says_flag(end, "targetpw");
+	/* A command's binding may hold arguments: there, any word that is the flag. */
+	int on = runas ? says_flag(end, "targetpw") : says_word(end, "targetpw");
 	if (on < 0)
 		return 0;
 	struct sudo_listing *l = ps->l;
@@ -368,6 +385,16 @@ static int note_bound_targetpw(struct parser *ps, const char *text)
 		return -1;
 	l->nbound_tp++;
 	return 0;
+}
+
+/* One runas- or command-bound entry, whole (in ps->block), judged; the block emptied. */
+static int cmnd_default(struct parser *ps)
+{
+	int r = note_authenticate(ps, ps->block.data);
+	if (r == 0)
+		r = note_bound_targetpw(ps, ps->block.data);
+	buf_reset(&ps->block);
+	return r;
 }
 
 /* A blank line or a new heading: finish what was being read. */
@@ -385,6 +412,8 @@ static int end_section(struct parser *ps, const char **why)
 		if (r == 0)
 			r = note_secure_path(ps->l, ps->block.data);
 	}
+	else if (ps->sec == SEC_CMND_DEFAULTS && ps->block.len)
+		r = cmnd_default(ps);
 	else if (ps->sec == SEC_RULES)
 		r = end_rule(ps, why);
 	buf_free(&ps->block);
@@ -418,8 +447,13 @@ static int indented(struct parser *ps, const char *line, const char **why)
 			buf_addc(&ps->block, ' ');
 		buf_adds(&ps->block, text);
 		return ps->block.oom ? -1 : 0;
-	case SEC_CMND_DEFAULTS: /* a line each; wrapped ones are judged with their start */
-		return note_authenticate(ps, text) < 0 ? -1 : note_bound_targetpw(ps, text);
+	case SEC_CMND_DEFAULTS: /* an entry each; sudo wraps long ones: joined to their start */
+		if (strncmp(text, "Defaults", 8) == 0 && ps->block.len && cmnd_default(ps) < 0)
+			return -1;
+		if (ps->block.len)
+			buf_addc(&ps->block, ' ');
+		buf_adds(&ps->block, text);
+		return ps->block.oom ? -1 : 0;
 	case SEC_RULES:
 		if (ind <= 4 && text[0] == '(') {
 			if (end_rule(ps, why) < 0)

@@ -28,29 +28,47 @@ char **targetpw_empty_accounts(const char *shadow)
 	return v;
 }
 
-/* Is account among the runas item (a name, #uid, %group or ALL)? */
+/*
+ * Is account the runas item (a name, #uid, %group, ALL)? 1 yes, 0 no, -1
+ * cannot tell: a Runas_Alias (A-Z, 0-9, _), %:nonunix_group, %#gid,
+ * +netgroup, which the listing does not expand.
+ */
 static int runas_item_has(const char *item, const char *account)
 {
 	char mem[16384];
 	if (strcmp(item, "ALL") == 0 || strcmp(item, account) == 0)
 		return 1;
-	if (item[0] == '#') {
-		struct passwd pw, *res = NULL;
-		return getpwnam_r(account, &pw, mem, sizeof mem, &res) == 0 && res &&
-		       strtoul(item + 1, NULL, 10) == (unsigned long)res->pw_uid;
-	}
+	struct passwd pw, *pr = NULL;
+	int known = getpwnam_r(account, &pw, mem, sizeof mem, &pr) == 0 && pr;
+	if (item[0] == '#')
+		return known && strtoul(item + 1, NULL, 10) == (unsigned long)pr->pw_uid;
+	if (item[0] == '+' || strncmp(item, "%:", 2) == 0 || strncmp(item, "%#", 2) == 0)
+		return -1;
 	if (item[0] == '%') {
+		gid_t primary = known ? pr->pw_gid : (gid_t)-1;
+		char gmem[16384];
 		struct group gr, *res = NULL;
-		if (getgrnam_r(item + 1, &gr, mem, sizeof mem, &res) != 0 || !res)
+		if (getgrnam_r(item + 1, &gr, gmem, sizeof gmem, &res) != 0 || !res)
 			return 0;
+		if (known && res->gr_gid == primary)
+			return 1;
 		for (char **m = res->gr_mem; m && *m; m++)
 			if (strcmp(*m, account) == 0)
 				return 1;
+		return 0;
 	}
+	if (item[0] >= 'A' && item[0] <= 'Z' &&
+	    strspn(item, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(item))
+		return -1;
 	return 0;
 }
 
-/* 1: the binding's list names account; 0: it does not; -1: it cannot tell (an alias, a negation). */
+/*
+ * 1: the binding's list names account; 0: it does not; -1: it cannot tell.
+ * As sudo reads a list: the last item that matches decides, a negated one
+ * ("!victim") taking account out; an item it cannot expand leaves it
+ * unknown unless a later one decides.
+ */
 static int binding_has(const char *binding, const char *account)
 {
 	char items[1024];
@@ -62,12 +80,15 @@ static int binding_has(const char *binding, const char *account)
 			it++;
 		for (size_t k = strlen(it); k > 0 && it[k - 1] == ' '; k--)
 			it[k - 1] = '\0';
-		if (runas_item_has(it, account))
-			return 1;
-		/* A Runas_Alias (A-Z, 0-9, _) or a negated item: this listing cannot expand it. */
-		if (it[0] == '!' || (it[0] >= 'A' && it[0] <= 'Z' &&
-				     strspn(it, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(it) &&
-				     strcmp(it, "ALL") != 0))
+		int neg = 0;
+		while (*it == '!') {
+			neg = !neg;
+			it++;
+		}
+		int m = *it ? runas_item_has(it, account) : 0;
+		if (m == 1)
+			r = neg ? 0 : 1;
+		else if (m == -1)
 			r = -1;
 	}
 	return r;

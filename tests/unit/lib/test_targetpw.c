@@ -117,6 +117,29 @@ static void test_bound_to_runas(void **state)
 	/* Other defaults bound to a runas user change nothing. */
 	assert_int_equal(ways(BOUND("Defaults>victim env_reset") RULES("(ALL) ALL"), "t1", empty, got,
 			      sizeof got), 0);
+	/* A negation after a match takes it out, as sudo reads the list: the last match decides. */
+	assert_int_equal(ways(DEFAULTS("targetpw") BOUND("Defaults>ALL, !victim !targetpw")
+				      RULES("(ALL) ALL"),
+			      "t1", empty, got, sizeof got), 1);
+	assert_string_equal(got, "victim|(ALL) ALL;");
+	/* Forms the listing cannot expand: unknown, so in force when set. */
+	assert_int_equal(ways(BOUND("Defaults>+admins targetpw") RULES("(ALL) ALL"), "t1", empty,
+			      got, sizeof got), 2);
+	assert_int_equal(ways(BOUND("Defaults>%#0 targetpw") RULES("(ALL) ALL"), "t1", empty, got,
+			      sizeof got), 2);
+	/* root's primary group is root: %root names it. */
+	assert_int_equal(ways(BOUND("Defaults>%root targetpw") RULES("(ALL) ALL"), "t1", empty, got,
+			      sizeof got), 1);
+	assert_string_equal(got, "root|(ALL) ALL;");
+	/* sudo -l wraps a long entry at 80 columns: the flag on the next line still counts. */
+	assert_int_equal(ways(BOUND("Defaults>alice, bob, carol, dave, erin, frank, grace, heidi, "
+				    "ivan, judy,\n        victim targetpw")
+				      RULES("(ALL) ALL"),
+			      "t1", empty, got, sizeof got), 1);
+	assert_string_equal(got, "victim|(ALL) ALL;");
+	/* A command with arguments: the flag is the last word. */
+	assert_int_equal(ways(BOUND("Defaults!/usr/bin/vi /etc/motd targetpw") RULES("(ALL) ALL"),
+			      "t1", empty, got, sizeof got), 2);
 	/* Bound to a command (vi, which runs a shell) the rule covers: in force for it. */
 	assert_int_equal(ways(BOUND("Defaults!/usr/bin/vi targetpw") RULES("(ALL) ALL"), "t1", empty,
 			      got, sizeof got), 2);
