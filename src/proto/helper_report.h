@@ -76,6 +76,7 @@ enum report_tag {
 	REC_PIDNS,
 	REC_PASSWD,
 	REC_DOAS,
+	REC_ESC_KNOWN, /* in place of esc, esctty, passwd and doas: the payload said CHECK_ESC_KNOWN */
 };
 /* The most probes one audit sends (their verdicts index helper_report.probes). */
 #define REPORT_MAX_PROBES 256
@@ -149,6 +150,7 @@ enum probe_verdict { PROBE_UNKNOWN = 0, PROBE_READABLE, PROBE_DENIED, PROBE_MISS
 
 struct helper_report {
 	int complete; /* a whole, valid report of the helper's came */
+	int esc_known; /* the helper ran no escalation probe: the library holds them (probe_cache.h) */
 	int bwrap_seen, bwrap_rc;
 	char *bwrap_out;
 	int lifetime_seen, lifetime_errno; /* the PID namespace probe; 0: it works */

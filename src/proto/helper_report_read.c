@@ -349,6 +349,11 @@ static int helper_record(struct dec *d, unsigned int tag, struct helper_report *
 	case REC_DOAS:
 		return run_record(d, "report repeats its doas record", &r->doas_seen, &r->doas_rc,
 				  &r->doas_out);
+	case REC_ESC_KNOWN:
+		if (r->esc_known)
+			return dec_fail(d, "report repeats its esc-known record");
+		r->esc_known = 1;
+		return 0;
 	default:
 		return dec_fail(d, "report record unknown to a helper's report");
 	}
@@ -420,7 +425,8 @@ int report_decode(const void *body, size_t len, size_t ndirs, struct report *out
 			goto done;
 	}
 	if (origin == REPORT_FROM_HELPER) {
-		if (!(r->esc_seen && r->esctty_seen && r->anchors_seen && r->gids_seen)) {
+		if (!((r->esc_seen && r->esctty_seen) != r->esc_known && r->anchors_seen &&
+		      r->gids_seen)) {
 			dec_fail(&d, "report lacks a required record (esc, esctty, gids, anchors)");
 			goto done;
 		}

@@ -109,6 +109,11 @@ void report_put_doas(struct buf *b, int rc, const char *output)
 	put_run(b, REC_DOAS, rc, output);
 }
 
+void report_put_esc_known(struct buf *b)
+{
+	enc_u8(b, REC_ESC_KNOWN);
+}
+
 void report_put_lifetime(struct buf *b, int errnum, const char *why)
 {
 	enc_u8(b, REC_LIFETIME);

@@ -32,6 +32,8 @@ void report_put_bwrap(struct buf *b, int rc, const char *output);
 void report_put_passwd(struct buf *b, int rc, const char *output);
 /* DOAS: what `doas -n true` did as the target, where doas is installed. */
 void report_put_doas(struct buf *b, int rc, const char *output);
+/* In place of the escalation probes' records, when the payload said CHECK_ESC_KNOWN. */
+void report_put_esc_known(struct buf *b);
 /* LIFETIME: can the target make the agent's PID namespace (errnum 0: yes)? */
 void report_put_lifetime(struct buf *b, int errnum, const char *why);
 /* PROBE K: verdict is an enum probe_verdict other than PROBE_UNKNOWN. */

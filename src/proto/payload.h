@@ -32,9 +32,15 @@ enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2 };
  */
 enum { EXEC_PRIVATE_TMP = 1, EXEC_BWRAP = 2, EXEC_PTY = 4 };
 #define EXEC_FLAGS_ALL (EXEC_PRIVATE_TMP | EXEC_BWRAP | EXEC_PTY)
-/* PAYLOAD_CHECK flags; CHECK_USERNS: can the target make the agent's PID namespace? */
-enum { CHECK_BWRAP = 1, CHECK_USERNS = 2 };
-#define CHECK_FLAGS_ALL (CHECK_BWRAP | CHECK_USERNS)
+/*
+ * PAYLOAD_CHECK flags; CHECK_USERNS: can the target make the agent's PID
+ * namespace? CHECK_ESC_KNOWN: the library holds this target's escalation
+ * probes (sudo's, passwd -S, doas) from a check whose key still holds
+ * (src/lib/check/probe_cache.h): the helper runs none, and takes sudo's
+ * listing (for its secure_path) from known_listing.
+ */
+enum { CHECK_BWRAP = 1, CHECK_USERNS = 2, CHECK_ESC_KNOWN = 4 };
+#define CHECK_FLAGS_ALL (CHECK_BWRAP | CHECK_USERNS | CHECK_ESC_KNOWN)
 /*
  * How the agent's lifetime is owned (PAYLOAD_EXEC and session.h; see
  * src/common/pidns.h): the subreaper alone, a PID namespace or nothing, or
@@ -102,6 +108,7 @@ struct payload {
 	size_t nprobes;
 	char **anchors; /* NULL-terminated "ID PATH": trust anchors the library knows (anchors.h) */
 	size_t nanchors;
+	char *known_listing; /* CHECK_ESC_KNOWN: the kept `sudo -n -l` ("" otherwise) */
 };
 
 /* Is id a payload's run id: "" or 32 lower-case hex digits? 1 or 0. */

@@ -161,4 +161,58 @@ chmod 644 /etc/shadow
 run_sup check -c "$CONF"
 expect "all readable: nothing said" hasnt "$ERR" "not judged"
 
+# 4. The targets' escalation probes, kept (src/lib/check/probe_cache.h).
+# sudo logs every call its probes make as the target: a check that keeps
+# them makes none, while their key (sudo's, PAM's and doas's files, the
+# user database, the target's groups) holds; any change there, or
+# --fresh, runs them again.
+sandbox_sudoers zz-logfile 'Defaults logfile=/var/log/sudo-probes.log, loglinelen=0'
+KCONF="$SB/conf/kept-probes.conf"
+sed 's/host_check_interval = 0;/host_check_interval = 300;/' "$CONF" >"$KCONF"
+chmod 644 "$KCONF"
+probes_logged() { grep -c ' : hn1 : ' /var/log/sudo-probes.log 2>/dev/null || true; }
+: >/var/log/sudo-probes.log
+run_sup check -c "$KCONF"
+expect "kept probes: a first check passes" test "$RC" = 0
+first=$(probes_logged)
+expect "... its probes ran as the target (sudo logged them)" test "$first" -gt 0
+SUPHOME=$(getent passwd sup | cut -d: -f6)
+expect "... and are kept in the supervisor's own 0600 file" \
+	test "$(stat -c '%U %a' "$SUPHOME"/.cache/ruas/probes-* 2>&1)" = "sup 600"
+run_sup check -c "$KCONF"
+expect "... a second check passes" test "$RC" = 0
+expect "... and runs none of them: sudo logged nothing more of the target's" \
+	test "$(probes_logged)" = "$first"
+run_sup check --fresh -c "$KCONF"
+expect "... --fresh runs them again" test "$(probes_logged)" -gt "$first"
+second=$(probes_logged)
+sandbox_sudoers hn1-up 'hn1 ALL=(ALL) NOPASSWD: ALL'
+run_sup check -c "$KCONF"
+expect "... a sudoers rule added: the next check (no --fresh) runs them and is fatal at once" \
+	test "$RC" = 1 -a "$(probes_logged)" -gt "$second"
+expect "... naming it" has "$ERR" 'target user "hn1" can run passwordless sudo'
+run_sup check -c "$KCONF"
+expect "... and stays fatal" test "$RC" = 1
+rm /etc/sudoers.d/hn1-up
+run_sup check -c "$KCONF"
+expect "... removed: passes again" test "$RC" = 0
+third=$(probes_logged)
+sandbox_group hngrp
+usermod -aG hngrp hn1
+run_sup check -c "$KCONF"
+expect "... the target's groups changed: its probes run again" test "$(probes_logged)" -gt "$third"
+: >/var/log/sudo-probes.log
+run_sup check -c "$CONF"
+run_sup check -c "$CONF"
+expect "host_check_interval = 0: every check runs them" test "$(probes_logged)" -ge 2
+# The kept file is the supervisor's: one another user wrote is never read.
+rm -f "$SUPHOME"/.cache/ruas/probes-*
+run_sup check -c "$KCONF"
+f=$(ls "$SUPHOME"/.cache/ruas/probes-*)
+sed -i 's/^R 1 /R 0 /' "$f"
+chown hn1 "$f"
+: >/var/log/sudo-probes.log
+run_sup check -c "$KCONF"
+expect "a kept file of another owner is not read: the probes run" test "$(probes_logged)" -gt 0
+
 tap_finish

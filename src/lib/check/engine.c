@@ -28,6 +28,7 @@
 #include "spawn/sudo_call.h"
 #include "check/sudo_list.h"
 #include "helper_report.h"
+#include "check/probe_cache.h"
 
 struct pool {
 	const struct check_run *run;
@@ -387,6 +388,35 @@ static int pam_service_ready(const struct check_run *run, struct job *j)
 	return -1;
 }
 
+static void run_job_call(const struct check_run *run, const struct runner *runner, struct job *j,
+			 const struct payload *pp);
+
+/* The kept probes' fields, moved from kept into the job's report (the helper ran none). */
+static void probes_move(struct helper_report *hr, struct helper_report *kept)
+{
+	hr->esc_seen = kept->esc_seen;
+	hr->true_rc = kept->true_rc;
+	hr->list_rc = kept->list_rc;
+	hr->list_cut = kept->list_cut;
+	hr->esctty_seen = kept->esctty_seen;
+	hr->tty_true_rc = kept->tty_true_rc;
+	hr->tty_list_rc = kept->tty_list_rc;
+	hr->tty_list_cut = kept->tty_list_cut;
+	hr->passwd_seen = kept->passwd_seen;
+	hr->passwd_rc = kept->passwd_rc;
+	hr->doas_seen = kept->doas_seen;
+	hr->doas_rc = kept->doas_rc;
+	free(hr->list_out);
+	free(hr->tty_list_out);
+	free(hr->passwd_out);
+	free(hr->doas_out);
+	hr->list_out = kept->list_out;
+	hr->tty_list_out = kept->tty_list_out;
+	hr->passwd_out = kept->passwd_out;
+	hr->doas_out = kept->doas_out;
+	kept->list_out = kept->tty_list_out = kept->passwd_out = kept->doas_out = NULL;
+}
+
 static void run_job(const struct check_run *run, const struct runner *runner, struct job *j)
 {
 	const struct job_spec *s = j->spec;
@@ -404,6 +434,35 @@ static void run_job(const struct check_run *run, const struct runner *runner, st
 	p.probes = s->probes;
 	p.nprobes = s->nprobes;
 
+	/* The target's probes, kept from a check whose key still holds (probe_cache.h). */
+	struct buf key = BUF_INIT;
+	struct helper_report kept;
+	memset(&kept, 0, sizeof kept);
+	int keep = run->keep_probes && !runner->fs_root && probe_cache_key(s->user, &key) == 0;
+	int known = keep && !run->fresh_probes &&
+		    probe_cache_load(&key, s->user, run->keep_probes, &kept) == 1;
+	if (known) {
+		p.check_flags |= CHECK_ESC_KNOWN;
+		p.known_listing = kept.list_out ? kept.list_out : (char *)"";
+	}
+	run_job_call(run, runner, j, &p);
+	if (j->outcome == OUT_OK && j->hr.esc_known != known)
+		set_internal(j, "the ruas helper's report and the kept probes disagree (are the "
+				"library and ruas-exec from the same version?)");
+	else if (known && j->outcome == OUT_OK)
+		probes_move(&j->hr, &kept);
+	else if (keep && j->outcome == OUT_OK)
+		probe_cache_store(&key, s->user, &j->hr);
+	helper_report_free(&kept);
+	buf_free(&key);
+}
+
+/* The call of run_job() once its payload is made: the helper's REPORT judged into j. */
+static void run_job_call(const struct check_run *run, const struct runner *runner, struct job *j,
+			 const struct payload *pp)
+{
+	const struct job_spec *s = j->spec;
+	struct payload p = *pp;
 	/* Root reads the rules first: their secure_path is an anchor too. */
 	if (runner->root && s->want_rules)
 		list_as_root(run->sudo, runner, j);

@@ -34,6 +34,12 @@ struct check_run {
 	unsigned int scan_time_limit;
 	/* The real configuration, for the pam backend's call; NULL: no job uses pam. */
 	const struct ruas_config *cfg;
+	/*
+	 * Seconds the targets' escalation probes are kept (probe_cache.h); 0:
+	 * never. fresh_probes: run them now all the same (and keep those).
+	 */
+	unsigned int keep_probes;
+	int fresh_probes;
 };
 
 /* What to check of one user, all in one call. Everything in it is borrowed. */

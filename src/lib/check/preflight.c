@@ -196,7 +196,10 @@ int preflight_run(ruas_report **out, const ruas_config *cfg,
 		*out = NULL;
 		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "preflight: out of memory");
 	}
-	const struct check_run run = check_run_of(cfg);
+	struct check_run run = check_run_of(cfg);
+	/* A test's fake tree (fs_root) is never kept in the host's place. */
+	run.keep_probes = runner->fs_root ? 0 : cfg->host_check_interval;
+	run.fresh_probes = (flags & PREFLIGHT_FRESH_HOST) != 0;
 	/* The trees root trusts, walked beside the sudo calls (check/host_jobs.h). */
 	struct host_run host = {.fs_root = runner->fs_root,
 				.seconds = cfg->scan_time_limit,

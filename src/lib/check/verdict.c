@@ -40,7 +40,7 @@ static const char *const checks[] = {
 	"groups",  "lifetime", "pam",	"password",  "people",	 "polkit",	"scan",
 	"sudo",	   "work_dir", "refused", NULL};
 
-static void sig(struct buf *k, const char *what, const char *path)
+void verdict_sig(struct buf *k, const char *what, const char *path)
 {
 	struct stat st;
 	buf_printf(k, "%s ", what);
@@ -61,7 +61,7 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-static void sig_entries(struct buf *k, const char *dir)
+void verdict_sig_entries(struct buf *k, const char *dir)
 {
 	struct dirent **names = NULL;
 	int n = scandir(dir, &names, NULL, by_name);
@@ -69,7 +69,7 @@ static void sig_entries(struct buf *k, const char *dir)
 		struct buf p = BUF_INIT;
 		buf_printf(&p, "%s/%s", dir, names[i]->d_name);
 		if (!p.oom && names[i]->d_name[0] != '.')
-			sig(k, "entry", p.data);
+			verdict_sig(k, "entry", p.data);
 		k->oom |= p.oom;
 		buf_free(&p);
 		free(names[i]);
@@ -121,20 +121,20 @@ static int key_of(const ruas_config *cfg, struct buf *k)
 		   (long long)cfg->file_id.size, (long long)cfg->file_id.mtime.tv_sec,
 		   cfg->file_id.mtime.tv_nsec, (long long)cfg->file_id.ctime.tv_sec,
 		   cfg->file_id.ctime.tv_nsec);
-	sig(k, "sudo", cfg->sudo ? cfg->sudo : RUAS_SUDO_PATH);
-	sig(k, "helper", cfg->helper ? cfg->helper : RUAS_HELPER_PATH);
-	sig(k, "session", cfg->session_helper ? cfg->session_helper : RUAS_SESSION_PATH);
+	verdict_sig(k, "sudo", cfg->sudo ? cfg->sudo : RUAS_SUDO_PATH);
+	verdict_sig(k, "helper", cfg->helper ? cfg->helper : RUAS_HELPER_PATH);
+	verdict_sig(k, "session", cfg->session_helper ? cfg->session_helper : RUAS_SESSION_PATH);
 	for (const char *const *w = watched; *w; w++)
-		sig(k, "file", *w);
+		verdict_sig(k, "file", *w);
 	for (const char *const *d = listed; *d; d++)
-		sig_entries(k, *d);
+		verdict_sig_entries(k, *d);
 	for (size_t i = 0; i < cfg->nprojects; i++)
 		if (cfg->projects[i]->work_dir)
-			sig(k, "work_dir", cfg->projects[i]->work_dir);
+			verdict_sig(k, "work_dir", cfg->projects[i]->work_dir);
 	char mem[16384];
 	struct passwd pw, *res = NULL;
 	if (getpwuid_r(geteuid(), &pw, mem, sizeof mem, &res) == 0 && res && res->pw_dir)
-		sig(k, "home", res->pw_dir);
+		verdict_sig(k, "home", res->pw_dir);
 	sig_targets(k, cfg);
 	return k->oom ? -1 : 0;
 }
@@ -177,17 +177,11 @@ void verdict_keep(const ruas_config *cfg, const ruas_report *rep)
 		buf_free(&k);
 		return;
 	}
-	buf_printf(&b, "K %zu\n", k.len);
-	buf_add(&b, k.data, k.len);
-	buf_printf(&b, "\nT %lld\n", kept_now());
+	kept_head(&b, &k);
 	put_report(&b, rep);
-	int dfd = b.oom ? -1 : host_cache_dir();
 	char name[64];
 	file_name(cfg, name, sizeof name);
-	if (dfd >= 0) {
-		(void)kept_write(dfd, name, b.data, b.len); /* nothing kept is no harm */
-		close(dfd);
-	}
+	kept_store(name, &b);
 	buf_free(&k);
 	buf_free(&b);
 }
@@ -287,26 +281,12 @@ ruas_report *verdict_reuse(const ruas_config *cfg)
 	struct buf k = BUF_INIT, b = BUF_INIT;
 	ruas_report *rep = NULL;
 	char name[64];
-	int dfd = key_of(cfg, &k) == 0 ? host_cache_dir() : -1;
+	struct kept_cur c;
 	file_name(cfg, name, sizeof name);
-	if (dfd >= 0) {
-		if (kept_read(dfd, name, VERDICT_MAX, &b) < 0)
-			buf_reset(&b);
-		close(dfd);
-	}
-	struct kept_cur c = {b.data, b.data + b.len, !b.data || b.oom};
-	kept_lit(&c, "K ");
-	unsigned long long kl = kept_num(&c);
-	kept_lit(&c, "\n");
-	if (!c.bad && (!k.data || kl != k.len || (size_t)(c.end - c.p) < kl ||
-		       memcmp(c.p, k.data, k.len) != 0))
-		c.bad = 1;
+	if (key_of(cfg, &k) < 0)
+		buf_free(&k); /* no key: nothing is read */
+	kept_keyed_read(name, VERDICT_MAX, &k, cfg->host_check_interval, &b, &c);
 	if (!c.bad)
-		c.p += kl;
-	kept_lit(&c, "\nT ");
-	long long when = (long long)kept_num(&c), now = kept_now();
-	kept_lit(&c, "\n");
-	if (!c.bad && when <= now && now - when < (long long)cfg->host_check_interval)
 		rep = read_report(&c, cfg);
 	buf_free(&k);
 	buf_free(&b);

@@ -34,4 +34,10 @@ ruas_report *verdict_reuse(const ruas_config *cfg);
 /* Keeps rep for cfg when nothing in it is fatal; failures are silent (nothing kept). */
 void verdict_keep(const ruas_config *cfg, const ruas_report *rep);
 
+struct buf;
+/* A key's line for path: what, the path, and its identity (lstat), or its errno. */
+void verdict_sig(struct buf *k, const char *what, const char *path);
+/* verdict_sig() of each entry of dir (not dot files), in name order. */
+void verdict_sig_entries(struct buf *k, const char *dir);
+
 #endif

@@ -1,5 +1,6 @@
 /* kept.c - see kept.h. */
 #include "host/kept.h"
+#include "host/cache.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -100,4 +101,45 @@ char *kept_bytes(struct kept_cur *c, unsigned long long n)
 		return NULL;
 	}
 	return s;
+}
+
+void kept_keyed_read(const char *name, size_t max, const struct buf *key, unsigned int interval,
+		     struct buf *b, struct kept_cur *c)
+{
+	int dfd = interval && key->data ? host_cache_dir() : -1;
+	if (dfd >= 0) {
+		if (kept_read(dfd, name, max, b) < 0)
+			buf_reset(b);
+		close(dfd);
+	}
+	*c = (struct kept_cur){b->data, b->data + b->len, !b->data || b->oom};
+	kept_lit(c, "K ");
+	unsigned long long kl = kept_num(c);
+	kept_lit(c, "\n");
+	if (!c->bad && (!key->data || kl != key->len || (size_t)(c->end - c->p) < kl ||
+			memcmp(c->p, key->data, key->len) != 0))
+		c->bad = 1;
+	if (!c->bad)
+		c->p += kl;
+	kept_lit(c, "\nT ");
+	long long when = (long long)kept_num(c), now = kept_now();
+	kept_lit(c, "\n");
+	if (when > now || now - when >= (long long)interval)
+		c->bad = 1;
+}
+
+void kept_head(struct buf *b, const struct buf *key)
+{
+	buf_printf(b, "K %zu\n", key->len);
+	buf_add(b, key->data, key->len);
+	buf_printf(b, "\nT %lld\n", kept_now());
+}
+
+void kept_store(const char *name, const struct buf *b)
+{
+	int dfd = b->oom ? -1 : host_cache_dir();
+	if (dfd >= 0) {
+		(void)kept_write(dfd, name, b->data, b->len);
+		close(dfd);
+	}
 }

@@ -27,6 +27,19 @@ struct kept_cur {
 	int bad;
 };
 
+/*
+ * A kept file whose head is its key and its time ("K LEN\nKEY\nT SECONDS\n",
+ * kept_head() writes it): name, read from the supervisor's cache directory
+ * (cache.h) into *b, with *c past the head when the key is key and the file
+ * younger than interval seconds (same boot); else c->bad.
+ */
+void kept_keyed_read(const char *name, size_t max, const struct buf *key, unsigned int interval,
+		     struct buf *b, struct kept_cur *c);
+/* Appends the head kept_keyed_read() checks: key, and the time now. */
+void kept_head(struct buf *b, const struct buf *key);
+/* Writes b whole as name in the supervisor's cache directory; nothing kept is no harm. */
+void kept_store(const char *name, const struct buf *b);
+
 /* A decimal number at the cursor. */
 unsigned long long kept_num(struct kept_cur *c);
 /* The literal s at the cursor. */

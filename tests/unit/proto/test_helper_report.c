@@ -502,6 +502,50 @@ static void test_session_report(void **state)
 /* ----------------------------------------------------------- the rules */
 
 /* Each record, repeated, makes the report invalid (no "last one wins", no "fail wins"). */
+/* A report whose escalation probes the library holds: ESC_KNOWN in place of both ESCs, alone. */
+static void test_esc_known(void **state)
+{
+	(void)state;
+	gid_t g[1] = {27};
+	struct buf b = BUF_INIT;
+	struct report r;
+	const char *why = NULL;
+	report_begin(&b, REPORT_FROM_HELPER);
+	report_put_esc_known(&b);
+	report_put_gids(&b, 1000, g, 1);
+	report_put_anchors(&b, 0);
+	assert_int_equal(report_decode(b.data, b.len, 0, &r, &why), 0);
+	assert_int_equal(r.helper.complete, 1);
+	assert_int_equal(r.helper.esc_known, 1);
+	assert_int_equal(r.helper.esc_seen, 0);
+	report_free(&r);
+	buf_free(&b);
+	/* Beside the ESCs it stands for, or twice: refused. */
+	for (int k = 0; k < 2; k++) {
+		b = (struct buf)BUF_INIT;
+		if (k == 0) {
+			helper_start(&b);
+		} else {
+			report_begin(&b, REPORT_FROM_HELPER);
+			report_put_esc_known(&b);
+			report_put_gids(&b, 1000, g, 1);
+		}
+		report_put_esc_known(&b);
+		report_put_anchors(&b, 0);
+		assert_int_equal(report_decode(b.data, b.len, 0, &r, &why), -1);
+		report_free(&r);
+		buf_free(&b);
+	}
+	/* Without either: refused. */
+	b = (struct buf)BUF_INIT;
+	report_begin(&b, REPORT_FROM_HELPER);
+	report_put_gids(&b, 1000, g, 1);
+	report_put_anchors(&b, 0);
+	assert_int_equal(report_decode(b.data, b.len, 0, &r, &why), -1);
+	report_free(&r);
+	buf_free(&b);
+}
+
 static void test_repeats_refused(void **state)
 {
 	(void)state;
@@ -1023,6 +1067,7 @@ int main(void)
 		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_session_report),
+		cmocka_unit_test(test_esc_known),
 		cmocka_unit_test(test_repeats_refused),
 		cmocka_unit_test(test_indexes),
 		cmocka_unit_test(test_values),

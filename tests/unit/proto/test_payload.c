@@ -641,7 +641,9 @@ static void test_crafted_valid_is_accepted(void **state)
 	raw_u32(&raw, 2);       /* anchors */
 	raw_str(&raw, "config /etc/ruas/ruas.conf");
 	raw_str(&raw, "supervisor-dot /home/sup/.bashrc");
+	raw_str(&raw, ""); /* known_listing: none */
 	assert_int_equal(payload_decode(raw.data, raw.len, &p, &why), 0);
+	assert_string_equal(p.known_listing, "");
 	assert_int_equal(p.kind, PAYLOAD_CHECK);
 	assert_string_equal(p.sudo_path, "/usr/bin/sudo");
 	assert_int_equal(p.scan_cap, 50);
@@ -747,6 +749,7 @@ static void test_trailing_bytes_refused(void **state)
 	raw = (struct buf)BUF_INIT;
 	raw_check_until_anchors(&raw);
 	raw_u32(&raw, 0);
+	raw_str(&raw, ""); /* known_listing */
 	assert_int_equal(buf_addc(&raw, 'x'), 0);
 	assert_raw_refused(&raw, "trailing");
 	buf_free(&raw);
@@ -926,12 +929,21 @@ static void test_anchors_refused_when_malformed(void **state)
 	assert_raw_refused(&raw, "truncated");
 	buf_free(&raw);
 
+	/* Without the known listing. */
 	raw = (struct buf)BUF_INIT;
 	raw_check_until_anchors(&raw);
 	raw_u32(&raw, 0);
+	assert_raw_refused(&raw, "truncated");
+	buf_free(&raw);
+
+	raw = (struct buf)BUF_INIT;
+	raw_check_until_anchors(&raw);
+	raw_u32(&raw, 0);
+	raw_str(&raw, "User t may run the following commands on h:\n");
 	struct payload p;
 	const char *why = NULL;
 	assert_int_equal(payload_decode(raw.data, raw.len, &p, &why), 0);
+	assert_string_equal(p.known_listing, "User t may run the following commands on h:\n");
 	assert_int_equal(p.nanchors, 0);
 	assert_non_null(p.anchors);
 	assert_null(p.anchors[0]);
@@ -1073,6 +1085,7 @@ static void test_flags_checked(void **state)
 		raw_u32(&raw, f);
 		raw_u32(&raw, 0);
 		raw_u32(&raw, 0);
+		raw_str(&raw, "");
 		const char *why;
 		if (f <= CHECK_FLAGS_ALL)
 			assert_int_equal(decode_raw(&raw, &why), 0);
@@ -1085,6 +1098,7 @@ static void test_flags_checked(void **state)
 	raw_u32(&raw, 0x80000000u | CHECK_BWRAP);
 	raw_u32(&raw, 0);
 	raw_u32(&raw, 0);
+	raw_str(&raw, "");
 	assert_raw_refused(&raw, "check flags unknown");
 	buf_free(&raw);
 }
