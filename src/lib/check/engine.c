@@ -391,32 +391,6 @@ static int pam_service_ready(const struct check_run *run, struct job *j)
 static void run_job_call(const struct check_run *run, const struct runner *runner, struct job *j,
 			 const struct payload *pp);
 
-/* The kept probes' fields, moved from kept into the job's report (the helper ran none). */
-static void probes_move(struct helper_report *hr, struct helper_report *kept)
-{
-	hr->esc_seen = kept->esc_seen;
-	hr->true_rc = kept->true_rc;
-	hr->list_rc = kept->list_rc;
-	hr->list_cut = kept->list_cut;
-	hr->esctty_seen = kept->esctty_seen;
-	hr->tty_true_rc = kept->tty_true_rc;
-	hr->tty_list_rc = kept->tty_list_rc;
-	hr->tty_list_cut = kept->tty_list_cut;
-	hr->passwd_seen = kept->passwd_seen;
-	hr->passwd_rc = kept->passwd_rc;
-	hr->doas_seen = kept->doas_seen;
-	hr->doas_rc = kept->doas_rc;
-	free(hr->list_out);
-	free(hr->tty_list_out);
-	free(hr->passwd_out);
-	free(hr->doas_out);
-	hr->list_out = kept->list_out;
-	hr->tty_list_out = kept->tty_list_out;
-	hr->passwd_out = kept->passwd_out;
-	hr->doas_out = kept->doas_out;
-	kept->list_out = kept->tty_list_out = kept->passwd_out = kept->doas_out = NULL;
-}
-
 static void run_job(const struct check_run *run, const struct runner *runner, struct job *j)
 {
 	const struct job_spec *s = j->spec;
@@ -438,7 +412,8 @@ static void run_job(const struct check_run *run, const struct runner *runner, st
 	struct buf key = BUF_INIT;
 	struct helper_report kept;
 	memset(&kept, 0, sizeof kept);
-	int keep = run->keep_probes && !runner->fs_root && probe_cache_key(s->user, &key) == 0;
+	int keep = run->keep_probes && run->probe_host_key && !runner->fs_root &&
+		   probe_cache_key(run->probe_host_key, s->user, &key) == 0;
 	int known = keep && !run->fresh_probes &&
 		    probe_cache_load(&key, s->user, run->keep_probes, &kept) == 1;
 	if (known) {
@@ -450,7 +425,7 @@ static void run_job(const struct check_run *run, const struct runner *runner, st
 		set_internal(j, "the ruas helper's report and the kept probes disagree (are the "
 				"library and ruas-exec from the same version?)");
 	else if (known && j->outcome == OUT_OK)
-		probes_move(&j->hr, &kept);
+		probe_cache_give(&j->hr, &kept);
 	else if (keep && j->outcome == OUT_OK)
 		probe_cache_store(&key, s->user, &j->hr);
 	helper_report_free(&kept);

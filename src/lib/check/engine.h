@@ -40,6 +40,8 @@ struct check_run {
 	 */
 	unsigned int keep_probes;
 	int fresh_probes;
+	/* What every target's probe key shares (probe_cache_host_key), made once per check. */
+	const struct buf *probe_host_key;
 };
 
 /* What to check of one user, all in one call. Everything in it is borrowed. */

@@ -15,6 +15,7 @@
 #include "check/findings.h"
 #include "check/host_jobs.h"
 #include "check/host_notes.h"
+#include "check/probe_cache.h"
 #include "check/verdict.h"
 #include "check/lifetime.h"
 #include "check/report.h"
@@ -200,6 +201,9 @@ int preflight_run(ruas_report **out, const ruas_config *cfg,
 	/* A test's fake tree (fs_root) is never kept in the host's place. */
 	run.keep_probes = runner->fs_root ? 0 : cfg->host_check_interval;
 	run.fresh_probes = (flags & PREFLIGHT_FRESH_HOST) != 0;
+	struct buf probe_host = BUF_INIT;
+	if (run.keep_probes && probe_cache_host_key(&probe_host) == 0)
+		run.probe_host_key = &probe_host;
 	/* The trees root trusts, walked beside the sudo calls (check/host_jobs.h). */
 	struct host_run host = {.fs_root = runner->fs_root,
 				.seconds = cfg->scan_time_limit,
@@ -237,6 +241,7 @@ int preflight_run(ruas_report **out, const ruas_config *cfg,
 		rc = RUAS_ERR_NOMEM;
 done:
 	host_run_free(&host);
+	buf_free(&probe_host);
 	free(names);
 	jobs_free(jobs, pl.n);
 	plan_free(&pl);

@@ -50,45 +50,68 @@ static int sudoers_elsewhere(void)
 	return other;
 }
 
-int probe_cache_key(const char *user, struct buf *k)
+int probe_cache_host_key(struct buf *k)
+{
+	if (sudoers_elsewhere())
+		return -1;
+	char host[256] = "";
+	(void)gethostname(host, sizeof host - 1);
+	buf_adds(k, PROBES_MAGIC);
+	buf_printf(k, "euid %u\nhost ", (unsigned int)geteuid());
+	buf_add(k, host, strlen(host) + 1);
+	buf_addc(k, '\n');
+	for (const char *const *d = decides; *d; d++)
+		verdict_sig(k, "file", *d);
+	for (const char *const *d = listed; *d; d++)
+		verdict_sig_entries(k, *d);
+	return k->oom ? -1 : 0;
+}
+
+int probe_cache_key(const struct buf *host, const char *user, struct buf *k)
 {
 	struct account a;
 	gid_t *gids = NULL;
 	int ng = 0;
-	if (sudoers_elsewhere() || account_lookup(user, &a) != ACCOUNT_FOUND)
+	if (account_lookup(user, &a) != ACCOUNT_FOUND)
 		return -1;
 	int r = account_gids(&a, &gids, &ng);
 	if (r == 0) {
-		char host[256] = "";
-		(void)gethostname(host, sizeof host - 1);
-		buf_adds(k, PROBES_MAGIC);
-		buf_printf(k, "euid %u\nhost ", (unsigned int)geteuid());
-		buf_add(k, host, strlen(host) + 1);
-		buf_adds(k, "\nuser ");
+		buf_add(k, host->data, host->len);
+		buf_adds(k, "user ");
 		buf_add(k, user, strlen(user) + 1);
 		buf_printf(k, " %u %u", (unsigned int)a.uid, (unsigned int)a.gid);
 		for (int g = 0; g < ng; g++)
 			buf_printf(k, " %u", (unsigned int)gids[g]);
 		buf_addc(k, '\n');
-		for (const char *const *d = decides; *d; d++)
-			verdict_sig(k, "file", *d);
-		for (const char *const *d = listed; *d; d++)
-			verdict_sig_entries(k, *d);
 	}
 	free(gids);
 	account_clear(&a);
 	return r == 0 && !k->oom ? 0 : -1;
 }
 
-/* The file's name: one per target. */
-static void file_name(const char *user, char *out, size_t outsz)
+void probe_cache_give(struct helper_report *hr, struct helper_report *kept)
 {
-	unsigned long long h = 14695981039346656037ull;
-	for (const char *p = user; *p; p++) {
-		h ^= (unsigned char)*p;
-		h *= 1099511628211ull;
-	}
-	snprintf(out, outsz, "probes-%016llx", h);
+	hr->esc_seen = kept->esc_seen;
+	hr->true_rc = kept->true_rc;
+	hr->list_rc = kept->list_rc;
+	hr->list_cut = kept->list_cut;
+	hr->esctty_seen = kept->esctty_seen;
+	hr->tty_true_rc = kept->tty_true_rc;
+	hr->tty_list_rc = kept->tty_list_rc;
+	hr->tty_list_cut = kept->tty_list_cut;
+	hr->passwd_seen = kept->passwd_seen;
+	hr->passwd_rc = kept->passwd_rc;
+	hr->doas_seen = kept->doas_seen;
+	hr->doas_rc = kept->doas_rc;
+	free(hr->list_out);
+	free(hr->tty_list_out);
+	free(hr->passwd_out);
+	free(hr->doas_out);
+	hr->list_out = kept->list_out;
+	hr->tty_list_out = kept->tty_list_out;
+	hr->passwd_out = kept->passwd_out;
+	hr->doas_out = kept->doas_out;
+	kept->list_out = kept->tty_list_out = kept->passwd_out = kept->doas_out = NULL;
 }
 
 static void put_str(struct buf *b, const char *tag, const char *s)
@@ -122,7 +145,7 @@ void probe_cache_store(const struct buf *key, const char *user, const struct hel
 	put_str(&b, "P", hr->passwd_out);
 	put_str(&b, "D", hr->doas_out);
 	char name[64];
-	file_name(user, name, sizeof name);
+	kept_name("probes", user, name, sizeof name);
 	kept_store(name, &b);
 	buf_free(&b);
 }
@@ -155,7 +178,7 @@ int probe_cache_load(const struct buf *key, const char *user, unsigned int inter
 	struct buf b = BUF_INIT;
 	char name[64];
 	struct kept_cur c;
-	file_name(user, name, sizeof name);
+	kept_name("probes", user, name, sizeof name);
 	kept_keyed_read(name, PROBES_MAX, key, interval, &b, &c);
 	kept_lit(&c, "R ");
 	int v[9];

@@ -27,8 +27,14 @@
 #include "buf.h"
 #include "helper_report.h"
 
-/* user's key into *k: 0, or -1 when its probes are not to be kept (or out of memory). */
-int probe_cache_key(const char *user, struct buf *k);
+/*
+ * The part of every target's key that is the host's (the files, the
+ * supervisor, the host's name), once per check, into *k: 0, or -1 when no
+ * probe is to be kept (sudoers from elsewhere than files, or out of memory).
+ */
+int probe_cache_host_key(struct buf *k);
+/* user's key, host's part and its own, into *k: 0, or -1 when its probes are not to be kept. */
+int probe_cache_key(const struct buf *host, const char *user, struct buf *k);
 
 /*
  * The probes kept for key, younger than interval seconds, into hr's
@@ -37,6 +43,9 @@ int probe_cache_key(const char *user, struct buf *k);
  */
 int probe_cache_load(const struct buf *key, const char *user, unsigned int interval,
 		     struct helper_report *hr);
+
+/* The probe results load put in kept, moved into hr (the helper ran no probe); kept's strings are hr's now. */
+void probe_cache_give(struct helper_report *hr, struct helper_report *kept);
 
 /* Keeps hr's probe results under key when every probe ran and exited on its own. */
 void probe_cache_store(const struct buf *key, const char *user, const struct helper_report *hr);

@@ -139,17 +139,6 @@ static int key_of(const ruas_config *cfg, struct buf *k)
 	return k->oom ? -1 : 0;
 }
 
-/* The file's name in the cache directory: one per configuration path. */
-static void file_name(const ruas_config *cfg, char *out, size_t outsz)
-{
-	unsigned long long h = 14695981039346656037ull;
-	for (const char *p = cfg->path; *p; p++) {
-		h ^= (unsigned char)*p;
-		h *= 1099511628211ull;
-	}
-	snprintf(out, outsz, "verdict-%016llx", h);
-}
-
 static void put_report(struct buf *b, const ruas_report *rep)
 {
 	size_t n = ruas_report_project_count(rep);
@@ -180,7 +169,7 @@ void verdict_keep(const ruas_config *cfg, const ruas_report *rep)
 	kept_head(&b, &k);
 	put_report(&b, rep);
 	char name[64];
-	file_name(cfg, name, sizeof name);
+	kept_name("verdict", cfg->path, name, sizeof name); /* one per configuration path */
 	kept_store(name, &b);
 	buf_free(&k);
 	buf_free(&b);
@@ -282,7 +271,7 @@ ruas_report *verdict_reuse(const ruas_config *cfg)
 	ruas_report *rep = NULL;
 	char name[64];
 	struct kept_cur c;
-	file_name(cfg, name, sizeof name);
+	kept_name("verdict", cfg->path, name, sizeof name); /* one per configuration path */
 	if (key_of(cfg, &k) < 0)
 		buf_free(&k); /* no key: nothing is read */
 	kept_keyed_read(name, VERDICT_MAX, &k, cfg->host_check_interval, &b, &c);

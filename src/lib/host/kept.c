@@ -135,6 +135,16 @@ void kept_head(struct buf *b, const struct buf *key)
 	buf_printf(b, "\nT %lld\n", kept_now());
 }
 
+void kept_name(const char *prefix, const char *of, char *out, size_t outsz)
+{
+	unsigned long long h = 14695981039346656037ull;
+	for (const char *p = of; *p; p++) {
+		h ^= (unsigned char)*p;
+		h *= 1099511628211ull;
+	}
+	snprintf(out, outsz, "%s-%016llx", prefix, h);
+}
+
 void kept_store(const char *name, const struct buf *b)
 {
 	int dfd = b->oom ? -1 : host_cache_dir();

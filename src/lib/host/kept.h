@@ -37,6 +37,8 @@ void kept_keyed_read(const char *name, size_t max, const struct buf *key, unsign
 		     struct buf *b, struct kept_cur *c);
 /* Appends the head kept_keyed_read() checks: key, and the time now. */
 void kept_head(struct buf *b, const struct buf *key);
+/* A kept file's name: prefix, "-" and a hash (FNV-1a, 64 bits) of what it is kept for. */
+void kept_name(const char *prefix, const char *of, char *out, size_t outsz);
 /* Writes b whole as name in the supervisor's cache directory; nothing kept is no harm. */
 void kept_store(const char *name, const struct buf *b);
 
