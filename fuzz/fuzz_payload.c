@@ -56,6 +56,9 @@ static void same_check(const struct payload *p, const struct payload *q)
 	CHECK(p->nprobes == q->nprobes && p->nanchors == q->nanchors);
 	same_strv(p->probes, q->probes, p->nprobes, 1);
 	same_strv(p->anchors, q->anchors, p->nanchors, 1);
+	same_str(p->known_listing, q->known_listing);
+	CHECK(p->njudged_trees == q->njudged_trees);
+	same_strv(p->judged_trees, q->judged_trees, p->njudged_trees, 1);
 }
 
 /* Every field, of both kinds: a decoder leaves the other kind's zero. */

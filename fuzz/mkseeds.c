@@ -65,6 +65,7 @@ static char *deny[] = {"/home/alice/.ssh", "/etc/shadow", NULL};
 static char *prune[] = {"node_modules", ".git", NULL};
 static char *probes[] = {"/etc/shadow", "/root/.bash_history", NULL};
 static char *anchors[] = {"etc-sudoers /etc/sudoers", "usr-bin /usr/bin", NULL};
+static char *judged[] = {"1 /usr/bin", "2 /etc/systemd/system", NULL};
 
 static void payloads(struct buf *b)
 {
@@ -107,6 +108,8 @@ static void payloads(struct buf *b)
 	c.nprobes = 2;
 	c.anchors = anchors;
 	c.nanchors = 2;
+	c.judged_trees = judged;
+	c.njudged_trees = 2;
 	seed("payload", "check-full", b, payload_encode(&c, b));
 }
 

@@ -5,8 +5,10 @@
  * The list is data (src/common/anchors_table.c, documented as a table in
  * docs/security.md). ruas-exec judges every entry as the target user, in the
  * same sudo call as the other startup probes (src/helper/exec/anchor_probe.h), and reports
- * only the failing paths (helper_report.h: ANCHOR and ANCHORS); the library turns
- * them into fatal findings (src/lib/check/anchors_report.c). Entries whose path is NULL
+ * only the failing paths (helper_report.h: ANCHOR and ANCHORS); what is inside
+ * the trees the library walks once for all targets (src/lib/host/table.h,
+ * the payload's judged_trees); the library turns them into fatal findings
+ * (src/lib/check/anchors_report.c). Entries whose path is NULL
  * are filled at run time: by the library through the payload (the
  * configuration, the supervisor's home, the session helper; see
  * anchors_known() in src/lib/check/anchors_known.h) or by the helper itself

@@ -152,22 +152,55 @@ static int user_gids(const struct account *a, gid_t **out, int *count)
 	}
 }
 
+/* The gid of a group name: 1 found (*gid), 0 no such group, -1 the database failed. */
+static int gid_of(const char *name, gid_t *gid)
+{
+	struct group gr, *res = NULL;
+	char mem[16384];
+	int e = getgrnam_r(name, &gr, mem, sizeof mem, &res);
+	if (e != 0 && e != ENOENT && e != ESRCH && e != EBADF && e != EPERM)
+		return -1;
+	if (res)
+		*gid = res->gr_gid;
+	return res != NULL;
+}
+
+int group_risk_gids_load(struct group_risk_gids *g)
+{
+	const char *name, *w;
+	ruas_severity s;
+	memset(g, 0, sizeof *g);
+	for (size_t i = 0; ruas_group_risk_at(i, &name, &s, &w) == 0; i++) {
+		if (i >= GROUP_RISK_NAMES_MAX)
+			return -1;
+		int r = gid_of(name, &g->gid[i]);
+		if (r < 0)
+			return -1;
+		g->found[i] = (unsigned char)r;
+		g->n = i + 1;
+	}
+	return 0;
+}
+
 /*
  * The worst table entry whose name resolves to gid: a group of another
  * name that shares disk's gid is disk (getgrgid() names only the first).
- * -1 when the group database fails.
+ * known: the table's gids (NULL: looked up now). -1 when the group
+ * database fails.
  */
-static int alias_risk(gid_t gid, ruas_severity *sev, const char **why)
+static int alias_risk(gid_t gid, const struct group_risk_gids *known, ruas_severity *sev,
+		      const char **why)
 {
 	const char *name, *w;
 	ruas_severity s;
 	for (size_t i = 0; ruas_group_risk_at(i, &name, &s, &w) == 0; i++) {
-		struct group gr, *res = NULL;
-		char mem[16384];
-		int e = getgrnam_r(name, &gr, mem, sizeof mem, &res);
-		if (e != 0 && e != ENOENT && e != ESRCH && e != EBADF && e != EPERM)
+		gid_t g = 0;
+		int r = known && i < known->n ? known->found[i] : gid_of(name, &g);
+		if (known && i < known->n)
+			g = known->gid[i];
+		if (r < 0)
 			return -1;
-		if (res && res->gr_gid == gid && s > *sev) {
+		if (r && g == gid && s > *sev) {
 			*sev = s;
 			*why = w;
 		}
@@ -187,11 +220,11 @@ static int add_hit(struct group_hits *out, const struct group_hit *h)
 
 /* Judges gid (named `name`, owned by the caller) and adds a hit when it is a risk. */
 static int judge_gid(gid_t gid, char *name, int primary, int member, int session,
-		     struct group_hits *out)
+		     const struct group_risk_gids *known, struct group_hits *out)
 {
 	const char *why;
 	ruas_severity sev = ruas_group_risk(name, (unsigned long)gid, &why);
-	if (alias_risk(gid, &sev, &why) < 0) {
+	if (alias_risk(gid, known, &sev, &why) < 0) {
 		free(name);
 		return -1;
 	}
@@ -208,7 +241,7 @@ static int judge_gid(gid_t gid, char *name, int primary, int member, int session
 }
 
 int account_session_group_risks(const struct account *a, const unsigned long *gids, size_t n,
-				struct group_hits *out)
+				const struct group_risk_gids *known, struct group_hits *out)
 {
 	gid_t *db;
 	int ndb;
@@ -216,22 +249,23 @@ int account_session_group_risks(const struct account *a, const unsigned long *gi
 		return -1;
 	int r = 0;
 	for (size_t i = 0; r == 0 && i < n; i++) {
-		int known = 0;
+		int in_db = 0;
 		for (int k = 0; k < ndb; k++)
-			known |= (unsigned long)db[k] == gids[i];
-		if (known)
+			in_db |= (unsigned long)db[k] == gids[i];
+		if (in_db)
 			continue;
 		char *name;
 		int listed;
 		r = group_info((gid_t)gids[i], a->name, &name, &listed);
 		if (r == 0)
-			r = judge_gid((gid_t)gids[i], name, 0, 0, 1, out);
+			r = judge_gid((gid_t)gids[i], name, 0, 0, 1, known, out);
 	}
 	free(db);
 	return r;
 }
 
-int account_group_risks(const struct account *a, struct group_hits *out)
+int account_group_risks(const struct account *a, const struct group_risk_gids *known,
+			struct group_hits *out)
 {
 	gid_t *gids;
 	int n;
@@ -246,7 +280,7 @@ int account_group_risks(const struct account *a, struct group_hits *out)
 			goto fail;
 		int primary = gids[i] == a->gid;
 		/* getgrouplist() found a non-primary group through its member list. */
-		if (judge_gid(gids[i], name, primary, !primary || listed, 0, out) < 0)
+		if (judge_gid(gids[i], name, primary, !primary || listed, 0, known, out) < 0)
 			goto fail;
 	}
 	free(gids);

@@ -43,12 +43,30 @@ struct group_hits {
 };
 
 /*
+ * The gid of each name of the risk table (ruas_group_risk_at), looked up
+ * once for the many users of a check: each lookup can cost a hundred
+ * system calls (NSS's files and systemd's userdb), and every group of every
+ * user is compared with all of them.
+ */
+#define GROUP_RISK_NAMES_MAX 64
+struct group_risk_gids {
+	size_t n;
+	gid_t gid[GROUP_RISK_NAMES_MAX];
+	unsigned char found[GROUP_RISK_NAMES_MAX];
+};
+/* 0, or -1 when the group database fails (then pass NULL: each call looks them up). */
+int group_risk_gids_load(struct group_risk_gids *g);
+
+/*
  * The user's groups (primary and supplementary) that give root or read what
  * is not theirs, in the order getgrouplist() gives them: ruas_group_risk()
- * (src/lib/check/group_risk.c) judges each by gid and name. 0 (free *out with
+ * (src/lib/check/group_risk.c) judges each by gid and name; a group of
+ * another name that shares a risky group's gid is that group (known: the
+ * table's gids, or NULL to look them up now). 0 (free *out with
  * group_hits_clear, even when empty) or -1 when the groups could not be read.
  */
-int account_group_risks(const struct account *a, struct group_hits *out);
+int account_group_risks(const struct account *a, const struct group_risk_gids *known,
+			struct group_hits *out);
 
 /*
  * The groups the target really had in its login session (the probe's
@@ -57,7 +75,7 @@ int account_group_risks(const struct account *a, struct group_hits *out);
  * 0, or -1 when the groups could not be read.
  */
 int account_session_group_risks(const struct account *a, const unsigned long *gids, size_t n,
-				struct group_hits *out);
+				const struct group_risk_gids *known, struct group_hits *out);
 void group_hits_clear(struct group_hits *h);
 
 #endif

@@ -22,7 +22,7 @@
 
 #include "buf.h"
 
-#define PAYLOAD_VERSION 12
+#define PAYLOAD_VERSION 13
 enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2 };
 /*
  * PAYLOAD_EXEC flags. EXEC_PTY: the agent's stdin is a pty slave that the
@@ -109,6 +109,14 @@ struct payload {
 	char **anchors; /* NULL-terminated "ID PATH": trust anchors the library knows (anchors.h) */
 	size_t nanchors;
 	char *known_listing; /* CHECK_ESC_KNOWN: the kept `sudo -n -l` ("" otherwise) */
+	/*
+	 * NULL-terminated "DEPTH PATH": the table's trees (anchors.h) that the
+	 * library judges itself, once for all targets (src/lib/host/table.h),
+	 * each to DEPTH levels: the helper judges such a tree's own path, the
+	 * directories above it and the links on the way, but not what is in it.
+	 */
+	char **judged_trees;
+	size_t njudged_trees;
 };
 
 /* Is id a payload's run id: "" or 32 lower-case hex digits? 1 or 0. */

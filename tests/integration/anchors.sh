@@ -328,4 +328,42 @@ else
 	ok "# SKIP no /dev/zram0 here"
 fi
 
+# ------------------------------------------------------------------ the table's trees, judged once
+# The library judges the table's trees (cron.d, sudoers.d, root's PATH...)
+# once for every target (src/lib/host/table.h), no longer each target's
+# helper as that target. So the groups it judges with must be those the
+# target's login session really has: pam_group grants some at login that
+# /etc/group does not list, and access(2) as the target honoured them.
+sandbox_group pgw
+cp /etc/pam.d/sudo "$SB/sudo.saved"
+cp /etc/security/group.conf "$SB/group.conf.saved"
+{ echo 'auth optional pam_group.so'; cat "$SB/sudo.saved"; } >/etc/pam.d/sudo
+echo '*;*;t1;Al0000-2400;pgw' >>/etc/security/group.conf
+install -m 0664 -g pgw /dev/null /etc/cron.d/zz-ruas-pg
+as_user sup sudo -n -u t1 -- sh -c 'id -Gn; echo "* * * * * root id" >>/etc/cron.d/zz-ruas-pg' >"$SB/out" 2>&1
+expect "pam_group: the attack: the target's session is in group pgw" has " $(tr '\n' ' ' <"$SB/out") " " pgw "
+expect "... and writes a root cron job with it" grep -q "root id" /etc/cron.d/zz-ruas-pg
+expect "... though /etc/group does not list it" hasnt " $(id -Gn t1) " " pgw "
+fails "a cron.d file writable by a group granted at login" \
+	'ERROR: target user "t1" can write "/etc/cron.d/zz-ruas-pg", inside "/etc/cron.d"'
+cp "$SB/sudo.saved" /etc/pam.d/sudo
+cp "$SB/group.conf.saved" /etc/security/group.conf
+passes "the group no longer granted at login"
+rm -f /etc/cron.d/zz-ruas-pg
+
+# Judged anew at every check, not kept: a file made writable right after a
+# check that kept its walk of the trees is seen by the very next one.
+# (A private copy of /usr/local/bin again: the host's is never touched.)
+mkdir -p "$SB/ulb3"
+chmod 755 "$SB/ulb3"
+mount --bind "$SB/ulb3" /usr/local/bin
+passes "before the change (the walk of the trees kept)"
+install -m 0644 /dev/null /usr/local/bin/zz-ruas-fresh
+chmod o+w /usr/local/bin/zz-ruas-fresh
+fails "a program of root's PATH made writable after a check" \
+	'ERROR: target user "t1" can write "/usr/local/bin/zz-ruas-fresh", inside "/usr/local/bin"'
+rm -f /usr/local/bin/zz-ruas-fresh
+passes "the program removed"
+umount /usr/local/bin
+
 tap_finish

@@ -155,7 +155,8 @@ void check_anchors(struct buf *report, const struct payload *p, const char *sudo
 	}
 	/* The target's own crontab is named after it: the payload's name (no user database here). */
 	struct printer pr = {0, report};
-	size_t total = anchors_probe(l.items, l.n, p->user, print_finding, &pr);
+	size_t total = anchors_probe(l.items, l.n, p->user, p->judged_trees, p->njudged_trees,
+				     print_finding, &pr);
 	/*
 	 * Out of memory, some were not judged: no summary then, and the library
 	 * refuses a report without one.

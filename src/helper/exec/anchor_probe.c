@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "path_follow.h"
 #include "path_set.h"
 #include "helper_report.h"
 
@@ -21,6 +22,8 @@
 struct judge {
 	uid_t uid;
 	const char *self;
+	char *const *judged; /* "DEPTH PATH": trees the library judges (not walked here) */
+	size_t njudged;
 	anchor_emit_fn emit;
 	void *ctx;
 	size_t failed;
@@ -128,17 +131,7 @@ static void judge_parents(struct judge *j, const char *path, int rel,
 			  const struct anchor_def *d, const char *anchor)
 {
 	char dir[PATH_MAX];
-	size_t len = strlen(path);
-	if (len >= sizeof dir)
-		return;
-	for (size_t i = 0; i < len; i++) {
-		if (path[i] != '/')
-			continue;
-		size_t n = i ? i : 1; /* "/" for the root */
-		memcpy(dir, path, n);
-		dir[n] = '\0';
-		if (n == len)
-			break;
+	for (size_t pos = 0; path_above_next(path, &pos, dir);) {
 		/* Judged already, so it exists: no lstat (thousands of links share them). */
 		if (path_set_has(&j->seen, 'j', dir))
 			continue;
@@ -158,88 +151,32 @@ static void judge_parents(struct judge *j, const char *path, int rel,
 	}
 }
 
-/* Symlinks followed in one path at most, as the kernel's limit. */
-#define HOPS_MAX 40
+struct hop {
+	struct judge *j;
+	int rel;
+	const struct anchor_def *d;
+	const char *anchor;
+};
+
+/* A link met on the way: its directories are judged as `rel` (the first) or as a link's. */
+static void on_link(void *ctx, const char *link, int first)
+{
+	const struct hop *h = ctx;
+	judge_parents(h->j, link, first ? h->rel : AREL_LINK, h->d, h->anchor);
+}
 
 /*
- * `path` resolved one component at a time, as the kernel does, judging
- * every symlink met on the way: whoever writes a directory above a link
- * (or owns it) repoints the link, so those directories get the same rules
- * as the anchor's own parents; realpath() would show only where the chain
- * ends. The first link's parents are judged as `rel`, later ones as links
- * of `anchor`; *linked says whether any link was followed. A missing
- * component ends the walk and the rest is kept as written: whoever may
- * write what exists could create the rest. NULL on a loop, a path too long,
- * or one that cannot be reached (the target cannot reach it either).
+ * `path` resolved as the kernel does (path_follow.h), judging the
+ * directories above every symlink met on the way: the first link's as
+ * `rel`, later ones as links of `anchor`. NULL when it cannot be resolved
+ * (the target cannot reach it either).
  */
 static char *follow(struct judge *j, const char *path, int rel, const struct anchor_def *d,
 		    const char *anchor, int *linked)
 {
-	/* cur: resolved so far (no symlinks in it); work: what is left to resolve. */
-	char work[PATH_MAX], cur[PATH_MAX], next[PATH_MAX];
-	size_t clen = 0;
-	unsigned int hops = 0;
-	*linked = 0;
-	if (path[0] != '/' || strlen(path) >= sizeof work)
-		return NULL;
-	memcpy(work, path, strlen(path) + 1);
-	cur[0] = '\0';
-	const char *p = work;
-	while (*p) {
-		p += strspn(p, "/");
-		size_t n = strcspn(p, "/");
-		const char *rest = p + n;
-		if (!n)
-			break;
-		if (n == 1 && p[0] == '.') {
-			p = rest;
-			continue;
-		}
-		if (n == 2 && p[0] == '.' && p[1] == '.') {
-			char *s = strrchr(cur, '/');
-			clen = s ? (size_t)(s - cur) : 0;
-			cur[clen] = '\0';
-			p = rest;
-			continue;
-		}
-		if (clen + 1 + n + strlen(rest) >= sizeof cur)
-			return NULL;
-		cur[clen] = '/';
-		memcpy(cur + clen + 1, p, n);
-		cur[clen + 1 + n] = '\0';
-		/* A directory met before ('d'): no lstat, thousands of links share them. */
-		int known = *rest && path_set_has(&j->seen, 'd', cur);
-		struct stat st;
-		if (!known && lstat(cur, &st) < 0) {
-			if (errno != ENOENT)
-				return NULL;
-			memcpy(cur + clen + 1 + n, rest, strlen(rest) + 1);
-			break;
-		}
-		if (known || !S_ISLNK(st.st_mode)) {
-			if (!known && *rest && S_ISDIR(st.st_mode))
-				path_set_add(&j->seen, 'd', cur);
-			clen += 1 + n;
-			p = rest;
-			continue;
-		}
-		ssize_t tl = readlink(cur, next, sizeof next - 1);
-		if (tl <= 0 || ++hops > HOPS_MAX)
-			return NULL;
-		next[tl] = '\0';
-		judge_parents(j, cur, *linked ? AREL_LINK : rel, d, anchor);
-		*linked = 1;
-		/* The link's target, then the rest: from the root or from the link's directory. */
-		if ((size_t)tl + strlen(rest) >= sizeof next)
-			return NULL;
-		memmove(next + tl, rest, strlen(rest) + 1);
-		memcpy(work, next, strlen(next) + 1);
-		if (work[0] == '/')
-			clen = 0;
-		cur[clen] = '\0';
-		p = work;
-	}
-	return strdup(cur[0] ? cur : "/");
+	struct hop h = {j, rel, d, anchor};
+	const struct path_follow_cb cb = {on_link, NULL, &h};
+	return path_follow(path, &j->seen, &cb, linked);
 }
 
 /* walk() and judge_entry() recurse at most a tree's depth (the table's, 2 at most). */
@@ -338,6 +275,18 @@ static void judge_creatable(struct judge *j, const char *path, const struct anch
 		report(j, dir, &st, 'w', AREL_PARENT, d, anchor);
 }
 
+/* Does the library judge what is in this tree (resolved), `depth` levels down at least? */
+static int judged_by_library(const struct judge *j, const char *path, unsigned int depth)
+{
+	for (size_t i = 0; i < j->njudged; i++) {
+		char *end;
+		unsigned long dl = strtoul(j->judged[i], &end, 10);
+		if (end != j->judged[i] && *end == ' ' && dl >= depth && strcmp(end + 1, path) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 static void judge_object(struct judge *j, const char *path, int rel,
 			 const struct anchor_def *d, const char *anchor)
 {
@@ -356,7 +305,7 @@ static void judge_object(struct judge *j, const char *path, int rel,
 			report(j, path, &st, how, rel, d, anchor);
 	}
 	if (d->kind == ANCHOR_TREE && S_ISDIR(st.st_mode) && d->depth > 0 &&
-	    !path_set_test_add(&j->seen, 'w', path))
+	    !judged_by_library(j, path, d->depth) && !path_set_test_add(&j->seen, 'w', path))
 		walk(j, path, d->depth, d, anchor);
 }
 
@@ -381,9 +330,9 @@ static int is_pattern(const char *s)
 }
 
 size_t anchors_probe(const struct anchor_item *items, size_t n, const char *self,
-		     anchor_emit_fn emit, void *ctx)
+		     char *const *judged, size_t njudged, anchor_emit_fn emit, void *ctx)
 {
-	struct judge j = {getuid(), self, emit, ctx, 0, 0, 0, PATH_SET_INIT};
+	struct judge j = {getuid(), self, judged, njudged, emit, ctx, 0, 0, 0, PATH_SET_INIT};
 	for (size_t i = 0; i < n; i++) {
 		if (!items[i].path || items[i].path[0] != '/')
 			continue;

@@ -47,9 +47,13 @@ struct anchor_item {
  * anchor that is writable but sticky (like /tmp) is fine unless the target
  * owns it: there it can rename only its own entries, and those are judged
  * themselves.
+ *
+ * judged (njudged entries, "DEPTH PATH", as the payload's judged_trees):
+ * trees the library judges itself; a tree item whose resolved path is one
+ * of them, to at least its depth, is judged itself but not walked.
  */
 size_t anchors_probe(const struct anchor_item *items, size_t n, const char *self,
-		     anchor_emit_fn emit, void *ctx);
+		     char *const *judged, size_t njudged, anchor_emit_fn emit, void *ctx);
 
 /*
  * The value of `secure_path=` in `sudo -l` output (`\:` unescaped), malloc'd,

@@ -30,6 +30,13 @@
 #include "helper_report.h"
 #include "check/probe_cache.h"
 
+/* The risky groups' gids (account.h), loaded once for all jobs by the first that needs them. */
+struct risk_once {
+	pthread_mutex_t mu;
+	int state; /* 0 not yet, 1 loaded, -1 the database failed */
+	struct group_risk_gids gids;
+};
+
 struct pool {
 	const struct check_run *run;
 	const struct runner *runner;
@@ -37,6 +44,7 @@ struct pool {
 	size_t njobs;
 	size_t next;
 	pthread_mutex_t lock;
+	struct risk_once risk;
 };
 
 /* When no report came back, tell why as precisely as the evidence allows. */
@@ -152,17 +160,36 @@ static int root_secure_path(const struct job *j, char ***v, size_t *n)
 	return r;
 }
 
-/* Groups the sudo or PAM session had beyond the group database (pam_group). */
-static void session_groups(struct job *j)
+/*
+ * The risky groups' gids, looked up by the first job that needs them while
+ * the others are in their sudo calls (NULL when the database failed: each
+ * job then looks them up itself).
+ */
+static const struct group_risk_gids *risk_gids(struct risk_once *o)
+{
+	pthread_mutex_lock(&o->mu);
+	if (!o->state)
+		o->state = group_risk_gids_load(&o->gids) == 0 ? 1 : -1;
+	pthread_mutex_unlock(&o->mu);
+	return o->state > 0 ? &o->gids : NULL;
+}
+
+/*
+ * The user's risky groups, judged once its call is done (beside the other
+ * jobs' calls): those of the group database, then those its sudo or PAM
+ * session had beyond them (pam_group).
+ */
+static void job_groups(struct risk_once *o, struct job *j)
 {
 	struct account acct;
-	if (!j->spec->want_rules || j->groups_failed)
-		return;
 	if (account_lookup(j->spec->user, &acct) != ACCOUNT_FOUND) {
 		j->groups_failed = 1;
 		return;
 	}
-	if (account_session_group_risks(&acct, j->hr.gids, j->hr.ngids, &j->groups) < 0)
+	const struct group_risk_gids *known = risk_gids(o);
+	j->groups_failed = account_group_risks(&acct, known, &j->groups) < 0;
+	if (j->outcome == OUT_OK && j->spec->want_rules && !j->groups_failed &&
+	    account_session_group_risks(&acct, j->hr.gids, j->hr.ngids, known, &j->groups) < 0)
 		j->groups_failed = 1;
 	account_clear(&acct);
 }
@@ -196,7 +223,7 @@ static int account_ready(struct job *j)
 		return -1;
 	}
 	j->shell = strdup(acct.shell);
-	j->groups_failed = account_group_risks(&acct, &j->groups) < 0;
+	j->account_found = 1;
 	int nologin = shell_refuses_login(acct.shell);
 	int noshell = access(acct.shell, X_OK) < 0;
 	account_clear(&acct);
@@ -360,7 +387,6 @@ static void judge_output(struct job *j)
 		j->hr = mine->helper; /* the job's now */
 		memset(&reps[mine - reps].helper, 0, sizeof mine->helper);
 		j->outcome = OUT_OK;
-		session_groups(j);
 	} else if (pam_ok) {
 		j->outcome = j->spec->pam ? OUT_SESSION_FAILED : classify_failure(j);
 	}
@@ -407,6 +433,8 @@ static void run_job(const struct check_run *run, const struct runner *runner, st
 	p.check_flags = s->check_flags;
 	p.probes = s->probes;
 	p.nprobes = s->nprobes;
+	p.judged_trees = (char **)run->judged_trees; /* borrowed: payload_encode() only reads them */
+	p.njudged_trees = run->njudged_trees;
 
 	/* The target's probes, kept from a check whose key still holds (probe_cache.h). */
 	struct buf key = BUF_INIT;
@@ -469,6 +497,10 @@ static void *worker(void *arg)
 		if (i == pl->njobs)
 			return NULL;
 		run_job(pl->run, pl->runner, &pl->jobs[i]);
+		if (pl->jobs[i].account_found)
+			job_groups(&pl->risk, &pl->jobs[i]);
+		if (pl->run->after_job)
+			pl->run->after_job(pl->run, pl->runner, &pl->jobs[i]);
 	}
 }
 
@@ -476,7 +508,8 @@ struct job *jobs_run(const struct check_run *run, const struct runner *runner,
 		     const struct job_spec *specs, size_t n, unsigned int max_parallel)
 {
 	struct job *jobs = calloc(n + 1, sizeof *jobs);
-	struct pool pl = {run, runner, jobs, n, 0, PTHREAD_MUTEX_INITIALIZER};
+	struct pool pl = {run, runner, jobs, n, 0, PTHREAD_MUTEX_INITIALIZER,
+			  {PTHREAD_MUTEX_INITIALIZER, 0, {0}}};
 	size_t nthreads = max_parallel ? max_parallel : DEFAULT_MAX_PARALLEL;
 	if (nthreads > n)
 		nthreads = n;
@@ -511,6 +544,8 @@ void jobs_free(struct job *jobs, size_t n)
 		free(jobs[i].root_sudo_v);
 		run_result_free(&jobs[i].rr);
 		helper_report_free(&jobs[i].hr);
+		pam_ways_free(&jobs[i].ways);
+		pam_ways_free(&jobs[i].doas_ways);
 	}
 	free(jobs);
 }

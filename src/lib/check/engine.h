@@ -12,6 +12,8 @@
 #include <sys/types.h>
 
 #include "account.h"
+#include "check/lifetime.h"
+#include "check/pam_stack.h"
 #include "check/runner.h"
 #include "config/config_int.h"
 #include "payload.h"
@@ -21,6 +23,8 @@
 #define SUDO_OUTPUT_MAX (1u << 20)
 #define MAX_CHECK_SECONDS 172800u
 #define ROOT_LIST_TIMEOUT_MS 30000u
+
+struct job;
 
 /* What every job of one run shares: the programs, and names for the texts. */
 struct check_run {
@@ -42,6 +46,21 @@ struct check_run {
 	int fresh_probes;
 	/* What every target's probe key shares (probe_cache_host_key), made once per check. */
 	const struct buf *probe_host_key;
+	/*
+	 * The table's trees the library judges itself (host/table.h), for the
+	 * payload's judged_trees: "DEPTH PATH", or none.
+	 */
+	char *const *judged_trees;
+	size_t njudged_trees;
+	/*
+	 * Run on the job's own thread once its call is done (NULL: none): what
+	 * the report needs of the user alone (its PAM stacks, what outlives a
+	 * run) is then judged beside the other jobs' sudo calls, not after all
+	 * of them. pam_dir: where its PAM stacks are read (NULL: /etc/pam.d).
+	 */
+	void (*after_job)(const struct check_run *run, const struct runner *runner,
+			  struct job *j);
+	const char *pam_dir;
 };
 
 /* What to check of one user, all in one call. Everything in it is borrowed. */
@@ -86,7 +105,8 @@ struct job {
 	int pidns;
 	char *pidns_why;
 	char *shell;
-	struct group_hits groups; /* account_group_risks() */
+	int account_found; /* its passwd entry was read: its groups are judged after the call */
+	struct group_hits groups; /* account_group_risks(), after the call */
 	int groups_failed;
 	unsigned int timeout_s;
 	struct run_result rr;
@@ -95,6 +115,13 @@ struct job {
 	int root_ran, root_rc, root_cut;
 	char *root_list;
 	char *root_sudo_v; /* sudo -V as root, or NULL */
+	/* check_run.after_job's: ways_ready and lt_ready say which it judged. */
+	struct pam_ways ways;
+	int ways_ready; /* 1 judged; -1 out of memory */
+	struct pam_ways doas_ways; /* doas.conf's rules for it */
+	int doas_ready;
+	struct outlives lt;
+	int lt_ready;
 };
 
 /*

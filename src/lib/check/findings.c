@@ -143,6 +143,29 @@ static int report_password(ruas_report *rep, size_t idx, const char *project, co
 }
 
 /*
+ * The user as PAM's, polkit's and doas's judges see it (pam_stack.h): 1
+ * with *a and *u (free with pam_user_clear), 0 when it has no passwd entry
+ * (its own finding says so). Groups that cannot be read are none.
+ */
+static int pam_user_of(const char *user, struct account *a, struct pam_user *u)
+{
+	gid_t *gids = NULL;
+	int ngids = 0;
+	if (account_lookup(user, a) != ACCOUNT_FOUND)
+		return 0;
+	if (account_gids(a, &gids, &ngids) < 0)
+		ngids = 0;
+	*u = (struct pam_user){a->name, a->uid, a->gid, gids, (size_t)ngids};
+	return 1;
+}
+
+static void pam_user_clear(struct account *a, struct pam_user *u)
+{
+	free((void *)u->gids);
+	account_clear(a);
+}
+
+/*
  * The PAM stacks (su, sudo, doas, pkexec's) that let user in without a
  * password, judged once per user (dir: where PAM reads services). 0 with
  * *ways (free it; empty when the user has no passwd entry: its own
@@ -150,21 +173,16 @@ static int report_password(ruas_report *rep, size_t idx, const char *project, co
  */
 static int pam_ways_of(const char *user, const char *dir, struct pam_ways *ways)
 {
+	struct pam_user u;
 	struct account a;
-	gid_t *gids = NULL;
-	int ngids = 0;
 	ways->v = NULL;
 	ways->n = 0;
-	if (account_lookup(user, &a) != ACCOUNT_FOUND)
+	if (!pam_user_of(user, &a, &u))
 		return 0;
-	if (account_gids(&a, &gids, &ngids) < 0)
-		ngids = 0;
-	struct pam_user u = {a.name, a.uid, a.gid, gids, (size_t)ngids};
 	int r = pam_ways_up(dir, &u, ways);
 	if (r == 0)
 		r = polkit_ways_up(NULL, &u, ways);
-	free(gids);
-	account_clear(&a);
+	pam_user_clear(&a, &u);
 	return r;
 }
 
@@ -184,35 +202,44 @@ static int report_pam_ways(ruas_report *rep, size_t idx, const char *project, co
 	return r;
 }
 
+/* doas.conf's rules that let user up (root: `doas -n true` worked). 0 with *ways, or -1 on OOM. */
+static int doas_ways_of(const char *user, int root, struct pam_ways *ways)
+{
+	struct pam_user u;
+	struct account a;
+	ways->v = NULL;
+	ways->n = 0;
+	if (!pam_user_of(user, &a, &u))
+		return 0;
+	int r = doas_ways_up(NULL, &u, root, ways);
+	pam_user_clear(&a, &u);
+	return r;
+}
+
 /*
  * doas, where it is installed: `doas -n true` that succeeded as the target
  * is root for it; a nopass rule of doas.conf (when the supervisor can read
- * it) to another user, or for one command, is a way up too.
+ * it) to another user, or for one command, is a way up too. known: the
+ * job's, judged after its call (NULL: judged now).
  */
 static int report_doas(ruas_report *rep, size_t idx, const char *project, const char *user,
-		       const struct helper_report *hr)
+		       const struct helper_report *hr, const struct pam_ways *known)
 {
 	int root = hr->doas_seen && hr->doas_rc == 0;
 	int r = root ? report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
 				  msg_doas_root(project, user))
 		     : 0;
-	struct account a;
-	gid_t *gids = NULL;
-	int ngids = 0;
-	if (account_lookup(user, &a) != ACCOUNT_FOUND)
-		return r;
-	if (account_gids(&a, &gids, &ngids) < 0)
-		ngids = 0;
-	struct pam_user u = {a.name, a.uid, a.gid, gids, (size_t)ngids};
-	struct pam_ways ways = {NULL, 0};
-	r |= doas_ways_up(NULL, &u, root, &ways);
-	for (size_t i = 0; i < ways.n; i++)
+	struct pam_ways mine = {NULL, 0};
+	const struct pam_ways *ways = known;
+	if (!ways) {
+		r |= doas_ways_of(user, root, &mine);
+		ways = &mine;
+	}
+	for (size_t i = 0; i < ways->n; i++)
 		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
-				msg_doas_rule(project, user, ways.v[i].file, ways.v[i].line,
-					      ways.v[i].text, ways.v[i].why));
-	pam_ways_free(&ways);
-	free(gids);
-	account_clear(&a);
+				msg_doas_rule(project, user, ways->v[i].file, ways->v[i].line,
+					      ways->v[i].text, ways->v[i].why));
+	pam_ways_free(&mine);
 	return r;
 }
 
@@ -224,7 +251,7 @@ static int report_checks(const struct ruas_config *cfg, const struct job *j, siz
 	const struct dir_result *d = &j->hr.dirs[dir];
 	int r = report_escalation(j, pi, rep, p->target_sudo_allowed);
 	r |= report_password(rep, pi, p->name, user, &j->hr) |
-	     report_doas(rep, pi, p->name, user, &j->hr) |
+	     report_doas(rep, pi, p->name, user, &j->hr, j->doas_ready > 0 ? &j->doas_ways : NULL) |
 	     report_pam_ways(rep, pi, p->name, user, ways);
 	r |= report_trusted_tree(p, pi, rep);
 	if (d->state == DIR_ESCAPE)
@@ -287,9 +314,15 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
 	       const struct job_projects *jp, ruas_report *rep)
 {
 	const char *user = j->spec->user;
-	struct pam_ways ways = {NULL, 0};
+	struct pam_ways mine = {NULL, 0};
+	const struct pam_ways *ways = &mine;
+	int r = 0;
 	/* The host's PAM stacks are the same for every project of this user. */
-	int r = j->outcome == OUT_OK ? pam_ways_of(user, cfg->pam_dir, &ways) : 0;
+	if (j->outcome == OUT_OK && j->ways_ready)
+		ways = &j->ways;
+	r = j->ways_ready < 0 ? -1
+	    : j->outcome == OUT_OK && !j->ways_ready ? pam_ways_of(user, cfg->pam_dir, &mine)
+						     : 0;
 	for (size_t k = 0; k < jp->n; k++) {
 		size_t pi = jp->index[k];
 		const struct ruas_project *p = cfg->projects[pi];
@@ -300,7 +333,7 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
 								       : "sudo",
 					failure_text(run, j, p->name));
 		else
-			r |= report_checks(cfg, j, pi, jp->dir_of[k], &ways, rep) |
+			r |= report_checks(cfg, j, pi, jp->dir_of[k], ways, rep) |
 			     report_lifetime_mode(j, pi, p, rep);
 		r |= report_anchors(rep, pi, user, cfg->supervisor_name,
 				    j->outcome == OUT_OK ? &j->hr : NULL);
@@ -311,8 +344,42 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
 						  j->hr.bwrap_out ? j->hr.bwrap_out : ""));
 		r |= report_groups(rep, pi, p->name, user, &j->groups, j->groups_failed);
 	}
-	pam_ways_free(&ways);
+	pam_ways_free(&mine);
 	return r;
+}
+
+void findings_after_job(const struct check_run *run, const struct runner *runner,
+			struct job *j)
+{
+	struct account acct;
+	if (j->outcome != OUT_OK)
+		return;
+	j->ways_ready = pam_ways_of(j->spec->user, run->pam_dir, &j->ways) < 0 ? -1 : 1;
+	j->doas_ready = doas_ways_of(j->spec->user, j->hr.doas_seen && j->hr.doas_rc == 0,
+				     &j->doas_ways) < 0
+				? -1
+				: 1;
+	/* No such user: the sudo (or pam) finding says so. */
+	if (account_lookup(j->spec->user, &acct) != ACCOUNT_FOUND)
+		return;
+	lifetime_probe(runner->fs_root, j->spec->user, acct.uid, &j->lt);
+	j->lt_ready = 1;
+	account_clear(&acct);
+}
+
+int report_job_lifetime(const char *fs_root, const struct job *j, const struct job_projects *jp,
+			ruas_report *rep)
+{
+	struct account acct;
+	struct outlives lt;
+	if (j->lt_ready)
+		return report_lifetime(jp, j->spec->user, &j->lt, rep);
+	/* No such user: the sudo (or pam) finding says so. */
+	if (account_lookup(j->spec->user, &acct) != ACCOUNT_FOUND)
+		return 0;
+	lifetime_probe(fs_root, j->spec->user, acct.uid, &lt);
+	account_clear(&acct);
+	return report_lifetime(jp, j->spec->user, &lt, rep);
 }
 
 /* The same text on every project of the user: ruas check prints it once. */
@@ -394,7 +461,7 @@ int report_target(const struct check_run *run, const struct job *j, size_t idx,
 		r |= pam_ways_of(user, NULL, &ways);
 		r |= report_escalation(j, idx, rep, allowed) |
 		     report_password(rep, idx, NULL, user, &j->hr) |
-		     report_doas(rep, idx, NULL, user, &j->hr) |
+		     report_doas(rep, idx, NULL, user, &j->hr, NULL) |
 		     report_pam_ways(rep, idx, NULL, user, &ways);
 		pam_ways_free(&ways);
 	}

@@ -20,6 +20,16 @@ struct job_projects {
 	size_t n;
 };
 
+/*
+ * ruas_preflight()'s check_run.after_job: the user's PAM stacks (and
+ * polkit's rules) judged for it into j->ways, and what outlives its runs
+ * into j->lt, on the job's own thread. lt is looked at after the job's
+ * call: where pam_systemd is in the login's stack, that login has started
+ * the user manager that every run would start.
+ */
+void findings_after_job(const struct check_run *run, const struct runner *runner,
+			struct job *j);
+
 /* ruas_preflight(): the findings of each project of the job. -1 on OOM. */
 int report_job(const struct ruas_config *cfg, const struct check_run *run, const struct job *j,
 	       const struct job_projects *jp, ruas_report *rep);
@@ -29,6 +39,9 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
  */
 int report_lifetime(const struct job_projects *jp, const char *user, const struct outlives *lt,
 		    ruas_report *rep);
+/* The same, judged now unless findings_after_job() did (fs_root: the runner's). */
+int report_job_lifetime(const char *fs_root, const struct job *j, const struct job_projects *jp,
+			ruas_report *rep);
 /* ruas_preflight(): a helper that other users can read, on each project that runs it (fatal). */
 int report_helper_readable(const struct ruas_config *cfg, const char *helper, ruas_report *rep);
 /* root has no password (check/password.h): fatal for every project with a run_as_user. */

@@ -10,6 +10,7 @@
 #include <pthread.h>
 
 #include "check/engine.h"
+#include "host/table.h"
 #include "host/trees.h"
 
 struct host_run {
@@ -24,14 +25,30 @@ struct host_run {
 	int started;
 	int rc; /* 0, or -1 when out of memory */
 	struct host_trees trees;
+	/*
+	 * The table's trees (host/table.h), listed at the start and walked on
+	 * the same thread after the trees; judged: their names for the jobs'
+	 * payloads (judged_trees), NULL when there are none (a test's fs_root,
+	 * or out of memory: the helpers then walk them all, as before).
+	 */
+	struct host_table table;
+	char **judged;
+	size_t njudged;
+	pthread_t table_th;
+	int table_started;
+	int table_rc; /* 0, or -1 when out of memory */
 };
 
-/* Starts the walk (on this thread when no thread can be made). */
+/*
+ * Lists the table's trees, then starts the walk (on this thread when no
+ * thread can be made).
+ */
 void host_run_start(struct host_run *h);
 
 /*
  * Waits for the walk, then adds to each job whose sudo call worked what its
- * user can write in the trees. 0, or -1 when out of memory.
+ * user (its groups: the database's and its login session's) can write in
+ * the table's trees and in the trees. 0, or -1 when out of memory.
  */
 int host_run_apply(struct host_run *h, struct job *jobs, size_t n);
 

@@ -7,6 +7,7 @@
 #include "audit/summary.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include "check/host_notes.h"
 #include "check/probe_cache.h"
 #include "check/verdict.h"
+#include "host/cache.h"
 #include "check/lifetime.h"
 #include "check/report.h"
 #include "config/config_int.h"
@@ -161,27 +163,66 @@ static void plan_free(struct plan *pl)
 }
 
 /*
- * What outlives a run of the job's user. Looked at after the jobs: where
- * pam_systemd is in the login's PAM stack, the check's own login has
- * started the user manager that every run would start.
+ * The kept verdict's key (verdict.h), made on a thread of its own while the
+ * jobs run: taken before the check judges, so that a change meanwhile is
+ * another key and the next preflight checks anew.
  */
-static int report_job_lifetime(const struct runner *runner, const struct job *j,
-			       const struct job_projects *jp, ruas_report *rep)
+struct key_run {
+	const ruas_config *cfg;
+	struct buf k;
+	int ok;
+	int started;
+	pthread_t th;
+};
+
+static void *key_main(void *arg)
 {
-	struct account acct;
-	struct outlives lt;
-	/* No such user: the sudo (or pam) finding says so. */
-	if (account_lookup(j->spec->user, &acct) != ACCOUNT_FOUND)
-		return 0;
-	lifetime_probe(runner->fs_root, j->spec->user, acct.uid, &lt);
-	account_clear(&acct);
-	return report_lifetime(jp, j->spec->user, &lt, rep);
+	struct key_run *kr = arg;
+	/*
+	 * The directory the check keeps its walk, probes and verdict in, made
+	 * first when missing: making it changes the supervisor's home, which
+	 * is in the key.
+	 */
+	int dir = host_cache_dir();
+	if (dir >= 0)
+		close(dir);
+	kr->ok = verdict_key(kr->cfg, &kr->k) == 0;
+	return NULL;
+}
+
+static void key_start(struct key_run *kr)
+{
+	kr->started = pthread_create(&kr->th, NULL, key_main, kr) == 0;
+	if (!kr->started)
+		key_main(kr);
+}
+
+static void key_join(struct key_run *kr)
+{
+	if (kr->started)
+		pthread_join(kr->th, NULL);
+	kr->started = 0;
 }
 
 /* What a check says of the host once (host_notes.h): never kept, judged at each check. */
 static int host_notes(ruas_report *rep, const char *fs_root)
 {
 	return report_proc_cmdlines(rep, fs_root) | report_not_judged(rep, fs_root);
+}
+
+/* The jobs' shared part (engine.h); probe_host: the probes' host key, made here. */
+static struct check_run preflight_check_run(const ruas_config *cfg, const struct runner *runner,
+					    unsigned int flags, struct buf *probe_host)
+{
+	struct check_run run = check_run_of(cfg);
+	/* A test's fake tree (fs_root) is never kept in the host's place. */
+	run.keep_probes = runner->fs_root ? 0 : cfg->host_check_interval;
+	run.fresh_probes = (flags & PREFLIGHT_FRESH_HOST) != 0;
+	run.after_job = findings_after_job;
+	run.pam_dir = cfg->pam_dir;
+	if (run.keep_probes && probe_cache_host_key(probe_host) == 0)
+		run.probe_host_key = probe_host;
+	return run;
 }
 
 int preflight_run(ruas_report **out, const ruas_config *cfg,
@@ -197,19 +238,15 @@ int preflight_run(ruas_report **out, const ruas_config *cfg,
 		*out = NULL;
 		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "preflight: out of memory");
 	}
-	struct check_run run = check_run_of(cfg);
-	/* A test's fake tree (fs_root) is never kept in the host's place. */
-	run.keep_probes = runner->fs_root ? 0 : cfg->host_check_interval;
-	run.fresh_probes = (flags & PREFLIGHT_FRESH_HOST) != 0;
 	struct buf probe_host = BUF_INIT;
-	if (run.keep_probes && probe_cache_host_key(&probe_host) == 0)
-		run.probe_host_key = &probe_host;
+	struct check_run run = preflight_check_run(cfg, runner, flags, &probe_host);
 	/* The trees root trusts, walked beside the sudo calls (check/host_jobs.h). */
 	struct host_run host = {.fs_root = runner->fs_root,
 				.seconds = cfg->scan_time_limit,
 				/* A test's fake tree is never kept in the host's place. */
 				.interval = runner->fs_root ? 0 : cfg->host_check_interval,
 				.fresh = (flags & PREFLIGHT_FRESH_HOST) != 0};
+	struct key_run key = {.cfg = cfg, .k = BUF_INIT};
 	struct plan pl = {0};
 	struct job *jobs = NULL;
 	ruas_report *rep = NULL;
@@ -224,7 +261,12 @@ int preflight_run(ruas_report **out, const ruas_config *cfg,
 	if (!(rep = report_new(names, cfg->nprojects)))
 		goto done;
 
+	/* A test's fake tree is never kept in the host's place. */
+	if (!runner->fs_root)
+		key_start(&key);
 	host_run_start(&host);
+	run.judged_trees = host.judged;
+	run.njudged_trees = host.njudged;
 	if (!(jobs = jobs_run(&run, runner, pl.specs, pl.n, max_parallel)))
 		goto done;
 	if (host_run_apply(&host, jobs, pl.n) < 0)
@@ -233,26 +275,29 @@ int preflight_run(ruas_report **out, const ruas_config *cfg,
 	for (size_t i = 0; i < pl.n; i++) {
 		if (report_job(cfg, &run, &jobs[i], &pl.more[i].projects, rep) < 0)
 			rc = RUAS_ERR_NOMEM;
-		if (report_job_lifetime(runner, &jobs[i], &pl.more[i].projects, rep) < 0)
+		if (report_job_lifetime(runner->fs_root, &jobs[i], &pl.more[i].projects, rep) < 0)
 			rc = RUAS_ERR_NOMEM;
 	}
 	if (report_helper_readable(cfg, run.helper, rep) < 0 || report_shared_users(cfg, rep) < 0 ||
 	    report_root_password(cfg, rep) < 0 || host_notes(rep, runner->fs_root) < 0)
 		rc = RUAS_ERR_NOMEM;
 done:
+	key_join(&key);
 	host_run_free(&host);
 	buf_free(&probe_host);
 	free(names);
 	jobs_free(jobs, pl.n);
 	plan_free(&pl);
 	if (rc < 0) {
+		buf_free(&key.k);
 		ruas_report_free(rep);
 		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM,
 				 "preflight: out of memory");
 	}
 	*out = rep;
-	if (!runner->fs_root)
-		verdict_keep(cfg, rep);
+	if (key.ok)
+		verdict_keep(cfg, &key.k, rep);
+	buf_free(&key.k);
 	return 0;
 }
 

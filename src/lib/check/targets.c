@@ -67,7 +67,7 @@ int targets_run(ruas_report **out, const char *const *targets,
 	int rc = check_as(o, &via, &me_name, err);
 	if (rc < 0)
 		return rc;
-	const struct check_run run = {
+	struct check_run run = {
 		.sudo = o->sudo ? o->sudo : RUAS_SUDO_PATH,
 		.helper = o->helper ? o->helper : RUAS_HELPER_PATH,
 		.config = "the configuration",
@@ -93,6 +93,8 @@ int targets_run(ruas_report **out, const char *const *targets,
 		specs[i].nallowed = 1;
 	}
 	host_run_start(&host);
+	run.judged_trees = host.judged;
+	run.njudged_trees = host.njudged;
 	if (!(jobs = jobs_run(&run, runner, specs, n, o->max_parallel)) ||
 	    host_run_apply(&host, jobs, n) < 0)
 		goto done;

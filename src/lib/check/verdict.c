@@ -159,19 +159,22 @@ static void put_report(struct buf *b, const ruas_report *rep)
 	}
 }
 
-void verdict_keep(const ruas_config *cfg, const ruas_report *rep)
+int verdict_key(const ruas_config *cfg, struct buf *k)
 {
-	struct buf k = BUF_INIT, b = BUF_INIT;
-	if (ruas_report_has_fatal(rep) || key_of(cfg, &k) < 0) {
-		buf_free(&k);
+	int r = key_of(cfg, k);
+	return r < 0 || k->oom ? -1 : 0;
+}
+
+void verdict_keep(const ruas_config *cfg, const struct buf *k, const ruas_report *rep)
+{
+	struct buf b = BUF_INIT;
+	if (ruas_report_has_fatal(rep))
 		return;
-	}
-	kept_head(&b, &k);
+	kept_head(&b, k);
 	put_report(&b, rep);
 	char name[64];
 	kept_name("verdict", cfg->path, name, sizeof name); /* one per configuration path */
 	kept_store(name, &b);
-	buf_free(&k);
 	buf_free(&b);
 }
 
@@ -255,7 +258,7 @@ static int trees_give(const ruas_config *cfg)
 		struct helper_report hr;
 		memset(&hr, 0, sizeof hr);
 		gives = account_gids(&a, &gids, &ng) < 0 ||
-			host_verdict_add(&t, u, a.uid, gids, (size_t)ng, cfg->scan_time_limit, &hr) < 0 ||
+			host_verdict_add(&t, NULL, u, a.uid, gids, (size_t)ng, cfg->scan_time_limit, &hr) < 0 ||
 			hr.anchors_total > 0;
 		helper_report_free(&hr);
 		free(gids);

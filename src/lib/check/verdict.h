@@ -31,10 +31,16 @@
  */
 ruas_report *verdict_reuse(const ruas_config *cfg);
 
-/* Keeps rep for cfg when nothing in it is fatal; failures are silent (nothing kept). */
-void verdict_keep(const ruas_config *cfg, const ruas_report *rep);
-
 struct buf;
+/*
+ * The key of a verdict for cfg, taken before the check judges (a change
+ * while it runs is then another key, and the next preflight checks anew):
+ * 0, or -1 when none can be kept (no file, no interval, out of memory).
+ */
+int verdict_key(const ruas_config *cfg, struct buf *k);
+/* Keeps rep under key k when nothing in it is fatal; failures are silent (nothing kept). */
+void verdict_keep(const ruas_config *cfg, const struct buf *k, const ruas_report *rep);
+
 /* A key's line for path: what, the path, and its identity (lstat), or its errno. */
 void verdict_sig(struct buf *k, const char *what, const char *path);
 /* verdict_sig() of each entry of dir (not dot files), in name order. */

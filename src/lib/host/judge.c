@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "path_follow.h"
+
 static int in_groups(gid_t g, const gid_t *groups, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -117,17 +119,8 @@ int host_entry_reachable(const struct host_trees *t, const struct host_entry *e,
 			 const gid_t *groups, size_t ngroups)
 {
 	char dir[PATH_MAX];
-	size_t len = strlen(e->path);
-	if (len >= sizeof dir)
-		return 1; /* judged as reachable: fail closed */
-	for (size_t i = 0; i < len; i++) {
-		if (e->path[i] != '/')
-			continue;
-		size_t n = i ? i : 1; /* "/" first */
-		memcpy(dir, e->path, n);
-		dir[n] = '\0';
-		if (n == len)
-			break;
+	/* A path too long yields none: judged as reachable, fail closed. */
+	for (size_t pos = 0; path_above_next(e->path, &pos, dir);) {
 		const struct host_entry *a = find(t, dir);
 		if (a && S_ISDIR(a->mode) &&
 		    !host_may(a->uid, a->gid, a->mode, a->acl, a->nacl, uid, groups, ngroups, 1))

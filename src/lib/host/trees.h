@@ -18,6 +18,7 @@
 #define RUAS_HOST_TREES_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* One entry of a POSIX ACL, as the kernel stores it (acl_xattr). */
@@ -41,6 +42,9 @@ enum {
 	HOST_ENTRY_RO = 1,     /* on a read-only mount: not writable, though still owned */
 	HOST_ENTRY_HIDDEN = 2, /* a directory the supervisor could not list */
 	HOST_ENTRY_ABOVE = 4,  /* a directory above a tree's root (not walked itself) */
+	/* The table's trees only (table.h): */
+	HOST_ENTRY_SKIP_SELF = 8, /* fine for the target it is named after (its own crontab) */
+	HOST_ENTRY_CAPPED = 16,   /* a tree not walked whole: the cap (not judged is not passed) */
 };
 
 struct host_entry {
@@ -54,6 +58,15 @@ struct host_entry {
 	size_t nacl;
 	struct host_ace *dacl; /* a directory's default ACL, when it has one */
 	size_t ndacl;
+	/*
+	 * The table's trees only (table.h; NULL, 0 for the walk's): what the
+	 * helper would have named it by: the table's id, how it relates to the
+	 * anchor (AREL_*, helper_report.h), and the anchor (a symlink for a
+	 * link's target and the directories above it).
+	 */
+	const char *id;
+	int rel;
+	char *anchor;
 };
 
 struct host_trees {
@@ -84,6 +97,14 @@ int host_trees_walk(const char *fs_root, unsigned int threads, unsigned int seco
 void host_trees_free(struct host_trees *t);
 /* Frees what one entry holds (not the entry). */
 void host_entry_clear(struct host_entry *e);
+/*
+ * *e (zeroed first) for the object at `path` (as lstat saw it: st) when
+ * someone other than root could write or own it, or may not enter it
+ * (flags: HOST_ENTRY_*; HIDDEN keeps it always): 1 made, 0 not worth
+ * keeping (root's, and only root may write it), -1 out of memory.
+ */
+int host_entry_make(const char *path, const struct stat *st, unsigned int flags,
+		    struct host_entry *e);
 
 /*
  * A kept walk's entries looked at again (lstat and ACLs, beneath fs_root):

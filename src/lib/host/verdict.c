@@ -70,18 +70,57 @@ static int add_hit(struct helper_report *hr, const char *path, char how, int rel
 	return 0;
 }
 
-int host_verdict_add(const struct host_trees *t, const char *user, uid_t uid,
-		     const gid_t *groups, size_t ngroups, unsigned int seconds,
-		     struct helper_report *hr)
+/* Is the entry's own name (a link's, for what one leads to) the target's? */
+static int named_after(const struct host_entry *e, const char *user)
+{
+	const char *p = e->rel == AREL_LINK && e->anchor ? e->anchor : e->path;
+	const char *base = strrchr(p, '/');
+	return base && strcmp(base + 1, user) == 0;
+}
+
+/* Can the user enter every directory above e that t, and also (or NULL), keep? */
+static int reachable(const struct host_trees *t, const struct host_trees *also,
+		     const struct host_entry *e, uid_t uid, const gid_t *groups, size_t ngroups)
+{
+	return host_entry_reachable(t, e, uid, groups, ngroups) &&
+	       (!also || host_entry_reachable(also, e, uid, groups, ngroups));
+}
+
+/* An entry of the table's trees (table.h): named as the helper names what it walks. */
+static int add_table_hit(const struct host_trees *t, const struct host_trees *also,
+			 const struct host_entry *e, const char *user, uid_t uid,
+			 const gid_t *groups, size_t ngroups, struct helper_report *hr)
+{
+	char how = 'c'; /* a tree the cap stopped: not judged is not passed, for everyone */
+	if (!(e->flags & HOST_ENTRY_CAPPED)) {
+		how = host_entry_judge(e, uid, groups, ngroups);
+		if (!how || !reachable(t, also, e, uid, groups, ngroups))
+			return 0;
+	}
+	if (((e->flags & HOST_ENTRY_SKIP_SELF) && named_after(e, user)) ||
+	    listed(hr, hr->nanchors, e->path))
+		return 0;
+	if (how == 'x')
+		how = 'h'; /* may enter what the supervisor could not judge */
+	return add_hit(hr, e->path, how, e->rel, e->id, e, e->anchor);
+}
+
+int host_verdict_add(const struct host_trees *t, const struct host_trees *also,
+		     const char *user, uid_t uid, const gid_t *groups, size_t ngroups,
+		     unsigned int seconds, struct helper_report *hr)
 {
 	size_t helper_listed = hr->nanchors;
 	int r = 0;
 	for (size_t i = 0; i < t->n && r == 0; i++) {
 		const struct host_entry *e = &t->e[i];
+		if (e->id) {
+			r = add_table_hit(t, also, e, user, uid, groups, ngroups, hr);
+			continue;
+		}
 		const char *root = e->root < t->nroots ? t->roots[e->root] : "/";
 		char how = host_entry_judge(e, uid, groups, ngroups);
 		if (!how || own_crontab(root, e->path, user) || listed(hr, helper_listed, e->path) ||
-		    !host_entry_reachable(t, e, uid, groups, ngroups))
+		    !reachable(t, also, e, uid, groups, ngroups))
 			continue;
 		int rel = (e->flags & HOST_ENTRY_ABOVE) ? AREL_PARENT
 			  : strcmp(e->path, root) == 0	 ? AREL_SELF

@@ -17,12 +17,15 @@
  * among them) can write, owns or can enter without the supervisor having
  * judged it, in t; none that the helper already listed; at most
  * ANCHOR_REPORT_CAP listed in all, every one counted in anchors_total. A
- * walk that did not finish is one hit of its own ('t'). Owners and groups
- * are named. 0, or -1 when out of memory.
+ * walk that did not finish is one hit of its own ('t'). Entries of the
+ * table's trees (table.h) are named by the table's id and their anchor, as
+ * the helper names them, and each path once. `also` (NULL: none): more
+ * kept directories, which the user must be able to enter too to reach an
+ * entry. Owners and groups are named. 0, or -1 when out of memory.
  */
-int host_verdict_add(const struct host_trees *t, const char *user, uid_t uid,
-		     const gid_t *groups, size_t ngroups, unsigned int seconds,
-		     struct helper_report *hr);
+int host_verdict_add(const struct host_trees *t, const struct host_trees *also,
+		     const char *user, uid_t uid, const gid_t *groups, size_t ngroups,
+		     unsigned int seconds, struct helper_report *hr);
 
 /* The table's id (src/common/anchors_table.c) for a tree's root. */
 const char *host_root_id(const char *root);

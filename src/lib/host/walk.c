@@ -69,10 +69,9 @@ struct worker {
 	struct out out;
 };
 
-static int keep(struct worker *wk, const char *path, const struct stat *st, unsigned int root,
-		unsigned int flags)
+int host_entry_make(const char *path, const struct stat *st, unsigned int flags,
+		    struct host_entry *e)
 {
-	struct out *o = &wk->out;
 	int hidden = (flags & HOST_ENTRY_HIDDEN) != 0;
 	int dir = S_ISDIR(st->st_mode);
 	if (!S_ISREG(st->st_mode) && !dir)
@@ -97,36 +96,41 @@ static int keep(struct worker *wk, const char *path, const struct stat *st, unsi
 		free(acl);
 		return 0;
 	}
-	if (o->n == o->cap) {
-		size_t cap = o->cap ? 2 * o->cap : 64;
-		struct host_entry *e = realloc(o->e, cap * sizeof *e);
-		if (!e) {
-			free(acl);
-			free(dacl);
-			return -1;
-		}
-		o->e = e;
-		o->cap = cap;
-	}
 	char *p = strdup(path);
 	if (!p) {
 		free(acl);
 		free(dacl);
 		return -1;
 	}
-	struct host_entry *e = &o->e[o->n++];
 	memset(e, 0, sizeof *e);
 	e->path = p;
 	e->mode = st->st_mode;
 	e->uid = st->st_uid;
 	e->gid = st->st_gid;
 	e->flags = flags;
-	e->root = root;
 	e->acl = acl;
 	e->nacl = nacl;
 	e->dacl = dacl;
 	e->ndacl = ndacl;
-	return 0;
+	return 1;
+}
+
+static int keep(struct worker *wk, const char *path, const struct stat *st, unsigned int root,
+		unsigned int flags)
+{
+	struct out *o = &wk->out;
+	if (o->n == o->cap) {
+		size_t cap = o->cap ? 2 * o->cap : 64;
+		struct host_entry *e = realloc(o->e, cap * sizeof *e);
+		if (!e)
+			return -1;
+		o->e = e;
+		o->cap = cap;
+	}
+	int r = host_entry_make(path, st, flags, &o->e[o->n]);
+	if (r > 0)
+		o->e[o->n++].root = root;
+	return r < 0 ? -1 : 0;
 }
 
 static int past_deadline(struct walk *w)
@@ -315,6 +319,7 @@ void host_entry_clear(struct host_entry *e)
 	free(e->path);
 	free(e->acl);
 	free(e->dacl);
+	free(e->anchor);
 }
 
 /* The directories above a root, "/" first, kept as any entry is, marked HOST_ENTRY_ABOVE. */

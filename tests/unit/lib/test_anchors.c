@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
@@ -199,8 +200,8 @@ static void collect(void *ctx, const struct anchor_finding *fd)
  * Runs anchors_probe on items in a child (as nobody when root) and returns
  * its findings, one line each, sorted as the probe emits them.
  */
-static char *probe_as_target(const struct fix *f, const struct anchor_item *items, size_t n,
-			     const char *self)
+static char *probe_judged(const struct fix *f, const struct anchor_item *items, size_t n,
+			  const char *self, char *const *judged, size_t njudged)
 {
 	int p[2];
 	assert_int_equal(pipe(p), 0);
@@ -212,7 +213,7 @@ static char *probe_as_target(const struct fix *f, const struct anchor_item *item
 				   setuid(NOBODY_UID) < 0))
 			_exit(77);
 		struct collect c = {f->root, BUF_INIT};
-		size_t failed = anchors_probe(items, n, self, collect, &c);
+		size_t failed = anchors_probe(items, n, self, judged, njudged, collect, &c);
 		buf_printf(&c.out, "failed %zu\n", failed);
 		ssize_t w = write(p[1], c.out.data, c.out.len);
 		buf_free(&c.out);
@@ -236,6 +237,12 @@ static char *probe_as_target(const struct fix *f, const struct anchor_item *item
 	}
 	assert_int_equal(WEXITSTATUS(st), 0);
 	return buf_detach(&out);
+}
+
+static char *probe_as_target(const struct fix *f, const struct anchor_item *items, size_t n,
+			     const char *self)
+{
+	return probe_judged(f, items, n, self, NULL, 0);
 }
 
 static void assert_lines(const char *got, const char *want)
@@ -939,6 +946,43 @@ static void test_texts(void **state)
 	free(t);
 }
 
+/*
+ * A tree the library judges itself (the payload's judged_trees, to at
+ * least the tree's depth): the helper judges the tree's own path and the
+ * directories above it, but walks nothing in it. Named at a depth short of
+ * the table's, or by another path, it is walked as before.
+ */
+static void test_probe_judged_trees(void **state)
+{
+	struct fix *f = *state;
+	if (!f->as_root) {
+		print_message("SKIP: needs root to make root-owned fixtures\n");
+		skip();
+	}
+	mkd(f, "tree", 0757);
+	mk(f, "tree/b", 0666);
+	char *tree = at(f, "tree");
+	char real[PATH_MAX];
+	assert_non_null(realpath(tree, real));
+	struct anchor_item items[] = {{tree, &TREE_DEF}};
+	char full[PATH_MAX + 8], shallow[PATH_MAX + 8], other[PATH_MAX + 16];
+	snprintf(full, sizeof full, "1 %s", real);
+	snprintf(shallow, sizeof shallow, "0 %s", real);
+	snprintf(other, sizeof other, "1 %s-other", real);
+	char *judged[] = {other, full, NULL};
+	char *got = probe_judged(f, items, 1, "nobody", judged, 2);
+	assert_lines(got, "w self cron R/tree -> R/tree\n"
+			  "failed 1\n");
+	free(got);
+	char *short_[] = {shallow, other, NULL};
+	got = probe_judged(f, items, 1, "nobody", short_, 2);
+	assert_lines(got, "w self cron R/tree -> R/tree\n"
+			  "w inside cron R/tree/b -> R/tree\n"
+			  "failed 2\n");
+	free(got);
+	free(tree);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -950,6 +994,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_probe_owned_and_system, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_probe_symlink_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_probe_tree_cap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_probe_judged_trees, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_probe_sticky_config_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_probe_table_clean_here, setup, teardown),
 		cmocka_unit_test(test_secure_path),

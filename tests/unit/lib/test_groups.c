@@ -131,12 +131,30 @@ static void test_table_documented(void **state)
 
 /* ------------------------------------------------------- a user's groups */
 
+/*
+ * The user's hits, judged twice: looking the table's gids up in the call,
+ * and with them looked up once beforehand (as a check does for its many
+ * users), which must agree hit for hit.
+ */
 static struct group_hits hits_of(const char *user)
 {
 	struct account a;
 	assert_int_equal(account_lookup(user, &a), ACCOUNT_FOUND);
-	struct group_hits h;
-	assert_int_equal(account_group_risks(&a, &h), 0);
+	struct group_hits h, k;
+	struct group_risk_gids known;
+	assert_int_equal(account_group_risks(&a, NULL, &h), 0);
+	assert_int_equal(group_risk_gids_load(&known), 0);
+	assert_true(known.n > 0);
+	assert_int_equal(account_group_risks(&a, &known, &k), 0);
+	assert_int_equal(h.n, k.n);
+	for (size_t i = 0; i < h.n; i++) {
+		assert_int_equal(h.v[i].gid, k.v[i].gid);
+		assert_int_equal(h.v[i].severity, k.v[i].severity);
+		assert_ptr_equal(h.v[i].why, k.v[i].why);
+		assert_int_equal(h.v[i].primary, k.v[i].primary);
+		assert_int_equal(h.v[i].member, k.v[i].member);
+	}
+	group_hits_clear(&k);
 	account_clear(&a);
 	return h;
 }

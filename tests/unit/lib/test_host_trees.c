@@ -240,7 +240,7 @@ static void test_hits(void **state)
 	hr.nanchors = 1;
 	hr.anchors_total = 1;
 	const gid_t g[] = {T_GID};
-	assert_int_equal(host_verdict_add(&t, "t", T_UID, g, 1, 60, &hr), 0);
+	assert_int_equal(host_verdict_add(&t, NULL, "t", T_UID, g, 1, 60, &hr), 0);
 	int sub = 0, deep = 0, b = 0, priv = 0, evil = 0;
 	for (size_t i = 0; i < hr.nanchors; i++) {
 		const struct anchor_hit *a = &hr.anchors[i];
@@ -272,7 +272,7 @@ static void test_hits(void **state)
 	/* A late walk: one hit saying so, fatal like the rest. */
 	memset(&hr, 0, sizeof hr);
 	t.incomplete = 1;
-	assert_int_equal(host_verdict_add(&t, "t", T_UID, g, 1, 60, &hr), 0);
+	assert_int_equal(host_verdict_add(&t, NULL, "t", T_UID, g, 1, 60, &hr), 0);
 	const struct anchor_hit *late = &hr.anchors[hr.nanchors - 1];
 	assert_int_equal(late->how, 't');
 	char *m = msg_anchor("t", "sup", late);
@@ -307,7 +307,7 @@ static void test_hits_capped_and_own_crontab(void **state)
 	struct helper_report hr;
 	memset(&hr, 0, sizeof hr);
 	const gid_t g[] = {T_GID};
-	assert_int_equal(host_verdict_add(&t, "t", T_UID, g, 1, 60, &hr), 0);
+	assert_int_equal(host_verdict_add(&t, NULL, "t", T_UID, g, 1, 60, &hr), 0);
 	assert_int_equal(hr.nanchors, ANCHOR_REPORT_CAP);
 	assert_int_equal(hr.anchors_total, ANCHOR_REPORT_CAP + 2);
 	for (size_t i = 0; i < hr.nanchors; i++)

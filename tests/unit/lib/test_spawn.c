@@ -172,8 +172,8 @@ static const char legacy_script[] =
 	"exit 0\n";
 
 /* The helper's HELLO (payload.h), as a fake helper says it before the library sends PAYLOAD. */
-#define FAKE_HELLO "printf '\\000\\000\\000\\005\\014RUAS\\014' >&0\n"
-_Static_assert(PAYLOAD_VERSION == 12, "FAKE_HELLO names payload version 12 (\\014)");
+#define FAKE_HELLO "printf '\\000\\000\\000\\005\\014RUAS\\015' >&0\n"
+_Static_assert(PAYLOAD_VERSION == 13, "FAKE_HELLO names payload version 13 (\\015)");
 
 /*
  * The fake sudo: records its arguments, its exact environment, whether a

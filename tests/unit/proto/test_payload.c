@@ -642,8 +642,15 @@ static void test_crafted_valid_is_accepted(void **state)
 	raw_str(&raw, "config /etc/ruas/ruas.conf");
 	raw_str(&raw, "supervisor-dot /home/sup/.bashrc");
 	raw_str(&raw, ""); /* known_listing: none */
+	raw_u32(&raw, 2);  /* judged_trees */
+	raw_str(&raw, "1 /usr/bin");
+	raw_str(&raw, "2 /etc/systemd/system");
 	assert_int_equal(payload_decode(raw.data, raw.len, &p, &why), 0);
 	assert_string_equal(p.known_listing, "");
+	assert_int_equal(p.njudged_trees, 2);
+	assert_string_equal(p.judged_trees[0], "1 /usr/bin");
+	assert_string_equal(p.judged_trees[1], "2 /etc/systemd/system");
+	assert_null(p.judged_trees[2]);
 	assert_int_equal(p.kind, PAYLOAD_CHECK);
 	assert_string_equal(p.sudo_path, "/usr/bin/sudo");
 	assert_int_equal(p.scan_cap, 50);
@@ -750,6 +757,7 @@ static void test_trailing_bytes_refused(void **state)
 	raw_check_until_anchors(&raw);
 	raw_u32(&raw, 0);
 	raw_str(&raw, ""); /* known_listing */
+	raw_u32(&raw, 0);  /* judged_trees */
 	assert_int_equal(buf_addc(&raw, 'x'), 0);
 	assert_raw_refused(&raw, "trailing");
 	buf_free(&raw);
@@ -936,10 +944,37 @@ static void test_anchors_refused_when_malformed(void **state)
 	assert_raw_refused(&raw, "truncated");
 	buf_free(&raw);
 
+	/* Without the judged trees (the version 12 layout). */
+	raw = (struct buf)BUF_INIT;
+	raw_check_until_anchors(&raw);
+	raw_u32(&raw, 0);
+	raw_str(&raw, "");
+	assert_raw_refused(&raw, "truncated");
+	buf_free(&raw);
+
+	/* A judged tree with a NUL in it, or more than are sent. */
+	raw = (struct buf)BUF_INIT;
+	raw_check_until_anchors(&raw);
+	raw_u32(&raw, 0);
+	raw_str(&raw, "");
+	raw_u32(&raw, 1);
+	raw_bytes(&raw, "1 /usr/bin\0/x", 13);
+	assert_raw_refused(&raw, "NUL");
+	buf_free(&raw);
+	raw = (struct buf)BUF_INIT;
+	raw_check_until_anchors(&raw);
+	raw_u32(&raw, 0);
+	raw_str(&raw, "");
+	raw_u32(&raw, 0x7fffffffu);
+	raw_str(&raw, "1 /usr/bin");
+	assert_raw_refused(&raw, "count");
+	buf_free(&raw);
+
 	raw = (struct buf)BUF_INIT;
 	raw_check_until_anchors(&raw);
 	raw_u32(&raw, 0);
 	raw_str(&raw, "User t may run the following commands on h:\n");
+	raw_u32(&raw, 0);
 	struct payload p;
 	const char *why = NULL;
 	assert_int_equal(payload_decode(raw.data, raw.len, &p, &why), 0);
@@ -1086,6 +1121,7 @@ static void test_flags_checked(void **state)
 		raw_u32(&raw, 0);
 		raw_u32(&raw, 0);
 		raw_str(&raw, "");
+		raw_u32(&raw, 0);
 		const char *why;
 		if (f <= CHECK_FLAGS_ALL)
 			assert_int_equal(decode_raw(&raw, &why), 0);
@@ -1099,6 +1135,7 @@ static void test_flags_checked(void **state)
 	raw_u32(&raw, 0);
 	raw_u32(&raw, 0);
 	raw_str(&raw, "");
+	raw_u32(&raw, 0);
 	assert_raw_refused(&raw, "check flags unknown");
 	buf_free(&raw);
 }
@@ -1140,8 +1177,8 @@ static void test_hello(void **state)
 	unsigned int v = 0;
 	assert_int_equal(payload_hello_encode(&b), 0);
 	assert_int_equal(b.len, PAYLOAD_HELLO_BODY);
-	assert_memory_equal(b.data, "RUAS\x0c", 5);
-	assert_int_equal(PAYLOAD_VERSION, 12);
+	assert_memory_equal(b.data, "RUAS\x0d", 5);
+	assert_int_equal(PAYLOAD_VERSION, 13);
 	assert_int_equal(payload_hello_decode(b.data, b.len, &v), 0);
 	assert_int_equal(v, PAYLOAD_VERSION);
 	/* Another version decodes, for the caller to name. */

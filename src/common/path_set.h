@@ -1,8 +1,8 @@
 /*
- * path_set.h - a set of tagged paths, for the anchor judge (anchor_probe.c)
- * to remember what it has judged: a hash set (open addressing, a power of
- * two in size), as thousands of links in the library and PATH trees share
- * their directories.
+ * path_set.h - a set of tagged paths, for the anchor judges (the helper's
+ * anchor_probe.c, the library's host/table.c) to remember what they have
+ * judged: a hash set (open addressing, a power of two in size), as
+ * thousands of links in the library and PATH trees share their directories.
  */
 #ifndef RUAS_PATH_SET_H
 #define RUAS_PATH_SET_H
