@@ -49,8 +49,9 @@ char *path_follow(const char *path, struct path_set *dirs, const struct path_fol
 		/* A directory met before: no lstat, thousands of links share them. */
 		int known = *rest && dirs && path_set_has(dirs, 'd', cur);
 		struct stat st;
+		/* ENOTDIR: a file on the way, which whoever writes its directory replaces. */
 		if (!known && lstat(cur, &st) < 0) {
-			if (errno != ENOENT) {
+			if (errno != ENOENT && errno != ENOTDIR) {
 				int err = errno;
 				cur[clen ? clen : 1] = '\0'; /* the directory that holds it ("/" for the root) */
 				if (cb->stop)

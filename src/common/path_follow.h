@@ -21,8 +21,8 @@ struct path_follow_cb {
 	void (*link)(void *ctx, const char *link, int first);
 	/*
 	 * Or NULL. The resolution stopped at a component that could not be
-	 * looked at (errno err, not ENOENT: a directory this process may not
-	 * search): `dir` is the resolved directory that holds it.
+	 * looked at (errno err, not ENOENT or ENOTDIR: a directory this
+	 * process may not search): `dir` is the resolved directory that holds it.
 	 */
 	void (*stop)(void *ctx, const char *dir, int err);
 	void *ctx;
@@ -31,9 +31,10 @@ struct path_follow_cb {
 /*
  * `path` (absolute) resolved: a malloc'd path with no symlink in it, or
  * NULL on a loop (more than 40 links), a path too long, one that cannot be
- * reached (an error other than ENOENT: cb->stop says where) or out of
- * memory. A missing component ends the walk and the rest is kept as
- * written: whoever may write what exists could create the rest. *linked:
+ * reached (an error other than ENOENT or ENOTDIR: cb->stop says where) or
+ * out of memory. A missing component (or a file where a directory should
+ * be) ends the walk and the rest is kept as written: whoever may write
+ * what exists could create the rest. *linked:
  * was any link followed. dirs (NULL: none) remembers the directories met,
  * tagged 'd', so that the many links sharing them cost no lstat.
  */

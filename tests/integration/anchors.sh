@@ -366,4 +366,28 @@ rm -f /usr/local/bin/zz-ruas-fresh
 passes "the program removed"
 umount /usr/local/bin
 
+# A read-only mount counts as the kernel sees it where the path is: a
+# world-writable job on a read-only bind of /etc/cron.d cannot be written
+# (the control), and one under a read-only mount that a later mount hides
+# can be (mount points matched by prefix would take the hidden one).
+mkdir -p "$SB/crond-ro"
+install -m 0666 /dev/null "$SB/crond-ro/zz-ruas-ro"
+mount --bind "$SB/crond-ro" /etc/cron.d && mount -o remount,bind,ro /etc/cron.d
+as_user t1 sh -c 'echo x >>/etc/cron.d/zz-ruas-ro' 2>/dev/null
+expect "read-only /etc/cron.d: the target really cannot write the job" test $? != 0
+passes "a world-writable job on a read-only /etc/cron.d"
+umount /etc/cron.d
+mkdir -p "$SB/ulb-ro" "$SB/ul-rw/bin"
+chmod 755 "$SB/ulb-ro" "$SB/ul-rw" "$SB/ul-rw/bin"
+mount --bind "$SB/ulb-ro" /usr/local/bin && mount -o remount,bind,ro /usr/local/bin
+mount --bind "$SB/ul-rw" /usr/local
+install -m 0666 /dev/null /usr/local/bin/zz-visible
+as_user t1 sh -c 'echo x >>/usr/local/bin/zz-visible'
+expect "a read-only mount hidden by a later one: the target writes what is visible" test $? = 0
+fails "a program of root's PATH under a hidden read-only mount" \
+	'ERROR: target user "t1" can write "/usr/local/bin/zz-visible", inside "/usr/local/bin"'
+umount /usr/local
+umount /usr/local/bin
+passes "the mounts removed"
+
 tap_finish

@@ -263,9 +263,13 @@ static void judge_creatable(struct judge *j, const char *path, const struct anch
 	memcpy(dir, path, n);
 	dir[n] = '\0';
 	struct stat st;
-	/* The nearest directory that exists: it can create what is missing below. */
+	/*
+	 * The nearest directory that exists: it can create what is missing
+	 * below. (A file on the way is replaced through its own directory,
+	 * which judge_parents judged, or by its owner, who owns it.)
+	 */
 	int rc;
-	while ((rc = lstat(dir, &st)) < 0 && errno == ENOENT && n > 1) {
+	while ((rc = lstat(dir, &st)) < 0 && (errno == ENOENT || errno == ENOTDIR) && n > 1) {
 		char *s = strrchr(dir, '/');
 		n = s && s != dir ? (size_t)(s - dir) : 1;
 		dir[n] = '\0';
@@ -292,7 +296,8 @@ static void judge_object(struct judge *j, const char *path, int rel,
 {
 	struct stat st;
 	if (lstat(path, &st) < 0) {
-		if (errno == ENOENT && d->kind != ANCHOR_SOCKET && d->kind != ANCHOR_DEVICE)
+		if ((errno == ENOENT || errno == ENOTDIR) && d->kind != ANCHOR_SOCKET &&
+		    d->kind != ANCHOR_DEVICE)
 			judge_creatable(j, path, d, anchor);
 		return;
 	}

@@ -181,6 +181,27 @@ static char *msg_hidden(const char *user, const char *supervisor, const struct a
 	return buf_detach(&b);
 }
 
+/*
+ * A directory of the table's trees that the library's walk could not look
+ * into ('u'), for a target that can get in; a->anchor says why.
+ */
+static char *msg_unjudged(const char *user, const struct anchor_hit *a,
+			  const struct anchor_def *d)
+{
+	struct buf b = BUF_INIT;
+	buf_adds(&b, "ERROR: ");
+	quote_display_dq(&b, a->path);
+	buf_adds(&b, " was not judged for target user ");
+	quote_display_dq(&b, user);
+	buf_printf(&b, ": %s", a->anchor);
+	if (d && d->why)
+		buf_printf(&b, ", and root runs or trusts what it holds: %s", d->why);
+	buf_adds(&b, ".\nFix: look at it by hand and make it readable to the supervisor (or run "
+		     "ruas check as root); keep what root runs on a local file system. What is "
+		     "not judged is not passed. Then restart ruas.\n");
+	return buf_detach(&b);
+}
+
 /* The walk of the trees ran out of time ('t'): a->path lists them, a->anchor the seconds. */
 static char *msg_trees_late(const char *user, const struct anchor_hit *a)
 {
@@ -206,6 +227,8 @@ char *msg_anchor(const char *user, const char *supervisor, const struct anchor_h
 		return msg_hidden(user, supervisor, a, d);
 	if (a->how == 't')
 		return msg_trees_late(user, a);
+	if (a->how == 'u')
+		return msg_unjudged(user, a, d);
 	buf_adds(&b, "ERROR: target user ");
 	quote_display_dq(&b, user);
 	buf_addc(&b, ' ');

@@ -19,7 +19,7 @@ static void *walk_main(void *arg)
 static void *table_main(void *arg)
 {
 	struct host_run *h = arg;
-	h->table_rc = host_table_walk(&h->table);
+	h->table_rc = host_table_walk(&h->table, h->seconds);
 	return NULL;
 }
 
@@ -89,8 +89,13 @@ static int apply_one(const struct host_run *h, struct job *j)
 	gid_t *gids = NULL;
 	int ng = 0;
 	/* Gone since its sudo call worked: the next check says so. */
-	if (account_lookup(j->spec->user, &acct) != ACCOUNT_FOUND)
+	int lr = account_lookup(j->spec->user, &acct);
+	if (lr == ACCOUNT_MISSING)
 		return 0;
+	/* The database failed now: what the trees give it was not judged, which is not passed. */
+	if (lr != ACCOUNT_FOUND)
+		return host_verdict_unjudged(&j->hr, "/", "tree-etc",
+					     "the user database could not be read for it");
 	int r = account_gids(&acct, &gids, &ng);
 	if (r == 0)
 		r = session_gids(j, &gids, &ng);

@@ -164,8 +164,10 @@ static void plan_free(struct plan *pl)
 
 /*
  * The kept verdict's key (verdict.h), made on a thread of its own while the
- * jobs run: taken before the check judges, so that a change meanwhile is
- * another key and the next preflight checks anew.
+ * jobs run, not after them: a change from the moment the key is taken on is
+ * another key, and the next preflight checks anew. (Made after the jobs, as
+ * before, a change between a file's judgment and the key was kept unseen;
+ * now only one between its judgment and the key's start is.)
  */
 struct key_run {
 	const ruas_config *cfg;

@@ -5,15 +5,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "helper_report.h"
-#include "host/mounts.h"
+#include "host/fs_kind.h"
+#include "host/table_int.h"
 #include "path_follow.h"
 #include "path_set.h"
 
@@ -59,7 +63,9 @@ static int list_one(struct host_table *tt, const char *path, const struct anchor
 	char *canon = path_follow(path, NULL, &cb, &linked);
 	struct stat st;
 	int r = 0;
-	if (canon && lstat(canon, &st) == 0 && S_ISDIR(st.st_mode))
+	/* Where mode bits do not decide (fs_kind.h), the helper walks it as the target. */
+	if (canon && lstat(canon, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    host_fs_mode_bits_decide(canon))
 		r = host_table_add(tt, canon, linked ? path : canon, d->depth, d);
 	free(canon);
 	return r;
@@ -80,8 +86,8 @@ int host_table_list(struct host_table *tt)
 		glob_t g;
 		int r = 0;
 		if (glob(d->path, 0, NULL, &g) == 0)
-			for (size_t k = 0; r == 0 && k < g.gl_pathc; k++)
-				r = list_one(tt, g.gl_pathv[k], d);
+			for (size_t m = 0; r == 0 && m < g.gl_pathc; m++)
+				r = list_one(tt, g.gl_pathv[m], d);
 		globfree(&g);
 		if (r < 0)
 			return -1;
@@ -106,234 +112,92 @@ char **host_table_names(const struct host_table *tt)
 	return v;
 }
 
-struct tw {
-	struct host_table *tt;
-	const struct host_table_tree *t; /* the tree being walked */
-	struct host_entry *e;
-	size_t n, cap;
-	/*
-	 * 'j' judged as an object, 'p' judged as a directory above one, 'd' a
-	 * directory met while resolving (path_follow's).
-	 */
-	struct path_set seen;
-	size_t entries;
-	int capped, nomem;
-};
-
-/* Keeps the object at path as `t`'s, when anyone but root could write it. */
-static void record(struct tw *w, const char *path, const struct stat *st, unsigned int flags,
-		   int rel, const char *anchor)
-{
-	if (w->nomem)
-		return;
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 64;
-		struct host_entry *e = realloc(w->e, cap * sizeof *e);
-		if (!e) {
-			w->nomem = 1;
-			return;
-		}
-		w->e = e;
-		w->cap = cap;
-	}
-	if (w->t->def->flags & ANCHOR_SKIP_SELF)
-		flags |= HOST_ENTRY_SKIP_SELF;
-	struct host_entry *e = &w->e[w->n];
-	int r = host_entry_make(path, st, flags, e);
-	if (r < 0) {
-		w->nomem = 1;
-		return;
-	}
-	if (r == 0)
-		return;
-	e->id = w->t->def->id;
-	e->rel = rel;
-	e->root = (unsigned int)(w->t - w->tt->tree);
-	if (!(e->anchor = strdup(anchor))) {
-		host_entry_clear(e);
-		w->nomem = 1;
-		return;
-	}
-	w->n++;
-}
-
-/* Every directory above `path`, "/" first, as the directories above an anchor. */
-static void record_parents(struct tw *w, const char *path, int rel, const char *anchor)
-{
-	char dir[PATH_MAX];
-	for (size_t pos = 0; path_above_next(path, &pos, dir);) {
-		if (path_set_has(&w->seen, 'p', dir) || path_set_has(&w->seen, 'j', dir))
-			continue;
-		struct stat st;
-		if (lstat(dir, &st) < 0)
-			return; /* missing: nothing further down exists either */
-		record(w, dir, &st, HOST_ENTRY_ABOVE, rel, anchor);
-		path_set_add(&w->seen, 'p', dir);
-	}
-}
-
-struct hop {
-	struct tw *w;
-	const char *anchor;
-};
-
-static void on_link(void *ctx, const char *link, int first)
-{
-	const struct hop *h = ctx;
-	(void)first; /* inside a tree, every link's directories are a link's */
-	record_parents(h->w, link, AREL_LINK, h->anchor);
-}
-
 /*
- * The chain goes through a directory the supervisor may not search (a
- * target's 0700 home): the helper followed it as the target, so it is
- * judged as one the supervisor could not walk (judge.c: the target owns
- * it, or may enter it, and that is not passed).
- */
-static void on_stop(void *ctx, const char *dir, int err)
-{
-	const struct hop *h = ctx;
-	struct stat st;
-	if ((err == EACCES || err == EPERM) && lstat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-		record(h->w, dir, &st, HOST_ENTRY_HIDDEN, AREL_LINK, h->anchor);
-}
-
-/*
- * Where a dangling chain leads does not exist: whoever may write the
- * nearest directory that does (sticky or not: a new name is anyone's
- * there) creates it, and root then runs what it wrote.
- */
-static void judge_missing(struct tw *w, const char *to, const char *link)
-{
-	char dir[PATH_MAX];
-	size_t n = strlen(to);
-	struct stat st;
-	if (n >= sizeof dir)
-		return;
-	memcpy(dir, to, n + 1);
-	for (char *s = strrchr(dir, '/'); s; s = strrchr(dir, '/')) {
-		*(s == dir ? s + 1 : s) = '\0';
-		if (lstat(dir, &st) == 0) {
-			if (S_ISDIR(st.st_mode) && !path_set_test_add(&w->seen, 'j', dir)) {
-				record_parents(w, dir, AREL_LINK, link);
-				record(w, dir, &st, 0, AREL_LINK, link);
-			}
-			return;
-		}
-		if (s == dir)
-			return;
-	}
-}
-
-/* A symlink in a tree: named by itself, judged by where its chain leads and the way there. */
-static void follow_entry(struct tw *w, const char *path)
-{
-	int linked;
-	struct hop h = {w, path};
-	const struct path_follow_cb cb = {on_link, on_stop, &h};
-	char *to = path_follow(path, &w->seen, &cb, &linked);
-	struct stat st;
-	if (to && !path_set_test_add(&w->seen, 'j', to)) {
-		if (stat(to, &st) == 0) {
-			record_parents(w, to, AREL_LINK, path);
-			record(w, to, &st, 0, AREL_LINK, path);
-		} else if (errno == ENOENT) {
-			judge_missing(w, to, path);
-		}
-	}
-	free(to);
-}
-
-/* The entries of a directory of the tree, `depth` levels down (the helper's walk()). */
-static void walk_dir(struct tw *w, const char *dir, unsigned int depth) /* NOLINT(misc-no-recursion) */
-{
-	struct stat st;
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		/* Not listable by the supervisor: judged as a directory it could not walk. */
-		if ((errno == EACCES || errno == EPERM) && lstat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-			record(w, dir, &st, HOST_ENTRY_HIDDEN, AREL_INSIDE, w->t->anchor);
-		return;
-	}
-	DIR *dp = fdopendir(fd);
-	if (!dp) {
-		close(fd);
-		w->nomem |= errno == ENOMEM;
-		return;
-	}
-	const struct dirent *de;
-	while (!w->nomem && (de = readdir(dp))) {
-		const char *name = de->d_name;
-		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
-			continue;
-		if (w->entries >= ANCHOR_TREE_ENTRIES_MAX) {
-			/*
-			 * Not judged is not passed: said once, naming the directory
-			 * (kept whatever its mode, as one not walked is).
-			 */
-			if (!w->capped && lstat(dir, &st) == 0) {
-				w->capped = 1;
-				record(w, dir, &st, HOST_ENTRY_CAPPED | HOST_ENTRY_HIDDEN, AREL_SELF,
-				       w->t->anchor);
-			}
-			break;
-		}
-		w->entries++;
-		struct buf b = BUF_INIT;
-		buf_printf(&b, "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, name);
-		if (b.oom) {
-			w->nomem = 1;
-			break;
-		}
-		if (lstat(b.data, &st) < 0) {
-			/* Listed but not searchable by the supervisor: judged as a directory it could not walk. */
-			if ((errno == EACCES || errno == EPERM) && !path_set_test_add(&w->seen, 'h', dir) &&
-			    lstat(dir, &st) == 0)
-				record(w, dir, &st, HOST_ENTRY_HIDDEN, AREL_INSIDE, w->t->anchor);
-		} else if (S_ISLNK(st.st_mode)) {
-			follow_entry(w, b.data);
-		} else {
-			if (!path_set_test_add(&w->seen, 'j', b.data))
-				record(w, b.data, &st, 0, AREL_INSIDE, w->t->anchor);
-			if (S_ISDIR(st.st_mode) && depth > 1)
-				walk_dir(w, b.data, depth - 1);
-		}
-		buf_free(&b);
-	}
-	closedir(dp);
-}
-
-/*
- * By path, then by flags: of one path, the strict judgment (as an object)
- * comes before the lenient one (as a directory above one, where sticky is
- * fine), and the verdict names a path once, by the first that hits.
+ * By path; of one path, the strict judgment (as an object) before the
+ * lenient one (as a directory above one, where sticky is fine): the
+ * verdict names a path once, by the first that hits.
  */
 static int by_path(const void *a, const void *b)
 {
 	const struct host_entry *x = a, *y = b;
 	int c = strcmp(x->path, y->path);
-	return c ? c : (x->flags > y->flags) - (x->flags < y->flags);
+	if (c)
+		return c;
+	unsigned int ax = x->flags & HOST_ENTRY_ABOVE, ay = y->flags & HOST_ENTRY_ABOVE;
+	return (ax > ay) - (ax < ay);
 }
 
-int host_table_walk(struct host_table *tt)
+/*
+ * Out of time: each tree is one LATE entry, not judged for anyone (which
+ * ones were walked whole does not matter: what is late is not passed).
+ */
+static void late_all(struct tw *w, unsigned int seconds)
+{
+	char secs[32];
+	snprintf(secs, sizeof secs, "%u", seconds);
+	for (size_t i = 0; i < w->tt->ntrees; i++) {
+		w->t = &w->tt->tree[i];
+		size_t before = w->n;
+		table_unjudged(w, w->t->path, NULL, secs);
+		if (w->n > before)
+			w->e[w->n - 1].flags |= HOST_ENTRY_LATE;
+	}
+}
+
+/*
+ * Each kept entry on a read-only mount, as the mount reached there says
+ * (statvfs), not by matching mount points: a read-only mount hidden under
+ * another one does not count.
+ */
+static void read_only_marks(struct tw *w)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		struct statvfs sv;
+		struct host_entry *e = &w->e[i];
+		if (!(e->flags & (HOST_ENTRY_UNJUDGED | HOST_ENTRY_LATE)) &&
+		    statvfs(e->path, &sv) == 0 && (sv.f_flag & ST_RDONLY))
+			e->flags |= HOST_ENTRY_RO;
+	}
+}
+
+int host_table_walk(struct host_table *tt, unsigned int seconds)
 {
 	struct tw w;
 	memset(&w, 0, sizeof w);
 	w.tt = tt;
 	w.seen = (struct path_set)PATH_SET_INIT;
-	for (size_t i = 0; i < tt->ntrees && !w.nomem && !w.capped; i++) {
-		w.t = &tt->tree[i];
+	if (seconds) {
+		clock_gettime(CLOCK_MONOTONIC, &w.deadline);
+		w.deadline.tv_sec += seconds;
+	}
+	/*
+	 * The trees whose entries named after a target are its own
+	 * (ANCHOR_SKIP_SELF: the cron spool) last: a path that another tree
+	 * also leads to is then judged first as that tree's, for every target.
+	 */
+	for (size_t k = 0; k < 2 * tt->ntrees && !w.nomem && !w.late; k++) {
+		int last = k >= tt->ntrees;
+		w.t = &tt->tree[last ? k - tt->ntrees : k];
+		if (((w.t->def->flags & ANCHOR_SKIP_SELF) != 0) != last)
+			continue;
 		struct stat st;
 		/* The tree's own path: the helper judges it; kept here for what is below it. */
-		if (lstat(w.t->path, &st) < 0 || !S_ISDIR(st.st_mode))
+		if (lstat(w.t->path, &st) < 0) {
+			if (errno != ENOENT)
+				table_unjudged(&w, w.t->path, NULL, "the check could not look at it");
 			continue;
+		}
+		if (!S_ISDIR(st.st_mode))
+			continue; /* no longer a directory: the helper judges what it is now */
 		if (!path_set_test_add(&w.seen, 'j', w.t->path))
-			record(&w, w.t->path, &st, 0, AREL_SELF, w.t->anchor);
-		walk_dir(&w, w.t->path, w.t->depth);
+			table_record(&w, w.t->path, &st, 0, AREL_SELF, w.t->anchor);
+		if (!path_set_has(&w.seen, 'u', w.t->path))
+			table_walk_tree(&w);
 	}
+	if (w.late)
+		late_all(&w, seconds);
 	path_set_free(&w.seen);
-	if (!w.nomem && host_mounts_mark(w.e, w.n) < 0)
-		w.nomem = 1;
+	read_only_marks(&w);
 	if (w.nomem) {
 		for (size_t i = 0; i < w.n; i++)
 			host_entry_clear(&w.e[i]);

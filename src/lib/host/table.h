@@ -57,11 +57,14 @@ int host_table_add(struct host_table *tt, const char *path, const char *anchor,
 char **host_table_names(const struct host_table *tt);
 
 /*
- * Walks the trees (at most ANCHOR_TREE_ENTRIES_MAX entries in all, as the
- * helper did: past it, the tree where it stopped is one entry marked
- * HOST_ENTRY_CAPPED). 0, or -1 when out of memory.
+ * Walks the trees, each to at most ANCHOR_TREE_ENTRIES_MAX entries (past
+ * it, the directory where it stopped is one entry marked HOST_ENTRY_CAPPED),
+ * for at most `seconds` in all (0: no limit; past it, each tree not walked
+ * whole is one entry marked HOST_ENTRY_LATE). What cannot be looked at is
+ * kept as not judged (HOST_ENTRY_HIDDEN, HOST_ENTRY_UNJUDGED), never passed
+ * over. 0, or -1 when out of memory.
  */
-int host_table_walk(struct host_table *tt);
+int host_table_walk(struct host_table *tt, unsigned int seconds);
 
 void host_table_free(struct host_table *tt);
 

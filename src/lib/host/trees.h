@@ -44,7 +44,9 @@ enum {
 	HOST_ENTRY_ABOVE = 4,  /* a directory above a tree's root (not walked itself) */
 	/* The table's trees only (table.h): */
 	HOST_ENTRY_SKIP_SELF = 8, /* fine for the target it is named after (its own crontab) */
-	HOST_ENTRY_CAPPED = 16,   /* a tree not walked whole: the cap (not judged is not passed) */
+	HOST_ENTRY_CAPPED = 16,   /* a directory where the cap stopped the walk */
+	HOST_ENTRY_UNJUDGED = 32, /* a directory not walked: an error (anchor: why) */
+	HOST_ENTRY_LATE = 64,     /* a tree not walked whole in time (anchor: the seconds) */
 };
 
 struct host_entry {

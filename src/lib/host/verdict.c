@@ -86,23 +86,47 @@ static int reachable(const struct host_trees *t, const struct host_trees *also,
 	       (!also || host_entry_reachable(also, e, uid, groups, ngroups));
 }
 
+/*
+ * How an entry of the table's trees hits this user: as any entry, or, for
+ * one the walk did not judge, 't' (late: for everyone), 'c' (the cap) or
+ * 'u' (an error) for a user that can get in. 0: it does not.
+ */
+static char table_how(const struct host_entry *e, uid_t uid, const gid_t *groups,
+		      size_t ngroups)
+{
+	if (e->flags & HOST_ENTRY_LATE)
+		return 't';
+	if (e->flags & (HOST_ENTRY_CAPPED | HOST_ENTRY_UNJUDGED)) {
+		if (uid != e->uid &&
+		    !host_may(e->uid, e->gid, e->mode, e->acl, e->nacl, uid, groups, ngroups, 1))
+			return 0;
+		return (e->flags & HOST_ENTRY_CAPPED) ? 'c' : 'u';
+	}
+	char how = host_entry_judge(e, uid, groups, ngroups);
+	if (how == 'x')
+		how = 'h'; /* may enter what the supervisor could not list */
+	return how;
+}
+
 /* An entry of the table's trees (table.h): named as the helper names what it walks. */
 static int add_table_hit(const struct host_trees *t, const struct host_trees *also,
 			 const struct host_entry *e, const char *user, uid_t uid,
 			 const gid_t *groups, size_t ngroups, struct helper_report *hr)
 {
-	char how = 'c'; /* a tree the cap stopped: not judged is not passed, for everyone */
-	if (!(e->flags & HOST_ENTRY_CAPPED)) {
-		how = host_entry_judge(e, uid, groups, ngroups);
-		if (!how || !reachable(t, also, e, uid, groups, ngroups))
-			return 0;
-	}
-	if (((e->flags & HOST_ENTRY_SKIP_SELF) && named_after(e, user)) ||
+	char how = table_how(e, uid, groups, ngroups);
+	/* What was not judged is no one's own: only a judged entry can be the target's crontab. */
+	int judged = how != 't' && how != 'c' && how != 'u';
+	if (!how || (how != 't' && !reachable(t, also, e, uid, groups, ngroups)) ||
+	    (judged && (e->flags & HOST_ENTRY_SKIP_SELF) && named_after(e, user)) ||
 	    listed(hr, hr->nanchors, e->path))
 		return 0;
-	if (how == 'x')
-		how = 'h'; /* may enter what the supervisor could not judge */
 	return add_hit(hr, e->path, how, e->rel, e->id, e, e->anchor);
+}
+
+int host_verdict_unjudged(struct helper_report *hr, const char *path, const char *id,
+			  const char *why)
+{
+	return add_hit(hr, path, 'u', AREL_SELF, id, NULL, why);
 }
 
 int host_verdict_add(const struct host_trees *t, const struct host_trees *also,

@@ -27,6 +27,13 @@ int host_verdict_add(const struct host_trees *t, const struct host_trees *also,
 		     const char *user, uid_t uid, const gid_t *groups, size_t ngroups,
 		     unsigned int seconds, struct helper_report *hr);
 
+/*
+ * Appends a hit 'u' to hr: path was not judged for its user, for the
+ * reason why (id: the table's entry it belongs to). 0, or -1 on OOM.
+ */
+int host_verdict_unjudged(struct helper_report *hr, const char *path, const char *id,
+			  const char *why);
+
 /* The table's id (src/common/anchors_table.c) for a tree's root. */
 const char *host_root_id(const char *root);
 

@@ -426,16 +426,24 @@ static void test_probe_missing_but_creatable(void **state)
 	}
 	mkd(f, "etc", 0777);
 	mkd(f, "st", 01777); /* sticky: it may create the missing anchor there */
+	mk(f, "st/file", 0644); /* a file where a directory should be: root's, in a sticky one */
+	mkd(f, "open2", 0777);
+	mk(f, "open2/file", 0644); /* the same in a directory it may write: replaced */
 	char *p = at(f, "etc/ld.so.preload"), *q = at(f, "etc/nodir/x");
-	char *r = at(f, "st/ld.so.preload");
-	struct anchor_item items[] = {{p, &FILE_DEF}, {q, &FILE_DEF}, {r, &FILE_DEF}};
-	char *got = probe_as_target(f, items, 3, NULL);
+	char *r = at(f, "st/ld.so.preload"), *u = at(f, "st/file/conf");
+	char *v = at(f, "open2/file/conf");
+	struct anchor_item items[] = {{p, &FILE_DEF}, {q, &FILE_DEF}, {r, &FILE_DEF},
+				      {u, &FILE_DEF}, {v, &FILE_DEF}};
+	char *got = probe_as_target(f, items, 5, NULL);
 	assert_lines(got, "w parent users R/etc -> R/etc/ld.so.preload\n"
-			  "w parent users R/st -> R/st/ld.so.preload\nfailed 2\n");
+			  "w parent users R/st -> R/st/ld.so.preload\n"
+			  "w parent users R/open2 -> R/open2/file/conf\nfailed 3\n");
 	free(got);
 	free(p);
 	free(q);
 	free(r);
+	free(u);
+	free(v);
 }
 
 /* The configuration's directory may be sticky (/tmp): only the file is read from it. */
@@ -938,6 +946,21 @@ static void test_texts(void **state)
 	a = hit("/x", 'w', AREL_SELF, "future", 0666, "root", 0, "/x");
 	t = msg_anchor("t1", "sup", &a);
 	assert_non_null(strstr(t, "an entry this version of ruas does not know"));
+	free(t);
+	/* A directory of a tree the library could not look into: not judged, fatal. */
+	a = hit("/usr/local/bin/mnt", 'u', AREL_INSIDE, "root-path", 0755, "root", 0,
+		"its file system decides who may write it by more than the mode bits and "
+		"ACLs (a network or FUSE file system)");
+	t = msg_anchor("t1", "sup", &a);
+	assert_string_equal(t, "ERROR: \"/usr/local/bin/mnt\" was not judged for target user "
+			       "\"t1\": its file system decides who may write it by more than "
+			       "the mode bits and ACLs (a network or FUSE file system), and root "
+			       "runs or trusts what it holds: a directory in root's PATH or sudo's "
+			       "secure_path: a program put there runs as root when root types its "
+			       "name.\nFix: look at it by hand and make it readable to the "
+			       "supervisor (or run ruas check as root); keep what root runs on a "
+			       "local file system. What is not judged is not passed. Then restart "
+			       "ruas.\n");
 	free(t);
 	t = msg_anchors_more("t1", 5);
 	assert_string_equal(t, "ERROR: target user \"t1\" can write 5 more paths that root or "

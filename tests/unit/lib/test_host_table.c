@@ -25,6 +25,7 @@
 
 #include "buf.h"
 #include "helper_report.h"
+#include "host/fs_kind.h"
 #include "host/table.h"
 #include "host/verdict.h"
 
@@ -122,7 +123,7 @@ static void walk_one(const struct fix *f, const char *rel, const struct anchor_d
 	char *path = at(f, rel);
 	memset(tt, 0, sizeof *tt);
 	assert_int_equal(host_table_add(tt, path, path, d->depth, d), 0);
-	assert_int_equal(host_table_walk(tt), 0);
+	assert_int_equal(host_table_walk(tt, 0), 0);
 	free(path);
 }
 
@@ -130,6 +131,27 @@ static void assert_lines(const char *got, const char *want)
 {
 	if (strcmp(got, want) != 0)
 		fail_msg("hits differ.\n--- got:\n%s--- want:\n%s", got, want);
+}
+
+/* A symlink at rel to the fixture's to_rel (an absolute path). */
+static void ln(const struct fix *f, const char *rel, const char *to_rel)
+{
+	char *to = at(f, to_rel), *link = at(f, rel);
+	assert_int_equal(symlink(to, link), 0);
+	free(to);
+	free(link);
+}
+
+/* The tree at rel walked alone: user's hits are want. */
+static void expect_hits(const struct fix *f, const char *rel, const struct anchor_def *d,
+			const char *user, const char *want)
+{
+	struct host_table tt;
+	walk_one(f, rel, d, &tt);
+	char *got = hits_for(f, &tt, user);
+	assert_lines(got, want);
+	free(got);
+	host_table_free(&tt);
 }
 
 /*
@@ -165,7 +187,7 @@ static void test_walk_and_judge(void **state)
 	assert_int_equal(host_table_add(&tt, pam, pam, 2, &PAM), 0);
 	assert_int_equal(host_table_add(&tt, cron, cron, 1, &CRON), 0); /* once */
 	assert_int_equal(tt.ntrees, 2);
-	assert_int_equal(host_table_walk(&tt), 0);
+	assert_int_equal(host_table_walk(&tt, 0), 0);
 
 	char *got = hits_for(f, &tt, "tgt");
 	assert_lines(got, "w inside cron R/cron/open -> R/cron\n"
@@ -242,20 +264,9 @@ static void test_dangling(void **state)
 	mkd(f, "cron", 0755);
 	mkd(f, "drop", 01777);
 	mkd(f, "shut", 0755);
-	char *to = at(f, "drop/later/job"), *link = at(f, "cron/dang");
-	char *to2 = at(f, "shut/later"), *link2 = at(f, "cron/dang2");
-	assert_int_equal(symlink(to, link), 0);
-	assert_int_equal(symlink(to2, link2), 0);
-	struct host_table tt;
-	walk_one(f, "cron", &CRON, &tt);
-	char *got = hits_for(f, &tt, "tgt");
-	assert_lines(got, "w link cron R/drop -> R/cron/dang\ntotal 1\n");
-	free(got);
-	host_table_free(&tt);
-	free(to);
-	free(link);
-	free(to2);
-	free(link2);
+	ln(f, "cron/dang", "drop/later/job");
+	ln(f, "cron/dang2", "shut/later");
+	expect_hits(f, "cron", &CRON, "tgt", "w link cron R/drop -> R/cron/dang\ntotal 1\n");
 }
 
 /*
@@ -315,6 +326,89 @@ static void test_unsearchable(void **state)
 	free(vlink);
 }
 
+/*
+ * A chain that meets a file where a directory should be: whoever writes
+ * the file's directory replaces it with a directory, and the rest with it.
+ */
+static void test_file_on_the_way(void **state)
+{
+	struct fix *f = *state;
+	mkd(f, "cron", 0755);
+	mkd(f, "open", 0777);
+	mk(f, "open/file", 0644);
+	mkd(f, "sticky", 01777); /* there root's file cannot be replaced */
+	mk(f, "sticky/file", 0644);
+	ln(f, "cron/y", "open/file/job");
+	ln(f, "cron/z", "sticky/file/job");
+	expect_hits(f, "cron", &CRON, "tgt", "w link cron R/open -> R/cron/y\ntotal 1\n");
+}
+
+/*
+ * A path that the cron spool (whose entries named after a target are its
+ * own) and another tree both lead to is judged as the other tree's: the
+ * target's own crontab does not hide what it can do to root's PATH.
+ */
+static void test_own_crontab_hides_nothing_else(void **state)
+{
+	struct fix *f = *state;
+	if (geteuid() != 0) {
+		print_message("SKIP: needs root to give files to another uid\n");
+		skip();
+	}
+	mkd(f, "spool", 0755);
+	mkd(f, "bin", 0755);
+	mkd(f, "shared", 0755);
+	mk(f, "shared/tgt.cron", 0644);
+	mk(f, "shared/tool", 0755);
+	char *shared = at(f, "shared"), *cron = at(f, "shared/tgt.cron"), *tool = at(f, "shared/tool");
+	char *l1 = at(f, "spool/tgt"), *l2 = at(f, "bin/tool"), *spool = at(f, "spool"),
+	     *bin = at(f, "bin");
+	assert_int_equal(chown(shared, T_UID, T_GID), 0);
+	assert_int_equal(symlink(cron, l1), 0);
+	assert_int_equal(symlink(tool, l2), 0);
+	struct host_table tt;
+	memset(&tt, 0, sizeof tt);
+	/* The spool listed first: the walk takes it last all the same. */
+	assert_int_equal(host_table_add(&tt, spool, spool, 1, &CRON), 0);
+	assert_int_equal(host_table_add(&tt, bin, bin, 1, &PAM), 0);
+	assert_int_equal(host_table_walk(&tt, 0), 0);
+	char *got = hits_for(f, &tt, "tgt");
+	assert_lines(got, "o link pam R/shared -> R/bin/tool\ntotal 1\n");
+	free(got);
+	host_table_free(&tt);
+	free(shared);
+	free(cron);
+	free(tool);
+	free(l1);
+	free(l2);
+	free(spool);
+	free(bin);
+}
+
+/*
+ * Where the mode bits do not decide who may write (here /proc, as a
+ * network or FUSE file system would be), the walk does not judge: not
+ * judged, for every target that can get in, and nothing below it walked.
+ */
+static void test_not_mode_bits(void **state)
+{
+	struct fix *f = *state;
+	(void)f;
+	assert_false(host_fs_mode_bits_decide("/proc/1"));
+	assert_true(host_fs_mode_bits_decide(f->root));
+	struct host_table tt;
+	memset(&tt, 0, sizeof tt);
+	assert_int_equal(host_table_add(&tt, "/proc/1", "/proc/1", 1, &PAM), 0);
+	assert_int_equal(host_table_walk(&tt, 0), 0);
+	assert_int_equal(tt.found.n, 1);
+	char *got = hits_for(f, &tt, "tgt");
+	if (strncmp(got, "u inside pam R/proc/1 -> Rits file system decides", 48) != 0 ||
+	    !strstr(got, "\ntotal 1\n"))
+		fail_msg("got:\n%s", got);
+	free(got);
+	host_table_free(&tt);
+}
+
 /* Past ANCHOR_TREE_ENTRIES_MAX entries: not judged is not passed, for every target. */
 static void test_cap(void **state)
 {
@@ -331,6 +425,17 @@ static void test_cap(void **state)
 	assert_lines(got, "c self pam R/big -> R/big\ntotal 1\n");
 	free(got);
 	host_table_free(&tt);
+	/* A directory the target may not enter: what is in it is out of its reach. */
+	if (geteuid() == 0) {
+		char *big = at(f, "big");
+		assert_int_equal(chmod(big, 0700), 0);
+		walk_one(f, "big", &PAM, &tt);
+		got = hits_for(f, &tt, "tgt");
+		assert_lines(got, "total 0\n");
+		free(got);
+		host_table_free(&tt);
+		free(big);
+	}
 }
 
 /*
@@ -365,6 +470,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_owned, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dangling, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unsearchable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_file_on_the_way, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_own_crontab_hides_nothing_else, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_mode_bits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cap, setup, teardown),
 		cmocka_unit_test(test_host_list),
 	};
