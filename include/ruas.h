@@ -629,6 +629,12 @@ RUAS_EXTERN int ruas_spawn(ruas_child **out, const ruas_config *cfg,
 			   const char *project, const char *const *args,
 			   const ruas_spawn_options *opts, ruas_error **err);
 
+/*
+ * Every ruas_child_* function given a NULL handle refuses it: those that
+ * take an ruas_error return RUAS_ERR_INVALID with an error naming the
+ * function, the others RUAS_ERR_INVALID (ruas_child_run_id: NULL), and
+ * ruas_child_free(NULL) does nothing. None crashes.
+ */
 /* The pid of the process started (sudo, or the command in legacy mode). */
 RUAS_EXTERN pid_t ruas_child_pid(const ruas_child *child);
 /*
@@ -665,7 +671,8 @@ RUAS_EXTERN int ruas_child_terminate(ruas_child *child, ruas_error **err);
  *             group, never to the helper.
  * A signal sent after ruas_spawn() returned is never lost: it is queued
  * for the helper even while it is busy. Without run_as_user it is kill(2)
- * of the command.
+ * of the command. As with kill(2), 0 sends nothing (and returns 0); a
+ * number that is no signal (below 0, above SIGRTMAX) is RUAS_ERR_INVALID.
  */
 RUAS_EXTERN int ruas_child_signal(ruas_child *child, int sig, ruas_error **err);
 /*

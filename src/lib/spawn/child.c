@@ -37,12 +37,18 @@
 
 pid_t ruas_child_pid(const ruas_child *c)
 {
-	return c->pid;
+	return c ? c->pid : RUAS_ERR_INVALID;
 }
 
 const char *ruas_child_run_id(const ruas_child *c)
 {
-	return audit_run_id(c->audit);
+	return c ? audit_run_id(c->audit) : NULL;
+}
+
+/* A handle function called with NULL: refused, never a crash. */
+static int null_child(ruas_error **err, const char *fn)
+{
+	return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0, "%s: child is NULL", fn);
 }
 
 /*
@@ -112,11 +118,15 @@ static void read_exit(ruas_child *c)
 
 int ruas_child_pty_fd(const ruas_child *c)
 {
+	if (!c)
+		return RUAS_ERR_INVALID;
 	return c->relayed ? -1 : c->master;
 }
 
 int ruas_child_state_fd(const ruas_child *c)
 {
+	if (!c)
+		return RUAS_ERR_INVALID;
 	pthread_mutex_t *lock = (pthread_mutex_t *)&c->lock;
 	pthread_mutex_lock(lock);
 	int fd = c->master >= 0 && !c->relayed ? c->chan : -1;
@@ -126,6 +136,8 @@ int ruas_child_state_fd(const ruas_child *c)
 
 int ruas_child_state(ruas_child *c, int *stop_signal)
 {
+	if (!c)
+		return RUAS_ERR_INVALID;
 	pthread_mutex_lock(&c->lock);
 	if (c->chan < 0)
 		c->state = c->reaped || c->master >= 0 ? RUAS_CHILD_ENDING : RUAS_CHILD_RUNNING;
@@ -234,16 +246,22 @@ static int wait_common(ruas_child *c, int *exit_code, int block, ruas_error **er
 
 int ruas_child_wait(ruas_child *c, int *exit_code, ruas_error **err)
 {
+	if (!c)
+		return null_child(err, "ruas_child_wait");
 	return wait_common(c, exit_code, 1, err);
 }
 
 int ruas_child_try_wait(ruas_child *c, int *exit_code, ruas_error **err)
 {
+	if (!c)
+		return null_child(err, "ruas_child_try_wait");
 	return wait_common(c, exit_code, 0, err);
 }
 
 int ruas_child_terminate(ruas_child *c, ruas_error **err)
 {
+	if (!c)
+		return null_child(err, "ruas_child_terminate");
 	return ruas_child_signal(c, SIGTERM, err);
 }
 
@@ -259,6 +277,14 @@ static int channel_message(int sig, struct buf *body)
 
 int ruas_child_signal(ruas_child *c, int sig, ruas_error **err)
 {
+	if (!c)
+		return null_child(err, "ruas_child_signal");
+	/* As kill(2): 0 asks only whether it could be sent; a number past SIGRTMAX is none. */
+	if (sig < 0 || sig > SIGRTMAX)
+		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
+				 "ruas_child_signal: %d is not a signal (1 to %d)", sig, SIGRTMAX);
+	if (sig == 0)
+		return 0;
 	int r = 0;
 	struct buf body = BUF_INIT;
 	int type = channel_message(sig, &body);
@@ -291,7 +317,7 @@ int ruas_child_signal(ruas_child *c, int sig, ruas_error **err)
 
 int ruas_child_pidfd(const ruas_child *c)
 {
-	return c->pidfd;
+	return c ? c->pidfd : RUAS_ERR_INVALID;
 }
 
 /*
@@ -300,6 +326,8 @@ int ruas_child_pidfd(const ruas_child *c)
  */
 int ruas_child_term_signal(const ruas_child *c)
 {
+	if (!c)
+		return RUAS_ERR_INVALID;
 	pthread_mutex_t *lock = (pthread_mutex_t *)&c->lock;
 	pthread_mutex_lock(lock);
 	int sig = c->reaped ? c->term_signal : 0;

@@ -758,6 +758,33 @@ static void test_legacy_runs_in_work_dir_with_given_env(void **state)
 	free(out_var);
 }
 
+/*
+ * A signal number the kernel does not know is refused, naming it, and sends
+ * nothing; 0 sends nothing and succeeds, as kill(2)'s test (issue 26).
+ */
+static void test_signal_number_checked(void **state)
+{
+	struct fix *f = *state;
+	const char *const env[] = {"PATH=/usr/bin:/bin", NULL};
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.env = env;
+	ruas_child *c = NULL;
+	ruas_error *err = NULL;
+	assert_int_equal(ruas_spawn(&c, f->cfg, "exit7", NULL, &o, &err), 0);
+	const int bad[] = {12345, -1, SIGRTMAX + 1};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		assert_int_equal(ruas_child_signal(c, bad[i], &err), RUAS_ERR_INVALID);
+		assert_int_equal(ruas_error_code(err), RUAS_ERR_INVALID);
+		assert_non_null(strstr(ruas_error_message(err), "is not a signal"));
+		ruas_error_free(err);
+		err = NULL;
+	}
+	assert_int_equal(ruas_child_signal(c, 0, &err), 0);
+	assert_int_equal(wait_exit(c), 7);
+	assert_int_equal(ruas_child_signal(c, 0, &err), 0);
+	ruas_child_free(c);
+}
+
 static void test_exit_status(void **state)
 {
 	struct fix *f = *state;
@@ -1411,6 +1438,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_set_env_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_work_dir_payload, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_work_dir_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_signal_number_checked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_legacy_work_dir_and_set_env, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_options_version_1, setup, teardown),
