@@ -174,6 +174,17 @@ static int check_file_owner(const char *path, const struct stat *st,
 	return 0;
 }
 
+/* What a path that is not a regular file is, for the message. */
+static const char *file_kind(mode_t mode)
+{
+	return S_ISDIR(mode)    ? "a directory"
+	       : S_ISFIFO(mode) ? "a FIFO"
+	       : S_ISSOCK(mode) ? "a socket"
+	       : S_ISCHR(mode)  ? "a character device"
+	       : S_ISBLK(mode)  ? "a block device"
+				: "not a file";
+}
+
 int ruas_config_load(ruas_config **out, const char *path,
 		     const ruas_config_options *opts, ruas_error **err)
 {
@@ -185,16 +196,23 @@ int ruas_config_load(ruas_config **out, const char *path,
 	if (error_options_version(err, "ruas_config_load", opts ? &opts->version : NULL,
 				  RUAS_CONFIG_OPTIONS_VERSION, RUAS_CONFIG_OPTIONS_VERSION))
 		return RUAS_ERR_INVALID;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: a FIFO put there is refused below, never waited on in open(). */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		int e = errno;
 		return error_set(err, RUAS_ERR_CONFIG, path, 0, e,
 				 "%s: cannot open: %s", path, strerror(e));
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		return error_set(err, RUAS_ERR_CONFIG, path, 0, e, "%s: cannot look at it: %s",
+				 path, strerror(e));
+	}
+	if (!S_ISREG(st.st_mode)) {
 		close(fd);
 		return error_set(err, RUAS_ERR_CONFIG, path, 0, 0,
-				 "%s: not a regular file", path);
+				 "%s: not a regular file (%s)", path, file_kind(st.st_mode));
 	}
 	int r = (opts && opts->skip_owner_check) ? 0
 						 : check_file_owner(path, &st, opts, err);

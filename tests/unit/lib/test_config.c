@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config/config_int.h"
@@ -857,6 +858,37 @@ static void test_file_missing_or_not_regular(void **state)
 	ruas_error_free(err);
 }
 
+/*
+ * A FIFO put where the configuration should be (issue 26): refused at
+ * once, never waited on. The load runs in a child that an alarm ends, so
+ * that a load that blocks in open() fails the test instead of hanging it.
+ */
+static void test_file_fifo_refused_without_blocking(void **state)
+{
+	struct files *f = *state;
+	char fifo[192];
+	snprintf(fifo, sizeof fifo, "%s/fifo.conf", f->dir);
+	assert_int_equal(mkfifo(fifo, 0644), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		alarm(5);
+		ruas_config *cfg = NULL;
+		ruas_error *err = NULL;
+		int r = ruas_config_load(&cfg, fifo, NULL, &err);
+		_exit(r == RUAS_ERR_CONFIG && !cfg &&
+				      strstr(ruas_error_message(err), "not a regular file (a FIFO)")
+			      ? 0
+			      : 1);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	if (WIFSIGNALED(st))
+		fail_msg("loading a FIFO blocked (ended by signal %d)", WTERMSIG(st));
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 static void test_file_syntax_error_names_path_and_line(void **state)
 {
 	struct files *f = *state;
@@ -935,6 +967,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_file_foreign_owner_refused,
 						files_setup, files_teardown),
 		cmocka_unit_test_setup_teardown(test_file_missing_or_not_regular,
+						files_setup, files_teardown),
+		cmocka_unit_test_setup_teardown(test_file_fifo_refused_without_blocking,
 						files_setup, files_teardown),
 		cmocka_unit_test_setup_teardown(test_file_syntax_error_names_path_and_line,
 						files_setup, files_teardown),
