@@ -172,6 +172,24 @@ int audit_log_holder_check(const char *path, char *why, size_t whysz)
 	return holder_problem(why, whysz, path, n, &st) ? AUDIT_LOG_REFUSED : 0;
 }
 
+/*
+ * The n bytes of a record cut short (the disk is full) taken back: the
+ * file is opened O_APPEND, so they end where this descriptor's offset now
+ * is; cut there only when the file still ends there (no other writer has
+ * appended since, whose record would go too). Else the fragment gets its
+ * newline, so that the next record at least starts a line of its own.
+ */
+static void undo_short(int fd, size_t n)
+{
+	struct stat st;
+	off_t end = lseek(fd, 0, SEEK_CUR);
+	if (end >= (off_t)n && fstat(fd, &st) == 0 && st.st_size == end &&
+	    ftruncate(fd, end - (off_t)n) == 0)
+		return;
+	while (write(fd, "\n", 1) < 0 && errno == EINTR)
+		;
+}
+
 int audit_log_write(int fd, const char *line, size_t len)
 {
 	ssize_t n;
@@ -180,9 +198,8 @@ int audit_log_write(int fd, const char *line, size_t len)
 	if (n == (ssize_t)len)
 		return 0;
 	if (n >= 0) {
-		/* A short write (the disk is full): end the line, so that the next record is whole. */
-		while (write(fd, "\n", 1) < 0 && errno == EINTR)
-			;
+		if (n > 0)
+			undo_short(fd, (size_t)n);
 		errno = ENOSPC;
 	}
 	return -1;

@@ -42,7 +42,10 @@ int audit_log_open(const struct ruas_config *cfg, int create, char *why, size_t 
  */
 int audit_log_holder_check(const char *path, char *why, size_t whysz);
 
-/* The record's JSON line, in one write(2). 0, or -1 with errno. */
+/*
+ * The record's JSON line, in one write(2). 0, or -1 with errno (ENOSPC for
+ * one cut short, which is taken back: the file holds only whole records).
+ */
 int audit_log_write(int fd, const char *line, size_t len);
 
 #endif

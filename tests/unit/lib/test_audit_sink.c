@@ -21,7 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <signal.h>
 #include <syslog.h>
 #include <time.h>
@@ -814,6 +816,64 @@ static void test_preflight_record_and_checks(void **state)
 	ruas_config_free(cfg);
 }
 
+/*
+ * A full file system (issue 26): a record that does not fit whole is undone,
+ * so that the file holds only whole records, and the next one, once there
+ * is room, starts on a line of its own. The full disk is RLIMIT_FSIZE (a
+ * write past it is cut short, as on a full disk), in a child process.
+ */
+static void test_log_short_write_undone(void **state)
+{
+	(void)state;
+	char tmp[] = "/tmp/ruas-audit-full-XXXXXX";
+	assert_non_null(mkdtemp(tmp));
+	char path[128];
+	snprintf(path, sizeof path, "%s/audit.json", tmp);
+	static const char one[] = "{\"type\":\"start\",\"run\":\"1\",\"pad\":\"aaaaaaaaaaaaaaaa\"}\n";
+	static const char two[] = "{\"type\":\"end\",\"run\":\"1\",\"pad\":\"bbbbbbbbbbbbbbbbbbbbbbbb\"}\n";
+	static const char three[] = "{\"type\":\"start\",\"run\":\"2\"}\n";
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		signal(SIGXFSZ, SIG_IGN);
+		struct rlimit rl = {sizeof one - 1 + 10, RLIM_INFINITY};
+		int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+		if (fd < 0 || setrlimit(RLIMIT_FSIZE, &rl) < 0)
+			_exit(2);
+		if (audit_log_write(fd, one, sizeof one - 1) != 0)
+			_exit(3);
+		if (audit_log_write(fd, two, sizeof two - 1) != -1)
+			_exit(4); /* cut short: a failure */
+		rl.rlim_cur = RLIM_INFINITY;
+		if (setrlimit(RLIMIT_FSIZE, &rl) < 0 || audit_log_write(fd, three, sizeof three - 1))
+			_exit(5);
+		_exit(0);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	FILE *f = fopen(path, "re");
+	assert_non_null(f);
+	char got[512];
+	size_t n = fread(got, 1, sizeof got - 1, f);
+	fclose(f);
+	got[n] = '\0';
+	struct buf want = BUF_INIT;
+	buf_printf(&want, "%s%s", one, three);
+	assert_string_equal(got, want.data);
+	buf_free(&want);
+	/* Every line a JSON object. */
+	char *save = NULL;
+	for (char *line = strtok_r(got, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		json_object *o = json_tokener_parse(line);
+		assert_non_null(o);
+		json_object_put(o);
+	}
+	unlink(path);
+	rmdir(tmp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -831,6 +891,7 @@ int main(void)
 		cmocka_unit_test(test_preflight_record_and_checks),
 		cmocka_unit_test(test_preflight_does_not_create_the_log),
 		cmocka_unit_test(test_start_fields_survive_an_8k_cut),
+		cmocka_unit_test(test_log_short_write_undone),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
