@@ -15,6 +15,7 @@
 #include "account.h"
 #include "buf.h"
 #include "config/loader.h"
+#include "config/syntax_hint.h"
 #include "error.h"
 
 #define CONFIG_MAX_BYTES (4u << 20)
@@ -110,9 +111,16 @@ static int load_text(struct loader *ld, const char *text,
 	if (config_read_string(&lc, text) != CONFIG_TRUE) {
 		int line = config_error_line(&lc);
 		const char *file = config_error_file(&lc);
-		r = error_set(ld->err, RUAS_ERR_CONFIG, file ? file : ld->file, line,
-			      0, "%s:%d: syntax error: %s", file ? file : ld->file,
-			      line, config_error_text(&lc));
+		char hint[192];
+		/* libconfig says "syntax error" and no more: say what is most likely missing. */
+		if (config_syntax_hint(text, hint, sizeof hint))
+			r = error_set(ld->err, RUAS_ERR_CONFIG, file ? file : ld->file, line, 0,
+				      "%s:%d: syntax error: %s", file ? file : ld->file, line, hint);
+		else
+			r = error_set(ld->err, RUAS_ERR_CONFIG, file ? file : ld->file, line, 0,
+				      "%s:%d: syntax error: %s (each setting is NAME = VALUE; a "
+				      "list is ( ... ), an array [ ... ], a group { ... })",
+				      file ? file : ld->file, line, config_error_text(&lc));
 		config_destroy(&lc);
 		return r;
 	}

@@ -351,6 +351,33 @@ static void test_syntax_error(void **state)
 		3, "syntax error");
 }
 
+/*
+ * libconfig says only "syntax error": an unclosed bracket or string, or a
+ * wrong closer, is named with the line it was opened on (issue 26); what
+ * is inside strings and comments is not taken for brackets or quotes.
+ */
+static void test_syntax_error_says_what_is_missing(void **state)
+{
+	(void)state;
+	refused("projects = (\n"
+		"  { name = \"a\"; work_dir = \"/x\"; command = [\"x\"]; }\n",
+		3, "syntax error: the '(' opened on line 1 is never closed (a ')' is expected "
+		   "before the end of the file)");
+	refused("# it's a comment with a quote \" and a (\n"
+		"projects = ( { name = \"a; work_dir = \"/x\"; } );\n",
+		2, "syntax error: a string opened on line 2 is not closed (a '\"' is expected "
+		   "before the end of the line)");
+	refused("projects = ( { name = \"a ) \\\" ]\"; work_dir = \"/x\"; ] );\n",
+		1, "syntax error: ']' on line 1 where '}' was expected, to close the '{' opened "
+		   "on line 1");
+	refused("/* a block (comment\n over lines */ projects = ( );\n"
+		"x = 1; }\n",
+		3, "syntax error: the '}' on line 3 closes nothing that is open");
+	/* Nothing unclosed: libconfig's words, and what the syntax is. */
+	refused("projects = ( { name = = \"a\"; } );\n",
+		1, "syntax error: syntax error (each setting is NAME = VALUE");
+}
+
 static void test_missing_keys(void **state)
 {
 	(void)state;
@@ -948,6 +975,7 @@ int main(void)
 		cmocka_unit_test(test_command_keeps_empty_strings),
 		cmocka_unit_test(test_accepted_values),
 		cmocka_unit_test(test_syntax_error),
+		cmocka_unit_test(test_syntax_error_says_what_is_missing),
 		cmocka_unit_test(test_missing_keys),
 		cmocka_unit_test(test_mistyped_keys),
 		cmocka_unit_test(test_unknown_keys),
