@@ -85,6 +85,12 @@ Add a sudoers rule that allows user "sup" to run commands as "t2" without a pass
 Then restart ruas.'
 expect "check 1: no sudoers rule exits 1" test "$RC" = 1
 expect "check 1: no sudoers rule prints the seed text exactly" has "$ERR" "$SEED"
+# Under ruas run, what to do ends with a run again, not a restart of a supervisor.
+run_sup run -c "$CONF" claude
+expect "run: no sudoers rule refuses (exit 1)" test "$RC" = 1
+expect "run: ... the fix ends with running it again" has "$ERR" "  sup ALL=(t2) NOPASSWD: ALL
+Then run ruas run again."
+expect "run: ... and never says to restart ruas" hasnt "$ERR" "restart ruas"
 
 conf nouser <<EOC
 projects = ( { name = "p"; run_as_user = "ghost"; work_dir = "$SB/w1"; command = ["true"]; } );

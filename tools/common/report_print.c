@@ -19,17 +19,34 @@ static int shown_before(const ruas_report *r, size_t p, size_t i)
 	return 0;
 }
 
-static void print_text(FILE *f, const ruas_report *r, int fatal_only)
+#define THEN_RESTART "Then restart ruas."
+#define THEN_RUN "Then run ruas run again."
+
+/*
+ * One finding's text. For a run (ruas run), what the fix ends with is a
+ * run again, not a restart of a supervisor that ruas run is not.
+ */
+static void print_one(FILE *f, const char *text, int for_run)
+{
+	const char *at;
+	while (for_run && (at = strstr(text, THEN_RESTART))) {
+		fprintf(f, "%.*s%s", (int)(at - text), text, THEN_RUN);
+		text = at + strlen(THEN_RESTART);
+	}
+	fprintf(f, "%s\n", text);
+}
+
+static void print_text(FILE *f, const ruas_report *r, int fatal_only, int for_run)
 {
 	for (size_t p = 0; p < ruas_report_project_count(r); p++)
 		for (size_t i = 0; i < ruas_report_item_count(r, p); i++)
 			if ((!fatal_only ||
 			     ruas_report_item_severity(r, p, i) == RUAS_SEVERITY_FATAL) &&
 			    !shown_before(r, p, i))
-				fprintf(f, "%s\n", ruas_report_item_text(r, p, i));
+				print_one(f, ruas_report_item_text(r, p, i), for_run);
 	for (size_t i = 0; i < ruas_report_host_count(r); i++)
 		if (!fatal_only || ruas_report_host_severity(r, i) == RUAS_SEVERITY_FATAL)
-			fprintf(f, "%s\n", ruas_report_host_text(r, i));
+			print_one(f, ruas_report_host_text(r, i), for_run);
 }
 
 void report_print_unjudged(FILE *f, const ruas_report *r, const char *who, const char *config)
@@ -58,12 +75,17 @@ void report_print_unjudged(FILE *f, const ruas_report *r, const char *who, const
 
 void report_print_text(FILE *f, const ruas_report *r)
 {
-	print_text(f, r, 0);
+	print_text(f, r, 0, 0);
 }
 
 void report_print_fatal(FILE *f, const ruas_report *r)
 {
-	print_text(f, r, 1);
+	print_text(f, r, 1, 0);
+}
+
+void report_print_for_run(FILE *f, const ruas_report *r, int fatal_only)
+{
+	print_text(f, r, fatal_only, 1);
 }
 
 static json_object *str_or_null(const char *s)

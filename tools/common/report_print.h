@@ -16,8 +16,14 @@ void report_print_text(FILE *f, const ruas_report *r);
  * lines, with the root command that judges it; nothing when there is none.
  */
 void report_print_unjudged(FILE *f, const ruas_report *r, const char *who, const char *config);
-/* The same, ERROR blocks only (ruas check -q and ruas run -q). */
+/* The same, ERROR blocks only (ruas check -q). */
 void report_print_fatal(FILE *f, const ruas_report *r);
+/*
+ * For ruas run (fatal_only: run -q): the same, each fix ending with a run
+ * again ("Then run ruas run again.") where the library's says "Then
+ * restart ruas.", which is for a supervisor.
+ */
+void report_print_for_run(FILE *f, const ruas_report *r, int fatal_only);
 /* One JSON document; 0, or -1 when it could not be built. */
 int report_print_json(FILE *f, const ruas_config *cfg, const ruas_report *r);
 

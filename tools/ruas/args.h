@@ -26,9 +26,10 @@
  * its own, so that getopt's abbreviations (--js, --conf) stay what they were.
  */
 struct args_spec {
-	const char *verb; /* for "bad option for VERB" */
-	const char *shortopts;
+	const char *verb; /* for the messages */
+	const char *shortopts; /* ":" first (after a "+"): a missing value is told apart */
 	const struct option *longopts;
+	const char *usage; /* ruas VERB --help */
 };
 
 extern const struct args_spec args_check, args_audit, args_run, args_deny;

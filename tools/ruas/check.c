@@ -58,11 +58,16 @@ int preflight(const ruas_config *cfg, int json, int quiet, int fresh_host, int r
 			fputs("ruas: cannot write the JSON report\n", stderr);
 			fatal = 1;
 		}
+	} else if (reuse) {
+		/* ruas run: what to do ends with a run again. */
+		report_print_for_run(stderr, r, quiet);
+		if (!quiet)
+			summary(cfg, r, 0);
 	} else if (quiet) {
 		report_print_fatal(stderr, r);
 	} else {
 		report_print_text(stderr, r);
-		summary(cfg, r, !reuse);
+		summary(cfg, r, 1);
 	}
 	ruas_report_free(r);
 	return fatal ? EXIT_FATAL : 0;

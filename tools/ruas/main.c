@@ -64,6 +64,43 @@ static const struct {
 	{"audit", cmd_audit},
 };
 
+static int is_verb(const char *s)
+{
+	for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+		if (strcmp(s, verbs[i].name) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * argv[1] is an option: when the command follows the options before it
+ * (the value of -c and --format skipped), it is moved in front of them, in
+ * place (argv[1] is then the command). 1 when it was, 0 when no command
+ * follows them.
+ */
+static int options_first(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0)
+			return 0;
+		if (a[0] == '-' && a[1]) {
+			/* The value of an option that takes one, given apart. */
+			if (strcmp(a, "-c") == 0 || strcmp(a, "--config") == 0 || strcmp(a, "-f") == 0 ||
+			    strcmp(a, "--format") == 0)
+				i++;
+			continue;
+		}
+		if (!is_verb(a))
+			return 0;
+		char *v = argv[i];
+		memmove(argv + 2, argv + 1, (size_t)(i - 1) * sizeof *argv);
+		argv[1] = v;
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -78,6 +115,16 @@ int main(int argc, char **argv)
 	if (strcmp(verb, "--help") == 0 || strcmp(verb, "-h") == 0) {
 		usage(stdout);
 		return output_ok(stdout) ? 0 : EXIT_FATAL;
+	}
+	/* Options first (ruas -c F check): moved after the command, as git takes them. */
+	if (verb[0] == '-' && verb[1]) {
+		if (!options_first(argc, argv)) {
+			fputs("ruas: no command after the options: the command comes first, its "
+			      "options after it (ruas check -c FILE); ruas --help lists them\n",
+			      stderr);
+			return EXIT_USAGE;
+		}
+		verb = argv[1];
 	}
 	/* Each verb sees argv from its own name on: getopt's messages start with it. */
 	for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
