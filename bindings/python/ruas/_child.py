@@ -148,6 +148,8 @@ class Child:
                                               ctypes.byref(err)), err)
         self._h.h = h
         self.pid = _lib.lib.ruas_child_pid(h)
+        # The whole command, as Popen's TimeoutExpired.cmd has it: the project's, then args.
+        self.cmd = config.project(self.project)["command"] + self.args
         # The audit records' run id, the agent's RUAS_RUN_ID (docs/audit.md).
         self.run_id = _lib.lib.ruas_child_run_id(h).decode("ascii")
 
@@ -201,7 +203,7 @@ class Child:
                     return rc
                 left = None if end is None else end - time.monotonic()
                 if left is not None and left <= 0:
-                    raise TimeoutExpired(self.args, timeout)
+                    raise TimeoutExpired(self.cmd, timeout)
                 if fd >= 0:
                     waiter.poll(None if left is None else max(1, int(left * 1000)))
                 else:

@@ -86,7 +86,7 @@ def communicate(child, input, timeout):
         while sel.get_map():
             left = None if end is None else end - time.monotonic()
             if left is not None and left <= 0:
-                raise TimeoutExpired(child.args, timeout)
+                raise TimeoutExpired(child.cmd, timeout)
             for key, _ in sel.select(left):
                 _serve(child, st, sel, key)
     child.wait(None if end is None else max(0.0, end - time.monotonic()))

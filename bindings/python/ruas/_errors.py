@@ -1,11 +1,14 @@
 """_errors - ruas.Error and its subclasses, one per ruas_code."""
+import subprocess
+
 from . import _lib
 
 
-class Error(Exception):
+class Error(subprocess.SubprocessError):
     """A refusal or failure of libruas: the message names the project, user,
     path and fix. code is the ruas_code (negative); file and line name the
-    configuration place when there is one; errno is set for SystemCallError."""
+    configuration place when there is one; errno is set for SystemCallError.
+    A subprocess.SubprocessError, as Popen's own errors are."""
 
     code = 0
 
@@ -29,9 +32,15 @@ class NotFoundError(Error):
     code = -2
 
 
-class SystemCallError(Error):
-    """A system call failed; errno says which error (RUAS_ERR_SYSTEM)."""
+class SystemCallError(Error, OSError):
+    """A system call failed; errno says which error (RUAS_ERR_SYSTEM). An
+    OSError too, so that `except OSError` catches it as it does Popen's."""
     code = -3
+
+    def __init__(self, message, code=None, file=None, line=0, errno=0):
+        Error.__init__(self, message, code, file, line, errno)
+        if errno:  # str() is then OSError's: "[Errno N] message"
+            self.strerror = message
 
 
 class InvalidError(Error):

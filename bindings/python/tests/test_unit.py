@@ -3,8 +3,10 @@
 built in code from hostile strings, errors, the Popen surface and asyncio.
 Run by tests/python.sh against the build tree (RUAS_LIBRARY)."""
 import asyncio
+import errno
 import os
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -186,6 +188,34 @@ class ChildTests(Base):
         with self.cfg.spawn("sh", ["exec sleep 30"]) as c:
             c.kill()
         self.assertEqual(c.returncode, -signal.SIGKILL)
+
+    def test_exceptions_are_subprocess_ones(self):
+        # As Popen's: a ruas.Error is a subprocess.SubprocessError, a failed
+        # system call an OSError with its errno (issue 26).
+        self.assertTrue(issubclass(ruas.Error, subprocess.SubprocessError))
+        self.assertTrue(issubclass(ruas.SystemCallError, OSError))
+        e = ruas.SystemCallError("open /x: No such file", -3, None, 0, errno.ENOENT)
+        self.assertEqual(e.errno, errno.ENOENT)
+        self.assertEqual(str(e), "[Errno 2] open /x: No such file")
+        self.assertEqual(str(ruas.SystemCallError("no errno", -3)), "no errno")
+        try:
+            raise e
+        except OSError as caught:
+            self.assertIs(caught, e)
+        # A signal number that is none: refused by the library, a ruas.Error.
+        c = self.cfg.spawn("sh", ["exec sleep 30"])
+        with self.assertRaises(subprocess.SubprocessError) as cm:
+            c.send_signal(12345)
+        self.assertIsInstance(cm.exception, ruas.InvalidError)
+        self.assertIn("is not a signal", str(cm.exception))
+        # TimeoutExpired.cmd is the whole command, the project's and the arguments.
+        with self.assertRaises(ruas.TimeoutExpired) as tm:
+            c.wait(timeout=0.2)
+        self.assertEqual(tm.exception.cmd, ["/bin/sh", "-c", "exec sleep 30"])
+        self.assertIn("'/bin/sh', '-c', 'exec sleep 30'", str(tm.exception))
+        c.kill()
+        c.wait(timeout=30)
+        c.close()
 
     def test_communicate_timeout_keeps_output(self):
         c = self.cfg.spawn("sh", ["echo first; sleep 1; echo second"], stdout=ruas.PIPE)
