@@ -59,7 +59,13 @@ RUAS_EXTERN const char *ruas_error_message(const ruas_error *err);
 RUAS_EXTERN const char *ruas_error_file(const ruas_error *err);
 /* The line in that file, or 0 when libconfig gave none. */
 RUAS_EXTERN int ruas_error_line(const ruas_error *err);
-/* errno for RUAS_ERR_SYSTEM, else 0. */
+/*
+ * The errno of the system call whose failure is the error: always for
+ * RUAS_ERR_SYSTEM; for another code when a system call's failure is why
+ * (RUAS_ERR_CONFIG: a configuration file that cannot be opened, ENOENT;
+ * RUAS_ERR_INVALID: a descriptor given that is not open, EBADF;
+ * RUAS_ERR_ESCAPE: the path's own error, such as ELOOP or EXDEV); else 0.
+ */
 RUAS_EXTERN int ruas_error_errno(const ruas_error *err);
 RUAS_EXTERN void ruas_error_free(ruas_error *err);
 
