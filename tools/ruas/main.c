@@ -64,12 +64,13 @@ static const struct {
 	{"audit", cmd_audit},
 };
 
-static int is_verb(const char *s)
+/* The command named s, or -1. */
+static int verb_index(const char *s)
 {
 	for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
 		if (strcmp(s, verbs[i].name) == 0)
-			return 1;
-	return 0;
+			return (int)i;
+	return -1;
 }
 
 /*
@@ -91,7 +92,7 @@ static int options_first(int argc, char **argv)
 				i++;
 			continue;
 		}
-		if (!is_verb(a))
+		if (verb_index(a) < 0)
 			return 0;
 		char *v = argv[i];
 		memmove(argv + 2, argv + 1, (size_t)(i - 1) * sizeof *argv);
@@ -127,8 +128,6 @@ int main(int argc, char **argv)
 		verb = argv[1];
 	}
 	/* Each verb sees argv from its own name on: getopt's messages start with it. */
-	for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
-		if (strcmp(verb, verbs[i].name) == 0)
-			return verbs[i].run(argc - 1, argv + 1);
-	return usage_error("unknown command", verb);
+	int v = verb_index(verb);
+	return v >= 0 ? verbs[v].run(argc - 1, argv + 1) : usage_error("unknown command", verb);
 }

@@ -181,17 +181,11 @@ static const struct group_risk_gids *risk_gids(struct risk_once *o)
  */
 static void job_groups(struct risk_once *o, struct job *j)
 {
-	struct account acct;
-	if (account_lookup(j->spec->user, &acct) != ACCOUNT_FOUND) {
-		j->groups_failed = 1;
-		return;
-	}
 	const struct group_risk_gids *known = risk_gids(o);
-	j->groups_failed = account_group_risks(&acct, known, &j->groups) < 0;
+	j->groups_failed = account_group_risks(&j->acct, known, &j->groups) < 0;
 	if (j->outcome == OUT_OK && j->spec->want_rules && !j->groups_failed &&
-	    account_session_group_risks(&acct, j->hr.gids, j->hr.ngids, known, &j->groups) < 0)
+	    account_session_group_risks(&j->acct, j->hr.gids, j->hr.ngids, known, &j->groups) < 0)
 		j->groups_failed = 1;
-	account_clear(&acct);
 }
 
 /* The programs of the job's target_sudo_allowed commands are anchors too. */
@@ -212,8 +206,7 @@ static void set_internal(struct job *j, const char *what)
 /* The account as the user database has it: it exists and can log in. 0 to go on. */
 static int account_ready(struct job *j)
 {
-	struct account acct;
-	int lr = account_lookup(j->spec->user, &acct);
+	int lr = account_lookup(j->spec->user, &j->acct);
 	if (lr == ACCOUNT_MISSING) {
 		j->outcome = OUT_USER_MISSING;
 		return -1;
@@ -222,15 +215,8 @@ static int account_ready(struct job *j)
 		set_internal(j, "the user database could not be read");
 		return -1;
 	}
-	j->shell = strdup(acct.shell);
-	j->account_found = 1;
-	int nologin = shell_refuses_login(acct.shell);
-	int noshell = access(acct.shell, X_OK) < 0;
-	account_clear(&acct);
-	if (!j->shell) {
-		set_internal(j, "out of memory");
-		return -1;
-	}
+	int nologin = shell_refuses_login(j->acct.shell);
+	int noshell = access(j->acct.shell, X_OK) < 0;
 	if (nologin || noshell) {
 		j->outcome = nologin ? OUT_NOLOGIN : OUT_SHELL_MISSING;
 		return -1;
@@ -497,7 +483,7 @@ static void *worker(void *arg)
 		if (i == pl->njobs)
 			return NULL;
 		run_job(pl->run, pl->runner, &pl->jobs[i]);
-		if (pl->jobs[i].account_found)
+		if (pl->jobs[i].acct.name) /* its passwd entry was read */
 			job_groups(&pl->risk, &pl->jobs[i]);
 		if (pl->run->after_job)
 			pl->run->after_job(pl->run, pl->runner, &pl->jobs[i]);
@@ -536,7 +522,7 @@ struct job *jobs_run(const struct check_run *run, const struct runner *runner,
 void jobs_free(struct job *jobs, size_t n)
 {
 	for (size_t i = 0; jobs && i < n; i++) {
-		free(jobs[i].shell);
+		account_clear(&jobs[i].acct);
 		group_hits_clear(&jobs[i].groups);
 		free(jobs[i].pam_reason);
 		free(jobs[i].pidns_why);

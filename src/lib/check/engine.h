@@ -104,8 +104,11 @@ struct job {
 	/* pam: can root make the agent's PID namespace (enum session_acct), and why not */
 	int pidns;
 	char *pidns_why;
-	char *shell;
-	int account_found; /* its passwd entry was read: its groups are judged after the call */
+	/*
+	 * Its passwd entry, as the job read it (name NULL: not read); its
+	 * groups are judged after the call.
+	 */
+	struct account acct;
 	struct group_hits groups; /* account_group_risks(), after the call */
 	int groups_failed;
 	unsigned int timeout_s;

@@ -45,7 +45,7 @@ static char *pam_failure_text(const struct check_run *run, const struct job *j,
 	case OUT_NOLOGIN:
 	case OUT_SHELL_MISSING:
 		buf_adds(&what, "its login shell ");
-		quote_display_dq(&what, j->shell ? j->shell : "?");
+		quote_display_dq(&what, j->acct.shell ? j->acct.shell : "?");
 		buf_adds(&what, j->outcome == OUT_NOLOGIN ? " refuses logins"
 							  : " does not exist or is not executable");
 		buf_printf(&fix, "Give it a real login shell, for example: usermod -s /bin/bash %s",
@@ -76,9 +76,9 @@ static char *failure_text(const struct check_run *run, const struct job *j, cons
 	case OUT_USER_MISSING:
 		return msg_user_missing(project, user, run->supervisor_name);
 	case OUT_NOLOGIN:
-		return msg_nologin(project, user, j->shell ? j->shell : "?");
+		return msg_nologin(project, user, j->acct.shell ? j->acct.shell : "?");
 	case OUT_SHELL_MISSING:
-		return msg_shell_missing(project, user, j->shell);
+		return msg_shell_missing(project, user, j->acct.shell);
 	case OUT_SUDO_MISSING:
 		return msg_sudo_missing(project, user, run->sudo, run->config);
 	case OUT_NOT_CONFIGURED:
@@ -166,10 +166,19 @@ static void pam_user_clear(struct account *a, struct pam_user *u)
 }
 
 /*
- * The PAM stacks (su, sudo, doas, pkexec's) that let user in without a
- * password, judged once per user (dir: where PAM reads services). 0 with
- * *ways (free it; empty when the user has no passwd entry: its own
- * finding says so), or -1 on OOM.
+ * The PAM stacks (su, sudo, doas, pkexec's) and polkit's rules that let
+ * user u in without a password, judged once per user (dir: where PAM reads
+ * services), added to *ways (empty to begin with; free it). 0, or -1 on OOM.
+ */
+static int pam_ways_for(const struct pam_user *u, const char *dir, struct pam_ways *ways)
+{
+	int r = pam_ways_up(dir, u, ways);
+	return r == 0 ? polkit_ways_up(NULL, u, ways) : r;
+}
+
+/*
+ * The same, the user looked up by name: none when it has no passwd entry
+ * (its own finding says so).
  */
 static int pam_ways_of(const char *user, const char *dir, struct pam_ways *ways)
 {
@@ -179,9 +188,7 @@ static int pam_ways_of(const char *user, const char *dir, struct pam_ways *ways)
 	ways->n = 0;
 	if (!pam_user_of(user, &a, &u))
 		return 0;
-	int r = pam_ways_up(dir, &u, ways);
-	if (r == 0)
-		r = polkit_ways_up(NULL, &u, ways);
+	int r = pam_ways_for(&u, dir, ways);
 	pam_user_clear(&a, &u);
 	return r;
 }
@@ -318,11 +325,12 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
 	const struct pam_ways *ways = &mine;
 	int r = 0;
 	/* The host's PAM stacks are the same for every project of this user. */
-	if (j->outcome == OUT_OK && j->ways_ready)
+	if (j->ways_ready) /* judged after its call (findings_after_job) */
 		ways = &j->ways;
-	r = j->ways_ready < 0 ? -1
-	    : j->outcome == OUT_OK && !j->ways_ready ? pam_ways_of(user, cfg->pam_dir, &mine)
-						     : 0;
+	if (j->ways_ready < 0)
+		r = -1;
+	else if (!j->ways_ready && j->outcome == OUT_OK)
+		r = pam_ways_of(user, cfg->pam_dir, &mine);
 	for (size_t k = 0; k < jp->n; k++) {
 		size_t pi = jp->index[k];
 		const struct ruas_project *p = cfg->projects[pi];
@@ -351,20 +359,21 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
 void findings_after_job(const struct check_run *run, const struct runner *runner,
 			struct job *j)
 {
-	struct account acct;
+	struct account a;
+	struct pam_user u;
 	if (j->outcome != OUT_OK)
 		return;
-	j->ways_ready = pam_ways_of(j->spec->user, run->pam_dir, &j->ways) < 0 ? -1 : 1;
-	j->doas_ready = doas_ways_of(j->spec->user, j->hr.doas_seen && j->hr.doas_rc == 0,
-				     &j->doas_ways) < 0
-				? -1
-				: 1;
-	/* No such user: the sudo (or pam) finding says so. */
-	if (account_lookup(j->spec->user, &acct) != ACCOUNT_FOUND)
+	/* Looked up once for all three. No such user: the sudo (or pam) finding says so. */
+	j->ways_ready = j->doas_ready = 1;
+	if (!pam_user_of(j->spec->user, &a, &u))
 		return;
-	lifetime_probe(runner->fs_root, j->spec->user, acct.uid, &j->lt);
+	if (pam_ways_for(&u, run->pam_dir, &j->ways) < 0)
+		j->ways_ready = -1;
+	if (doas_ways_up(NULL, &u, j->hr.doas_seen && j->hr.doas_rc == 0, &j->doas_ways) < 0)
+		j->doas_ready = -1;
+	lifetime_probe(runner->fs_root, j->spec->user, a.uid, &j->lt);
 	j->lt_ready = 1;
-	account_clear(&acct);
+	pam_user_clear(&a, &u);
 }
 
 int report_job_lifetime(const char *fs_root, const struct job *j, const struct job_projects *jp,

@@ -259,12 +259,12 @@ static void walk_dir(struct tw *w, const char *dir, unsigned int depth) /* NOLIN
 		w->nomem |= err == ENOMEM;
 		if (err == ENOENT || err == ENOMEM)
 			return; /* gone since it was met; or the whole walk fails */
+		int seen = lstat(dir, &st) == 0;
 		/* Not listable by the supervisor: judged as a directory it could not walk. */
-		if (lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) && (err == EACCES || err == EPERM))
+		if (seen && S_ISDIR(st.st_mode) && (err == EACCES || err == EPERM))
 			table_record(w, dir, &st, HOST_ENTRY_HIDDEN, AREL_INSIDE, w->t->anchor);
 		else
-			table_unjudged(w, dir, lstat(dir, &st) == 0 ? &st : NULL,
-				       "the check could not list it");
+			table_unjudged(w, dir, seen ? &st : NULL, "the check could not list it");
 		return;
 	}
 	for (;;) {

@@ -13,7 +13,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <ftw.h>
 #include <grp.h>
 #include <sys/wait.h>
 #include <limits.h>
@@ -24,6 +23,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "fixture.h"
 #include "helper_report.h"
 #include "host/fs_kind.h"
 #include "host/table.h"
@@ -51,18 +51,10 @@ static int setup(void **state)
 	return 0;
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int teardown(void **state)
 {
 	struct fix *f = *state;
-	nftw(f->root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	rm_rf(f->root);
 	free(f);
 	return 0;
 }

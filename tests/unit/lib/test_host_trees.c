@@ -15,7 +15,6 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +22,7 @@
 #include <unistd.h>
 
 #include "check/anchors_report.h"
+#include "fixture.h"
 #include "helper_report.h"
 #include "host/cache.h"
 #include "host/trees.h"
@@ -159,18 +159,11 @@ static int setup_tree(void **state)
 	return 0;
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static int teardown_tree(void **state)
 {
 	(void)state;
-	return nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	rm_rf(root);
+	return 0;
 }
 
 static const struct host_entry *entry(const struct host_trees *t, const char *path)
