@@ -1,7 +1,8 @@
 /*
  * fuzz_start - START's decoder (src/proto/agent.h) on arbitrary bytes.
  * Properties: it never crashes or reads out of bounds; what it accepts is
- * START_EXEC with errno 0 or START_FAILED with an errno 1..4095; it is
+ * START_EXEC with errno 0, or START_FAILED or START_NO_WORK_DIR with an
+ * errno 1..4095; it is
  * canonical: msg_start_encode() writes the accepted bytes back exactly,
  * and those decode again to the same value. The other way, a state and an
  * errno made of the input's first 8 bytes: what the encoder takes decodes
@@ -20,7 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int state = 0, errnum = -1, s2 = 0, e2 = -1;
 	if (msg_start_decode(data, size, &state, &errnum) == 0) {
 		CHECK((state == START_EXEC && errnum == 0) ||
-		      (state == START_FAILED && errnum >= 1 && errnum <= 4095));
+		      ((state == START_FAILED || state == START_NO_WORK_DIR) && errnum >= 1 &&
+		       errnum <= 4095));
 		CHECK(msg_start_encode(&b, state, errnum) == 0);
 		same_bytes(&b, data, size);
 		CHECK(msg_start_decode(b.data, b.len, &s2, &e2) == 0 && s2 == state && e2 == errnum);

@@ -2,6 +2,7 @@
  * mkseeds DIR - the protocol targets' seed inputs, made with the real
  * encoders of src/proto, into DIR/NAME/SEED (NAME: payload, session,
  * signal, terminate, kill, exit, stopped, continued, report, agent, start,
+ * started,
  * channel). fuzz/run.sh builds and runs it before fuzzing, so that the
  * seeds always match the encoders of the tree (a new PAYLOAD_VERSION
  * makes every committed payload seed a refusal); fuzz/corpus/NAME/ holds
@@ -18,6 +19,7 @@
 #include <syslog.h>
 
 #include "agent.h"
+#include "started.h"
 #include "buf.h"
 #include "channel.h"
 #include "control.h"
@@ -228,6 +230,12 @@ static void agents(struct buf *b)
 	seed("agent", "scoped", b, agent_encode(&a, b));
 	seed("start", "exec", b, msg_start_encode(b, START_EXEC, 0));
 	seed("start", "failed", b, msg_start_encode(b, START_FAILED, ENOENT));
+	seed("start", "no-work-dir", b, msg_start_encode(b, START_NO_WORK_DIR, EACCES));
+	struct msg_started ok = {1, 0, 0, LIFETIME_PIDNS, ""};
+	seed("started", "ok", b, msg_started_encode(b, &ok));
+	struct msg_started no = {0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_SUBREAPER,
+				 "cannot run \"claude\": No such file or directory"};
+	seed("started", "exec-enoent", b, msg_started_encode(b, &no));
 }
 
 /* Streams of framed messages, as each channel carries them. */

@@ -8,7 +8,7 @@
 #
 # The protocol's targets (one per decoder of src/proto: payload, session,
 # signal, terminate, kill, exit, stopped, continued, report, agent, start,
-# channel) also read the seeds that fuzz/mkseeds.c writes with the tree's
+# started, channel) also read the seeds that fuzz/mkseeds.c writes with the tree's
 # own encoders, so a protocol change never leaves them only stale seeds.
 set -euo pipefail
 secs=${1:-30}
@@ -69,6 +69,8 @@ build fuzz_agent "$here/fuzz_agent.c" $(proto proto/agent.c)
 # shellcheck disable=SC2046
 build fuzz_start "$here/fuzz_start.c" $(proto proto/agent.c)
 # shellcheck disable=SC2046
+build fuzz_started "$here/fuzz_started.c" $(proto proto/started.c)
+# shellcheck disable=SC2046
 build fuzz_channel "$here/fuzz_channel.c" $(proto proto/channel.c)
 # The seeds from the tree's own encoders (fuzz/mkseeds.c), beside the committed ones.
 echo "== building mkseeds"
@@ -76,7 +78,7 @@ echo "== building mkseeds"
 "$CC" -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -D_GNU_SOURCE \
 	-I"$top/src/common" -I"$top/src/proto" -o "$out/mkseeds" "$here/mkseeds.c" \
 	$(proto proto/payload.c proto/session.c proto/control.c proto/helper_report.c \
-		proto/helper_report_write.c proto/agent.c)
+		proto/helper_report_write.c proto/agent.c proto/started.c)
 rm -rf "$out/seeds" && mkdir -p "$out/seeds"
 "$out/mkseeds" "$out/seeds"
 
@@ -84,7 +86,7 @@ samples="$out/sudoers-samples"
 mkdir -p "$samples"
 targets=(fuzz_config fuzz_sudoers fuzz_contain fuzz_sudo_list fuzz_payload fuzz_session)
 for m in "${controls[@]}"; do targets+=("fuzz_$m"); done
-targets+=(fuzz_report fuzz_agent fuzz_start fuzz_channel)
+targets+=(fuzz_report fuzz_agent fuzz_start fuzz_started fuzz_channel)
 # One target: its log in $out/TARGET.log, its exit status in $out/TARGET.rc.
 run_one() {
 	local t=$1 name=${1#fuzz_} st=0

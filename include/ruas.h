@@ -45,8 +45,24 @@ typedef enum {
 	RUAS_ERR_INVALID = -4,  /* invalid argument from the caller */
 	RUAS_ERR_NOMEM = -5,    /* out of memory */
 	RUAS_ERR_TOOLONG = -6,  /* arguments too long to pass through sudo */
-	RUAS_ERR_ESCAPE = -7    /* a path leaves the directory it must stay in */
+	RUAS_ERR_ESCAPE = -7,   /* a path leaves the directory it must stay in */
+	RUAS_ERR_START = -8     /* the agent did not start: see ruas_error_stage() */
 } ruas_code;
+
+/*
+ * Where a start failed (RUAS_ERR_START from ruas_spawn()); RUAS_STAGE_NONE
+ * for every other error.
+ */
+typedef enum {
+	RUAS_STAGE_NONE = 0,
+	RUAS_STAGE_SUDO = 1,     /* sudo or PAM refused the switch to run_as_user: no rule, a
+				    password required, an expired or locked account */
+	RUAS_STAGE_WORK_DIR = 2, /* the working directory could not be entered */
+	RUAS_STAGE_EXEC = 3,     /* the agent's exec failed (ENOENT, EACCES, ENOEXEC, E2BIG...) */
+	RUAS_STAGE_LOGIN = 4,    /* the target's login shell or login files never ran the agent:
+				    a nologin shell, a login file that exited, no start in 60 s */
+	RUAS_STAGE_HELPER = 5    /* ruas's own helper could not set up the run */
+} ruas_stage;
 
 /* ---------------------------------------------------------------- errors */
 
@@ -55,7 +71,11 @@ typedef struct ruas_error ruas_error;
 RUAS_EXTERN ruas_code ruas_error_code(const ruas_error *err);
 /* The full message, one line, naming the file, line, project and fix where known. */
 RUAS_EXTERN const char *ruas_error_message(const ruas_error *err);
-/* The configuration file the error is about, or NULL. */
+/*
+ * The file the error is about, or NULL: the configuration file; for
+ * RUAS_ERR_START at RUAS_STAGE_EXEC the command that could not be run, at
+ * RUAS_STAGE_WORK_DIR the directory.
+ */
 RUAS_EXTERN const char *ruas_error_file(const ruas_error *err);
 /* The line in that file, or 0 when libconfig gave none. */
 RUAS_EXTERN int ruas_error_line(const ruas_error *err);
@@ -64,9 +84,13 @@ RUAS_EXTERN int ruas_error_line(const ruas_error *err);
  * RUAS_ERR_SYSTEM; for another code when a system call's failure is why
  * (RUAS_ERR_CONFIG: a configuration file that cannot be opened, ENOENT;
  * RUAS_ERR_INVALID: a descriptor given that is not open, EBADF;
- * RUAS_ERR_ESCAPE: the path's own error, such as ELOOP or EXDEV); else 0.
+ * RUAS_ERR_ESCAPE: the path's own error, such as ELOOP or EXDEV;
+ * RUAS_ERR_START: the exec's or the work_dir's, such as ENOENT, EACCES,
+ * ENOEXEC or E2BIG, and 0 for a refusal with none, such as sudo's); else 0.
  */
 RUAS_EXTERN int ruas_error_errno(const ruas_error *err);
+/* For RUAS_ERR_START, where the start failed; else RUAS_STAGE_NONE. */
+RUAS_EXTERN ruas_stage ruas_error_stage(const ruas_error *err);
 RUAS_EXTERN void ruas_error_free(ruas_error *err);
 
 /* --------------------------------------------------------- configuration */
@@ -516,20 +540,22 @@ typedef struct {
 	 * on the real filesystem (ruas_path_resolve_beneath()): a symlink out
 	 * of it, an absolute symlink or a path not beneath it is
 	 * RUAS_ERR_ESCAPE, naming the project, the path and why; a missing
-	 * one or one that is not a directory is RUAS_ERR_SYSTEM (ENOENT,
-	 * ENOTDIR); "" is RUAS_ERR_INVALID. The library checks this as the
-	 * supervisor before anything starts (where the supervisor may not
-	 * search that far, a target's private directory, it leaves the
-	 * verdict to the helper). With run_as_user, ruas-exec then checks it
-	 * again as the target, on descriptors: the project's work_dir
-	 * (through the person's scope, for a person), then this beneath it,
-	 * so that a swap between the two checks cannot lead elsewhere. That
-	 * check failing, or the target being unable to enter it, is the
-	 * helper's failure: the child exits 125 and the agent's stderr says
-	 * "ruas-exec: cannot enter work_dir ..." or "ruas-exec: work_dir is
-	 * not contained in ...". Without run_as_user (legacy mode) there is
-	 * no target to check again as: the command starts in the real path
-	 * of the directory the library checked.
+	 * one or one that is not a directory is a start that failed at its
+	 * work_dir (RUAS_ERR_START, RUAS_STAGE_WORK_DIR, ENOENT or ENOTDIR);
+	 * "" is RUAS_ERR_INVALID. The library checks this as the supervisor
+	 * before anything starts (where the supervisor may not search that
+	 * far, a target's private directory, it leaves the verdict to the
+	 * helper). With run_as_user, ruas-exec then checks it again as the
+	 * target, on descriptors: the project's work_dir (through the
+	 * person's scope, for a person), then this beneath it, so that a
+	 * swap between the two checks cannot lead elsewhere. That check
+	 * failing, or the target being unable to enter it, is the same
+	 * RUAS_ERR_START at RUAS_STAGE_WORK_DIR (EACCES, ENOENT; EXDEV for a
+	 * path that leaves), with the helper's reason ("cannot enter
+	 * work_dir ...", "work_dir is not contained in ..."), which it also
+	 * writes on the agent's stderr. Without run_as_user (legacy mode)
+	 * there is no target to check again as: the command starts in the
+	 * real path of the directory the library checked.
 	 */
 	const char *work_dir;
 	/*
@@ -618,9 +644,21 @@ typedef struct {
  * argv, work_dir and the allowlisted variables over the spawn channel, a
  * socketpair handed to it as a descriptor, once it has said that it holds
  * the channel itself: nothing of them is on any command line, in sudo's
- * log or I/O log, or in a file. The payload may be up to about 8 MiB. The
- * call returns once the helper has them (or sudo has failed on its own:
- * then the child's status is sudo's). A helper that other users can read
+ * log or I/O log, or in a file. The payload may be up to about 8 MiB.
+ *
+ * The call returns once the agent's exec has succeeded (after the target's
+ * login files have run; they get 60 s) or failed: a start that failed is
+ * RUAS_ERR_START, never an exit status that could be the agent's, with
+ * ruas_error_stage() saying where (sudo or PAM refused the switch, the
+ * work_dir, the exec, the login shell, the helper), ruas_error_errno() why
+ * (ENOENT, EACCES, ENOEXEC, E2BIG...; 0 for sudo's refusal) and
+ * ruas_error_file() what (the command, the work_dir), and a message that
+ * names the project and the stage and quotes sudo's or the kernel's
+ * reason, whatever the agent's stderr is. Nothing of the target is left
+ * running then, and the run's audit records say that it never started.
+ * Until the call returns nothing relays the agent's pty or reads its
+ * pipes: login files that print more than a pipe or pty holds, or wait
+ * for input, stall the start until those 60 s. A helper that other users can read
  * is not started (RUAS_ERR_CONFIG): see docs/security.md. The target's
  * passwd entry is looked up at each spawn (its login shell and home go to
  * the helper in the payload): a run_as_user that has none by then is

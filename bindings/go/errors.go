@@ -29,7 +29,17 @@ const (
 	ErrNoMem    Code = C.RUAS_ERR_NOMEM    // out of memory
 	ErrTooLong  Code = C.RUAS_ERR_TOOLONG  // arguments too long to pass through sudo
 	ErrEscape   Code = C.RUAS_ERR_ESCAPE   // a path leaves the directory it must stay in
+	ErrStart    Code = C.RUAS_ERR_START    // the agent did not start: see Stage
 )
+
+// The stages of an ErrStart (ruas_stage), as Error.Stage names them.
+var stageNames = map[C.ruas_stage]string{
+	C.RUAS_STAGE_SUDO:     "sudo",     // sudo or PAM refused the switch to the target
+	C.RUAS_STAGE_WORK_DIR: "work_dir", // the working directory could not be entered
+	C.RUAS_STAGE_EXEC:     "exec",     // the agent's exec failed
+	C.RUAS_STAGE_LOGIN:    "login",    // the login shell or its login files never ran it
+	C.RUAS_STAGE_HELPER:   "helper",   // ruas's own helper could not set up the run
+}
 
 var codeNames = map[Code]string{
 	ErrConfig:   "configuration refused",
@@ -39,6 +49,7 @@ var codeNames = map[Code]string{
 	ErrNoMem:    "out of memory",
 	ErrTooLong:  "arguments too long",
 	ErrEscape:   "path escapes its directory",
+	ErrStart:    "the agent did not start",
 }
 
 func (c Code) Error() string {
@@ -53,10 +64,20 @@ func (c Code) Error() string {
 // byte). Message is the library's one line, which names the file, line,
 // project and fix where they are known.
 type Error struct {
-	Code    Code
-	File    string        // the configuration file it is about, or ""
-	Line    int           // the line in File, or 0
-	Errno   syscall.Errno // for ErrSystem, else 0
+	Code Code
+	// The file it is about, or "": the configuration file; for ErrStart,
+	// the command that could not be run (Stage "exec") or the directory
+	// (Stage "work_dir").
+	File string
+	Line int // the line in File, or 0
+	// The errno of the failure: always for ErrSystem; for ErrStart the
+	// exec's or the work_dir's (ENOENT, EACCES, E2BIG...), 0 for a
+	// refusal that has none (sudo's); for the others when a system call's
+	// failure is why.
+	Errno syscall.Errno
+	// For ErrStart, where it failed: "sudo", "work_dir", "exec", "login"
+	// or "helper"; else "".
+	Stage   string
 	Message string
 }
 
@@ -68,8 +89,8 @@ func (e *Error) Is(target error) bool {
 	return ok && c == e.Code
 }
 
-// Unwrap gives the errno of an ErrSystem, so that errors.Is(err,
-// fs.ErrNotExist) works; nil for the other codes.
+// Unwrap gives the errno, so that errors.Is(err, fs.ErrNotExist) works
+// for a command not found, as for exec.Cmd's; nil when there is none.
 func (e *Error) Unwrap() error {
 	if e.Errno != 0 {
 		return e.Errno
@@ -94,6 +115,7 @@ func takeError(rc C.int, cerr *C.ruas_error) error {
 		Code:    Code(C.ruas_error_code(cerr)),
 		Line:    int(C.ruas_error_line(cerr)),
 		Errno:   syscall.Errno(C.ruas_error_errno(cerr)),
+		Stage:   stageNames[C.ruas_error_stage(cerr)],
 		Message: C.GoString(C.ruas_error_message(cerr)),
 	}
 	if f := C.ruas_error_file(cerr); f != nil {

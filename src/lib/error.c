@@ -14,21 +14,20 @@ struct ruas_error {
 	int line;
 	int errnum;
 	int is_static;
+	ruas_stage stage;
 };
 
 static struct ruas_error oom_error = {RUAS_ERR_NOMEM, "out of memory", NULL,
-				      0, 0, 1};
+				      0, 0, 1, RUAS_STAGE_NONE};
 
-int error_set(ruas_error **err, ruas_code code, const char *file, int line,
-	      int errnum, const char *fmt, ...)
+/* The error of error_set() and error_set_start(), at stage. */
+static int error_vset(ruas_error **err, ruas_code code, ruas_stage stage, const char *file,
+		      int line, int errnum, const char *fmt, va_list ap)
 {
 	if (!err)
 		return code;
 	struct buf b = BUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
 	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
 	struct ruas_error *e = calloc(1, sizeof *e);
 	char *msg = buf_detach(&b);
 	char *f = file ? strdup(file) : NULL;
@@ -44,8 +43,29 @@ int error_set(ruas_error **err, ruas_code code, const char *file, int line,
 	e->file = f;
 	e->line = line;
 	e->errnum = errnum;
+	e->stage = stage;
 	*err = e;
 	return code;
+}
+
+int error_set(ruas_error **err, ruas_code code, const char *file, int line,
+	      int errnum, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = error_vset(err, code, RUAS_STAGE_NONE, file, line, errnum, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int error_set_start(ruas_error **err, ruas_stage stage, const char *file, int errnum,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = error_vset(err, RUAS_ERR_START, stage, file, 0, errnum, fmt, ap);
+	va_end(ap);
+	return r;
 }
 
 ruas_code ruas_error_code(const ruas_error *err)
@@ -72,6 +92,12 @@ int ruas_error_errno(const ruas_error *err)
 {
 	return err ? err->errnum : 0;
 }
+
+ruas_stage ruas_error_stage(const ruas_error *err)
+{
+	return err ? err->stage : RUAS_STAGE_NONE;
+}
+
 
 void ruas_error_free(ruas_error *err)
 {

@@ -13,6 +13,10 @@ int error_set(ruas_error **err, ruas_code code, const char *file, int line,
 	      int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
+/* error_set() of RUAS_ERR_START at stage (ruas_error_stage()), file NULL or what failed. */
+int error_set_start(ruas_error **err, ruas_stage stage, const char *file, int errnum,
+		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 /*
  * The versioned-options rule of every entry point: NULL options, or a
  * version from oldest to newest, which the entry point then knows how to

@@ -74,10 +74,18 @@ void agent_free(struct agent_start *a)
 	memset(a, 0, sizeof *a);
 }
 
+/* START_EXEC with errno 0; a failure with an errno 1..4095. */
+static int start_ok(int state, int32_t errnum)
+{
+	if (state == START_EXEC)
+		return errnum == 0;
+	return (state == START_FAILED || state == START_NO_WORK_DIR) && errnum >= 1 &&
+	       errnum <= 4095;
+}
+
 int msg_start_encode(struct buf *out, int state, int errnum)
 {
-	if ((state != START_EXEC && state != START_FAILED) || errnum < 0 || errnum > 4095 ||
-	    (state == START_EXEC) != (errnum == 0))
+	if (!start_ok(state, errnum))
 		return -1;
 	enc_u8(out, (unsigned int)state);
 	enc_i32(out, errnum);
@@ -91,8 +99,7 @@ int msg_start_decode(const void *body, size_t len, int *state, int *errnum)
 	int32_t e;
 	dec_init(&d, body, len);
 	if (dec_u8(&d, &s) < 0 || dec_i32(&d, &e) < 0 || dec_done(&d) < 0 ||
-	    (s != START_EXEC && s != START_FAILED) || e < 0 || e > 4095 ||
-	    (s == START_EXEC) != (e == 0))
+	    s > START_NO_WORK_DIR || !start_ok((int)s, e))
 		return -1;
 	*state = (int)s;
 	*errnum = e;

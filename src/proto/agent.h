@@ -11,7 +11,11 @@
  *          back into the outer tree, so the inner helper opens it again,
  *          inside, by the names this carries (src/helper/exec/work_dir.h)
  *   START  inner helper -> outer helper: the agent's exec is next
- *          (START_EXEC), or failed (START_FAILED with the errno)
+ *          (START_EXEC, with one descriptor: the read end of a pipe
+ *          whose write end, close-on-exec, only the inner helper holds,
+ *          so that its end of file is the exec done), or it failed
+ *          (START_FAILED with the exec's errno), or the work_dir could not
+ *          be entered (START_NO_WORK_DIR with its errno)
  *
  * The outer helper is the first program of the run as the target: it
  * takes the supervisor's payload, enters the run's confinement and only
@@ -54,7 +58,7 @@ int agent_encode(const struct agent_start *a, struct buf *out);
 int agent_decode(const void *data, size_t len, struct agent_start *out, const char **why);
 void agent_free(struct agent_start *a);
 
-enum start_state { START_EXEC = 1, START_FAILED = 2 };
+enum start_state { START_EXEC = 1, START_FAILED = 2, START_NO_WORK_DIR = 3 };
 int msg_start_encode(struct buf *out, int state, int errnum);
 int msg_start_decode(const void *body, size_t len, int *state, int *errnum);
 

@@ -105,7 +105,7 @@ int channel_send_buf(int fd, int type, const struct buf *body)
 
 int channel_send_control(int fd, int type, const struct buf *body)
 {
-	unsigned char m[HEAD + 16];
+	unsigned char m[HEAD + CHANNEL_CONTROL_MAX];
 	size_t len = body ? body->len : 0;
 	if (len > sizeof m - HEAD || (body && body->oom)) {
 		errno = EMSGSIZE;

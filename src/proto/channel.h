@@ -63,6 +63,7 @@ enum channel_type {
 	CHANNEL_AGENT = 10,
 	CHANNEL_START = 11,
 	CHANNEL_HELLO = 12,
+	CHANNEL_STARTED = 13,
 };
 
 /* The peer's pid, uid and gid as the kernel recorded them (SO_PEERCRED). */
@@ -76,10 +77,12 @@ int channel_send(int fd, int type, const void *body, size_t len, const int *fds,
 /* The same for a body in a buf (whose oom makes it -1 with ENOMEM). */
 int channel_send_buf(int fd, int type, const struct buf *body);
 /*
- * The same for a control message (no descriptors, a few bytes), without
- * blocking: -1 with EAGAIN when the peer has stopped reading and its
- * buffer is full, so that a caller holding a lock never waits on it.
+ * The same for a control message (no descriptors, a body of at most
+ * CHANNEL_CONTROL_MAX bytes, else EMSGSIZE), without blocking: -1 with
+ * EAGAIN when the peer has stopped reading and its buffer is full, so that
+ * a caller holding a lock never waits on it.
  */
+#define CHANNEL_CONTROL_MAX 2048
 int channel_send_control(int fd, int type, const struct buf *body);
 /*
  * Receives one message: its type in *type, its body appended to *body, and

@@ -13,7 +13,8 @@
  * linked statically where it can be, and a static program must not load
  * NSS modules; see configure.ac, --enable-static-helper). Version 12: the
  * session (session.h) names the person whose private TMPDIR ruas-session
- * covers.
+ * covers. Version 14: the helper says whether the agent's exec succeeded
+ * (STARTED, started.h), which the library's ruas_spawn() waits for.
  */
 #ifndef RUAS_PROTO_PAYLOAD_H
 #define RUAS_PROTO_PAYLOAD_H
@@ -22,7 +23,7 @@
 
 #include "buf.h"
 
-#define PAYLOAD_VERSION 13
+#define PAYLOAD_VERSION 14
 enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2 };
 /*
  * PAYLOAD_EXEC flags. EXEC_PTY: the agent's stdin is a pty slave that the

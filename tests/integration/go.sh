@@ -29,25 +29,7 @@ EXTRA_ENV=()
 # own, no network and no third-party module.
 mkdir -p "$SB/go" "$SB/bin"
 cp -R "$abs_top_srcdir/bindings" "$abs_top_srcdir/examples" "$SB/go/"
-export GOCACHE="$SB/gocache" GOPATH="$SB/gopath" GOPROXY=off GOFLAGS="" GO111MODULE=on CGO_ENABLED=1
-export PKG_CONFIG_PATH="$SB/dest$RUAS_LIBDIR/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$SB/dest"
-# A sanitizer build's library needs its runtime in the program too (as
-# consumer_build): its flags for every cgo link, its objects (LIBS) for the
-# final one alone, where cgo would link them once per cgo package.
-cgo_ld=() ext_ld=()
-for w in ${RUAS_BUILD_LDFLAGS:-}; do
-	case $w in
-	-*) cgo_ld+=("$w") ;;
-	*) ext_ld+=("$w") ;;
-	esac
-done
-export CGO_CFLAGS="-g -O2 ${RUAS_BUILD_CFLAGS:-}" CGO_LDFLAGS="${cgo_ld[*]}"
-gobuild() { # NAME DIR SUBCOMMAND ARGS...: go SUBCOMMAND -o $SB/bin/NAME ARGS in DIR; sets RC, OUT, ERR
-	local name=$1 dir=$2 sub=$3
-	shift 3
-	ERR=$(cd "$dir" && go "$sub" -o "$SB/bin/$name" -ldflags="-extldflags '${ext_ld[*]}'" "$@" 2>&1)
-	RC=$? OUT=""
-}
+go_setup
 start=$SECONDS
 gobuild ruas.test "$SB/go/bindings/go" test -c .
 expect "the supervisor tests build against the staged install with pkg-config (go test -c)" test "$RC" = 0

@@ -466,8 +466,10 @@ if command -v pkg-config >/dev/null && command -v cc >/dev/null; then
 	expect "in code: containment: the good project has no containment error" hasnt "$ERR" "project \"alice-repo\" work_dir"
 	for p in escape-dotdot escape-abs not-under; do
 		run_store run "$p"
-		expect "in code: spawn of $p: the helper refuses, exit 125, and the agent never starts" \
-			test "$RC" = 125 -a "$OUT" = ""
+		expect "in code: spawn of $p: the helper refuses: the spawn fails (RUAS_ERR_START), and the agent never starts" \
+			test "$RC" = 2 -a "$OUT" = ""
+		expect "in code: spawn of $p: ... at its work_dir" \
+			has "$ERR" "people_store: error -8: project \"$p\": the agent did not start as user \"ruas-alice\" (work_dir): "
 		expect "in code: spawn of $p: ... for leaving the scope" has "$ERR" "person's scope"
 	done
 	run_store run alice-repo

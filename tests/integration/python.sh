@@ -56,12 +56,8 @@ done
 PYDIR=$SB/dest$RUAS_PYTHONDIR
 # A sanitizer build's library: its runtime must come first in a program not
 # built with it (python3), and Python's own allocations at exit are not ours.
-SAN_ENV=()
-case " ${RUAS_BUILD_CFLAGS:-} " in
-*-fsanitize=*address*)
-	SAN_ENV=(LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0)
-	;;
-esac
+py_sanitizer_env
+SAN_ENV=("${PY_SAN_ENV[@]}")
 expect "make install put the package in the prefix's site directory" \
 	test -f "$PYDIR/ruas/__init__.py" -a -f "$PYDIR/ruas/py.typed"
 expect "... with the library's installed path in _paths.py" \

@@ -264,6 +264,46 @@ consumer_build() {
 	chmod -R a+rX "$SB/bin"
 }
 
+# go_setup: the environment of a cgo build against the staged install ($SB/dest),
+# with a cache of its own, no network and no third-party module; gobuild NAME
+# DIR SUBCOMMAND ARGS...: go SUBCOMMAND -o $SB/bin/NAME ARGS in DIR, setting RC,
+# OUT and ERR for an expect.
+go_setup() {
+	export GOCACHE="$SB/gocache" GOPATH="$SB/gopath" GOPROXY=off GOFLAGS="" GO111MODULE=on CGO_ENABLED=1
+	export PKG_CONFIG_PATH="$SB/dest$RUAS_LIBDIR/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$SB/dest"
+	# A sanitizer build's library needs its runtime in the program too (as
+	# consumer_build): its flags for every cgo link, its objects (LIBS) for the
+	# final one alone, where cgo would link them once per cgo package.
+	GO_CGO_LD=() GO_EXT_LD=()
+	local w
+	for w in ${RUAS_BUILD_LDFLAGS:-}; do
+		case $w in
+		-*) GO_CGO_LD+=("$w") ;;
+		*) GO_EXT_LD+=("$w") ;;
+		esac
+	done
+	export CGO_CFLAGS="-g -O2 ${RUAS_BUILD_CFLAGS:-}" CGO_LDFLAGS="${GO_CGO_LD[*]}"
+	mkdir -p "$SB/bin"
+}
+gobuild() {
+	local name=$1 dir=$2 sub=$3
+	shift 3
+	ERR=$(cd "$dir" && go "$sub" -o "$SB/bin/$name" -ldflags="-extldflags '${GO_EXT_LD[*]}'" "$@" 2>&1)
+	RC=$? OUT=""
+}
+
+# py_sanitizer_env: in PY_SAN_ENV, what python3 (not built with a sanitizer)
+# needs to load a sanitizer build's library: its runtime first, and Python's
+# own allocations at exit left out of the leak check.
+py_sanitizer_env() {
+	PY_SAN_ENV=()
+	case " ${RUAS_BUILD_CFLAGS:-} " in
+	*-fsanitize=*address*)
+		PY_SAN_ENV=(LD_PRELOAD="$(${CC:-cc} -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0)
+		;;
+	esac
+}
+
 # A libconfig string literal for any bytes.
 cfgstr() {
 	printf '%s' "$1" | perl -0777 -pe 's/([\\"])/\\$1/g; s/\n/\\n/g; s/\t/\\t/g; s/([\x00-\x1f\x7f])/sprintf("\\x%02x",ord $1)/ge; $_ = "\"$_\""'

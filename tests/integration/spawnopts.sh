@@ -122,7 +122,10 @@ per_spawn() {
 
 	# The library may resolve it (the supervisor can search W), the target may not enter it.
 	spawn "$who" "$CONF" probe -w locked
-	expect "$t: a work_dir the target cannot enter: the helper's failure, exit 125" test "$RC" = 125
+	expect "$t: a work_dir the target cannot enter: the helper's failure, the spawn's error (RUAS_ERR_START)" \
+		test "$RC" = 2
+	expect "$t: ... at the work_dir, with the helper's reason" \
+		has "$ERR" "error -8: project \"probe\": the agent did not start as user \"t1\" (work_dir): cannot enter work_dir \"$W/locked\": Permission denied"
 	expect "$t: ... saying so on the agent's stderr" \
 		has "$ERR" "ruas-exec: cannot enter work_dir \"$W/locked\": Permission denied"
 	expect "$t: ... and the agent did not run" hasnt "$OUT" "cwd "
@@ -139,8 +142,10 @@ per_spawn() {
 		expect "$t: a person's symlink out of the project's work_dir is refused by the library" \
 			has "$ERR" "error -7: ruas_spawn: project \"alice\": work_dir \"esc\" leaves"
 	else
-		expect "$t: a person's symlink out of the project's work_dir: the helper refuses, exit 125" \
-			test "$RC" = 125
+		expect "$t: a person's symlink out of the project's work_dir: the helper refuses: the spawn's error (RUAS_ERR_START)" \
+			test "$RC" = 2
+		expect "$t: ... at the work_dir" \
+			has "$ERR" "error -8: project \"alice\": the agent did not start as user \"ruas-alice\" (work_dir): work_dir is not contained in its project's work_dir: symlink esc"
 		expect "$t: ... saying why" \
 			has "$ERR" "ruas-exec: work_dir is not contained in its project's work_dir:"
 	fi

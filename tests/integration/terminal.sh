@@ -246,10 +246,17 @@ EOS
 		touch /home/t1/.break
 		drive helper "$who" seven
 		rm -f /home/t1/.break
-		expect "$T: a helper error (a login file ends the shell before the agent): 125" \
-			test "$RC" = 125
-		expect "$T: ... saying why, through the pty" has "$OUT" \
-			"ruas-exec: the login shell ended before the agent started"
+		# The start fails: ruas run says why in one line and exits 125; an
+		# embedder's ruas_spawn() fails with RUAS_ERR_START at the login stage.
+		if [ "$runner" = ruas ]; then
+			expect "$T: a helper error (a login file ends the shell before the agent): 125" \
+				test "$RC" = 125
+		else
+			expect "$T: a helper error (a login file ends the shell before the agent): RUAS_ERR_START" \
+				test "$RC" = 2 -a -n "$(printf '%s' "$OUT" | grep -F 'ptyspawn: error -8: ')"
+		fi
+		expect "$T: ... saying why, on the terminal, naming the project and the stage" has "$OUT" \
+			"project \"seven\": the agent did not start as user \"t1\" (login): the login shell ended before the agent started"
 		expect "$T: ... the terminal's modes are restored" test "$STTY_SAME" = yes
 
 		# Started in the background: it reads nothing of the operator's

@@ -3,6 +3,7 @@
  * its run_as_user, relay signals to it, and exit as it did. On a terminal
  * the agent gets a pty of its own, relayed by relay.c.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -89,7 +90,18 @@ static int wait_relaying(ruas_child *child, const sigset_t *set, unsigned int gr
 	}
 }
 
-/* Spawns project with args and waits for it; its exit code or EXIT_SPAWN. */
+/*
+ * A spawn that failed, as env(1) and the shells say it: 127 for a command
+ * not found, 126 for one that could not be run, else EXIT_SPAWN (125).
+ */
+static int start_failure_code(const ruas_error *err)
+{
+	if (ruas_error_code(err) != RUAS_ERR_START || ruas_error_stage(err) != RUAS_STAGE_EXEC)
+		return EXIT_SPAWN;
+	return ruas_error_errno(err) == ENOENT ? 127 : 126;
+}
+
+/* Spawns project with args and waits for it; its exit code or what start_failure_code() says. */
 static int start(const ruas_config *cfg, const char *project, char **args)
 {
 	/* Block before spawning so that no signal slips between spawn and wait. */
@@ -111,8 +123,9 @@ static int start(const ruas_config *cfg, const char *project, char **args)
 	o.pty_relay = RUAS_PTY_RELAY_CALLER;
 	if (ruas_spawn(&child, cfg, project, (const char *const *)args, &o, &err) < 0) {
 		fprintf(stderr, "ruas: %s\n", ruas_error_message(err));
+		int rc = start_failure_code(err);
 		ruas_error_free(err);
-		return EXIT_SPAWN;
+		return rc;
 	}
 	unsigned int grace = ruas_project_terminate_grace(ruas_config_project_find(cfg, project));
 	int rc = ruas_child_pty_fd(child) >= 0 ? relay_pty(child, &set, grace)

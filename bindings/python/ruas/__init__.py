@@ -16,9 +16,9 @@ unchanged. See docs/bindings.md.
 from ._child import DEVNULL, PIPE, STDOUT, Child, TimeoutExpired
 from ._config import Config, Item, ProjectReport, Report, Unjudged
 from ._errors import (ConfigError, EscapeError, Error, InvalidError, NoMemoryError,
-                      NotFoundError, SystemCallError, TooLongError)
+                      NotFoundError, StartError, SystemCallError, TooLongError)
 
 __all__ = ["Config", "Child", "Report", "ProjectReport", "Item", "Unjudged", "PIPE", "DEVNULL", "STDOUT",
            "TimeoutExpired", "Error", "ConfigError", "NotFoundError", "SystemCallError",
-           "InvalidError", "NoMemoryError", "TooLongError", "EscapeError"]
+           "InvalidError", "NoMemoryError", "TooLongError", "EscapeError", "StartError"]
 __version__ = "0.1"

@@ -63,6 +63,43 @@ class EscapeError(Error):
     code = -7
 
 
+class StartError(Error, OSError):
+    """The agent did not start (RUAS_ERR_START): stage says where ("sudo",
+    "work_dir", "exec", "login" or "helper"), errno why (0 for a refusal
+    with none, such as sudo's), filename what (the command, or the
+    work_dir). An OSError, as Popen's are; for a command not found also a
+    FileNotFoundError, and for one that may not be run a PermissionError."""
+    code = -8
+
+    def __init__(self, message, code=None, file=None, line=0, errno=0, stage=""):
+        Error.__init__(self, message, code, file, line, errno)
+        self.stage = stage
+        self.filename = file
+        if errno:  # str() is then OSError's: "[Errno N] message: 'filename'"
+            self.strerror = message
+
+
+class _StartNotFound(StartError, FileNotFoundError):
+    __doc__ = StartError.__doc__
+
+
+class _StartPermission(StartError, PermissionError):
+    __doc__ = StartError.__doc__
+
+
+_STAGES = {1: "sudo", 2: "work_dir", 3: "exec", 4: "login", 5: "helper"}
+_ENOENT, _EACCES = 2, 13
+
+
+def _start_error(message, code, file, line, errnum, stage):
+    cls = StartError
+    if stage == 3 and errnum == _ENOENT:
+        cls = _StartNotFound
+    elif errnum == _EACCES:
+        cls = _StartPermission
+    return cls(message, code, file, line, errnum, _STAGES.get(stage, "helper"))
+
+
 _BY_CODE = {c.code: c for c in (ConfigError, NotFoundError, SystemCallError, InvalidError,
                                 NoMemoryError, TooLongError, EscapeError)}
 
@@ -74,10 +111,12 @@ def raise_from(rc, err):
     e = err
     try:
         code = _lib.lib.ruas_error_code(e)
-        cls = _BY_CODE.get(code, Error)
-        raise cls(_lib.text(_lib.lib.ruas_error_message(e)), code,
-                  _lib.text(_lib.lib.ruas_error_file(e)), _lib.lib.ruas_error_line(e),
-                  _lib.lib.ruas_error_errno(e))
+        args = (_lib.text(_lib.lib.ruas_error_message(e)), code,
+                _lib.text(_lib.lib.ruas_error_file(e)), _lib.lib.ruas_error_line(e),
+                _lib.lib.ruas_error_errno(e))
+        if code == StartError.code:
+            raise _start_error(*args, _lib.lib.ruas_error_stage(e))
+        raise _BY_CODE.get(code, Error)(*args)
     finally:
         _lib.lib.ruas_error_free(e)
 

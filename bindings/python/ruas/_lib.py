@@ -84,6 +84,7 @@ _PROTOS = [
     ("ruas_error_file", c_str, [P]),
     ("ruas_error_line", ctypes.c_int, [P]),
     ("ruas_error_errno", ctypes.c_int, [P]),
+    ("ruas_error_stage", ctypes.c_int, [P]),
     ("ruas_error_free", None, [P]),
     ("ruas_config_load", ctypes.c_int, [PP, c_str, ctypes.POINTER(ConfigOptions), PP]),
     ("ruas_config_new", ctypes.c_int,

@@ -11,4 +11,15 @@
 /* arg and why may be NULL. */
 void complain(const char *what, const char *arg, const char *why);
 
+/*
+ * From here on, stderr (every fprintf, perror and complain of the helper)
+ * still goes to descriptor 2, unbuffered, and its last whole line is kept
+ * for complain_last(): the reason a failed start gives the supervisor
+ * (started.h), which then need not depend on the agent's stderr being
+ * read. 0, or -1 (stderr unchanged).
+ */
+int complain_keep(void);
+/* That last line without its "ruas-exec: " and newline; "" when none. */
+const char *complain_last(void);
+
 #endif

@@ -17,6 +17,9 @@
 #include "names.h"
 #include "people_exec.h"
 #include "proc.h"
+#include "quote.h"
+#include "started.h"
+#include "tell_started.h"
 #include "userns.h"
 #include "work_dir.h"
 
@@ -134,6 +137,54 @@ static void outcome(const struct reaper_options *ro, const struct launch *l, str
 	}
 }
 
+/*
+ * The library's STARTED when the agent's exec did not succeed (started.h):
+ * the stage and errno of what failed, and its reason, from what START said,
+ * how the login shell ended, or the helper's own last complaint (complain.h).
+ */
+static void tell_not_started(const struct payload *p, const struct reaper_options *ro,
+			     const struct launch *l, int chan)
+{
+	struct buf why = BUF_INIT;
+	int stage = STARTED_STAGE_HELPER, e = 0, st = ro->status;
+	int lifetime = st == -1 ? (p->lifetime == LIFETIME_PIDNS ? LIFETIME_PIDNS : LIFETIME_SUBREAPER)
+				: ro->lifetime_used;
+	if (l->no_work_dir) {
+		stage = STARTED_STAGE_WORK_DIR;
+		e = l->exec_errno;
+		buf_adds(&why, "cannot enter work_dir ");
+		quote_display_dq(&why, p->work_dir);
+		buf_printf(&why, ": %s", strerror(e));
+	} else if (l->exec_errno) {
+		stage = STARTED_STAGE_EXEC;
+		e = l->exec_errno;
+		buf_adds(&why, "cannot run ");
+		quote_display_dq(&why, p->argv[0]);
+		buf_printf(&why, ": %s", strerror(e));
+	} else if (st != -1 && ro->ended_early) {
+		stage = STARTED_STAGE_LOGIN;
+		buf_adds(&why, "the run was ended (a signal, or the supervisor gone) before the "
+			       "agent started");
+	} else if (st != -1 && WIFSIGNALED(st)) {
+		stage = STARTED_STAGE_LOGIN;
+		buf_printf(&why, "the login shell was killed by signal %d before the agent started",
+			   WTERMSIG(st));
+	} else if (st != -1) {
+		stage = STARTED_STAGE_LOGIN;
+		buf_printf(&why, "the login shell ended before the agent started (exit status %d): "
+				 "a login file of user %s (/etc/profile, ~/.bash_profile, ~/.profile, "
+				 "or one they source) exited, failed or ran something else",
+			   exit_status_code(st), p->user);
+	} else {
+		stage = l->login_refused ? STARTED_STAGE_LOGIN
+			: l->work_dir_refused ? STARTED_STAGE_WORK_DIR : STARTED_STAGE_HELPER;
+		e = l->work_dir_refused;
+		buf_adds(&why, *complain_last() ? complain_last() : "the ruas helper failed");
+	}
+	(void)tell_started_failed(chan, stage, e, why.oom ? "out of memory" : why.data, lifetime);
+	buf_free(&why);
+}
+
 int exec_mode(struct payload *p, struct reaper_options *ro, struct msg_exit *e)
 {
 	struct agent_start a = {.argv = p->argv, .argc = p->argc, .work_dir = p->work_dir,
@@ -142,13 +193,15 @@ int exec_mode(struct payload *p, struct reaper_options *ro, struct msg_exit *e)
 	struct buf tmp = BUF_INIT;
 	int rc = EXIT_HELPER;
 	memset(&l, 0, sizeof l);
-	l.cont = l.news = -1;
+	l.cont = l.news = l.bwrap_args = l.exec_pipe = -1;
 	*e = (struct msg_exit){EXIT_HOW_HELPER, EXIT_HELPER, MSG_EXIT_SURVIVORS_UNKNOWN, 0};
 	close_strays(ro->chan, ro->init_ctl);
 	/* Here, to fail before any login file runs; the inner helper enters it again, inside. */
 	int wd = work_dir_open(p->root ? p->root : "", p->scope ? p->scope : "", p->work_dir);
 	if (wd >= 0)
 		close(wd);
+	else
+		l.work_dir_refused = errno ? errno : EACCES;
 	if (wd >= 0 && agent_vars(p, &a, &tmp) == 0 && launch_prepare(&l, p, &a, tmp.len ? tmp.data : NULL) == 0) {
 		ro->supervisor = (pid_t)p->supervisor_pid;
 		ro->supervisor_start = p->supervisor_start;
@@ -160,6 +213,8 @@ int exec_mode(struct payload *p, struct reaper_options *ro, struct msg_exit *e)
 		outcome(ro, &l, e);
 		rc = e->how == EXIT_HOW_SIGNALED ? 128 + (int)e->value : (int)e->value;
 	}
+	if (!l.told)
+		tell_not_started(p, ro, &l, ro->chan);
 	launch_free(&l);
 	free(a.env_names);
 	free(a.env_values);

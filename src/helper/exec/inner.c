@@ -25,13 +25,31 @@ static _Noreturn void give_up(const char *what, const char *why)
 	_exit(EXIT_HELPER);
 }
 
-/* START with state and errnum; a login file may have closed the channel: then nothing. */
-static void say(int state, int errnum)
+/*
+ * START with state and errnum, and with fd (-1: none) attached; a login
+ * file may have closed the channel: then nothing.
+ */
+static void say(int state, int errnum, int fd)
 {
 	struct buf b = BUF_INIT;
 	if (msg_start_encode(&b, state, errnum) == 0)
-		(void)channel_send_control(CONT, CHANNEL_START, &b);
+		(void)channel_send(CONT, CHANNEL_START, b.data, b.len, &fd, fd >= 0 ? 1 : 0);
 	buf_free(&b);
+}
+
+/*
+ * START_EXEC, with the read end of a pipe whose write end is this
+ * process's alone and closes at the exec: its end of file, with no
+ * START_FAILED before it, tells the outer helper that the exec succeeded,
+ * whatever a login file left holding descriptor 3.
+ */
+static void say_exec(void)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0)
+		give_up("cannot tell the start", strerror(errno));
+	say(START_EXEC, 0, p[0]);
+	close(p[0]);
 }
 
 /* The AGENT message's descriptors from CONT, without waiting: it was sent before the shell ran. */
@@ -120,7 +138,7 @@ _Noreturn void inner_main(void)
 	 */
 	int wd = work_dir_open(a.root, a.scope, a.work_dir);
 	if (wd < 0) {
-		say(START_FAILED, errno ? errno : EACCES);
+		say(START_NO_WORK_DIR, errno ? errno : EACCES, -1);
 		_exit(EXIT_HELPER);
 	}
 	close(wd);
@@ -130,10 +148,10 @@ _Noreturn void inner_main(void)
 	if (fcntl(CONT, F_SETFD, FD_CLOEXEC) < 0)
 		give_up("cannot keep descriptor 3 from the agent", strerror(errno));
 	default_signals();
-	say(START_EXEC, 0);
+	say_exec();
 	execvp(a.argv[0], a.argv);
 	int e = errno;
-	say(START_FAILED, e);
+	say(START_FAILED, e ? e : ENOEXEC, -1);
 	fprintf(stderr, "ruas-exec: cannot run \"%s\": %s\n", a.argv[0], strerror(e));
 	_exit(e == ENOENT ? 127 : 126);
 }

@@ -174,9 +174,11 @@ int launch_prepare(struct launch *l, const struct payload *p, const struct agent
 {
 	char *shell = NULL;
 	memset(l, 0, sizeof *l);
-	l->cont = l->news = l->bwrap_args = -1;
-	if (login_of(p->user, p->shell, p->home, &shell, &l->home) < 0)
+	l->cont = l->news = l->bwrap_args = l->exec_pipe = -1;
+	if (login_of(p->user, p->shell, p->home, &shell, &l->home) < 0) {
+		l->login_refused = 1;
 		return -1;
+	}
 	l->stdin_tty = (p->exec_flags & EXEC_PTY) != 0;
 	int r = login_env_prepare(shell, p->argv) < 0 ? -1 : command(l, p, shell, tmp);
 	free(shell);
@@ -218,8 +220,9 @@ void launch_news(struct launch *l)
 	/* A bounded round: a login file that floods the channel only wastes its own time. */
 	for (int i = 0; l->news >= 0 && i < 64; i++) {
 		char m[64];
-		size_t nfds = 0;
-		ssize_t n = channel_recv_some(l->news, m, sizeof m, NULL, &nfds);
+		int fd = -1;
+		size_t nfds = 1;
+		ssize_t n = channel_recv_some(l->news, m, sizeof m, &fd, &nfds);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return;
 		if (n <= 0) {
@@ -235,8 +238,31 @@ void launch_news(struct launch *l)
 			l->said = 1;
 			l->started = state == START_EXEC;
 			l->exec_errno = e;
+			l->no_work_dir = state == START_NO_WORK_DIR;
+			/* The latest START_EXEC's pipe: the inner helper's comes after any a login file fakes. */
+			if (state == START_EXEC && nfds == 1) {
+				if (l->exec_pipe >= 0)
+					close(l->exec_pipe);
+				l->exec_pipe = fd;
+				fd = -1;
+			}
 		}
+		if (fd >= 0)
+			close(fd);
 	}
+}
+
+int launch_exec_done(struct launch *l)
+{
+	char junk[64];
+	ssize_t n = read(l->exec_pipe, junk, sizeof junk);
+	if (n != 0 && !(n < 0 && errno != EAGAIN && errno != EINTR))
+		return 0;
+	close(l->exec_pipe);
+	l->exec_pipe = -1;
+	/* A START_FAILED came before the end of file, if there was one. */
+	launch_news(l);
+	return l->started && !l->exec_errno;
 }
 
 void launch_free(struct launch *l)
@@ -247,13 +273,15 @@ void launch_free(struct launch *l)
 		close(l->news);
 	if (l->bwrap_args >= 0)
 		close(l->bwrap_args);
+	if (l->exec_pipe >= 0)
+		close(l->exec_pipe);
 	free(l->argv);
 	for (size_t i = 0; i < l->nowned; i++)
 		free(l->owned[i]);
 	free(l->owned);
 	free(l->home);
 	memset(l, 0, sizeof *l);
-	l->cont = l->news = l->bwrap_args = -1;
+	l->cont = l->news = l->bwrap_args = l->exec_pipe = -1;
 }
 
 _Noreturn void launch_login_shell(const char *self, const char *shell, const char *home)

@@ -37,8 +37,15 @@ struct launch {
 	char *home;  /* where the login shell starts */
 	/* What START said: */
 	int started;    /* 1 once the agent's exec was next */
-	int exec_errno; /* its errno when that exec failed, else 0 */
+	int exec_errno; /* its errno when that exec (or the work_dir) failed, else 0 */
+	int no_work_dir; /* it was the work_dir that failed (START_NO_WORK_DIR) */
 	int said;       /* any START came at all */
+	/* START_EXEC's pipe (agent.h): its end of file is the exec done; -1: none, or seen */
+	int exec_pipe;
+	int told;       /* STARTED went to the library (started.h) */
+	int exec_ok;    /* the agent's exec succeeded: its pipe ended with no START_FAILED */
+	int login_refused;    /* the login shell cannot give a login environment (launch_prepare) */
+	int work_dir_refused; /* the outer helper could not enter the work_dir: the errno, else 0 */
 	/* owned storage */
 	char **owned;
 	size_t nowned;
@@ -56,6 +63,12 @@ int launch_prepare(struct launch *l, const struct payload *p, const struct agent
 _Noreturn void launch_exec(const struct launch *l, const sigset_t *old);
 /* What START said since the last call; closes news at its end. */
 void launch_news(struct launch *l);
+/*
+ * After exec_pipe polled readable: its end of file (then closed, -1) and
+ * what START said before it. 1 when the agent's exec succeeded, 0 when it
+ * failed or has yet to end (more bytes: a fake's, read and dropped).
+ */
+int launch_exec_done(struct launch *l);
 void launch_free(struct launch *l);
 
 /*

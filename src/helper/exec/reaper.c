@@ -4,6 +4,7 @@
 #include "channel.h"
 #include "control.h"
 #include "launch.h"
+#include "tell_started.h"
 #include "userns.h"
 #include "exit_status.h"
 #include "monitor.h"
@@ -378,6 +379,40 @@ static int channel_event(struct reaper *r)
 	return stop;
 }
 
+/* How the run is held: what LIFETIME_AUTO became (started.h). */
+static int lifetime_used(const struct reaper *r)
+{
+	return r->ctl >= 0 ? LIFETIME_PIDNS : LIFETIME_SUBREAPER;
+}
+
+/*
+ * START_EXEC's pipe has news: at its end of file with no START_FAILED
+ * before it, the agent's exec succeeded, and the library hears so at once
+ * (its ruas_spawn() waits for this).
+ */
+static void exec_news(struct reaper *r)
+{
+	struct launch *l = r->launch;
+	if (l->exec_pipe < 0 || !launch_exec_done(l) || l->told)
+		return;
+	l->told = 1;
+	l->exec_ok = 1;
+	(void)tell_started_ok(r->chan, lifetime_used(r));
+}
+
+/*
+ * Once the agent has ended: what START said, and the end of its exec's
+ * pipe, which has come by now if the exec succeeded (the agent held the
+ * pipe's write end only until it).
+ */
+static void settle_start(struct reaper *r)
+{
+	struct launch *l = r->launch;
+	launch_news(l);
+	if (l->exec_pipe >= 0 && poll(&(struct pollfd){l->exec_pipe, POLLIN, 0}, 1, 0) == 1)
+		exec_news(r);
+}
+
 /*
  * Waits for a relayed signal, the end of the supervisor or of the parent,
  * a message on the channel, or (terminating) the next deadline: 1 when the
@@ -385,15 +420,18 @@ static int channel_event(struct reaper *r)
  */
 static int wait_event(struct reaper *r)
 {
-	struct pollfd pf[6] = {{r->sfd, POLLIN, 0}, {r->sup_fd, POLLIN, 0}, {r->par_fd, POLLIN, 0},
-			       {r->chan, POLLIN, 0},  {r->mon, POLLIN, 0},    {r->launch->news, POLLIN, 0}};
+	struct pollfd pf[7] = {{r->sfd, POLLIN, 0}, {r->sup_fd, POLLIN, 0}, {r->par_fd, POLLIN, 0},
+			       {r->chan, POLLIN, 0},  {r->mon, POLLIN, 0},    {r->launch->news, POLLIN, 0},
+			       {r->launch->exec_pipe, POLLIN, 0}};
 	long long left = r->terminating ? r->kill_at - monotonic_ms() : -1;
 	int timeout = r->terminating ? (left < 0 ? 0 : left > 1000 ? 1000 : (int)left) : -1;
-	if (poll(pf, 6, timeout) < 0 && errno != EINTR)
+	if (poll(pf, 7, timeout) < 0 && errno != EINTR)
 		return -1;
 	int stop = 0;
 	if (pf[5].revents)
 		launch_news(r->launch);
+	if (pf[6].revents)
+		exec_news(r);
 	if (pf[4].revents)
 		monitor_event(r);
 	if (pf[3].revents & (POLLIN | POLLHUP | POLLERR))
@@ -465,11 +503,18 @@ int reaper_run(struct launch *l, struct reaper_options *o)
 			int no_children = reap(&r);
 			if (r.agent_status != -1 && no_children)
 				break;
+			/* An agent that ended at once: its START and its exec's end of file are there by now. */
+			if (r.agent_status != -1 && !l->exec_ok)
+				settle_start(&r);
 			/* The agent is done: nothing it started may outlive it. */
 			if (r.agent_status != -1 && r.survivors < 0)
 				r.survivors = count_left(&r);
-			if (r.agent_status != -1)
+			if (r.agent_status != -1 && !r.terminating) {
 				begin_terminating(&r);
+				/* No agent ever ran: what the login files left gets no grace. */
+				if (!l->exec_ok)
+					r.kill_at = monotonic_ms();
+			}
 			if (r.terminating && monotonic_ms() >= r.kill_at) {
 				/* The init's exit makes the kernel kill all the namespace holds. */
 				if (r.ctl >= 0)
@@ -489,8 +534,9 @@ int reaper_run(struct launch *l, struct reaper_options *o)
 		rc = exit_status_code(r.agent_status);
 	}
 	/* A START sent just before the agent's exec is there by now. */
-	launch_news(l);
+	settle_start(&r);
 	o->status = r.agent_status;
+	o->lifetime_used = lifetime_used(&r);
 	o->survivors = r.agent_status == -1 ? -1 : r.survivors < 0 ? 0 : r.survivors;
 	if (r.sup_fd >= 0 && supervisor_exited(&r))
 		r.supervisor_lost = 1;

@@ -72,6 +72,7 @@ struct reaper_options {
 	 */
 	const char *private_tmp;
 	int status; /* out: the agent's wait status, -1 when it never ran */
+	int lifetime_used; /* out: LIFETIME_PIDNS or LIFETIME_SUBREAPER, what the run had */
 	/*
 	 * out: how many processes of the run were still there when the agent
 	 * ended (and were then ended with it): those of the agent's PID

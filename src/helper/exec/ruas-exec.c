@@ -30,6 +30,7 @@
 
 #include "channel_in.h"
 #include "check_mode.h"
+#include "complain.h"
 #include "exec_mode.h"
 #include "exit_status.h"
 #include "inner.h"
@@ -38,6 +39,8 @@
 #include "payload.h"
 #include "proc.h"
 #include "reaper.h"
+#include "started.h"
+#include "tell_started.h"
 #include "userns.h"
 
 /* `--NAME 3`: the helper's inner modes, each on descriptor 3 only. */
@@ -49,7 +52,8 @@ static int inner_mode(int argc, char **argv, const char *name)
 /*
  * The payload, only from the channel: its variables, arguments and paths
  * are for the target alone, and a command line shows them to every local
- * user and to sudo's log.
+ * user and to sudo's log. 0; -1 before the HELLO, -2 after it (the library
+ * then waits for STARTED).
  */
 static int take_payload(int argc, char **argv, struct reaper_options *ro, struct payload *p)
 {
@@ -69,7 +73,7 @@ static int take_payload(int argc, char **argv, struct reaper_options *ro, struct
 	/* The library sends the payload only now: never into sudo's I/O log (payload.h). */
 	if (channel_in_hello(ro->chan) < 0)
 		return -1;
-	return channel_in_payload(ro->chan, p);
+	return channel_in_payload(ro->chan, p) < 0 ? -2 : 0;
 }
 
 /*
@@ -131,6 +135,11 @@ int main(int argc, char **argv)
 		inner_main();
 	if (argc == 5 && strcmp(argv[1], "--login-fd") == 0 && strcmp(argv[2], "3") == 0)
 		launch_login_shell(argv[0], argv[3], argv[4]);
+	/* What the helper says last is also the reason a failed start gives (started.h). */
+	if (complain_keep() < 0) {
+		perror("ruas-exec: stderr");
+		return EXIT_HELPER;
+	}
 	/*
 	 * Until the reaper takes it (reaper.c, continue_sudo()): a SIGCONT
 	 * after a stop that a process of the target's caused, kept pending.
@@ -148,9 +157,15 @@ int main(int argc, char **argv)
 		return EXIT_HELPER;
 	}
 	memset(&p, 0, sizeof p);
-	if (take_payload(argc, argv, &ro, &p) < 0) {
+	int took = take_payload(argc, argv, &ro, &p);
+	if (took < 0) {
 		userns_release();
 		end_init(&ro);
+		if (took == -2)
+			(void)tell_started_failed(ro.chan, STARTED_STAGE_HELPER, 0,
+						  *complain_last() ? complain_last()
+								   : "the ruas helper refused its payload",
+						  LIFETIME_SUBREAPER);
 		struct msg_exit e = {EXIT_HOW_HELPER, EXIT_HELPER, MSG_EXIT_SURVIVORS_UNKNOWN, 0};
 		(void)channel_in_exit(ro.chan, &e);
 		return EXIT_HELPER;

@@ -38,7 +38,7 @@ static int open_beneath_root(const char *root, const char *scope, const char *wo
 	if (r == CONTAIN_OK)
 		return fd;
 	if (r == CONTAIN_OUTSIDE || r == CONTAIN_ABSLINK)
-		complain("work_dir is not contained in its project's work_dir:", NULL, why);
+		complain("work_dir is not contained in its project's work_dir", NULL, why);
 	else
 		complain("cannot enter work_dir", work_dir, why);
 	errno = verdict_errno(r);

@@ -51,6 +51,15 @@ static int null_child(ruas_error **err, const char *fn)
 	return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0, "%s: child is NULL", fn);
 }
 
+void child_exit_said(ruas_child *c, const struct msg_exit *e)
+{
+	c->said = 1;
+	c->said_exit = *e;
+	if (e->survivors != MSG_EXIT_SURVIVORS_UNKNOWN)
+		c->survivors = e->survivors;
+	c->started = e->started;
+}
+
 /*
  * Whatever the helper has said, without blocking (the channel is
  * non-blocking from here on; its messages are a few bytes, each sent
@@ -70,11 +79,7 @@ static void take_news(ruas_child *c)
 		int type, sig;
 		int r = channel_recv(c->chan, &type, &body, NULL, NULL);
 		if (r == 1 && type == CHANNEL_EXIT && msg_exit_decode(body.data, body.len, &e) == 0) {
-			c->said = 1;
-			c->said_exit = e;
-			if (e.survivors != MSG_EXIT_SURVIVORS_UNKNOWN)
-				c->survivors = e.survivors;
-			c->started = e.started;
+			child_exit_said(c, &e);
 		} else if (r == 1 && type == CHANNEL_STOPPED &&
 			   msg_stopped_decode(body.data, body.len, &sig) == 0) {
 			c->state = RUAS_CHILD_STOPPED;

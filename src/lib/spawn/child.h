@@ -39,4 +39,7 @@ struct ruas_child {
 	int end_unknown;         /* ... saying the end is unknown (audit.md) */
 };
 
+/* The helper's EXIT, e, taken into c (under c's lock, or before anyone else has c). */
+void child_exit_said(struct ruas_child *c, const struct msg_exit *e);
+
 #endif

@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "error.h"
 #include "ruas.h"
 #include "spawn_attr.h"
 #include "spawn/exec_payload.h"
@@ -17,8 +20,6 @@
 int start_direct(struct start *s, pid_t *pid, ruas_error **err)
 {
 	const struct ruas_project *p = s->p;
-	size_t argc;
-	char **argv = agent_argv(p, s->args, &argc);
 	/*
 	 * A per-spawn work_dir: the real path of the directory the library
 	 * checked (values.c). posix_spawn has no fchdir, and legacy mode has
@@ -27,6 +28,21 @@ int start_direct(struct start *s, pid_t *pid, ruas_error **err)
 	 * why this mode is legacy.
 	 */
 	const char *dir = s->v->real ? s->v->real : p->work_dir;
+	/*
+	 * posix_spawn's chdir and exec fail alike: the directory is looked at
+	 * first, so that a start that fails says which (RUAS_ERR_START).
+	 */
+	struct stat st;
+	int wd_errno = stat(dir, &st) < 0 ? errno
+		       : !S_ISDIR(st.st_mode) ? ENOTDIR
+		       : access(dir, X_OK) < 0 ? errno : 0;
+	if (wd_errno)
+		return error_set_start(err, RUAS_STAGE_WORK_DIR, dir, wd_errno,
+				       "project \"%s\": the agent did not start (work_dir): cannot "
+				       "enter work_dir \"%s\": %s",
+				       p->name, dir, strerror(wd_errno));
+	size_t argc;
+	char **argv = agent_argv(p, s->args, &argc);
 	const char **merged = s->v->set_env ? spawn_env_merge(s->v->set_env, s->env) : NULL;
 	/* RUAS_RUN_ID, the audit's run id, over whatever the environment says it is. */
 	char run_var[64];
@@ -51,9 +67,9 @@ int start_direct(struct start *s, pid_t *pid, ruas_error **err)
 	free(merged);
 	free(with_run);
 	if (e != 0)
-		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
-				 "project \"%s\": cannot run \"%s\" in work_dir: %s "
-				 "(check command and work_dir in %s)",
-				 p->name, p->command[0], strerror(e), s->cfg->path);
+		return error_set_start(err, RUAS_STAGE_EXEC, p->command[0], e,
+				       "project \"%s\": the agent did not start (exec): cannot run "
+				       "\"%s\": %s (check command in %s)",
+				       p->name, p->command[0], strerror(e), s->cfg->path);
 	return 0;
 }

@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -39,6 +40,7 @@
 #include "spawn/pty.h"
 #include "spawn/relay.h"
 #include "spawn/start.h"
+#include "spawn/start_wait.h"
 #include "spawn/sudo_call.h"
 #include "spawn/values.h"
 
@@ -51,8 +53,9 @@ int start_target(struct start *s, int r, const char *const *argv, pid_t *pid,
 	const struct ruas_project *p = s->p;
 	int pam = project_backend(p) == BACKEND_PAM;
 	const char *path = pam ? cfg->session_helper : cfg->sudo;
-	if (r == 0 && (posix_spawn_file_actions_adddup2(&s->fa, s->stdio[2], 1) ||
-		       posix_spawn_file_actions_adddup2(&s->fa, s->stdio[2], 2) ||
+	int out = s->capture >= 0 ? s->capture : s->stdio[2];
+	if (r == 0 && (posix_spawn_file_actions_adddup2(&s->fa, out, 1) ||
+		       posix_spawn_file_actions_adddup2(&s->fa, out, 2) ||
 		       posix_spawn_file_actions_adddup2(&s->fa, s->chan_child, s->chan_fd) ||
 		       (s->chan_fd != 0 &&
 			posix_spawn_file_actions_addopen(&s->fa, 0, "/dev/null", O_RDONLY, 0)) ||
@@ -128,11 +131,12 @@ int start_hand_over(struct start *s, pid_t pid, const struct buf *session,
 	channel_out_free(&then);
 	if (r == HANDOVER_OK) {
 		s->chan = chan;
+		s->greeted = 1;
 		return 0;
 	}
 	close(chan);
 	if (r == HANDOVER_GONE)
-		return 0; /* sudo's or ruas-session's own failure: its exit status and stderr tell */
+		return 0; /* sudo's or ruas-session's refusal: start_wait() reads its words */
 	return abandon(s, pid, r, version, err);
 }
 
@@ -145,6 +149,14 @@ int start_with_channel(struct start *s, int r, const char *const *argv, int chan
 		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, errno,
 				 "project \"%s\": cannot open the spawn channel: %s", s->p->name,
 				 strerror(errno));
+	if (r == 0 && (s->capture = memfd_create("ruas-start", MFD_CLOEXEC)) < 0) {
+		int e = errno;
+		close(sv[0]);
+		close(sv[1]);
+		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
+				 "project \"%s\": cannot make the start's capture (memfd_create): %s",
+				 s->p->name, strerror(e));
+	}
 	s->chan_child = sv[1];
 	s->chan_fd = chan_fd;
 	r = start_target(s, r, argv, pid, err);
@@ -256,6 +268,17 @@ static void start_close_pty(struct start *s)
 			close(fds[i]);
 }
 
+/* Once the child has the master: the agent's stdio copies, the capture, the relay's ends. */
+static void start_close_after(struct start *s)
+{
+	stdio_close(s->stdio);
+	int fds[] = {s->capture, s->term_in, s->term_out};
+	for (size_t i = 0; i < sizeof fds / sizeof fds[0]; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	s->stdio[0] = s->stdio[1] = s->stdio[2] = s->capture = s->term_in = s->term_out = -1;
+}
+
 static int stdio_of(const int want[3], int got[3])
 {
 	got[0] = got[1] = got[2] = -1;
@@ -278,6 +301,34 @@ static int stdio_of(const int want[3], int got[3])
 	return 0;
 }
 
+/*
+ * What follows a start recorded in c's audit: the start's outcome, then
+ * the relay. 0, or a ruas_code with *err set, c freed and the run ended.
+ * The relay starts after the outcome: the caller's terminal is left as it
+ * is when nothing started, and the relay's watch of the channel comes
+ * after STARTED (the pty keeps what the login files wrote meanwhile).
+ */
+static int spawn_started(struct start *s, struct ruas_child *c, ruas_error **err)
+{
+	/* What sudo said before the helper took over went to the agent's stderr, as it always did. */
+	if (s->greeted)
+		start_capture_forward(s);
+	int r = start_wait(s, c, err);
+	if (r < 0) {
+		start_close_after(s);
+		return r;
+	}
+	int e = c->relayed ? spawn_relay_start(c, s->term_in, s->term_out) : 0;
+	s->term_in = s->term_out = -1;
+	start_close_after(s);
+	if (!e)
+		return 0;
+	/* Started, but nobody to relay: it ends, and nothing is left of it. */
+	ruas_child_free(c);
+	return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
+			 "project \"%s\": cannot start the pty's relay: %s", s->p->name, strerror(e));
+}
+
 /* The rest of ruas_spawn() once the per-spawn values are checked: the child, or NULL with *r. */
 static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct ruas_project *p,
 				     const char *const *args, const ruas_spawn_options *o,
@@ -285,7 +336,7 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 {
 	int want[3] = {o->stdin_fd, o->stdout_fd, o->stderr_fd};
 	struct start s = {.cfg = cfg, .p = p, .args = args, .v = v, .chan = -1, .pidfd = -1,
-			  .chan_child = -1,
+			  .chan_child = -1, .capture = -1,
 			  .master = -1, .term_in = -1, .term_out = -1};
 	int relay = o->pty_relay == RUAS_PTY_RELAY_LIBRARY;
 	s.env = o->env ? o->env : (const char *const *)environ;
@@ -322,8 +373,10 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 	s.x = &x;
 	if (*r == 0)
 		*r = start(&s, &c->pid, err);
-	stdio_close(s.stdio);
 	if (*r < 0) {
+		stdio_close(s.stdio);
+		if (s.capture >= 0)
+			close(s.capture);
 		deny_files_free(&x);
 		audit_run_free(c->audit);
 		free(c);
@@ -340,22 +393,13 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_mutex_init(&c->relay_lock, NULL);
 	c->relayed = s.term_in >= 0;
-	int e = c->relayed ? spawn_relay_start(c, s.term_in, s.term_out) : 0;
+	*r = recorded < 0 ? recorded : spawn_started(&s, c, err);
 	if (recorded < 0) {
 		/* Started, but its start could not be recorded: it ends at once. */
+		start_close_after(&s);
 		ruas_child_free(c);
-		*r = recorded;
-		return NULL;
 	}
-	if (e) {
-		/* Started, but nobody to relay: it ends, and nothing is left of it. */
-		ruas_child_free(c);
-		*r = error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
-			       "project \"%s\": cannot start the pty's relay: %s", p->name,
-			       strerror(e));
-		return NULL;
-	}
-	return c;
+	return *r < 0 ? NULL : c;
 }
 
 int ruas_spawn(ruas_child **out, const ruas_config *cfg, const char *project,

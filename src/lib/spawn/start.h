@@ -36,6 +36,14 @@ struct start {
 	int chan;
 	int pidfd;
 	/*
+	 * sudo's or ruas-session's own stdout and stderr: a memfd (never full,
+	 * never a SIGPIPE), so that a refusal's words reach the spawn's error
+	 * (start_wait.h) whatever the agent's stderr is; -1: none. The helper
+	 * puts the agent's stderr on its own once its payload has come.
+	 */
+	int capture;
+	int greeted; /* out: the helper's HELLO came, and it took its messages */
+	/*
 	 * The master of the agent's pty (spawn/pty.h), -1: none. With one,
 	 * sudo or ruas-session starts in a session of its own, without the
 	 * caller's terminal as its controlling one.
@@ -65,9 +73,9 @@ int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error 
  * What the sudo and the pam start share once they have built their call
  * (r: the build's result, argv: the call): the program is started with an
  * empty environment, the channel as s->chan_fd (stdin from /dev/null when
- * that is not 0), and its stdout and stderr on the agent's stderr (sudo's
- * own errors belong there, never in a stream the supervisor parses), and
- * a failure is worded for the project's backend.
+ * that is not 0), and its stdout and stderr on s->capture when there is
+ * one, else on the agent's stderr (sudo's own errors never go to a stream
+ * the supervisor parses), and a failure is worded for the project's backend.
  */
 int start_target(struct start *s, int r, const char *const *argv, pid_t *pid,
 		 ruas_error **err);

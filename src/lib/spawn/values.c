@@ -24,17 +24,19 @@
 
 /* "ruas_spawn: project "P": " and msg (which this frees) as the error: returns code. */
 static int refuse(ruas_error **err, int code, int errnum, const struct ruas_project *p,
-		  struct buf *msg)
+		  struct buf *msg, const char *file)
 {
 	struct buf b = BUF_INIT;
 	buf_adds(&b, "ruas_spawn: project ");
 	quote_display_dq(&b, p->name);
-	buf_adds(&b, ": ");
+	buf_adds(&b, code == RUAS_ERR_START ? ": the agent did not start (work_dir): " : ": ");
 	if (msg->data)
 		buf_adds(&b, msg->data);
 	buf_free(msg);
 	int r = b.oom || !b.data ? error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory")
-				 : error_set(err, code, NULL, 0, errnum, "%s", b.data);
+		: code == RUAS_ERR_START
+			? error_set_start(err, RUAS_STAGE_WORK_DIR, file, errnum, "%s", b.data)
+			: error_set(err, code, NULL, 0, errnum, "%s", b.data);
 	buf_free(&b);
 	return r;
 }
@@ -61,7 +63,7 @@ static int set_env_refuse(ruas_error **err, const struct ruas_config *cfg,
 		quote_display(&m, cfg->path, 0);
 		buf_adds(&m, "): add it there to let it cross, or leave it out");
 	}
-	return refuse(err, RUAS_ERR_INVALID, 0, p, &m);
+	return refuse(err, RUAS_ERR_INVALID, 0, p, &m, NULL);
 }
 
 /* Each entry "NAME=value", NAME allowlisted, and set once. */
@@ -129,7 +131,7 @@ static int wd_refuse(ruas_error **err, int code, int errnum, const struct ruas_p
 		buf_adds(&m, ": ");
 		quote_display(&m, why, 0);
 	}
-	return refuse(err, code, errnum, p, &m);
+	return refuse(err, code, errnum, p, &m, wd);
 }
 
 /*
@@ -182,9 +184,13 @@ static int wd_resolve(const struct ruas_project *p, const char *wd, struct spawn
 	enum contain_result r = contain_resolve(p->work_dir, v->work_dir, &fd, why, sizeof why, 0);
 	if (r == CONTAIN_OUTSIDE || r == CONTAIN_ABSLINK)
 		return wd_refuse(err, RUAS_ERR_ESCAPE, EXDEV, p, wd, "leaves", 1, why);
-	if (r == CONTAIN_MISSING || (r == CONTAIN_ERROR && !p->run_as_user))
-		return wd_refuse(err, RUAS_ERR_SYSTEM, r == CONTAIN_MISSING ? ENOENT : EIO, p, wd,
-				 "cannot be resolved beneath", 1, why);
+	/* A directory that is not there fails the start as the helper's would (RUAS_ERR_START). */
+	if (r == CONTAIN_MISSING)
+		return wd_refuse(err, RUAS_ERR_START, ENOENT, p, wd, "cannot be resolved beneath", 1,
+				 why);
+	if (r == CONTAIN_ERROR && !p->run_as_user)
+		return wd_refuse(err, RUAS_ERR_SYSTEM, EIO, p, wd, "cannot be resolved beneath", 1,
+				 why);
 	if (r != CONTAIN_OK)
 		return 0;
 	struct stat st;
@@ -194,7 +200,7 @@ static int wd_resolve(const struct ruas_project *p, const char *wd, struct spawn
 		e = errno ? errno : ENOMEM;
 	close(fd);
 	if (e == ENOTDIR)
-		return wd_refuse(err, RUAS_ERR_SYSTEM, e, p, wd, "is not a directory", 0, NULL);
+		return wd_refuse(err, RUAS_ERR_START, e, p, wd, "is not a directory", 0, NULL);
 	if (e)
 		return wd_refuse(err, RUAS_ERR_SYSTEM, e, p, wd, "cannot be resolved beneath", 1,
 				 strerror(e));

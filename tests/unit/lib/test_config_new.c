@@ -937,7 +937,7 @@ struct spawn_fix {
 	char record[200];
 };
 
-/* The fake sudo records its arguments, one a line, and exits 42. */
+/* The fake sudo records its arguments, one a line, and exits 42 (never saying HELLO). */
 static const char fake_sudo[] = "#!/bin/sh\n"
 				"for a in \"$@\"; do printf '[%s]\\n' \"$a\"; done > \"$0.rec\"\n"
 				"exit 42\n";
@@ -1022,7 +1022,16 @@ static void test_spawn_sudo_as_loaded(void **state)
 		struct got o = i ? by_code(&g, &sp, 1, 0) : by_file(&g, &sp, 1, 0);
 		assert_int_equal(o.r, 0);
 		unlink(f->record);
-		assert_int_equal(spawn_wait(o.cfg, "agent", args, EMPTY), 42);
+		/* The fake never says HELLO: a start that sudo refused, with its exit status. */
+		ruas_spawn_options so = RUAS_SPAWN_OPTIONS_INIT;
+		so.env = EMPTY;
+		ruas_child *child = (ruas_child *)0x1;
+		ruas_error *err = NULL;
+		assert_int_equal(ruas_spawn(&child, o.cfg, "agent", args, &so, &err), RUAS_ERR_START);
+		assert_null(child);
+		assert_int_equal(ruas_error_stage(err), RUAS_STAGE_SUDO);
+		assert_non_null(strstr(ruas_error_message(err), "(exit status 42)"));
+		ruas_error_free(err);
 		rec[i] = read_whole_file(f->record);
 		got_free(&o);
 	}

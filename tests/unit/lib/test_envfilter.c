@@ -28,6 +28,7 @@
 #include "control.h"
 #include "nss_env.h"
 #include "payload.h"
+#include "started.h"
 #include "session.h"
 
 #define NALLOW(a) (sizeof(a) / sizeof *(a) - 1)
@@ -195,6 +196,9 @@ static int run_payload(const struct buf *body, int type, enum via via, struct bu
  */
 static struct msg_exit exit_word;
 static int exit_said;
+/* Its STARTED before that (started.h): started_said is 1 when one came and decoded. */
+static struct msg_started started_word;
+static int started_said;
 /* And whether it said HELLO first, which it does once the channel is known to be its. */
 static int hello_said;
 
@@ -283,7 +287,9 @@ static int run_payload(const struct buf *body, int type, enum via via, struct bu
 	 * The helper has ended: its HELLO (it took the channel) and its EXIT,
 	 * if it said them, are all that is left on the channel.
 	 */
-	exit_said = hello_said = 0;
+	exit_said = hello_said = started_said = 0;
+	free(started_word.reason);
+	memset(&started_word, 0, sizeof started_word);
 	if (sv[0] >= 0) {
 		struct buf word = BUF_INIT;
 		int t = 0, r = channel_recv(sv[0], &t, &word, NULL, NULL);
@@ -291,6 +297,13 @@ static int run_payload(const struct buf *body, int type, enum via via, struct bu
 		if (r == 1 && t == CHANNEL_HELLO && payload_hello_decode(word.data, word.len, &v) == 0 &&
 		    v == PAYLOAD_VERSION) {
 			hello_said = 1;
+			buf_free(&word);
+			word = (struct buf)BUF_INIT;
+			r = channel_recv(sv[0], &t, &word, NULL, NULL);
+		}
+		if (r == 1 && t == CHANNEL_STARTED &&
+		    msg_started_decode(word.data, word.len, &started_word) == 0) {
+			started_said = 1;
 			buf_free(&word);
 			word = (struct buf)BUF_INIT;
 			r = channel_recv(sv[0], &t, &word, NULL, NULL);
@@ -316,8 +329,10 @@ static void test_helper_refuses_table(void **state)
 	buf_free(&err);
 	if (rc != 0)
 		fail_msg("ruas-exec with GIT_AUTHOR_NAME: exit %d: %s", rc, said);
-	/* Its HELLO first, then its EXIT: the agent's program started and exited 0. */
+	/* Its HELLO first, STARTED (it runs), then its EXIT: the agent's program exited 0. */
 	assert_true(hello_said);
+	assert_true(started_said);
+	assert_int_equal(started_word.ok, 1);
 	assert_true(exit_said);
 	assert_int_equal(exit_word.how, EXIT_HOW_EXITED);
 	assert_int_equal(exit_word.value, 0);
@@ -332,14 +347,22 @@ static void test_helper_refuses_table(void **state)
 			 rules[i].why);
 		struct buf e = BUF_INIT;
 		rc = run_helper(name, &e);
-		/* Nothing ran: the helper says so in its EXIT too. */
+		/*
+		 * Nothing ran: the helper says so in its STARTED (the helper's
+		 * stage, its complaint as the reason) and in its EXIT too.
+		 */
+		want[strlen(want) - 1] = '\0';
 		int ok = rc == 125 && e.data && strstr(e.data, want) && exit_said &&
 			 exit_word.how == EXIT_HOW_HELPER && exit_word.value == 125 &&
-			 exit_word.started == 0;
+			 exit_word.started == 0 && started_said && !started_word.ok &&
+			 started_word.stage == STARTED_STAGE_HELPER &&
+			 strcmp(started_word.reason, want + strlen("ruas-exec: ")) == 0;
 		snprintf(said, sizeof said, "%s", e.data ? e.data : "");
 		buf_free(&e);
 		if (!ok)
-			fail_msg("ruas-exec with %s: exit %d, stderr: %s", name, rc, said);
+			fail_msg("ruas-exec with %s: exit %d, started %d/%d/%d \"%s\", stderr: %s",
+				 name, rc, started_said, started_word.ok, started_word.stage,
+				 started_word.reason ? started_word.reason : "", said);
 	}
 }
 

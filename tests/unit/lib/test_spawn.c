@@ -120,14 +120,15 @@ static int wait_exit(ruas_child *c)
 }
 
 /*
- * A spawn whose exec (or chdir) fails must return RUAS_ERR_SYSTEM with
- * the errno. Under valgrind alone posix_spawn cannot report that: valgrind
- * runs the child without CLONE_VM, so the error glibc stores for the parent
- * is lost, the spawn succeeds and the child exits 127. Then we hold it to
- * that, so the check still fails on anything else.
+ * A spawn whose exec (or chdir) fails must return RUAS_ERR_START at the
+ * stage with the errno. Under valgrind alone posix_spawn cannot report an
+ * exec's failure: valgrind runs the child without CLONE_VM, so the error
+ * glibc stores for the parent is lost, the spawn succeeds and the child
+ * exits 127. Then we hold it to that, so the check still fails on anything
+ * else.
  */
-static void assert_exec_failed(int rc, ruas_child **cp, ruas_error **errp, int want_errno,
-			       const char *needle)
+static void assert_exec_failed(int rc, ruas_child **cp, ruas_error **errp, int stage,
+			       int want_errno, const char *needle)
 {
 	ruas_child *c = *cp;
 	ruas_error *err = *errp;
@@ -139,10 +140,11 @@ static void assert_exec_failed(int rc, ruas_child **cp, ruas_error **errp, int w
 		ruas_child_free(c);
 		return;
 	}
-	assert_int_equal(rc, RUAS_ERR_SYSTEM);
+	assert_int_equal(rc, RUAS_ERR_START);
 	assert_null(c);
-	if (want_errno)
-		assert_int_equal(ruas_error_errno(err), want_errno);
+	assert_int_equal(ruas_error_code(err), RUAS_ERR_START);
+	assert_int_equal(ruas_error_stage(err), stage);
+	assert_int_equal(ruas_error_errno(err), want_errno);
 	if (needle)
 		assert_non_null(strstr(ruas_error_message(err), needle));
 	ruas_error_free(err);
@@ -172,15 +174,19 @@ static const char legacy_script[] =
 	"exit 0\n";
 
 /* The helper's HELLO (payload.h), as a fake helper says it before the library sends PAYLOAD. */
-#define FAKE_HELLO "printf '\\000\\000\\000\\005\\014RUAS\\015' >&0\n"
-_Static_assert(PAYLOAD_VERSION == 13, "FAKE_HELLO names payload version 13 (\\015)");
+#define FAKE_HELLO "printf '\\000\\000\\000\\005\\014RUAS\\016' >&0\n"
+_Static_assert(PAYLOAD_VERSION == 14, "FAKE_HELLO names payload version 14 (\\016)");
+/* STARTED (started.h) saying that the agent's exec succeeded, framed, as printf(1) octal escapes. */
+#define FAKE_STARTED_OK                                                                        \
+	"\\000\\000\\000\\013\\015\\001\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000"
+
 
 /*
  * The fake sudo: records its arguments, its exact environment, whether a
  * stray descriptor reached it and whether its stdin is a socket (the
  * channel); then says HELLO and reads the channel's first message as the helper would
  * (dd, byte by byte, so that nothing past it is read): its type into the
- * record, its body into "$0.chan"; and exits 42.
+ * record, its body into "$0.chan"; says STARTED (the agent runs); and exits 42.
  */
 static const char fake_sudo_script[] =
 	"#!/bin/sh\n"
@@ -201,6 +207,7 @@ static const char fake_sudo_script[] =
 	"  dd bs=1 count=$(( ($1 << 24) + ($2 << 16) + ($3 << 8) + $4 )) of=\"$0.chan\" "
 	"2>/dev/null\n"
 	"fi\n"
+	"printf '" FAKE_STARTED_OK "' >&0\n"
 	"exit 42\n";
 
 static int setup(void **state)
@@ -520,42 +527,48 @@ static void keep_end(const ruas_audit_record *r, void *payload)
 }
 
 /*
- * The helper's EXIT (control.h), which a fake sudo writes on its stdin,
- * the channel, once it has read the PAYLOAD, before it exits 1 itself: how the run ended is the
- * helper's word, not sudo's status, and so is whether the agent's program
- * started, which the end record says; without a word, sudo's status
- * stands and whether it started is unknown.
+ * The helper's words, which a fake sudo writes on its stdin, the channel,
+ * once it has read the PAYLOAD, before it exits 1 itself: STARTED, then
+ * EXIT (control.h). How the run ended is the helper's word, not sudo's
+ * status, and so is whether the agent's program started, which the end
+ * record says; a word out of range is no word, and sudo's status stands.
+ * Without STARTED's "it runs" the spawn itself fails (RUAS_ERR_START,
+ * stage helper), and the run's end is still recorded, as not started or
+ * (no word at all) unknown.
  */
 static void test_spawn_end_is_the_helpers_word(void **state)
 {
 	struct fix *f = *state;
 	static const struct {
-		const char *word; /* printf(1) octal escapes: the framed EXIT, or none */
-		int code, sig;
-		const char *end;
+		const char *word; /* printf(1) octal escapes: STARTED and the framed EXIT, or none */
+		int rc, code, sig;
+		const char *end, *started, *survivors;
 	} cases[] = {
-		/* HELPER 125, survivors unknown, not started */
-		{"\\000\\000\\000\\012\\006\\003\\000\\000\\000\\175\\377\\377\\377\\377\\000", 125,
-		 0, " exit=125 signal=- "},
+		/* HELPER 125, survivors unknown, not started: no STARTED, the spawn fails */
+		{"\\000\\000\\000\\012\\006\\003\\000\\000\\000\\175\\377\\377\\377\\377\\000",
+		 RUAS_ERR_START, 125, 0, " exit=125 signal=- ", " started=no",
+		 " survivors_killed=- "},
 		/* SIGNALED 9, 2 survivors, started */
-		{"\\000\\000\\000\\012\\006\\002\\000\\000\\000\\011\\000\\000\\000\\002\\001", 128 + 9,
-		 9, " exit=- signal=SIGKILL "},
+		{FAKE_STARTED_OK
+		 "\\000\\000\\000\\012\\006\\002\\000\\000\\000\\011\\000\\000\\000\\002\\001",
+		 0, 128 + 9, 9, " exit=- signal=SIGKILL ", " started=yes", " survivors_killed=2 "},
 		/* EXITED 0, none left, started */
-		{"\\000\\000\\000\\012\\006\\001\\000\\000\\000\\000\\000\\000\\000\\000\\001", 0, 0,
-		 " exit=0 signal=- "},
+		{FAKE_STARTED_OK
+		 "\\000\\000\\000\\012\\006\\001\\000\\000\\000\\000\\000\\000\\000\\000\\001",
+		 0, 0, 0, " exit=0 signal=- ", " started=yes", " survivors_killed=0 "},
 		/* SIGNALED before the agent started: the run ended by the signal, not started */
-		{"\\000\\000\\000\\012\\006\\002\\000\\000\\000\\011\\000\\000\\000\\002\\000", 128 + 9,
-		 9, " exit=- signal=SIGKILL "},
-		/* a word out of range (EXITED 256): none the helper may say; sudo's status stands */
-		{"\\000\\000\\000\\012\\006\\001\\000\\000\\001\\000\\000\\000\\000\\000\\001", 1, 0,
-		 " exit=1 signal=- "},
-		{"", 1, 0, " exit=1 signal=- "},
+		{"\\000\\000\\000\\012\\006\\002\\000\\000\\000\\011\\000\\000\\000\\002\\000",
+		 RUAS_ERR_START, 128 + 9, 9, " exit=- signal=SIGKILL ", " started=no",
+		 " survivors_killed=2 "},
+		/* an EXIT out of range (EXITED 256): none the helper may say; sudo's status stands */
+		{FAKE_STARTED_OK
+		 "\\000\\000\\000\\012\\006\\001\\000\\000\\001\\000\\000\\000\\000\\000\\001",
+		 0, 1, 0, " exit=1 signal=- ", " started=yes", NULL},
+		/* STARTED, then no EXIT: sudo's status */
+		{FAKE_STARTED_OK, 0, 1, 0, " exit=1 signal=- ", " started=yes", NULL},
+		/* no word at all: the spawn fails, and whether anything started is unknown */
+		{"", RUAS_ERR_START, 1, 0, " exit=1 signal=- ", " started=-", NULL},
 	};
-	static const char *const started[] = {" started=no", " started=yes", " started=yes",
-					      " started=no", " started=-", " started=-"};
-	static const char *const survivors[] = {" survivors_killed=- ", " survivors_killed=2 ",
-						" survivors_killed=0 ", " survivors_killed=2 ", NULL,
-						NULL};
 	char sudo[300];
 	snprintf(sudo, sizeof sudo, "%s/fake-sudo-word", f->dir);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -586,18 +599,28 @@ static void test_spawn_end_is_the_helpers_word(void **state)
 		o.audit = &sink;
 		ruas_child *c = NULL;
 		ruas_error *err = NULL;
-		if (ruas_spawn(&c, cfg, "agent", NULL, &o, &err) != 0)
-			fail_msg("case %zu: ruas_spawn: %s", i, ruas_error_message(err));
-		int code = wait_exit(c);
-		if (code != cases[i].code)
-			fail_msg("case %zu: exit %d, expected %d", i, code, cases[i].code);
-		assert_int_equal(ruas_child_term_signal(c), cases[i].sig);
-		ruas_child_free(c);
+		int rc = ruas_spawn(&c, cfg, "agent", NULL, &o, &err);
+		if (rc != cases[i].rc)
+			fail_msg("case %zu: ruas_spawn gave %d, expected %d: %s", i, rc, cases[i].rc,
+				 ruas_error_message(err));
+		if (rc == 0) {
+			int code = wait_exit(c);
+			if (code != cases[i].code)
+				fail_msg("case %zu: exit %d, expected %d", i, code, cases[i].code);
+			assert_int_equal(ruas_child_term_signal(c), cases[i].sig);
+			ruas_child_free(c);
+		} else {
+			assert_null(c);
+			assert_int_equal(ruas_error_stage(err), RUAS_STAGE_HELPER);
+			assert_non_null(strstr(ruas_error_message(err), "project \"agent\""));
+			ruas_error_free(err);
+		}
 		assert_non_null(end);
-		if (!strstr(end, cases[i].end) || !strstr(end, started[i]) ||
-		    (survivors[i] && !strstr(end, survivors[i])))
+		if (!strstr(end, cases[i].end) || !strstr(end, cases[i].started) ||
+		    (cases[i].survivors && !strstr(end, cases[i].survivors)))
 			fail_msg("case %zu: end record \"%s\" lacks \"%s\", \"%s\" or \"%s\"", i,
-				 end, cases[i].end, started[i], survivors[i] ? survivors[i] : "");
+				 end, cases[i].end, cases[i].started,
+				 cases[i].survivors ? cases[i].survivors : "");
 		free(end);
 		ruas_config_free(cfg);
 		buf_free(&script);
@@ -672,8 +695,23 @@ static void test_spawn_sudo_missing(void **state)
 	buf_free(&b);
 	ruas_child *c = (ruas_child *)0x1;
 	ruas_error *err = NULL;
-	assert_exec_failed(ruas_spawn(&c, cfg, "agent", NULL, NULL, &err), &c, &err, ENOENT,
-			   "/nonexistent/ruas/sudo");
+	int rc = ruas_spawn(&c, cfg, "agent", NULL, NULL, &err);
+	assert_null(c);
+	/*
+	 * sudo that is not there is the supervisor's host, not the target's
+	 * start: RUAS_ERR_SYSTEM. Under valgrind posix_spawn cannot tell (see
+	 * assert_exec_failed()): the child exits 127 before any HELLO, which
+	 * is a start that sudo refused.
+	 */
+	if (RUNNING_ON_VALGRIND && rc == RUAS_ERR_START) {
+		assert_int_equal(ruas_error_stage(err), RUAS_STAGE_SUDO);
+		assert_non_null(strstr(ruas_error_message(err), "(exit status 127)"));
+	} else {
+		assert_int_equal(rc, RUAS_ERR_SYSTEM);
+		assert_int_equal(ruas_error_errno(err), ENOENT);
+		assert_non_null(strstr(ruas_error_message(err), "/nonexistent/ruas/sudo"));
+	}
+	ruas_error_free(err);
 	ruas_config_free(cfg);
 	(void)f;
 }
@@ -873,9 +911,10 @@ static void test_spawn_errors(void **state)
 	err = NULL;
 
 	c = (ruas_child *)0x1;
-	assert_exec_failed(ruas_spawn(&c, f->cfg, "badcmd", NULL, &o, &err), &c, &err, ENOENT,
-			   NULL);
-	assert_exec_failed(ruas_spawn(&c, f->cfg, "badwd", NULL, &o, &err), &c, &err, 0, NULL);
+	assert_exec_failed(ruas_spawn(&c, f->cfg, "badcmd", NULL, &o, &err), &c, &err,
+			   RUAS_STAGE_EXEC, ENOENT, "(exec): cannot run \"/nonexistent/ruas/cmd\"");
+	assert_exec_failed(ruas_spawn(&c, f->cfg, "badwd", NULL, &o, &err), &c, &err,
+			   RUAS_STAGE_WORK_DIR, ENOENT, "\"/nonexistent/ruas/wd\"");
 
 	o.version = 99;
 	assert_int_equal(ruas_spawn(&c, f->cfg, "exit7", NULL, &o, &err), RUAS_ERR_INVALID);
@@ -960,6 +999,8 @@ static void expect_refused(struct fix *f, const char *name, const ruas_spawn_opt
 			fail_msg("%s: %d, expected %d: %s", via_spawn ? "ruas_spawn" : "build", r,
 				 code, msg);
 		assert_int_equal(ruas_error_code(err), code);
+		assert_int_equal(ruas_error_stage(err),
+				 code == RUAS_ERR_START ? RUAS_STAGE_WORK_DIR : RUAS_STAGE_NONE);
 		if (errnum)
 			assert_int_equal(ruas_error_errno(err), errnum);
 		if (!strstr(msg, proj) || (needle && !strstr(msg, needle)) ||
@@ -1195,18 +1236,22 @@ static void test_work_dir_refused(void **state)
 	snprintf(sib, sizeof sib, "%sx", f->dir);
 	o.work_dir = sib;
 	expect_refused(f, "rooted", &o, RUAS_ERR_ESCAPE, 0, "not beneath", NULL);
-	/* Not a directory, missing, empty. */
+	/*
+	 * Not a directory, missing: the start's failure at its work_dir
+	 * (RUAS_ERR_START, RUAS_STAGE_WORK_DIR), as the helper's would be
+	 * where the supervisor cannot look; empty.
+	 */
 	o.work_dir = "afile";
-	expect_refused(f, "rooted", &o, RUAS_ERR_SYSTEM, ENOTDIR, "\"afile\"", "not a directory");
+	expect_refused(f, "rooted", &o, RUAS_ERR_START, ENOTDIR, "\"afile\"", "not a directory");
 	o.work_dir = "afile/x";
-	expect_refused(f, "rooted", &o, RUAS_ERR_SYSTEM, ENOENT, "\"afile/x\"", NULL);
+	expect_refused(f, "rooted", &o, RUAS_ERR_START, ENOENT, "\"afile/x\"", NULL);
 	o.work_dir = "nosuch";
-	expect_refused(f, "rooted", &o, RUAS_ERR_SYSTEM, ENOENT, "\"nosuch\"", "cannot be");
+	expect_refused(f, "rooted", &o, RUAS_ERR_START, ENOENT, "\"nosuch\"", "cannot be");
 	o.work_dir = "";
 	expect_refused(f, "rooted", &o, RUAS_ERR_INVALID, 0, "work_dir", "empty");
 	/* A hostile name is shown escaped. */
 	o.work_dir = "no\nsuch \"x\"";
-	expect_refused(f, "rooted", &o, RUAS_ERR_SYSTEM, ENOENT, "\"no\\nsuch \\\"x\\\"\"", NULL);
+	expect_refused(f, "rooted", &o, RUAS_ERR_START, ENOENT, "\"no\\nsuch \\\"x\\\"\"", NULL);
 }
 
 /* Legacy: the same check, then the command runs in the resolved directory, with set_env. */

@@ -4,8 +4,8 @@
  * business, test_channel.c) round trips byte for byte, and its decoder
  * refuses an empty command, a variable name setenv() would refuse or
  * misread (empty, or with '='), cut bodies, counts past the body, NULs
- * and trailing bytes; START says exec (errno 0) or failed (errno 1..4095),
- * nothing else.
+ * and trailing bytes; START says exec (errno 0), or failed or no work_dir
+ * (errno 1..4095), nothing else.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -302,7 +302,10 @@ static void start_refused(int state_in, int errnum)
 	assert_int_equal(e, 77);
 }
 
-/* START: EXEC with no errno; FAILED with one, 1..4095; nothing else, and 5 bytes only. */
+/*
+ * START: EXEC with no errno; FAILED and NO_WORK_DIR with one, 1..4095;
+ * nothing else, and 5 bytes only.
+ */
 static void test_start(void **state)
 {
 	(void)state;
@@ -311,6 +314,10 @@ static void test_start(void **state)
 	start_round_trip(START_FAILED, EACCES);
 	start_round_trip(START_FAILED, 1);
 	start_round_trip(START_FAILED, 4095);
+	start_round_trip(START_NO_WORK_DIR, EACCES);
+	start_round_trip(START_NO_WORK_DIR, 4095);
+	start_refused(START_NO_WORK_DIR, 0);
+	start_refused(START_NO_WORK_DIR, 4096);
 	start_refused(START_EXEC, ENOENT);
 	start_refused(START_FAILED, 0);
 	start_refused(START_FAILED, 4096);
@@ -319,7 +326,8 @@ static void test_start(void **state)
 	start_refused(START_FAILED, INT_MAX);
 	start_refused(0, 0);
 	start_refused(0, ENOENT);
-	start_refused(3, 0);
+	start_refused(4, 0);
+	start_refused(4, ENOENT);
 	start_refused(255, 0);
 	struct buf b = BUF_INIT;
 	assert_int_equal(msg_start_encode(&b, START_EXEC, 0), 0);

@@ -293,10 +293,22 @@ static void test_send_control(void **state)
 		n++;
 	}
 	assert_int_equal(n, sent);
-	/* No body at all; a body over 16 bytes refused. */
+	/* No body at all; a body of CHANNEL_CONTROL_MAX bytes whole; one byte more refused. */
 	assert_int_equal(channel_send_control(sv[0], CHANNEL_TERMINATE, NULL), 0);
 	struct buf big = BUF_INIT;
-	buf_add(&big, "01234567890123456", 17);
+	for (size_t i = 0; i < CHANNEL_CONTROL_MAX; i++)
+		buf_addc(&big, (char)('a' + i % 26));
+	assert_int_equal(channel_send_control(sv[0], CHANNEL_STARTED, &big), 0);
+	struct buf got = BUF_INIT;
+	int t = 0;
+	assert_int_equal(channel_recv(sv[1], &t, &got, NULL, NULL), 1);
+	assert_int_equal(t, CHANNEL_TERMINATE);
+	assert_int_equal(channel_recv(sv[1], &t, &got, NULL, NULL), 1);
+	assert_int_equal(t, CHANNEL_STARTED);
+	assert_int_equal(got.len, CHANNEL_CONTROL_MAX);
+	assert_memory_equal(got.data, big.data, CHANNEL_CONTROL_MAX);
+	buf_free(&got);
+	buf_addc(&big, 'x');
 	errno = 0;
 	assert_int_equal(channel_send_control(sv[0], CHANNEL_SIGNAL, &big), -1);
 	assert_int_equal(errno, EMSGSIZE);

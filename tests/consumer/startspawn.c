@@ -1,0 +1,73 @@
+/*
+ * startspawn.c - a supervisor that tells its user how a start went, as a
+ * chat bridge would, with the agent's stderr thrown away (stderr=DEVNULL):
+ * whatever the reason, it must be in the spawn's error.
+ *
+ *   startspawn CONF PROJECT WORK_DIR [ARG...]
+ *
+ * spawns PROJECT (in the per-spawn WORK_DIR unless it is "-") with ARGs; an
+ * ARG "@big:N" is N bytes of 'x', made here (no exec could pass it to this
+ * program). The agent's stdout is this process's, its stdin and stderr
+ * /dev/null. On a spawn error it prints
+ *   error code=CODE stage=STAGE errno=ERRNO file=FILE
+ *   message=MESSAGE
+ * and exits 3; otherwise it waits and prints "exit=N", and exits 0.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <ruas.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	ruas_config *cfg;
+	ruas_child *child;
+	ruas_error *err = NULL;
+	if (argc < 4) {
+		fprintf(stderr, "usage: startspawn CONF PROJECT WORK_DIR [ARG...]\n");
+		return 2;
+	}
+	if (ruas_config_load(&cfg, argv[1], NULL, &err) < 0) {
+		fprintf(stderr, "startspawn: %s\n", ruas_error_message(err));
+		return 2;
+	}
+	char **args = calloc((size_t)argc, sizeof *args);
+	if (!args)
+		return 2;
+	for (int i = 4; i < argc; i++) {
+		size_t n;
+		if (sscanf(argv[i], "@big:%zu", &n) == 1) {
+			args[i - 4] = malloc(n + 1);
+			if (!args[i - 4])
+				return 2;
+			memset(args[i - 4], 'x', n);
+			args[i - 4][n] = '\0';
+		} else {
+			args[i - 4] = argv[i];
+		}
+	}
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.stdin_fd = null;
+	o.stderr_fd = null;
+	o.pty = RUAS_PTY_NONE;
+	o.work_dir = strcmp(argv[3], "-") == 0 ? NULL : argv[3];
+	if (ruas_spawn(&child, cfg, argv[2], (const char *const *)args, &o, &err) < 0) {
+		printf("error code=%d stage=%d errno=%d file=%s\nmessage=%s\n", ruas_error_code(err),
+		       (int)ruas_error_stage(err), ruas_error_errno(err),
+		       ruas_error_file(err) ? ruas_error_file(err) : "", ruas_error_message(err));
+		return 3;
+	}
+	int code = -1;
+	if (ruas_child_wait(child, &code, &err) < 0) {
+		fprintf(stderr, "startspawn: %s\n", ruas_error_message(err));
+		return 2;
+	}
+	printf("exit=%d\n", code);
+	ruas_child_free(child);
+	ruas_config_free(cfg);
+	return 0;
+}

@@ -1,0 +1,247 @@
+#!/bin/bash
+# Integration tests of a failed start (issue 26, item 1): on both backends
+# (sudo for a non-root supervisor, pam for root), every way a start can
+# fail is the spawn's error, RUAS_ERR_START, with its stage, errno and
+# reason, for a supervisor that throws the agent's stderr away; and
+# nothing of the target runs or is left. ruas run says it in one line and
+# keeps env(1)'s 125, 126 and 127. Through a supervisor built as an
+# outside program against the installed library (tests/consumer/startspawn.c).
+# Inside the private-namespace sandbox; needs root.
+. "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
+sandbox_need_root "tests/integration/start.sh"
+if ! command -v pkg-config >/dev/null || ! command -v cc >/dev/null; then
+	echo "SKIP: tests/integration/start.sh needs pkg-config and cc" >&2
+	exit 77
+fi
+sandbox_enter "$0" "$@"
+SANDBOX_ID_BASE=53000
+sandbox_setup
+sandbox_guard
+set -u
+EXTRA_ENV=()
+. "$abs_top_srcdir/tests/integration/tap.sh"
+[ -x "$SESSION" ] || { echo "Bail out! ruas-session was not installed at $SESSION" >&2; exit 99; }
+
+# The supervisors: C (tests/consumer/startspawn.c), Python, blocking and
+# asyncio (startspawn.py), and Go (tests/consumer/go/startspawn), each
+# against the staged install.
+consumer_flags
+expect "pkg-config finds the staged ruas" test "$RC" = 0
+consumer_build startspawn "$abs_top_srcdir/tests/consumer/startspawn.c"
+expect "startspawn builds against the installed library" test "$RC" = 0
+SUPS=(c)
+PY=/usr/bin/python3
+PYDIR=$SB/dest$RUAS_PYTHONDIR
+py_sanitizer_env
+PY_ENV=("${PY_SAN_ENV[@]}" PYTHONPATH="$PYDIR" RUAS_LIBRARY="$LIBDIR/libruas.so.0"
+	PYTHONDONTWRITEBYTECODE=1)
+if [ -n "${PYTHON:-}" ] && [ "$PYTHON" != : ] && [ -f "$PYDIR/ruas/__init__.py" ]; then
+	install -m 644 "$abs_top_srcdir/tests/consumer/startspawn.py" "$SB/bin/startspawn.py"
+	SUPS+=(py pyaio)
+else
+	echo "# SKIP: the Python supervisor: configured without the Python binding" >&2
+fi
+if command -v go >/dev/null; then
+	mkdir -p "$SB/go/tests/consumer"
+	cp -R "$abs_top_srcdir/bindings" "$SB/go/"
+	cp -R "$abs_top_srcdir/tests/consumer/go" "$SB/go/tests/consumer/"
+	go_setup
+	gobuild startspawn-go "$SB/go/tests/consumer/go" build ./startspawn
+	expect "the Go supervisor builds against the staged install" test "$RC" = 0
+	SUPS+=(go)
+else
+	echo "# SKIP: the Go supervisor: no go" >&2
+fi
+chmod -R a+rX "$SB/bin"
+
+# ------------------------------------------------------------------ users and rules
+sandbox_user sup
+# t1: a usual target; tx: expired; tp: a rule that wants a password; tn: no rule at all.
+for u in t1 tx tp tn; do sandbox_user "$u"; done
+chage -E 0 tx
+sandbox_sudoers ruas-sup 'sup ALL=(t1,tx) NOPASSWD: ALL' 'sup ALL=(tp) ALL'
+install -m 644 "$SB/dest$RUAS_SYSCONFDIR/pam.d/ruas" /etc/pam.d/ruas
+# Every target's login files leave a mark: where none may run, there is none.
+for u in t1 tx tp tn; do
+	home=$(getent passwd "$u" | cut -d: -f6)
+	printf 'echo "$$" >> "$HOME/login-ran"\n' >"$home/.profile"
+	chown "$u" "$home/.profile"
+done
+mkdir -p "$SB/w/t1/sub" "$SB/w/closed" "$SB/agents"
+chown -R t1 "$SB/w/t1"
+# The usual layout: the supervisor cannot look into the target's work_dir.
+chmod 0700 "$SB/w/t1"
+chmod 0700 "$SB/w/closed"
+printf '#!/bin/sh\necho never\n' >"$SB/agents/noexec.sh"
+chmod 0644 "$SB/agents/noexec.sh"
+chmod a+rx "$SB/agents"
+MARK='echo agent-ran; echo "$$" > "$HOME/agent-ran"'
+mkdir -p "$SB/conf"
+for backend in sudo pam; do
+	cat >"$SB/conf/$backend.conf" <<EOC
+helper = $(cfgstr "$HELPER");
+session_helper = $(cfgstr "$SESSION");
+backend = "$backend";
+terminate_grace = 5;
+projects = (
+  { name = "ok"; run_as_user = "t1"; work_dir = "$SB/w/t1"; command = ["sh", "-c", $(cfgstr "$MARK")]; },
+  { name = "expired"; run_as_user = "tx"; work_dir = "/tmp"; command = ["sh", "-c", $(cfgstr "$MARK")]; },
+  { name = "password"; run_as_user = "tp"; work_dir = "/tmp"; command = ["sh", "-c", $(cfgstr "$MARK")]; },
+  { name = "norule"; run_as_user = "tn"; work_dir = "/tmp"; command = ["sh", "-c", $(cfgstr "$MARK")]; },
+  { name = "closed"; run_as_user = "t1"; work_dir = "$SB/w/closed"; command = ["sh", "-c", $(cfgstr "$MARK")]; },
+  { name = "nocmd"; run_as_user = "t1"; work_dir = "$SB/w/t1"; command = ["ruas-no-such-command"]; },
+  { name = "noexec"; run_as_user = "t1"; work_dir = "$SB/w/t1"; command = [$(cfgstr "$SB/agents/noexec.sh")]; },
+  { name = "dir"; run_as_user = "t1"; work_dir = "$SB/w/t1"; command = ["/tmp"]; },
+  { name = "echo"; run_as_user = "t1"; work_dir = "$SB/w/t1"; command = ["echo"]; }
+);
+EOC
+	chmod 644 "$SB/conf/$backend.conf"
+	# For ruas run, whose check covers every project: only those whose start fails at exec.
+	cat >"$SB/conf/run-$backend.conf" <<EOC
+helper = $(cfgstr "$HELPER");
+session_helper = $(cfgstr "$SESSION");
+backend = "$backend";
+projects = (
+  { name = "nocmd"; run_as_user = "t1"; work_dir = "$SB/w/t1"; command = ["ruas-no-such-command"]; },
+  { name = "noexec"; run_as_user = "t1"; work_dir = "$SB/w/t1"; command = [$(cfgstr "$SB/agents/noexec.sh")]; },
+  { name = "dir"; run_as_user = "t1"; work_dir = "$SB/w/t1"; command = ["/tmp"]; }
+);
+EOC
+	chmod 644 "$SB/conf/run-$backend.conf"
+done
+
+# start WHO BACKEND PROJECT WORK_DIR [ARG...]: the supervisor $SUP; sets RC, OUT, ERR.
+start() {
+	local who=$1 backend=$2 prog
+	shift 2
+	clean_marks
+	case $SUP in
+	c) prog=("$SB/bin/startspawn") ;;
+	py) prog=("$PY" "$SB/bin/startspawn.py") ;;
+	pyaio) prog=("$PY" "$SB/bin/startspawn.py" --asyncio) ;;
+	go) prog=("$SB/bin/startspawn-go") ;;
+	esac
+	EXTRA_ENV=("${PY_ENV[@]}")
+	as_user "$who" "${prog[@]}" "$SB/conf/$backend.conf" "$@" >"$SB/out" 2>"$SB/err" </dev/null
+	RC=$?
+	EXTRA_ENV=()
+	OUT=$(cat "$SB/out")
+	ERR=$(head -c 4000 "$SB/err")
+	SAID=$OUT
+}
+# said NAME NEEDLE: what the last start printed has NEEDLE.
+said() {
+	OUT=$SAID
+	expect "$1" has "$SAID" "$2"
+}
+clean_marks() {
+	for u in t1 tx tp tn; do
+		rm -f "$(getent passwd "$u" | cut -d: -f6)"/{login-ran,agent-ran}
+	done
+}
+marks() {
+	for u in t1 tx tp tn; do
+		ls "$(getent passwd "$u" | cut -d: -f6)"/{login-ran,agent-ran} 2>/dev/null
+	done
+}
+leftovers() { pgrep -u t1,tx,tp,tn 2>/dev/null | tr '\n' ' '; }
+# failed NAME STAGE ERRNO [NEEDLE]: the last start failed with RUAS_ERR_START (-8) at STAGE.
+failed() {
+	local name=$1 stage=$2 errno=$3 needle=${4:-}
+	expect "$name: RUAS_ERR_START, stage $stage, errno $errno" \
+		has "$OUT" "error code=-8 stage=$stage errno=$errno "
+	[ -n "$needle" ] && expect "$name: ... the message says why: $needle" has "$OUT" "$needle"
+	expect "$name: ... and names the project and the stage" has "$OUT" "(${STAGES[$stage]})"
+	case $SUP in
+	py | pyaio)
+		expect "$name: ... ruas.StartError, a ruas.Error, an OSError, a SubprocessError" \
+			has "$OUT" "py: StartError=True Error=True OSError=True SubprocessError=True"
+		expect "$name: ... its stage" has "$OUT" " stage=${STAGES[$stage]} " ;;
+	go)
+		expect "$name: ... errors.Is(err, ruas.ErrStart), Stage \"${STAGES[$stage]}\"" \
+			has "$OUT" "go: ErrStart=true " ;;
+	esac
+	expect "$name: ... nothing of the agent ran" test ! -e "$(getent passwd t1 | cut -d: -f6)/agent-ran"
+	OUT="left: $(leftovers)"
+	expect "$name: ... and nothing of the target is left" test -z "$(leftovers)"
+}
+STAGES=("" sudo work_dir exec login helper)
+# no_login NAME: nothing the target wrote ran, not even its login files.
+no_login() {
+	OUT="marks: $(marks)"
+	expect "$1: ... not even the target's login files ran" test -z "$(marks)"
+}
+
+ENOENT=2 EACCES=13
+for SUP in "${SUPS[@]}"; do
+for backend in sudo pam; do
+	who=sup
+	[ "$backend" = pam ] && who=root
+	b="$SUP/$backend"
+
+	start "$who" "$backend" ok -
+	expect "$b: the control starts, runs and exits 0" has "$OUT" "agent-ran"$'\n'"exit=0"
+
+	if [ "$backend" = sudo ]; then
+		start "$who" "$backend" password -
+		failed "$b: a rule that wants a password" 1 0 "sudo: a password is required"
+		no_login "$b: a rule that wants a password"
+		start "$who" "$backend" norule -
+		failed "$b: no rule" 1 0 "sudo: a password is required"
+		no_login "$b: no rule"
+		said "$b: ... the fix is named" "Fix: "
+	else
+		# sudo checks the supervisor's account, not the target's; PAM the target's.
+		start "$who" "$backend" expired -
+		failed "$b: an expired account" 1 0
+		no_login "$b: an expired account"
+		said "$b: ... PAM's verdict is quoted" "ruas-session: "
+	fi
+
+	start "$who" "$backend" closed -
+	failed "$b: a work_dir the target cannot enter" 2 "$EACCES" "Permission denied"
+	said "$b: ... the file is the work_dir" "file=$SB/w/closed"$'\n'
+	no_login "$b: a work_dir the target cannot enter"
+
+	start "$who" "$backend" ok nosuch
+	failed "$b: a per-spawn work_dir that does not exist" 2 "$ENOENT" "nosuch"
+	said "$b: ... the file is that work_dir" "nosuch"$'\n'"message="
+
+	start "$who" "$backend" nocmd -
+	failed "$b: a command not found" 3 "$ENOENT" \
+		'cannot run "ruas-no-such-command": No such file or directory'
+	said "$b: ... the file is the command" "file=ruas-no-such-command"$'\n'
+	case $SUP in
+	py | pyaio) said "$b: ... a FileNotFoundError, filename the command" \
+		"FileNotFoundError=True PermissionError=False stage=exec filename=ruas-no-such-command" ;;
+	go) said "$b: ... errors.Is(err, fs.ErrNotExist)" "ErrNotExist=true ErrPermission=false stage=exec" ;;
+	esac
+
+	start "$who" "$backend" noexec -
+	failed "$b: a command that may not be run" 3 "$EACCES" "Permission denied"
+	case $SUP in
+	py | pyaio) said "$b: ... a PermissionError" "FileNotFoundError=False PermissionError=True stage=exec" ;;
+	go) said "$b: ... errors.Is(err, fs.ErrPermission)" "ErrNotExist=false ErrPermission=true stage=exec" ;;
+	esac
+
+	start "$who" "$backend" dir -
+	failed "$b: a directory as the command" 3 "$EACCES" 'cannot run "/tmp"'
+
+	start "$who" "$backend" echo - "@big:200000"
+	failed "$b: one 200 kB argument" 3 7 "Argument list too long"
+
+	[ "$SUP" = c ] || continue
+	# ruas run: one line naming the project and the stage, and env(1)'s codes.
+	for c in "nocmd 127" "noexec 126" "dir 126"; do
+		set -- $c
+		run_as "$who" run -c "$SB/conf/run-$backend.conf" "$1"
+		expect "$b: ruas run $1: exit $2" test "$RC" = "$2"
+		expect "$b: ... one line naming the project and the stage" \
+			has "$ERR" "ruas: project \"$1\": the agent did not start as user \"t1\" (exec): "
+	done
+done
+done
+
+OUT="left: $(leftovers)"
+expect "nothing of any target is left" test -z "$(leftovers)"
+tap_finish
