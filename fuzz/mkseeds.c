@@ -231,9 +231,9 @@ static void agents(struct buf *b)
 	seed("start", "exec", b, msg_start_encode(b, START_EXEC, 0));
 	seed("start", "failed", b, msg_start_encode(b, START_FAILED, ENOENT));
 	seed("start", "no-work-dir", b, msg_start_encode(b, START_NO_WORK_DIR, EACCES));
-	struct msg_started ok = {1, 0, 0, LIFETIME_PIDNS, ""};
+	struct msg_started ok = {1, 0, 0, LIFETIME_PIDNS, 4242, 1, ""};
 	seed("started", "ok", b, msg_started_encode(b, &ok));
-	struct msg_started no = {0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_SUBREAPER,
+	struct msg_started no = {0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_SUBREAPER, 0, 0,
 				 "cannot run \"claude\": No such file or directory"};
 	seed("started", "exec-enoent", b, msg_started_encode(b, &no));
 }

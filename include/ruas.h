@@ -44,7 +44,7 @@ typedef enum {
 	RUAS_ERR_SYSTEM = -3,   /* a system call failed; see the message */
 	RUAS_ERR_INVALID = -4,  /* invalid argument from the caller */
 	RUAS_ERR_NOMEM = -5,    /* out of memory */
-	RUAS_ERR_TOOLONG = -6,  /* arguments too long to pass through sudo */
+	RUAS_ERR_TOOLONG = -6,  /* arguments too long for the agent's exec */
 	RUAS_ERR_ESCAPE = -7,   /* a path leaves the directory it must stay in */
 	RUAS_ERR_START = -8     /* the agent did not start: see ruas_error_stage() */
 } ruas_code;
@@ -644,7 +644,13 @@ typedef struct {
  * argv, work_dir and the allowlisted variables over the spawn channel, a
  * socketpair handed to it as a descriptor, once it has said that it holds
  * the channel itself: nothing of them is on any command line, in sudo's
- * log or I/O log, or in a file. The payload may be up to about 8 MiB.
+ * log or I/O log, or in a file. What the agent's exec would refuse is
+ * RUAS_ERR_TOOLONG (E2BIG) before anything starts, naming what: one
+ * argument or NAME=value of more than 131071 bytes (MAX_ARG_STRLEN), or
+ * arguments and variables of more than 2 MiB in all (the kernel's limit
+ * with the usual 8 MiB stack), less 64 KiB left for the target's login
+ * environment; a target whose stack limit is smaller fails at the exec
+ * (RUAS_ERR_START, RUAS_STAGE_EXEC, E2BIG).
  *
  * The call returns once the agent's exec has succeeded (after the target's
  * login files have run; they get 60 s) or failed: a start that failed is
@@ -679,8 +685,20 @@ RUAS_EXTERN int ruas_spawn(ruas_child **out, const ruas_config *cfg,
  * function, the others RUAS_ERR_INVALID (ruas_child_run_id: NULL), and
  * ruas_child_free(NULL) does nothing. None crashes.
  */
-/* The pid of the process started (sudo, or the command in legacy mode). */
+/*
+ * The pid of the process started (sudo or ruas-session, or the command in
+ * legacy mode): the one to wait for, and to kill(2) as Popen's pid (sudo
+ * and ruas-session relay SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 and
+ * SIGALRM to the agent, and SIGTERM ends the tree, as ruas_child_signal()).
+ */
 RUAS_EXTERN pid_t ruas_child_pid(const ruas_child *child);
+/*
+ * The agent's own pid as this host sees it (its PID namespace's is another
+ * number), for logs and audit; 0 when it cannot be told (a /proc that
+ * hides the target's processes). Only for that: signal the agent through
+ * ruas_child_signal(), which never hits a recycled pid.
+ */
+RUAS_EXTERN pid_t ruas_child_agent_pid(const ruas_child *child);
 /*
  * The run id of this spawn, as in its audit records and in the agent's
  * environment as RUAS_RUN_ID: 32 lower-case hex digits, random (128 bits),

@@ -27,7 +27,7 @@ const (
 	ErrSystem   Code = C.RUAS_ERR_SYSTEM   // a system call failed: see Errno
 	ErrInvalid  Code = C.RUAS_ERR_INVALID  // invalid argument from the caller
 	ErrNoMem    Code = C.RUAS_ERR_NOMEM    // out of memory
-	ErrTooLong  Code = C.RUAS_ERR_TOOLONG  // arguments too long to pass through sudo
+	ErrTooLong  Code = C.RUAS_ERR_TOOLONG  // arguments too long for the agent's exec
 	ErrEscape   Code = C.RUAS_ERR_ESCAPE   // a path leaves the directory it must stay in
 	ErrStart    Code = C.RUAS_ERR_START    // the agent did not start: see Stage
 )

@@ -24,7 +24,13 @@ import (
 // is freed once Wait has reaped the child; a Process dropped without Wait
 // is freed by a finalizer, which ends the agent's tree if it still runs.
 type Process struct {
-	Pid int // sudo's, ruas-session's, or in legacy mode the command's
+	// Pid is sudo's, ruas-session's, or in legacy mode the command's: a
+	// signal sent to it with syscall.Kill reaches the agent as Signal's
+	// does (SIGTERM ends the tree).
+	Pid int
+	// AgentPid is the agent's own pid as this host sees it, for logs and
+	// audit; 0 when it cannot be told. Signal the agent through Signal.
+	AgentPid int
 	// RunID is the run id of the spawn's audit records, which the agent
 	// has as RUAS_RUN_ID (docs/audit.md): 32 lower-case hex digits.
 	RunID string
@@ -36,7 +42,8 @@ type Process struct {
 }
 
 func newProcess(h *C.ruas_child) *Process {
-	p := &Process{Pid: int(C.ruas_child_pid(h)), RunID: C.GoString(C.ruas_child_run_id(h)), h: h}
+	p := &Process{Pid: int(C.ruas_child_pid(h)), AgentPid: int(C.ruas_child_agent_pid(h)),
+		RunID: C.GoString(C.ruas_child_run_id(h)), h: h}
 	// Not in the finalizer's own goroutine: a free may take up to 2 s.
 	runtime.SetFinalizer(p, func(p *Process) { go p.free() })
 	return p

@@ -71,8 +71,10 @@ func TestLoadConfigErrors(t *testing.T) {
 	}
 }
 
-func TestSystemErrorUnwrapsErrno(t *testing.T) {
-	cfg, dir := legacy(t, sh("p", "true"))
+// A start that failed is Start's error, as exec.Cmd's: ErrStart with its
+// stage, unwrapping to the errno (fs.ErrNotExist for what is not there).
+func TestStartErrorUnwrapsErrno(t *testing.T) {
+	cfg, dir := legacy(t, sh("p", "true"), ruas.ProjectSpec{Name: "gone", Command: []string{"/nonexistent/ruas-cmd"}})
 	err := cfg.Command("p").Run()
 	if err != nil {
 		t.Fatal(err)
@@ -80,8 +82,15 @@ func TestSystemErrorUnwrapsErrno(t *testing.T) {
 	c := cfg.Command("p")
 	c.Dir = "missing"
 	err = c.Run()
-	if !errors.Is(err, ruas.ErrSystem) || !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("a missing Dir under %s: %v, want ErrSystem and ENOENT", dir, err)
+	var e *ruas.Error
+	if !errors.Is(err, ruas.ErrStart) || !errors.Is(err, fs.ErrNotExist) || !errors.As(err, &e) ||
+		e.Stage != "work_dir" {
+		t.Fatalf("a missing Dir under %s: %v, want ErrStart at work_dir and ENOENT", dir, err)
+	}
+	err = cfg.Command("gone").Start()
+	if !errors.Is(err, ruas.ErrStart) || !errors.Is(err, fs.ErrNotExist) || !errors.As(err, &e) ||
+		e.Stage != "exec" || e.File != "/nonexistent/ruas-cmd" {
+		t.Fatalf("a command not found: %v, want ErrStart at exec, ENOENT, the command", err)
 	}
 	if err := cfg.Command("nope").Run(); !errors.Is(err, ruas.ErrNotFound) {
 		t.Fatalf("an unknown project: %v", err)

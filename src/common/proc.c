@@ -1,6 +1,7 @@
 /* proc.c - see proc.h. */
 #include "proc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -150,4 +151,77 @@ const char *signal_name(int sig, char *buf, size_t bufsz)
 	else
 		snprintf(buf, bufsz, "%d", sig);
 	return buf;
+}
+
+/* The NSpid entries of /proc/PID/status (PID 0: self), up to max; how many, or -1. */
+static int ns_pids(pid_t pid, pid_t *out, int max)
+{
+	char path[64], line[512];
+	if (pid)
+		snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	else
+		snprintf(path, sizeof path, "/proc/self/status");
+	FILE *f = fopen(path, "re");
+	int n = -1;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f)) {
+		if (strncmp(line, "NSpid:", 6) != 0)
+			continue;
+		n = 0;
+		for (char *p = line + 6, *end; n < max; p = end) {
+			long v = strtol(p, &end, 10);
+			if (end == p)
+				break;
+			out[n++] = (pid_t)v;
+		}
+		break;
+	}
+	fclose(f);
+	return n;
+}
+
+int pid_ns_level(void)
+{
+	pid_t ids[33];
+	int n = ns_pids(0, ids, 33);
+	return n > 0 ? n - 1 : -1;
+}
+
+pid_t pid_at_level(pid_t root, int level, pid_t pid)
+{
+	pid_t queue[4096];
+	size_t head = 0, tail = 0;
+	if (level < 0 || level > 32 || pid <= 0)
+		return 0;
+	queue[tail++] = root;
+	while (head < tail) {
+		pid_t p = queue[head++], ids[33];
+		int n = ns_pids(p, ids, 33);
+		if (n > level && ids[level] == pid)
+			return p;
+		char path[64];
+		snprintf(path, sizeof path, "/proc/%d/task", (int)p);
+		DIR *d = opendir(path);
+		struct dirent *e;
+		while (d && (e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			char kids[320];
+			snprintf(kids, sizeof kids, "/proc/%d/task/%s/children", (int)p, e->d_name);
+			FILE *f = fopen(kids, "re");
+			char word[32];
+			while (f && tail < sizeof queue / sizeof queue[0] && fscanf(f, "%31s", word) == 1) {
+				char *end;
+				long v = strtol(word, &end, 10);
+				if (*end == '\0' && v > 0)
+					queue[tail++] = (pid_t)v;
+			}
+			if (f)
+				fclose(f);
+		}
+		if (d)
+			closedir(d);
+	}
+	return 0;
 }

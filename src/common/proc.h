@@ -55,11 +55,33 @@ const char *signal_name(int sig, char *buf, size_t bufsz);
 long long monotonic_ms(void);
 
 /*
+ * How deep this process's PID namespace lies below the one of the /proc it
+ * sees (the NSpid line of /proc/self/status has one more entry): 0 in the
+ * same, -1 when /proc does not say.
+ */
+int pid_ns_level(void);
+/*
+ * The pid, in the PID namespace of this process's /proc, of the
+ * descendant of root (root included) whose pid at that depth below it
+ * (pid_ns_level()'s) is pid: found through /proc/P/task/T/children,
+ * at most 4096 processes looked at. 0 when there is none.
+ */
+pid_t pid_at_level(pid_t root, int level, pid_t pid);
+
+/*
  * Blocks what a parent that relays signals to its child handles itself:
  * SIGCHLD, and SIGTERM, SIGHUP, SIGINT and SIGQUIT, which it passes on.
  * Blocked before the fork or spawn, so none is lost before the wait begins.
  * *set gets those signals, *old the previous mask. 0, or -1 with errno.
  */
 int block_relayed_signals(sigset_t *set, sigset_t *old);
+
+/*
+ * The signal by which the library tells ruas-session (root: only root may
+ * send it) that its helper did not answer and the run must end at once: a
+ * real-time one, so that SIGUSR1 and SIGUSR2 sent to the pid the supervisor
+ * holds reach the agent as any other.
+ */
+#define SESSION_KILL_SIGNAL (SIGRTMIN + 2)
 
 #endif

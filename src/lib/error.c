@@ -21,8 +21,9 @@ static struct ruas_error oom_error = {RUAS_ERR_NOMEM, "out of memory", NULL,
 				      0, 0, 1, RUAS_STAGE_NONE};
 
 /* The error of error_set() and error_set_start(), at stage. */
-static int error_vset(ruas_error **err, ruas_code code, ruas_stage stage, const char *file,
-		      int line, int errnum, const char *fmt, va_list ap)
+__attribute__((format(printf, 7, 0))) static int
+error_vset(ruas_error **err, ruas_code code, ruas_stage stage, const char *file, int line,
+	   int errnum, const char *fmt, va_list ap)
 {
 	if (!err)
 		return code;

@@ -310,10 +310,17 @@ void channel_out_free(struct channel_out *o)
 
 ssize_t channel_recv_some(int fd, void *buf, size_t size, int *fds, size_t *nfds)
 {
+	return channel_recv_from(fd, buf, size, fds, nfds, NULL);
+}
+
+ssize_t channel_recv_from(int fd, void *buf, size_t size, int *fds, size_t *nfds, pid_t *sender)
+{
 	union {
 		struct cmsghdr h;
-		char buf[CMSG_SPACE(16 * sizeof(int))];
+		char buf[CMSG_SPACE(16 * sizeof(int)) + CMSG_SPACE(sizeof(struct ucred))];
 	} cm;
+	if (sender)
+		*sender = 0;
 	struct iovec iov = {buf, size};
 	struct msghdr m;
 	size_t want = *nfds;
@@ -327,18 +334,23 @@ ssize_t channel_recv_some(int fd, void *buf, size_t size, int *fds, size_t *nfds
 	while ((n = recvmsg(fd, &m, MSG_DONTWAIT | MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
 		;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); n >= 0 && c; c = CMSG_NXTHDR(&m, c)) {
+		if (sender && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS &&
+		    c->cmsg_len >= CMSG_LEN(sizeof(struct ucred))) {
+			struct ucred cred;
+			memcpy(&cred, CMSG_DATA(c), sizeof cred);
+			*sender = cred.pid;
+		}
 		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
 			continue;
+		/* All that came (the kernel closed what did not fit the buffer: MSG_CTRUNC). */
 		size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		int got[16];
-		if (k > 16)
-			k = 16; /* the kernel closed what did not fit (MSG_CTRUNC) */
-		memcpy(got, CMSG_DATA(c), k * sizeof(int));
 		for (size_t i = 0; i < k; i++) {
+			int got;
+			memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof got);
 			if (*nfds < want && !(m.msg_flags & MSG_CTRUNC))
-				fds[(*nfds)++] = got[i];
+				fds[(*nfds)++] = got;
 			else
-				close(got[i]);
+				close(got);
 		}
 	}
 	return n;

@@ -123,6 +123,11 @@ void channel_out_free(struct channel_out *o);
  */
 ssize_t channel_recv_some(int fd, void *buf, size_t size, int *fds, size_t *nfds);
 /*
+ * The same, and the sender's pid as the kernel gives it on a socket with
+ * SO_PASSCRED (in this process's PID namespace; 0 when none came).
+ */
+ssize_t channel_recv_from(int fd, void *buf, size_t size, int *fds, size_t *nfds, pid_t *sender);
+/*
  * Reads what the socket has now into *in, up to max bytes kept (the rest is
  * read and dropped, so that a peer cannot stall its reader), closing any
  * descriptor that came along. 1 when bytes came, 0 at end of file, -1 with

@@ -15,6 +15,7 @@
  * session (session.h) names the person whose private TMPDIR ruas-session
  * covers. Version 14: the helper says whether the agent's exec succeeded
  * (STARTED, started.h), which the library's ruas_spawn() waits for.
+ * Version 15: STARTED names the agent's pid.
  */
 #ifndef RUAS_PROTO_PAYLOAD_H
 #define RUAS_PROTO_PAYLOAD_H
@@ -23,7 +24,7 @@
 
 #include "buf.h"
 
-#define PAYLOAD_VERSION 14
+#define PAYLOAD_VERSION 15
 enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2 };
 /*
  * PAYLOAD_EXEC flags. EXEC_PTY: the agent's stdin is a pty slave that the

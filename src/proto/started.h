@@ -17,6 +17,12 @@
  *             that has none, such as sudo's or a login file's)
  *   lifetime  how the run is held (payload.h's LIFETIME_PIDNS or
  *             LIFETIME_SUBREAPER): what "auto" became
+ *   agent_pid with ok: the agent's pid in the PID namespace at pid_level
+ *             (the helper's own, as the kernel named the inner helper that
+ *             became the agent); 0 when unknown or not ok
+ *   pid_level the depth of that namespace below the one of the helper's
+ *             /proc (0: the same; the library finds the agent's own pid
+ *             there, child.c)
  *   reason    "" with ok; else one line for the supervisor (at most
  *             STARTED_REASON_MAX bytes, printable, no newline)
  */
@@ -42,6 +48,8 @@ struct msg_started {
 	int stage;
 	int errnum;
 	int lifetime;
+	unsigned int agent_pid;
+	unsigned int pid_level; /* 0..32 */
 	char *reason; /* decoded: malloc'd, the caller's to free; encoded: borrowed */
 };
 

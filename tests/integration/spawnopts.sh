@@ -145,7 +145,7 @@ per_spawn() {
 		expect "$t: a person's symlink out of the project's work_dir: the helper refuses: the spawn's error (RUAS_ERR_START)" \
 			test "$RC" = 2
 		expect "$t: ... at the work_dir" \
-			has "$ERR" "error -8: project \"alice\": the agent did not start as user \"ruas-alice\" (work_dir): work_dir is not contained in its project's work_dir: symlink esc"
+			has "$ERR" "error -8: project \"alice\": the agent did not start as user \"ruas-alice\" (work_dir): work_dir \"$WT/alice/repo/esc\" leaves its project's work_dir or its person's scope"
 		expect "$t: ... saying why" \
 			has "$ERR" "ruas-exec: work_dir is not contained in its project's work_dir:"
 	fi

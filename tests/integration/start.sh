@@ -76,6 +76,9 @@ printf '#!/bin/sh\necho never\n' >"$SB/agents/noexec.sh"
 chmod 0644 "$SB/agents/noexec.sh"
 chmod a+rx "$SB/agents"
 MARK='echo agent-ran; echo "$$" > "$HOME/agent-ran"'
+# Traps TERM and INT, says so, and goes on.
+TRAP='$| = 1; $SIG{TERM} = sub { print "got TERM\n" }; $SIG{INT} = sub { print "got INT\n" };
+print "ready\n"; sleep 1 while 1;'
 mkdir -p "$SB/conf"
 for backend in sudo pam; do
 	cat >"$SB/conf/$backend.conf" <<EOC
@@ -92,7 +95,8 @@ projects = (
   { name = "nocmd"; run_as_user = "t1"; work_dir = "$SB/w/t1"; command = ["ruas-no-such-command"]; },
   { name = "noexec"; run_as_user = "t1"; work_dir = "$SB/w/t1"; command = [$(cfgstr "$SB/agents/noexec.sh")]; },
   { name = "dir"; run_as_user = "t1"; work_dir = "$SB/w/t1"; command = ["/tmp"]; },
-  { name = "echo"; run_as_user = "t1"; work_dir = "$SB/w/t1"; command = ["echo"]; }
+  { name = "quiet"; run_as_user = "t1"; work_dir = "$SB/w/t1"; command = ["true"]; },
+  { name = "trap"; run_as_user = "t1"; work_dir = "$SB/w/t1"; command = ["perl", "-e", $(cfgstr "$TRAP")]; }
 );
 EOC
 	chmod 644 "$SB/conf/$backend.conf"
@@ -159,13 +163,24 @@ failed() {
 		expect "$name: ... its stage" has "$OUT" " stage=${STAGES[$stage]} " ;;
 	go)
 		expect "$name: ... errors.Is(err, ruas.ErrStart), Stage \"${STAGES[$stage]}\"" \
-			has "$OUT" "go: ErrStart=true " ;;
+			has "$OUT" "go: ErrStart=true ErrTooLong=false " ;;
 	esac
 	expect "$name: ... nothing of the agent ran" test ! -e "$(getent passwd t1 | cut -d: -f6)/agent-ran"
 	OUT="left: $(leftovers)"
 	expect "$name: ... and nothing of the target is left" test -z "$(leftovers)"
 }
 STAGES=("" sudo work_dir exec login helper)
+# toolong NAME NEEDLE: the last spawn was refused before anything started (RUAS_ERR_TOOLONG, -6).
+toolong() {
+	expect "$1: RUAS_ERR_TOOLONG (E2BIG) before anything starts" has "$OUT" "error code=-6 stage=0 errno=7 "
+	expect "$1: ... naming what: $2" has "$OUT" "$2"
+	case $SUP in
+	py | pyaio) expect "$1: ... ruas.TooLongError" has "$OUT" "py: StartError=False Error=True" ;;
+	go) expect "$1: ... errors.Is(err, ruas.ErrTooLong)" has "$OUT" "go: ErrStart=false ErrTooLong=true" ;;
+	esac
+	OUT="marks: $(marks)"
+	expect "$1: ... nothing of the target ran" test -z "$(marks)"
+}
 # no_login NAME: nothing the target wrote ran, not even its login files.
 no_login() {
 	OUT="marks: $(marks)"
@@ -227,8 +242,17 @@ for backend in sudo pam; do
 	start "$who" "$backend" dir -
 	failed "$b: a directory as the command" 3 "$EACCES" 'cannot run "/tmp"'
 
-	start "$who" "$backend" echo - "@big:200000"
-	failed "$b: one 200 kB argument" 3 7 "Argument list too long"
+	# The limits are the kernel's, checked before anything starts (RUAS_ERR_TOOLONG).
+	start "$who" "$backend" quiet - "@big:131071"
+	expect "$b: an argument of MAX_ARG_STRLEN - 1 bytes runs" has "$OUT" "exit=0"
+	start "$who" "$backend" quiet - "@big:200000"
+	toolong "$b: one 200 kB argument" "argument 1 of the command is 200000 bytes"
+	set -- $(for _ in $(seq 20); do echo "@big:90000"; done)
+	start "$who" "$backend" quiet - "$@"
+	expect "$b: 20 arguments of 90 kB (1.8 MB) run" has "$OUT" "exit=0"
+	set -- $(for _ in $(seq 25); do echo "@big:90000"; done)
+	start "$who" "$backend" quiet - "$@"
+	toolong "$b: 25 arguments of 90 kB (2.25 MB)" "an exec takes beside the target's login environment"
 
 	[ "$SUP" = c ] || continue
 	# ruas run: one line naming the project and the stage, and env(1)'s codes.
@@ -241,6 +265,40 @@ for backend in sudo pam; do
 	done
 done
 done
+
+# ------------------------------------------------------------------ signals (item 3)
+# A kill is SIGKILL of the whole tree at once: the agent's TERM trap never
+# runs, and the status is signal 9. A signal sent to child.pid (sudo's,
+# ruas-session's), Popen's habit, reaches the agent as that signal: its INT
+# trap runs and the run goes on. agent_pid is the agent's own.
+if [[ " ${SUPS[*]} " == *" py "* ]]; then
+	install -m 644 "$abs_top_srcdir/tests/consumer/signalspawn.py" "$SB/bin/signalspawn.py"
+	for backend in sudo pam; do
+		who=sup
+		[ "$backend" = pam ] && who=root
+		EXTRA_ENV=("${PY_ENV[@]}")
+		OUT=$(as_user "$who" "$PY" "$SB/bin/signalspawn.py" "$SB/conf/$backend.conf" trap kill 2>&1)
+		RC=$?
+		expect "$backend: kill() of an agent that traps TERM: signal 9" has "$OUT" "rc=-9 "
+		expect "$backend: ... its TERM trap never ran" hasnt "$OUT" "got TERM"
+		secs=$(printf '%s' "$OUT" | sed -n 's/.*seconds=\([0-9.]*\).*/\1/p')
+		expect "$backend: ... within 1 s ($secs s)" test -n "$secs" -a "${secs%%.*}" -lt 1
+		OUT2="left: $(leftovers)"
+		expect "$backend: ... nothing of it is left" test -z "$(leftovers)"
+		OUT=$(as_user "$who" "$PY" "$SB/bin/signalspawn.py" "$SB/conf/$backend.conf" trap pidint 2>&1)
+		RC=$?
+		EXTRA_ENV=()
+		expect "$backend: os.kill(child.pid, SIGINT) runs the agent's INT trap, and the run goes on" \
+			has "$OUT" "said=got INT running=True"
+		expect "$backend: ... agent_pid is the agent's own (its /proc cmdline)" \
+			has "$OUT" "cmdline=perl -e "
+		apid=$(printf '%s' "$OUT" | sed -n 's/^agent_pid=\([0-9]*\) pid=\([0-9]*\).*/\1 \2/p')
+		expect "$backend: ... and not sudo's or ruas-session's ($apid)" test -n "$apid" -a "${apid% *}" != "${apid#* }"
+		expect "$backend: ... kill() then ends it: -9" has "$OUT" "rc=-9"
+	done
+else
+	echo "# SKIP: the signal tests need the Python binding" >&2
+fi
 
 OUT="left: $(leftovers)"
 expect "nothing of any target is left" test -z "$(leftovers)"

@@ -291,6 +291,7 @@ EOS
 		drive hangup "$who" sleeper
 		expect "$T: the terminal hung up: the run ends (129)" test "$RC" = 129
 		sleep 0.5
+		OUT=$(ps -u t1 -o pid,ppid,stat,args 2>&1)
 		expect "$T: ... and nothing of the agent's is left" test -z "$(pgrep -u t1)"
 
 		if [ "$runner" = embedded ]; then

@@ -89,7 +89,8 @@ class _Stdio:
 
 
 class Child:
-    """An agent started with Config.spawn(), as subprocess.Popen: pid, stdin,
+    """An agent started with Config.spawn(), as subprocess.Popen: pid (and
+    agent_pid, the agent's own as this host sees it, 0 when unknown), stdin,
     stdout, stderr, poll(), wait(), returncode, send_signal(), terminate(),
     kill(), communicate(), a context manager. Behind sudo or ruas-session,
     signals go to the agent's process group through the helper, and
@@ -147,7 +148,10 @@ class Child:
                                               _lib.strv(self.args), ctypes.byref(o),
                                               ctypes.byref(err)), err)
         self._h.h = h
+        # sudo's or ruas-session's: os.kill(child.pid, SIGINT) reaches the agent, as
+        # send_signal() does (docs/backends.md); agent_pid is the agent's own, for logs.
         self.pid = _lib.lib.ruas_child_pid(h)
+        self.agent_pid = _lib.lib.ruas_child_agent_pid(h)
         # The whole command, as Popen's TimeoutExpired.cmd has it: the project's, then args.
         self.cmd = config.project(self.project)["command"] + self.args
         # The audit records' run id, the agent's RUAS_RUN_ID (docs/audit.md).

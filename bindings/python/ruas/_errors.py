@@ -54,7 +54,8 @@ class NoMemoryError(Error):
 
 
 class TooLongError(Error):
-    """Arguments too long to pass (RUAS_ERR_TOOLONG)."""
+    """Arguments or variables the agent's exec would refuse (RUAS_ERR_TOOLONG):
+    one over 131071 bytes, or 2 MiB in all; nothing started."""
     code = -6
 
 

@@ -122,6 +122,7 @@ _PROTOS = [
     ("ruas_spawn", ctypes.c_int,
      [PP, P, c_str, c_strv, ctypes.POINTER(SpawnOptions), PP]),
     ("ruas_child_pid", ctypes.c_int, [P]),
+    ("ruas_child_agent_pid", ctypes.c_int, [P]),
     ("ruas_child_run_id", c_str, [P]),
     ("ruas_child_wait", ctypes.c_int, [P, ctypes.POINTER(ctypes.c_int), PP]),
     ("ruas_child_try_wait", ctypes.c_int, [P, ctypes.POINTER(ctypes.c_int), PP]),

@@ -41,6 +41,10 @@ class Process:
         return self._child.pid
 
     @property
+    def agent_pid(self) -> int:
+        return self._child.agent_pid
+
+    @property
     def returncode(self) -> Optional[int]:
         return self._child.returncode
 

@@ -149,12 +149,20 @@ static void tell_not_started(const struct payload *p, const struct reaper_option
 	int stage = STARTED_STAGE_HELPER, e = 0, st = ro->status;
 	int lifetime = st == -1 ? (p->lifetime == LIFETIME_PIDNS ? LIFETIME_PIDNS : LIFETIME_SUBREAPER)
 				: ro->lifetime_used;
-	if (l->no_work_dir) {
+	if (l->no_work_dir || l->work_dir_refused) {
+		/*
+		 * From the errno and the supervisor's own path, never from the
+		 * complaint, which quotes what a symlink of the target's says.
+		 */
 		stage = STARTED_STAGE_WORK_DIR;
-		e = l->exec_errno;
-		buf_adds(&why, "cannot enter work_dir ");
+		e = l->no_work_dir ? l->exec_errno : l->work_dir_refused;
+		buf_adds(&why, e == EXDEV ? "work_dir " : "cannot enter work_dir ");
 		quote_display_dq(&why, p->work_dir);
-		buf_printf(&why, ": %s", strerror(e));
+		if (e == EXDEV)
+			buf_adds(&why, " leaves its project's work_dir or its person's scope (a "
+				       "symlink, or a path not beneath it)");
+		else
+			buf_printf(&why, ": %s", strerror(e));
 	} else if (l->exec_errno) {
 		stage = STARTED_STAGE_EXEC;
 		e = l->exec_errno;
@@ -176,9 +184,8 @@ static void tell_not_started(const struct payload *p, const struct reaper_option
 				 "or one they source) exited, failed or ran something else",
 			   exit_status_code(st), p->user);
 	} else {
-		stage = l->login_refused ? STARTED_STAGE_LOGIN
-			: l->work_dir_refused ? STARTED_STAGE_WORK_DIR : STARTED_STAGE_HELPER;
-		e = l->work_dir_refused;
+		/* The helper's own words: about the passwd entry, the payload, its confinement. */
+		stage = l->login_refused ? STARTED_STAGE_LOGIN : STARTED_STAGE_HELPER;
 		buf_adds(&why, *complain_last() ? complain_last() : "the ruas helper failed");
 	}
 	(void)tell_started_failed(chan, stage, e, why.oom ? "out of memory" : why.data, lifetime);
@@ -209,6 +216,8 @@ int exec_mode(struct payload *p, struct reaper_options *ro, struct msg_exit *e)
 		ro->lifetime = p->lifetime;
 		ro->pty = (p->exec_flags & EXEC_PTY) != 0;
 		ro->private_tmp = tmp.len ? tmp.data : NULL;
+		/* Before the run's own /proc (pidns) is mounted over this one. */
+		l.pid_level = pid_ns_level();
 		reaper_run(&l, ro);
 		outcome(ro, &l, e);
 		rc = e->how == EXIT_HOW_SIGNALED ? 128 + (int)e->value : (int)e->value;

@@ -4,10 +4,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -121,6 +123,10 @@ static int send_agent(struct launch *l, const struct agent_start *a)
 		return -1;
 	l->news = sv[0];
 	l->cont = sv[1];
+	/* The kernel names who sends START_EXEC: the process that becomes the agent. */
+	int on = 1;
+	if (setsockopt(l->news, SOL_SOCKET, SO_PASSCRED, &on, sizeof on) < 0)
+		return -1;
 	int body = agent_body(a);
 	if (body < 0)
 		return -1;
@@ -215,14 +221,36 @@ _Noreturn void launch_exec(const struct launch *l, const sigset_t *old)
 	_exit(e == ENOENT ? 127 : 126);
 }
 
+/*
+ * The descriptor of a START_EXEC, when it is the first and a pipe: the
+ * inner helper's. One a login file sends first (it holds descriptor 3 too)
+ * is taken instead, and only harms its own run (a start that never ends,
+ * or ends early); one that is no pipe is never taken: it could block or
+ * flood this helper (launch_exec_done() never reads it).
+ */
+static int exec_pipe_of(struct launch *l, int fd)
+{
+	struct stat st;
+	if (l->exec_pipe >= 0 || l->told || l->exec_pipe_taken || fstat(fd, &st) < 0 ||
+	    !S_ISFIFO(st.st_mode))
+		return 0;
+	l->exec_pipe = fd;
+	l->exec_pipe_taken = 1;
+	return 1;
+}
+
 void launch_news(struct launch *l)
 {
-	/* A bounded round: a login file that floods the channel only wastes its own time. */
-	for (int i = 0; l->news >= 0 && i < 64; i++) {
+	/*
+	 * A bounded round: a login file that floods the channel only wastes
+	 * its own time (its queue holds far fewer than this, so a round empties it).
+	 */
+	for (int i = 0; l->news >= 0 && i < 4096; i++) {
 		char m[64];
 		int fd = -1;
 		size_t nfds = 1;
-		ssize_t n = channel_recv_some(l->news, m, sizeof m, &fd, &nfds);
+		pid_t sender = 0;
+		ssize_t n = channel_recv_from(l->news, m, sizeof m, &fd, &nfds, &sender);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return;
 		if (n <= 0) {
@@ -239,11 +267,8 @@ void launch_news(struct launch *l)
 			l->started = state == START_EXEC;
 			l->exec_errno = e;
 			l->no_work_dir = state == START_NO_WORK_DIR;
-			/* The latest START_EXEC's pipe: the inner helper's comes after any a login file fakes. */
-			if (state == START_EXEC && nfds == 1) {
-				if (l->exec_pipe >= 0)
-					close(l->exec_pipe);
-				l->exec_pipe = fd;
+			if (state == START_EXEC && nfds == 1 && exec_pipe_of(l, fd)) {
+				l->agent_pid = sender;
 				fd = -1;
 			}
 		}
@@ -252,14 +277,19 @@ void launch_news(struct launch *l)
 	}
 }
 
-int launch_exec_done(struct launch *l)
+int launch_exec_done(struct launch *l, short revents)
 {
-	char junk[64];
-	ssize_t n = read(l->exec_pipe, junk, sizeof junk);
-	if (n != 0 && !(n < 0 && errno != EAGAIN && errno != EINTR))
+	/*
+	 * Never read: the inner helper writes nothing, and a pipe that has
+	 * bytes (a fake's) is dropped, as if it never came. Its end of file is
+	 * POLLHUP: the write end's last holder closed it at the exec.
+	 */
+	if (!(revents & (POLLHUP | POLLIN | POLLERR)))
 		return 0;
 	close(l->exec_pipe);
 	l->exec_pipe = -1;
+	if (!(revents & POLLHUP) || (revents & POLLIN))
+		return 0;
 	/* A START_FAILED came before the end of file, if there was one. */
 	launch_news(l);
 	return l->started && !l->exec_errno;

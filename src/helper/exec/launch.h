@@ -42,7 +42,10 @@ struct launch {
 	int said;       /* any START came at all */
 	/* START_EXEC's pipe (agent.h): its end of file is the exec done; -1: none, or seen */
 	int exec_pipe;
+	int exec_pipe_taken; /* one was taken: no other START_EXEC's is */
 	int told;       /* STARTED went to the library (started.h) */
+	pid_t agent_pid; /* who sent START_EXEC (SO_PASSCRED): the agent, in this PID namespace */
+	int pid_level;  /* this process's PID namespace below its /proc's (proc.h), -1: unknown */
 	int exec_ok;    /* the agent's exec succeeded: its pipe ended with no START_FAILED */
 	int login_refused;    /* the login shell cannot give a login environment (launch_prepare) */
 	int work_dir_refused; /* the outer helper could not enter the work_dir: the errno, else 0 */
@@ -64,11 +67,12 @@ _Noreturn void launch_exec(const struct launch *l, const sigset_t *old);
 /* What START said since the last call; closes news at its end. */
 void launch_news(struct launch *l);
 /*
- * After exec_pipe polled readable: its end of file (then closed, -1) and
- * what START said before it. 1 when the agent's exec succeeded, 0 when it
- * failed or has yet to end (more bytes: a fake's, read and dropped).
+ * exec_pipe's poll revents: at its end of file (POLLHUP, no bytes) it is
+ * closed (-1), and what START said before it decides: 1 when the agent's
+ * exec succeeded, 0 when it failed or has yet to end. One with bytes (a
+ * fake's) is closed unread, and never says it succeeded.
  */
-int launch_exec_done(struct launch *l);
+int launch_exec_done(struct launch *l, short revents);
 void launch_free(struct launch *l);
 
 /*

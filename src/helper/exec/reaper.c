@@ -148,9 +148,14 @@ static int reaper_setup(struct reaper *r, const struct reaper_options *o, sigset
 	}
 	r->par_fd = process_pidfd(getppid());
 
-	/* And SIGCONT, which blocked still continues this process, to pass on to sudo. */
+	/*
+	 * And SIGCONT, which blocked still continues this process, to pass on
+	 * to sudo; and the signals that sudo (ruas-session) relays from a
+	 * supervisor's kill(2) of its pid, for the agent (agent_signal()).
+	 */
 	if (block_relayed_signals(&set, old) < 0 || sigaddset(&set, SIGCONT) < 0 ||
-	    sigprocmask(SIG_BLOCK, &set, NULL) < 0) {
+	    sigaddset(&set, SIGUSR1) < 0 || sigaddset(&set, SIGUSR2) < 0 ||
+	    sigaddset(&set, SIGALRM) < 0 || sigprocmask(SIG_BLOCK, &set, NULL) < 0) {
 		perror("ruas-exec: sigprocmask");
 		return -1;
 	}
@@ -278,6 +283,20 @@ static long count_left(const struct reaper *r)
 	return signal_tree(0);
 }
 
+/*
+ * KILL: SIGKILL to the whole tree now, with no SIGTERM before it that a
+ * trap could take; again every 200 ms for what a fork raced past it.
+ */
+static void kill_now(struct reaper *r)
+{
+	r->terminating = 1;
+	if (r->ctl >= 0)
+		pidns_kill(r->ctl);
+	else
+		signal_tree(SIGKILL);
+	r->kill_at = monotonic_ms() + 200;
+}
+
 /* SIGTERM to the whole tree, and SIGKILL once the grace period is over. */
 static void begin_terminating(struct reaper *r)
 {
@@ -321,12 +340,21 @@ static int reap(struct reaper *r)
 	return w < 0 && errno == ECHILD;
 }
 
-/* The monitor's reports of the agent's stops; its end of file when it has gone. */
+static void settle_start(struct reaper *r);
+
+/*
+ * The monitor's reports of the agent's stops; its end of file when it has
+ * gone. An agent that stops has run: its STARTED goes first, which the
+ * library's ruas_spawn() waits for before anything else.
+ */
 static void monitor_event(struct reaper *r)
 {
 	int got, stop_sig;
-	while ((got = monitor_news(r->mon, &stop_sig)) > 0)
+	while ((got = monitor_news(r->mon, &stop_sig)) > 0) {
+		if (!r->launch->told)
+			settle_start(r);
 		report_stop(r, stop_sig);
+	}
 	if (got == 0) {
 		close(r->mon);
 		r->mon = -1;
@@ -372,8 +400,7 @@ static int channel_event(struct reaper *r)
 	} else if (type == CHANNEL_KILL && msg_kill_decode(body.data, body.len, &records) == 0) {
 		stop = 1;
 		r->library_records_end |= records;
-		begin_terminating(r);
-		r->kill_at = monotonic_ms();
+		kill_now(r);
 	}
 	buf_free(&body);
 	return stop;
@@ -390,14 +417,14 @@ static int lifetime_used(const struct reaper *r)
  * before it, the agent's exec succeeded, and the library hears so at once
  * (its ruas_spawn() waits for this).
  */
-static void exec_news(struct reaper *r)
+static void exec_news(struct reaper *r, short revents)
 {
 	struct launch *l = r->launch;
-	if (l->exec_pipe < 0 || !launch_exec_done(l) || l->told)
+	if (l->told || l->exec_pipe < 0 || !launch_exec_done(l, revents))
 		return;
 	l->told = 1;
 	l->exec_ok = 1;
-	(void)tell_started_ok(r->chan, lifetime_used(r));
+	(void)tell_started_ok(r->chan, lifetime_used(r), l->agent_pid, l->pid_level);
 }
 
 /*
@@ -409,8 +436,9 @@ static void settle_start(struct reaper *r)
 {
 	struct launch *l = r->launch;
 	launch_news(l);
-	if (l->exec_pipe >= 0 && poll(&(struct pollfd){l->exec_pipe, POLLIN, 0}, 1, 0) == 1)
-		exec_news(r);
+	struct pollfd pf = {l->exec_pipe, POLLIN, 0};
+	if (l->exec_pipe >= 0 && poll(&pf, 1, 0) == 1)
+		exec_news(r, pf.revents);
 }
 
 /*
@@ -430,8 +458,9 @@ static int wait_event(struct reaper *r)
 	int stop = 0;
 	if (pf[5].revents)
 		launch_news(r->launch);
-	if (pf[6].revents)
-		exec_news(r);
+	/* The pipe polled, not one that launch_news() has just put in its place. */
+	if (pf[6].revents && pf[6].fd == r->launch->exec_pipe)
+		exec_news(r, pf[6].revents);
 	if (pf[4].revents)
 		monitor_event(r);
 	if (pf[3].revents & (POLLIN | POLLHUP | POLLERR))
@@ -441,8 +470,15 @@ static int wait_event(struct reaper *r)
 		while (read(r->sfd, &si, sizeof si) == sizeof si) {
 			if (si.ssi_signo == SIGCONT)
 				continue_sudo(r);
-			else if (si.ssi_signo != SIGCHLD)
+			else if (si.ssi_signo == SIGTERM)
 				stop = 1;
+			else if (si.ssi_signo != SIGCHLD)
+				/*
+				 * What sudo or ruas-session relayed from a kill(2) of
+				 * the pid the supervisor holds, or the target's own:
+				 * the agent's, as ruas_child_signal() gives it.
+				 */
+				signal_agent(r, (int)si.ssi_signo);
 		}
 	}
 	if ((pf[1].revents | pf[2].revents) & (POLLIN | POLLHUP)) {

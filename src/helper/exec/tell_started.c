@@ -15,9 +15,11 @@ static int tell(int chan, const struct msg_started *m)
 	return r;
 }
 
-int tell_started_ok(int chan, int lifetime)
+int tell_started_ok(int chan, int lifetime, pid_t agent, int pid_level)
 {
-	struct msg_started m = {1, 0, 0, lifetime, ""};
+	int known = agent > 0 && pid_level >= 0 && pid_level <= 32;
+	struct msg_started m = {1, 0, 0, lifetime, known ? (unsigned int)agent : 0,
+				known ? (unsigned int)pid_level : 0, ""};
 	return tell(chan, &m);
 }
 
@@ -25,6 +27,6 @@ int tell_started_failed(int chan, int stage, int errnum, const char *reason, int
 {
 	char fit[STARTED_REASON_MAX + 1];
 	started_reason_fit(fit, sizeof fit, reason);
-	struct msg_started m = {0, stage, errnum < 0 || errnum > 4095 ? 0 : errnum, lifetime, fit};
+	struct msg_started m = {0, stage, errnum < 0 || errnum > 4095 ? 0 : errnum, lifetime, 0, 0, fit};
 	return tell(chan, &m);
 }

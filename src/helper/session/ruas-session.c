@@ -15,8 +15,8 @@
  *           run (src/helper/exec/launch.h), as it does on the sudo backend,
  *           so both backends give the same agent and nothing the target can
  *           write runs before the helper;
- *   parent: a child subreaper: relay SIGTERM, SIGHUP, SIGINT, SIGQUIT to
- *           the child, wait; then kill and reap whatever of the run came
+ *   parent: a child subreaper: relay SIGTERM, SIGHUP, SIGINT, SIGQUIT,
+ *           SIGUSR1, SIGUSR2 and SIGALRM to the child, wait; then kill and reap whatever of the run came
  *           back to it (the namespace's root init, should the helper have
  *           died before it), so that no root process of the run outlives
  *           this one; then pam_close_session, pam_setcred(DELETE), pam_end
@@ -209,12 +209,13 @@ static int lookup_user(const char *name, struct passwd *pw, char **mem)
 }
 
 /*
- * Relays signals to the child until it ends; returns its exit code. After
- * a relayed signal the helper ends the tree within the project's grace; a
- * helper that does not (stopped by another process of the target's) is
- * killed grace + 5 seconds later, as ruas run kills a sudo that stays (and
- * as util-linux su kills its child), so that it keeps neither the session
- * nor root's init alive. SIGUSR1, which only root can send (the library's
+ * Relays signals to the child until it ends; returns its exit code. The
+ * helper passes them on to the agent, as sudo's relaying does, but SIGTERM,
+ * after which it ends the tree within the project's grace; a helper that
+ * does not (stopped by another process of the target's) is killed grace +
+ * 5 seconds later, as ruas run kills a sudo that stays (and as util-linux
+ * su kills its child), so that it keeps neither the session nor root's init
+ * alive. SESSION_KILL_SIGNAL, which only root can send (the library's
  * ruas_child_free() when the helper does not answer), kills it at once.
  */
 static int supervise(pid_t child, const sigset_t *set, unsigned int grace)
@@ -233,11 +234,11 @@ static int supervise(pid_t child, const sigset_t *set, unsigned int grace)
 			left = 0;
 		struct timespec ts = {left / 1000, (left % 1000) * 1000000};
 		int sig = sigtimedwait(set, &si, &ts);
-		if (sig == SIGUSR1) {
+		if (sig == SESSION_KILL_SIGNAL) {
 			kill_at = monotonic_ms();
 		} else if (sig > 0 && sig != SIGCHLD) {
 			kill(child, sig);
-			if (!kill_at)
+			if (sig == SIGTERM && !kill_at)
 				kill_at = monotonic_ms() + 1000LL * (grace + 5);
 		}
 		if (kill_at && monotonic_ms() >= kill_at)
@@ -253,7 +254,9 @@ static int run_session(const struct passwd *pw, char **env, const struct session
 	/* What the run leaves when its helper is gone comes back here (leftovers.h). */
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) {
 		perror("ruas-session: PR_SET_CHILD_SUBREAPER");
-	} else if (block_relayed_signals(&set, &old) < 0 || sigaddset(&set, SIGUSR1) < 0 ||
+	} else if (block_relayed_signals(&set, &old) < 0 ||
+		   sigaddset(&set, SESSION_KILL_SIGNAL) < 0 || sigaddset(&set, SIGUSR1) < 0 ||
+		   sigaddset(&set, SIGUSR2) < 0 || sigaddset(&set, SIGALRM) < 0 ||
 		   sigprocmask(SIG_BLOCK, &set, NULL) < 0) {
 		perror("ruas-session: sigprocmask");
 	} else if ((child = fork()) == 0) {

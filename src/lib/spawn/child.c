@@ -40,6 +40,11 @@ pid_t ruas_child_pid(const ruas_child *c)
 	return c ? c->pid : RUAS_ERR_INVALID;
 }
 
+pid_t ruas_child_agent_pid(const ruas_child *c)
+{
+	return c ? c->agent_pid : RUAS_ERR_INVALID;
+}
+
 const char *ruas_child_run_id(const ruas_child *c)
 {
 	return c ? audit_run_id(c->audit) : NULL;
@@ -51,13 +56,22 @@ static int null_child(ruas_error **err, const char *fn)
 	return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0, "%s: child is NULL", fn);
 }
 
-void child_exit_said(ruas_child *c, const struct msg_exit *e)
+void child_take_message(ruas_child *c, int type, const struct buf *body)
 {
-	c->said = 1;
-	c->said_exit = *e;
-	if (e->survivors != MSG_EXIT_SURVIVORS_UNKNOWN)
-		c->survivors = e->survivors;
-	c->started = e->started;
+	struct msg_exit e;
+	int sig;
+	if (type == CHANNEL_EXIT && msg_exit_decode(body->data, body->len, &e) == 0) {
+		c->said = 1;
+		c->said_exit = e;
+		if (e.survivors != MSG_EXIT_SURVIVORS_UNKNOWN)
+			c->survivors = e.survivors;
+		c->started = e.started;
+	} else if (type == CHANNEL_STOPPED && msg_stopped_decode(body->data, body->len, &sig) == 0) {
+		c->state = RUAS_CHILD_STOPPED;
+		c->stop_signal = sig;
+	} else if (type == CHANNEL_CONTINUED && msg_continued_decode(body->data, body->len) == 0) {
+		c->state = RUAS_CHILD_RUNNING;
+	}
 }
 
 /*
@@ -75,19 +89,10 @@ static void take_news(ruas_child *c)
 		fcntl(c->chan, F_SETFL, fl | O_NONBLOCK);
 	for (;;) {
 		struct buf body = BUF_INIT;
-		struct msg_exit e;
-		int type, sig;
+		int type;
 		int r = channel_recv(c->chan, &type, &body, NULL, NULL);
-		if (r == 1 && type == CHANNEL_EXIT && msg_exit_decode(body.data, body.len, &e) == 0) {
-			child_exit_said(c, &e);
-		} else if (r == 1 && type == CHANNEL_STOPPED &&
-			   msg_stopped_decode(body.data, body.len, &sig) == 0) {
-			c->state = RUAS_CHILD_STOPPED;
-			c->stop_signal = sig;
-		} else if (r == 1 && type == CHANNEL_CONTINUED &&
-			   msg_continued_decode(body.data, body.len) == 0) {
-			c->state = RUAS_CHILD_RUNNING;
-		}
+		if (r == 1)
+			child_take_message(c, type, &body);
 		buf_free(&body);
 		if (r != 1 || c->said) {
 			/* At the end, or an error that is not "nothing yet": no more news. */
@@ -383,14 +388,14 @@ static int kill_at_free(ruas_child *c)
  * What we started, when its helper did not answer free's KILL. sudo is
  * killed, and the helper, whose channel is then closed, ends the tree when
  * it runs again. ruas-session (root) is told to kill its helper at once
- * (SIGUSR1), and its init and whatever else of the run is left with it,
+ * (SESSION_KILL_SIGNAL), and its init and whatever else of the run is left with it,
  * and to close its PAM session: killing ruas-session itself would leave
  * root's init and the session behind. Only if it does not end in time is
  * it killed. Under the lock.
  */
 static void kill_unanswered(ruas_child *c)
 {
-	if (c->pam && kill(c->pid, SIGUSR1) == 0) {
+	if (c->pam && kill(c->pid, SESSION_KILL_SIGNAL) == 0) {
 		pthread_mutex_unlock(&c->lock);
 		wait_end(c);
 		pthread_mutex_lock(&c->lock);

@@ -10,6 +10,7 @@
 
 struct ruas_child {
 	pid_t pid;   /* what ruas_spawn() started: sudo, ruas-session, or the command */
+	pid_t agent_pid; /* the agent's own, as this process's /proc names it; 0: unknown */
 	int pidfd;   /* pid's pidfd, readable once it has ended; -1 when the kernel has none */
 	int chan;    /* the channel to ruas-exec (channel.h); -1: none (direct, or it never came) */
 	char *files; /* per-spawn directory of deny files, removed at free */
@@ -39,7 +40,11 @@ struct ruas_child {
 	int end_unknown;         /* ... saying the end is unknown (audit.md) */
 };
 
-/* The helper's EXIT, e, taken into c (under c's lock, or before anyone else has c). */
-void child_exit_said(struct ruas_child *c, const struct msg_exit *e);
+/*
+ * One message of the helper's into c: EXIT, STOPPED or CONTINUED (others
+ * are not c's); under c's lock, or before anyone else has c.
+ */
+struct buf;
+void child_take_message(struct ruas_child *c, int type, const struct buf *body);
 
 #endif

@@ -11,9 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "error.h"
+#include "quote.h"
 #include "ruas.h"
 #include "spawn_attr.h"
+#include "spawn/exec_limits.h"
 #include "spawn/exec_payload.h"
 #include "spawn/start.h"
 
@@ -36,11 +39,17 @@ int start_direct(struct start *s, pid_t *pid, ruas_error **err)
 	int wd_errno = stat(dir, &st) < 0 ? errno
 		       : !S_ISDIR(st.st_mode) ? ENOTDIR
 		       : access(dir, X_OK) < 0 ? errno : 0;
-	if (wd_errno)
-		return error_set_start(err, RUAS_STAGE_WORK_DIR, dir, wd_errno,
-				       "project \"%s\": the agent did not start (work_dir): cannot "
-				       "enter work_dir \"%s\": %s",
-				       p->name, dir, strerror(wd_errno));
+	if (wd_errno) {
+		struct buf shown = BUF_INIT;
+		quote_display_dq(&shown, dir);
+		int r = error_set_start(err, RUAS_STAGE_WORK_DIR, dir, wd_errno,
+					"project \"%s\": the agent did not start (work_dir): cannot "
+					"enter work_dir %s: %s",
+					p->name, shown.oom ? "(out of memory)" : shown.data,
+					strerror(wd_errno));
+		buf_free(&shown);
+		return r;
+	}
 	size_t argc;
 	char **argv = agent_argv(p, s->args, &argc);
 	const char **merged = s->v->set_env ? spawn_env_merge(s->v->set_env, s->env) : NULL;
@@ -50,6 +59,18 @@ int start_direct(struct start *s, pid_t *pid, ruas_error **err)
 	const char *const run_set[] = {run_var, NULL};
 	const char **with_run = spawn_env_merge(run_set, merged ? merged : s->env);
 	const char *const *envp = with_run;
+	size_t nenv = 0;
+	while (with_run && with_run[nenv])
+		nenv++;
+	int r = argv && with_run ? exec_limits_check(p, argv, argc, (char *const *)with_run, NULL,
+						     nenv, 0, err)
+				 : 0;
+	if (r < 0) {
+		free(argv);
+		free(merged);
+		free(with_run);
+		return r;
+	}
 	int bad = !argv || (s->v->set_env && !merged) || !with_run ||
 		  posix_spawn_file_actions_addchdir_np(&s->fa, dir);
 	for (int i = 0; i < 3 && !bad; i++)

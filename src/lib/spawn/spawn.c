@@ -36,6 +36,7 @@
 #include "session.h"
 #include "spawn_attr.h"
 #include "spawn/child.h"
+#include "spawn/exec_limits.h"
 #include "spawn/exec_payload.h"
 #include "spawn/pty.h"
 #include "spawn/relay.h"
@@ -64,10 +65,10 @@ int start_target(struct start *s, int r, const char *const *argv, pid_t *pid,
 	if (r < 0) {
 		if (r == RUAS_ERR_TOOLONG)
 			return error_set(err, RUAS_ERR_TOOLONG, NULL, 0, E2BIG,
-					 "project \"%s\": the command, its arguments and "
-					 "allowlisted variables are too long to pass to the "
-					 "target (about %u MiB at most)", p->name,
-					 CHANNEL_MAX_BODY >> 21);
+					 "project \"%s\": the run's payload (command, arguments, "
+					 "variables, work_dir and deny list) is too long for the "
+					 "spawn channel (%u MiB at most)", p->name,
+					 CHANNEL_MAX_BODY >> 20);
 		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory");
 	}
 	int e = posix_spawn(pid, path, &s->fa, &s->attr, (char *const *)argv,
@@ -196,6 +197,13 @@ static int start_as_target(struct start *s, pid_t *pid, ruas_error **err)
 				 lr == ACCOUNT_MISSING ? "has no passwd entry any more"
 						       : "cannot be looked up: the user database could not be read");
 	int r = exec_payload_build(s->cfg, s->p, &acct, s->args, s->env, s->v, s->x, &pl);
+	/* An argument list the agent's exec would refuse is refused here, before anything runs. */
+	if (r == 0 && (r = exec_limits_check(s->p, pl.argv, pl.argc, pl.env_names, pl.env_values,
+					     pl.nenv, 1, err)) < 0) {
+		exec_payload_free(&pl);
+		account_clear(&acct);
+		return r;
+	}
 	if (s->master >= 0)
 		pl.exec_flags |= EXEC_PTY;
 	pl.run_id = (char *)s->run_id; /* not the payload's to free: exec_payload_free() leaves it */

@@ -2,6 +2,7 @@
 #include "spawn/start_wait.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -43,20 +44,28 @@ struct verdict {
 	int timed_out;
 };
 
-/* One message from the helper into v (and c, for EXIT): -1 once the channel has ended. */
+/*
+ * One message from the helper into v (and c, for EXIT, STOPPED, CONTINUED),
+ * never waiting (each comes whole): 0 for one, 1 for none yet, -1 once the
+ * channel has ended.
+ */
 static int take_one(struct ruas_child *c, struct verdict *v)
 {
 	struct buf body = BUF_INIT;
 	int type, r = channel_recv(c->chan, &type, &body, NULL, NULL);
-	struct msg_exit e;
+	if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
+		buf_free(&body);
+		return 1;
+	}
 	struct msg_started m;
 	if (r == 1 && type == CHANNEL_STARTED && !v->said &&
 	    msg_started_decode(body.data, body.len, &m) == 0) {
 		v->said = 1;
 		v->m = m;
-	} else if (r == 1 && type == CHANNEL_EXIT && msg_exit_decode(body.data, body.len, &e) == 0) {
-		child_exit_said(c, &e);
-		v->ended = 1;
+	} else if (r == 1) {
+		/* A stop before STARTED (a login file's): kept, as the handle's own reader would. */
+		child_take_message(c, type, &body);
+		v->ended = c->said;
 	}
 	buf_free(&body);
 	if (r == 1)
@@ -66,9 +75,14 @@ static int take_one(struct ruas_child *c, struct verdict *v)
 }
 
 /* Until STARTED, the run's end, or the deadline. */
-static void await(struct ruas_child *c, struct verdict *v)
+static void await(struct ruas_child *c, struct verdict *v, long long deadline)
 {
-	long long deadline = monotonic_ms() + START_WAIT_MS;
+	/* Non-blocking from here on, as the handle reads it (child.c take_news()). */
+	int fl = fcntl(c->chan, F_GETFL);
+	if (fl < 0 || fcntl(c->chan, F_SETFL, fl | O_NONBLOCK) < 0) {
+		v->ended = 1;
+		return;
+	}
 	while (!v->said && !v->ended) {
 		long long left = deadline - monotonic_ms();
 		if (left <= 0) {
@@ -89,7 +103,7 @@ static void await(struct ruas_child *c, struct verdict *v)
 		}
 		/* What was started has ended: whatever the helper said is in the channel by now. */
 		if ((n > 0 && pf[1].revents) || (c->pidfd < 0 && child_has_ended(c->pid) == 1)) {
-			while (!v->said && take_one(c, v) == 0)
+			while (!v->said && !v->ended && take_one(c, v) == 0)
 				;
 			v->ended = 1;
 		}
@@ -122,8 +136,14 @@ static int refused(struct start *s, int exit_code, ruas_error **err)
 	int pam = project_backend(p) == BACKEND_PAM;
 	char words[STARTED_REASON_MAX + 1];
 	capture_words(s->capture, words, sizeof words);
-	/* What refused before the HELLO may be ruas-exec itself (its words say so), not sudo. */
-	if (strncmp(words, "ruas-exec:", 10) == 0)
+	/*
+	 * What refused before the HELLO may be ruas's own helper (its words say
+	 * so): ruas-exec, or ruas-session for anything but the PAM stack's
+	 * verdict on the account.
+	 */
+	int session_own = strncmp(words, "ruas-session:", 13) == 0 && !strstr(words, " PAM ") &&
+			  strncmp(words, "ruas-session: user ", 19) != 0;
+	if (strncmp(words, "ruas-exec:", 10) == 0 || session_own)
 		return error_set_start(err, RUAS_STAGE_HELPER, NULL, 0,
 				       "project \"%s\": the agent did not start as user \"%s\" "
 				       "(helper): %s (exit status %d)",
@@ -171,26 +191,60 @@ static int failed(struct start *s, const struct verdict *v, ruas_error **err)
 			       p->name, p->run_as_user, stage_name(v->m.stage), v->m.reason, fix);
 }
 
+/*
+ * Waits for what was started to end, until deadline: 0 when it was reaped
+ * (its end recorded), -1 when not (ruas_child_free() then ends it, bounded).
+ */
+static int reap_by(struct ruas_child *c, long long deadline)
+{
+	for (;;) {
+		int code;
+		int r = ruas_child_try_wait(c, &code, NULL);
+		if (r <= 0)
+			return r < 0 ? -1 : 0;
+		long long left = deadline - monotonic_ms();
+		if (left <= 0)
+			return -1;
+		struct pollfd pf = {c->pidfd, POLLIN, 0};
+		if (c->pidfd >= 0)
+			(void)poll(&pf, 1, left > 1000 ? 1000 : (int)left);
+		else
+			(void)poll(NULL, 0, 50);
+	}
+}
+
 int start_wait(struct start *s, struct ruas_child *c, ruas_error **err)
 {
 	struct verdict v;
+	long long deadline = monotonic_ms() + START_WAIT_MS;
 	memset(&v, 0, sizeof v);
-	if (!s->p->run_as_user)
+	if (!s->p->run_as_user) {
+		c->agent_pid = c->pid;
 		return 0;
+	}
 	if (c->chan >= 0)
-		await(c, &v);
+		await(c, &v, deadline);
 	if (v.said && v.m.ok) {
 		free(v.m.reason);
 		c->started = 1;
+		/* As this host names it, for logs and audit: the helper's name is its namespace's. */
+		c->agent_pid = pid_at_level(c->pid, (int)v.m.pid_level, (pid_t)v.m.agent_pid);
 		return 0;
 	}
-	int code = -1, r;
-	int sudo_refused = c->chan < 0 && !s->greeted;
-	if (sudo_refused || v.said || v.ended) {
-		/* sudo refused; or the helper ends the run itself (at once: no agent ran). */
-		(void)ruas_child_wait(c, &code, NULL);
-		r = sudo_refused ? refused(s, code, err) : failed(s, &v, err);
+	int r, sudo_refused = c->chan < 0 && !s->greeted;
+	if (sudo_refused) {
+		/* sudo refused: nothing of the target started (the end record says so). */
+		c->started = 0;
+		int reaped = reap_by(c, deadline + 5000) == 0;
+		r = refused(s, reaped ? c->exit_code : -1, err);
 	} else {
+		/*
+		 * The helper ends the run itself, at once (no agent ran), and says
+		 * how in EXIT; a run that does not end in a few seconds more is
+		 * ended by the free, which is bounded.
+		 */
+		if (v.said || v.ended)
+			(void)reap_by(c, monotonic_ms() + 5000);
 		r = failed(s, &v, err);
 	}
 	ruas_child_free(c);
@@ -203,11 +257,16 @@ void start_capture_forward(struct start *s)
 	char raw[CAPTURE_MAX];
 	ssize_t n = s->capture >= 0 ? pread(s->capture, raw, sizeof raw, 0) : -1;
 	struct pollfd pf = {s->stdio[2], POLLOUT, 0};
+	struct stat st;
 	/*
-	 * POLLOUT alone: a pipe or socket with room (a pipe's is a page, which
-	 * CAPTURE_MAX fits), and a reader; more is not worth a stall.
+	 * Only where a write cannot stall the supervisor: a file, or a pipe
+	 * whose POLLOUT alone (no POLLERR, a reader) means a page of room,
+	 * which CAPTURE_MAX fits. A terminal (^S) or a socket gets none.
 	 */
-	if (n <= 0 || poll(&pf, 1, 0) != 1 || pf.revents != POLLOUT)
+	if (n <= 0 || fstat(s->stdio[2], &st) < 0)
+		return;
+	if (!S_ISREG(st.st_mode) &&
+	    (!S_ISFIFO(st.st_mode) || poll(&pf, 1, 0) != 1 || pf.revents != POLLOUT))
 		return;
 	/* A reader that goes away meanwhile must not SIGPIPE the supervisor: this thread's own. */
 	sigset_t pipe_set, old, pending;

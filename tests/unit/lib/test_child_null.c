@@ -86,6 +86,7 @@ static int call_getters(void)
 {
 	int stop = 5;
 	return ruas_child_pid(NULL) == RUAS_ERR_INVALID &&
+			       ruas_child_agent_pid(NULL) == RUAS_ERR_INVALID &&
 			       ruas_child_run_id(NULL) == NULL &&
 			       ruas_child_pidfd(NULL) == RUAS_ERR_INVALID &&
 			       ruas_child_term_signal(NULL) == RUAS_ERR_INVALID &&

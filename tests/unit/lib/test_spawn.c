@@ -174,11 +174,12 @@ static const char legacy_script[] =
 	"exit 0\n";
 
 /* The helper's HELLO (payload.h), as a fake helper says it before the library sends PAYLOAD. */
-#define FAKE_HELLO "printf '\\000\\000\\000\\005\\014RUAS\\016' >&0\n"
-_Static_assert(PAYLOAD_VERSION == 14, "FAKE_HELLO names payload version 14 (\\016)");
+#define FAKE_HELLO "printf '\\000\\000\\000\\005\\014RUAS\\017' >&0\n"
+_Static_assert(PAYLOAD_VERSION == 15, "FAKE_HELLO names payload version 15 (\\017)");
 /* STARTED (started.h) saying that the agent's exec succeeded, framed, as printf(1) octal escapes. */
 #define FAKE_STARTED_OK                                                                        \
-	"\\000\\000\\000\\013\\015\\001\\000\\000\\000\\000\\000\\000\\000\\000\\000\\000"
+	"\\000\\000\\000\\020\\015\\001\\000\\000\\000\\000\\000\\000"                          \
+	"\\000\\000\\000\\000\\000\\000\\000\\000\\000"
 
 
 /*
@@ -432,7 +433,7 @@ static void test_sudo_call_too_long(void **state)
 			 RUAS_ERR_TOOLONG);
 	buf_free(&body);
 
-	/* And through ruas_spawn: refused, nothing started. */
+	/* And through ruas_spawn: refused as the agent's exec would refuse it, nothing started. */
 	ruas_child *c = (ruas_child *)0x1;
 	ruas_error *err = NULL;
 	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
@@ -440,7 +441,11 @@ static void test_sudo_call_too_long(void **state)
 	assert_int_equal(ruas_spawn(&c, f->cfg, "agent", NULL, &o, &err), RUAS_ERR_TOOLONG);
 	assert_null(c);
 	assert_int_equal(ruas_error_code(err), RUAS_ERR_TOOLONG);
-	assert_non_null(strstr(ruas_error_message(err), "(about 8 MiB at most)"));
+	assert_int_equal(ruas_error_errno(err), E2BIG);
+	assert_non_null(strstr(ruas_error_message(err), "project \"agent\": variable "
+							 "ANTHROPIC_API_KEY is 16777235 bytes, "
+							 "more than the 131071 that one string of an "
+							 "exec may be (MAX_ARG_STRLEN)"));
 	ruas_error_free(err);
 	assert_int_equal(access(f->fake_out, F_OK), -1);
 	free(envs);

@@ -1177,8 +1177,8 @@ static void test_hello(void **state)
 	unsigned int v = 0;
 	assert_int_equal(payload_hello_encode(&b), 0);
 	assert_int_equal(b.len, PAYLOAD_HELLO_BODY);
-	assert_memory_equal(b.data, "RUAS\x0e", 5);
-	assert_int_equal(PAYLOAD_VERSION, 14);
+	assert_memory_equal(b.data, "RUAS\x0f", 5);
+	assert_int_equal(PAYLOAD_VERSION, 15);
 	assert_int_equal(payload_hello_decode(b.data, b.len, &v), 0);
 	assert_int_equal(v, PAYLOAD_VERSION);
 	/* Another version decodes, for the caller to name. */

@@ -1,8 +1,8 @@
 /*
  * test_started.c - STARTED (src/proto/started.h), the helper's word on
  * whether the agent's exec succeeded: each kind round trips; a success
- * with a stage, an errno or a reason, a failure without a stage, a stage
- * or lifetime out of range, an errno over 4095, a reason with a newline or
+ * with a stage, an errno or a reason, a failure without a stage or with
+ * an agent's pid, a stage, lifetime, pid or namespace depth out of range, an errno over 4095, a reason with a newline or
  * over STARTED_REASON_MAX bytes, a cut body and trailing bytes are refused
  * by the encoder (which then writes nothing) and by the decoder.
  */
@@ -30,6 +30,8 @@ static void round_trip(struct msg_started m)
 	assert_int_equal(back.stage, m.stage);
 	assert_int_equal(back.errnum, m.errnum);
 	assert_int_equal(back.lifetime, m.lifetime);
+	assert_int_equal(back.agent_pid, m.agent_pid);
+	assert_int_equal(back.pid_level, m.pid_level);
 	assert_string_equal(back.reason, m.reason);
 	free(back.reason);
 	/* Every cut of it, and one byte more, is refused. */
@@ -53,9 +55,10 @@ static void refused(struct msg_started m)
 /* The bytes of m as the encoder would write them, without its checks. */
 static void raw(struct buf *b, int ok, int stage, uint32_t errnum, int lifetime, const char *reason)
 {
+	/* agent_pid 0 and pid_level 0 after the lifetime */
 	unsigned char h[] = {(unsigned char)ok, (unsigned char)stage, (unsigned char)(errnum >> 24),
 			     (unsigned char)(errnum >> 16), (unsigned char)(errnum >> 8),
-			     (unsigned char)errnum, (unsigned char)lifetime};
+			     (unsigned char)errnum, (unsigned char)lifetime, 0, 0, 0, 0, 0};
 	size_t n = strlen(reason);
 	unsigned char len[4] = {(unsigned char)(n >> 24), (unsigned char)(n >> 16),
 				(unsigned char)(n >> 8), (unsigned char)n};
@@ -67,7 +70,7 @@ static void raw(struct buf *b, int ok, int stage, uint32_t errnum, int lifetime,
 static void decode_refused(int ok, int stage, uint32_t errnum, int lifetime, const char *reason)
 {
 	struct buf b = BUF_INIT;
-	struct msg_started m = {7, 7, 7, 7, NULL};
+	struct msg_started m = {7, 7, 7, 7, 7, 7, NULL};
 	raw(&b, ok, stage, errnum, lifetime, reason);
 	if (msg_started_decode(b.data, b.len, &m) == 0)
 		fail_msg("decoded ok %d stage %d errno %u lifetime %d reason \"%s\"", ok, stage,
@@ -79,19 +82,23 @@ static void decode_refused(int ok, int stage, uint32_t errnum, int lifetime, con
 static void test_round_trips(void **state)
 {
 	(void)state;
-	round_trip((struct msg_started){1, 0, 0, LIFETIME_PIDNS, ""});
-	round_trip((struct msg_started){1, 0, 0, LIFETIME_SUBREAPER, ""});
-	round_trip((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS,
+	round_trip((struct msg_started){1, 0, 0, LIFETIME_PIDNS, 0, 0, ""});
+	round_trip((struct msg_started){1, 0, 0, LIFETIME_SUBREAPER, 0, 0, ""});
+	round_trip((struct msg_started){1, 0, 0, LIFETIME_PIDNS, 4242, 1, ""});
+	round_trip((struct msg_started){1, 0, 0, LIFETIME_PIDNS, 0x3fffffff, 32, ""});
+	round_trip((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, 0, 0,
 					"cannot run \"claude\": No such file or directory"});
-	round_trip((struct msg_started){0, STARTED_STAGE_WORK_DIR, EACCES, LIFETIME_SUBREAPER,
+	round_trip((struct msg_started){0, STARTED_STAGE_WORK_DIR, EACCES, LIFETIME_SUBREAPER, 0, 0,
 					"cannot enter work_dir"});
-	round_trip((struct msg_started){0, STARTED_STAGE_LOGIN, 0, LIFETIME_PIDNS, ""});
-	round_trip((struct msg_started){0, STARTED_STAGE_HELPER, 4095, LIFETIME_PIDNS, "x"});
-	round_trip((struct msg_started){0, STARTED_STAGE_SUDO, 0, LIFETIME_PIDNS, "sudo"});
+	round_trip((struct msg_started){0, STARTED_STAGE_LOGIN, 0, LIFETIME_PIDNS, 0, 0, ""});
+	round_trip((struct msg_started){0, STARTED_STAGE_HELPER, 4095, LIFETIME_PIDNS, 0, 0, "x"});
+	round_trip((struct msg_started){0, STARTED_STAGE_SUDO, 0, LIFETIME_PIDNS, 0, 0, "sudo"});
+	round_trip((struct msg_started){0, STARTED_STAGE_WORK_DIR, ENOENT, LIFETIME_PIDNS, 0, 0,
+					"cannot enter work_dir \"/srv/caf\xc3\xa9 \xe2\x82\xac\xf0\x9f\x98\x80\""});
 	char longest[STARTED_REASON_MAX + 1];
 	memset(longest, 'a', STARTED_REASON_MAX);
 	longest[STARTED_REASON_MAX] = '\0';
-	round_trip((struct msg_started){0, STARTED_STAGE_EXEC, E2BIG, LIFETIME_PIDNS, longest});
+	round_trip((struct msg_started){0, STARTED_STAGE_EXEC, E2BIG, LIFETIME_PIDNS, 0, 0, longest});
 }
 
 static void test_refused(void **state)
@@ -100,20 +107,30 @@ static void test_refused(void **state)
 	char over[STARTED_REASON_MAX + 2];
 	memset(over, 'a', STARTED_REASON_MAX + 1);
 	over[STARTED_REASON_MAX + 1] = '\0';
-	refused((struct msg_started){1, STARTED_STAGE_EXEC, 0, LIFETIME_PIDNS, ""});
-	refused((struct msg_started){1, 0, ENOENT, LIFETIME_PIDNS, ""});
-	refused((struct msg_started){1, 0, 0, LIFETIME_PIDNS, "why"});
-	refused((struct msg_started){2, 0, 0, LIFETIME_PIDNS, ""});
-	refused((struct msg_started){0, 0, ENOENT, LIFETIME_PIDNS, "x"});
-	refused((struct msg_started){0, STARTED_STAGE_MAX + 1, ENOENT, LIFETIME_PIDNS, "x"});
-	refused((struct msg_started){0, STARTED_STAGE_EXEC, 4096, LIFETIME_PIDNS, "x"});
-	refused((struct msg_started){0, STARTED_STAGE_EXEC, -1, LIFETIME_PIDNS, "x"});
-	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_AUTO, "x"});
-	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, 9, "x"});
-	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, "a\nb"});
-	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, "\x1b[2J"});
-	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, over});
-	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, NULL});
+	refused((struct msg_started){1, STARTED_STAGE_EXEC, 0, LIFETIME_PIDNS, 0, 0, ""});
+	refused((struct msg_started){1, 0, 0, LIFETIME_PIDNS, 0x40000000, 0, ""});
+	refused((struct msg_started){1, 0, 0, LIFETIME_PIDNS, 1, 33, ""});
+	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, 1, 0, "x"});
+	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, 0, 1, "x"});
+	refused((struct msg_started){1, 0, ENOENT, LIFETIME_PIDNS, 0, 0, ""});
+	refused((struct msg_started){1, 0, 0, LIFETIME_PIDNS, 0, 0, "why"});
+	refused((struct msg_started){2, 0, 0, LIFETIME_PIDNS, 0, 0, ""});
+	refused((struct msg_started){0, 0, ENOENT, LIFETIME_PIDNS, 0, 0, "x"});
+	refused((struct msg_started){0, STARTED_STAGE_MAX + 1, ENOENT, LIFETIME_PIDNS, 0, 0, "x"});
+	refused((struct msg_started){0, STARTED_STAGE_EXEC, 4096, LIFETIME_PIDNS, 0, 0, "x"});
+	refused((struct msg_started){0, STARTED_STAGE_EXEC, -1, LIFETIME_PIDNS, 0, 0, "x"});
+	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_AUTO, 0, 0, "x"});
+	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, 9, 0, 0, "x"});
+	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, 0, 0, "a\nb"});
+	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, 0, 0, "\x1b[2J"});
+	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, 0, 0, over});
+	/* What a terminal or a log viewer would act on or reorder: C1 (CSI), bidi, bad UTF-8. */
+	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, 0, 0, "a\xc2\x9b" "2J"});
+	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, 0, 0, "a\xe2\x80\xae" "b"});
+	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, 0, 0, "a\xff" "b"});
+	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, 0, 0, "a\xc3"});
+	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, 0, 0, "\xc0\xaf"});
+	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, 0, 0, NULL});
 	decode_refused(1, 1, 0, LIFETIME_PIDNS, "");
 	decode_refused(0, 0, 2, LIFETIME_PIDNS, "x");
 	decode_refused(0, 6, 2, LIFETIME_PIDNS, "x");
@@ -134,6 +151,11 @@ static void test_fit(void **state)
 	assert_string_equal(out, "sudo: a password is required");
 	started_reason_fit(out, sizeof out, "a\nb\x1b[2J\x7f");
 	assert_string_equal(out, "a b [2J");
+	started_reason_fit(out, sizeof out, "caf\xc3\xa9 \xc2\x9b" "2J \xe2\x80\xae" "x \xff");
+	assert_string_equal(out, "caf\xc3\xa9 ??2J ???x ?");
+	/* A character is never cut in two at the end. */
+	started_reason_fit(out, 5, "abc\xc3\xa9");
+	assert_string_equal(out, "abc");
 	started_reason_fit(out, 4, "abcdef");
 	assert_string_equal(out, "abc");
 	started_reason_fit(out, sizeof out, NULL);
@@ -145,7 +167,7 @@ static void test_fit(void **state)
 	assert_int_equal(strlen(out), STARTED_REASON_MAX);
 	struct buf b = BUF_INIT;
 	assert_int_equal(msg_started_encode(&b, &(struct msg_started){0, STARTED_STAGE_EXEC, E2BIG,
-								       LIFETIME_PIDNS, out}),
+								       LIFETIME_PIDNS, 0, 0, out}),
 			 0);
 	buf_free(&b);
 }

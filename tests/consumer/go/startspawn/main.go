@@ -9,7 +9,7 @@
 //
 //	error code=CODE stage=STAGE errno=ERRNO file=FILE
 //	message=MESSAGE
-//	go: ErrStart=BOOL ErrNotExist=BOOL ErrPermission=BOOL stage=NAME
+//	go: ErrStart=BOOL ErrTooLong=BOOL ErrNotExist=BOOL ErrPermission=BOOL stage=NAME
 //
 // (STAGE the number of ruas.h, NAME the binding's) and exits 3; otherwise it
 // waits and prints "exit=N".
@@ -61,9 +61,9 @@ func main() {
 		}
 		fmt.Printf("error code=%d stage=%d errno=%d file=%s\nmessage=%s\n", int(e.Code),
 			stageNumbers[e.Stage], int(e.Errno), e.File, e.Message)
-		fmt.Printf("go: ErrStart=%t ErrNotExist=%t ErrPermission=%t stage=%s\n",
-			errors.Is(err, ruas.ErrStart), errors.Is(err, fs.ErrNotExist),
-			errors.Is(err, fs.ErrPermission), e.Stage)
+		fmt.Printf("go: ErrStart=%t ErrTooLong=%t ErrNotExist=%t ErrPermission=%t stage=%s\n",
+			errors.Is(err, ruas.ErrStart), errors.Is(err, ruas.ErrTooLong),
+			errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission), e.Stage)
 		os.Exit(3)
 	}
 	code := 0
