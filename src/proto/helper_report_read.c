@@ -425,9 +425,12 @@ int report_decode(const void *body, size_t len, size_t ndirs, struct report *out
 			goto done;
 	}
 	if (origin == REPORT_FROM_HELPER) {
-		if (!((r->esc_seen && r->esctty_seen) != r->esc_known && r->anchors_seen &&
-		      r->gids_seen)) {
-			dec_fail(&d, "report lacks a required record (esc, esctty, gids, anchors)");
+		/* The probes' records, or esc-known in place of all of them: never some of each. */
+		int probes = r->esc_seen || r->esctty_seen || r->passwd_seen || r->doas_seen;
+		int escalation = r->esc_known ? !probes : r->esc_seen && r->esctty_seen;
+		if (!(escalation && r->anchors_seen && r->gids_seen)) {
+			dec_fail(&d, "report lacks a required record (esc, esctty, gids, anchors), or "
+				     "has probe records beside esc-known");
 			goto done;
 		}
 		r->complete = 1;

@@ -544,6 +544,24 @@ static void test_esc_known(void **state)
 	assert_int_equal(report_decode(b.data, b.len, 0, &r, &why), -1);
 	report_free(&r);
 	buf_free(&b);
+	/* Beside one ESC alone, or a passwd or doas probe, that it stands for too: refused. */
+	for (int k = 0; k < 4; k++) {
+		b = (struct buf)BUF_INIT;
+		report_begin(&b, REPORT_FROM_HELPER);
+		report_put_esc_known(&b);
+		if (k < 2)
+			report_put_esc(&b, k, 0, 0, "(ALL) ALL\n", 0);
+		else if (k == 2)
+			report_put_passwd(&b, 0, "t1 P 2026-01-01 0 99999 7 -1");
+		else
+			report_put_doas(&b, 1, "");
+		report_put_gids(&b, 1000, g, 1);
+		report_put_anchors(&b, 0);
+		if (report_decode(b.data, b.len, 0, &r, &why) != -1)
+			fail_msg("esc-known beside probe record %d was accepted", k);
+		report_free(&r);
+		buf_free(&b);
+	}
 }
 
 static void test_repeats_refused(void **state)
