@@ -24,7 +24,7 @@ fi
 flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_GNU_SOURCE
 	-I"$top/include" -I"$top/src/common" -I"$top/src/proto" -I"$top/src/lib")
 lib=(lib/config/config.c lib/config/file.c lib/config/syntax_hint.c lib/config/people.c lib/config/accessors.c
-	lib/config/audit_keys.c lib/audit/log_file.c
+	lib/config/audit_keys.c lib/audit/log_file.c lib/audit/count.c
 	lib/config/new.c lib/config/project.c lib/config/source.c
 	lib/account.c lib/check/group_risk.c common/buf.c lib/error.c common/names.c
 	common/env_rules.c common/path.c common/quote.c common/strv.c lib/config/sudo_allowed.c)

@@ -126,6 +126,14 @@ RUAS_EXTERN int ruas_config_load_buffer(ruas_config **out, const char *text,
 					const ruas_config_options *opts,
 					ruas_error **err);
 RUAS_EXTERN void ruas_config_free(ruas_config *cfg);
+/*
+ * How many audit records of this configuration's calls (and of the runs it
+ * started) no sink took: a syslogd that stopped reading (each send gives up
+ * after 250 ms rather than block the run), a sink descriptor that refused
+ * the write. Never lost in silence: a supervisor may report it, and ruas
+ * does (docs/audit.md). The audit_log file's failures are errors instead.
+ */
+RUAS_EXTERN unsigned long ruas_config_audit_undelivered(const ruas_config *cfg);
 
 RUAS_EXTERN const char *ruas_config_path(const ruas_config *cfg);
 /* The sudo binary and the ruas-exec helper the configuration uses. */
@@ -300,7 +308,11 @@ typedef struct {
  * Validates the project and adds it at the end of cfg, which may also be a
  * loaded configuration: the project then starts from that file's globals.
  * On any refusal cfg is unchanged. A name that cfg already has is refused
- * as the file loader refuses it. Projects added this way work with
+ * as the file loader refuses it. A run_as_user with no passwd entry is
+ * refused here (RUAS_ERR_CONFIG naming the project and the user; one that
+ * cannot be looked up RUAS_ERR_SYSTEM), where the file loader leaves it to
+ * ruas_preflight(), which a host still being provisioned may want.
+ * Projects added this way work with
  * ruas_preflight(), ruas_spawn(), ruas_audit() and the accessors exactly as
  * loaded ones. Pointers from ruas_config_project_at() and _find() stay valid
  * across later additions, until ruas_config_free().

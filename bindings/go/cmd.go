@@ -22,6 +22,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 )
 
 // PTYMode is the spawn option pty: whether the agent gets a
@@ -49,14 +50,18 @@ type Cmd struct {
 	// Args are appended to the project's command.
 	Args []string
 
-	// Env is the environment the agent's allowlisted variables come
-	// from, as exec.Cmd's: nil is this process's (os.Environ, copied at
-	// Start: its allowlisted variables reach the agent; in legacy mode,
-	// all of it); non-nil is exactly these "NAME=value" entries and
-	// nothing of this process's. Each NAME must be in the project's
-	// env_allowlist; any other is refused (ErrInvalid, naming it), never
-	// dropped.
+	// Env is the environment the agent's is taken from, as exec.Cmd's:
+	// nil is this process's (os.Environ, copied at Start); non-nil is
+	// exactly these "NAME=value" entries, the last of a NAME winning, so
+	// that append(os.Environ(), "SESSION_TOKEN=x") works as it does for
+	// exec.Cmd. With run_as_user only the project's env_allowlist
+	// crosses, from either, and the rest is left out, as for the
+	// process environment; in legacy mode all of it does.
 	Env []string
+	// SetEnv gives values for this spawn over Env's (a session token),
+	// strictly: a NAME outside the project's env_allowlist is refused
+	// (ErrInvalid, naming it), never dropped.
+	SetEnv []string
 	// Dir is where the agent starts: "" for the project's work_dir, or a
 	// directory beneath it (relative to it, or absolute and spelled
 	// beneath it); one that leaves it is refused (ErrEscape).
@@ -260,8 +265,10 @@ func (c *Cmd) spawn(fds [3]C.int) (*C.ruas_child, time.Duration, error) {
 		o.env = a.strv("os.Environ()", os.Environ())
 	} else {
 		// Exactly Env, as exec.Cmd: no value of this process's crosses.
-		o.env = a.strv("Cmd.Env", []string{})
-		o.set_env = a.strv("Cmd.Env", c.Env)
+		o.env = a.strv("Cmd.Env", dedupEnv(c.Env))
+	}
+	if c.SetEnv != nil {
+		o.set_env = a.strv("Cmd.SetEnv", c.SetEnv)
 	}
 	o.stdin_fd, o.stdout_fd, o.stderr_fd = fds[0], fds[1], fds[2]
 	o.work_dir = a.opt("Cmd.Dir", c.Dir)
@@ -280,6 +287,14 @@ func (c *Cmd) spawn(fds [3]C.int) (*C.ruas_child, time.Duration, error) {
 	if c.cfg.c == nil {
 		return nil, 0, errClosed()
 	}
+	sink, err := c.cfg.auditSink()
+	if err != nil {
+		return nil, 0, err
+	}
+	if sink != nil {
+		o.audit = sink
+		defer C.free(unsafe.Pointer(sink))
+	}
 	var h *C.ruas_child
 	var cerr *C.ruas_error
 	if err := takeError(C.ruas_spawn(&h, c.cfg.c, project, args, &o, &cerr), cerr); err != nil {
@@ -293,6 +308,30 @@ func (c *Cmd) spawn(fds [3]C.int) (*C.ruas_child, time.Duration, error) {
 		}
 	}
 	return h, grace, nil
+}
+
+// dedupEnv keeps, of each name, its last entry, where that entry is: the
+// last of a name wins, as in exec.Cmd.
+func dedupEnv(env []string) []string {
+	last := make(map[string]int, len(env))
+	for i, kv := range env {
+		name := kv
+		if j := strings.IndexByte(kv, '='); j >= 0 {
+			name = kv[:j]
+		}
+		last[name] = i
+	}
+	out := make([]string, 0, len(last))
+	for i, kv := range env {
+		name := kv
+		if j := strings.IndexByte(kv, '='); j >= 0 {
+			name = kv[:j]
+		}
+		if last[name] == i {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // Start starts the agent; it does not wait for it to end.

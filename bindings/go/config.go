@@ -32,8 +32,9 @@ import (
 // API requires that no other call on it runs meanwhile), everything else
 // shares it. Close it when done; a finalizer frees it otherwise.
 type Config struct {
-	mu sync.RWMutex
-	c  *C.ruas_config
+	mu       sync.RWMutex
+	c        *C.ruas_config
+	auditKey uintptr // OnAudit's, 0: none (audit.go)
 }
 
 // NoGrace as a TerminateGrace asks for 0 s: SIGKILL right after SIGTERM.
@@ -56,6 +57,14 @@ type Globals struct {
 	TerminateGrace    time.Duration // whole seconds, or NoGrace
 	TargetSudoAllowed []string
 	Lifetime          string // "pidns", "subreaper" or "auto"
+	// The audit keys (docs/audit.md): AuditFacility "authpriv", "auth",
+	// "daemon", "user", "local0".."local7"; AuditLog an absolute path for
+	// JSON lines; AuditArgv "truncated", "full" or "none"; AuditArgvMax the
+	// bytes kept of each argument when truncated (0: the default).
+	AuditFacility string
+	AuditLog      string
+	AuditArgv     string
+	AuditArgvMax  int
 }
 
 // ProjectSpec is one project for AddProject: the project keys of
@@ -140,6 +149,12 @@ func NewConfigGlobals(g Globals) (*Config, error) {
 	cg.pam_service = a.opt("Globals.PAMService", g.PAMService)
 	cg.target_sudo_allowed = a.strv("Globals.TargetSudoAllowed", g.TargetSudoAllowed)
 	cg.lifetime = a.opt("Globals.Lifetime", g.Lifetime)
+	cg.audit_facility = a.opt("Globals.AuditFacility", g.AuditFacility)
+	cg.audit_log = a.opt("Globals.AuditLog", g.AuditLog)
+	cg.audit_argv = a.opt("Globals.AuditArgv", g.AuditArgv)
+	if g.AuditArgvMax != 0 {
+		cg.audit_argv_max = C.int(g.AuditArgvMax)
+	}
 	var err error
 	if cg.scan_time_limit, err = seconds("scan_time_limit", g.ScanTimeLimit); err != nil {
 		return nil, err
@@ -205,6 +220,10 @@ func (cfg *Config) Close() error {
 		C.ruas_config_free(cfg.c)
 		cfg.c = nil
 		runtime.SetFinalizer(cfg, nil)
+	}
+	if cfg.auditKey != 0 {
+		auditors.Delete(cfg.auditKey)
+		cfg.auditKey = 0
 	}
 	return nil
 }

@@ -3,11 +3,21 @@
 package ruas
 
 /*
+#include <stdlib.h>
 #include <ruas.h>
+
+static void ruas_go_preflight_init(ruas_preflight_options *o)
+{
+	ruas_preflight_options x = RUAS_PREFLIGHT_OPTIONS_INIT;
+	*o = x;
+}
 */
 import "C"
 
-import "context"
+import (
+	"context"
+	"unsafe"
+)
 
 // Severity is how grave a finding is.
 type Severity string
@@ -96,7 +106,18 @@ func (cfg *Config) Preflight(ctx context.Context) (*Report, error) {
 		defer cfg.mu.RUnlock()
 		var rep *C.ruas_report
 		var cerr *C.ruas_error
-		if err := takeError(C.ruas_preflight(&rep, cfg.c, nil, &cerr), cerr); err != nil {
+		var o C.ruas_preflight_options
+		C.ruas_go_preflight_init(&o)
+		sink, err := cfg.auditSink()
+		if err != nil {
+			done <- result{nil, err}
+			return
+		}
+		if sink != nil {
+			o.audit = sink
+			defer C.free(unsafe.Pointer(sink))
+		}
+		if err := takeError(C.ruas_preflight(&rep, cfg.c, &o, &cerr), cerr); err != nil {
 			done <- result{nil, err}
 			return
 		}

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -248,10 +249,23 @@ func TestEnvAndDir(t *testing.T) {
 	if out, err := c.Output(); err != nil || !strings.HasPrefix(string(out), "from-the-supervisor|") {
 		t.Fatalf("Env nil: this process's environment: %q %v", out, err)
 	}
+	// exec.Cmd's habit: this process's environment and one more value, the last of a name winning.
 	c = cfg.Command("env")
-	c.Env = []string{"NOT_ALLOWED=1"}
+	c.Env = append(os.Environ(), "PATH=/usr/bin:/bin", "BRIDGE_TOKEN=appended")
+	if out, err := c.Output(); err != nil || !strings.HasPrefix(string(out), "appended|") {
+		t.Fatalf("append(os.Environ(), ...): %q %v", out, err)
+	}
+	// SetEnv is strict: a name outside the allowlist is refused, naming it.
+	c = cfg.Command("env")
+	c.SetEnv = []string{"NOT_ALLOWED=1"}
 	if _, err := c.Output(); !errors.Is(err, ruas.ErrInvalid) || !strings.Contains(err.Error(), "NOT_ALLOWED") {
-		t.Fatalf("a name not allowlisted: %v", err)
+		t.Fatalf("SetEnv of a name not allowlisted: %v", err)
+	}
+	c = cfg.Command("env")
+	c.Env = []string{"BRIDGE_TOKEN=from-env"}
+	c.SetEnv = []string{"BRIDGE_TOKEN=from-set-env"}
+	if out, err := c.Output(); err != nil || !strings.HasPrefix(string(out), "from-set-env|") {
+		t.Fatalf("SetEnv over Env: %q %v", out, err)
 	}
 	c = cfg.Command("env")
 	c.Dir = "../"
@@ -469,5 +483,62 @@ func TestClosed(t *testing.T) {
 	}
 	if _, err := cfg.Preflight(context.Background()); !errors.Is(err, ruas.ErrInvalid) {
 		t.Fatalf("Preflight on a closed config: %v", err)
+	}
+}
+
+// The audit trail: OnAudit gets the start, end and check records; a panic
+// in it is counted; the Globals' audit keys reach the configuration.
+func TestOnAudit(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "audit.jsonl")
+	cfg, err := ruas.NewConfigGlobals(ruas.Globals{AuditLog: log, AuditArgv: "none",
+		AuditFacility: "local3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Close()
+	if err := cfg.AddProject(ruas.ProjectSpec{Name: "p", WorkDir: dir,
+		Command: []string{"/bin/sh", "-c", "exit 3"}}); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var got []ruas.AuditRecord
+	cfg.OnAudit(func(r ruas.AuditRecord) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, r)
+	})
+	if _, err := cfg.Preflight(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c := cfg.Command("p", "secret-arg")
+	var ee *ruas.ExitError
+	if err := c.Run(); !errors.As(err, &ee) || ee.ExitCode() != 3 {
+		t.Fatalf("run: %v", err)
+	}
+	mu.Lock()
+	var events []string
+	for _, r := range got {
+		events = append(events, r.Event)
+	}
+	mu.Unlock()
+	if strings.Join(events, ",") != "check,start,end" || got[1].Run != c.Process.RunID ||
+		got[2].Run != c.Process.RunID || !strings.HasPrefix(got[2].Line, "end run="+c.Process.RunID) ||
+		!strings.Contains(got[2].JSON, `"exit":3`) || !strings.Contains(got[2].JSON, `"lifetime":"none"`) {
+		t.Fatalf("records: %+v", got)
+	}
+	data, err := os.ReadFile(log)
+	if err != nil || strings.Count(string(data), "\n") != 2 || strings.Contains(string(data), "secret-arg") {
+		t.Fatalf("the audit_log with audit_argv none: %q %v", data, err)
+	}
+	cfg.OnAudit(func(ruas.AuditRecord) { panic("the bridge's log is down") })
+	if err := cfg.Command("p").Run(); !errors.As(err, &ee) {
+		t.Fatalf("run with a panicking OnAudit: %v", err)
+	}
+	if n := cfg.AuditFailures(); n != 2 {
+		t.Fatalf("AuditFailures %d, want 2 (start and end)", n)
+	}
+	if _, err := ruas.NewConfigGlobals(ruas.Globals{AuditArgv: "some"}); !errors.Is(err, ruas.ErrConfig) {
+		t.Fatalf("AuditArgv some: %v", err)
 	}
 }

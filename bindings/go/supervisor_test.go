@@ -136,6 +136,42 @@ func TestSupervisor(t *testing.T) {
 	t.Run("fail", supFail)
 	t.Run("refused", supRefused)
 	t.Run("hostile", supHostile)
+	t.Run("env", supEnv)
+}
+
+// exec.Cmd's habit with run_as_user: Env = append(os.Environ(), ...) starts,
+// the allowlisted value crosses (the last of a name winning) and the rest is
+// left out; SetEnv refuses a name outside the allowlist, naming it.
+func supEnv(t *testing.T) {
+	work, agent := itEnv(t, "RUAS_GO_IT_WORK"), itEnv(t, "RUAS_GO_IT_AGENT")
+	cfg, err := ruas.NewConfigGlobals(ruas.Globals{
+		Helper:        itEnv(t, "RUAS_GO_IT_HELPER"),
+		SessionHelper: itEnv(t, "RUAS_GO_IT_SESSION"),
+		Backend:       itEnv(t, "RUAS_GO_IT_BACKEND"),
+		EnvAllowlist:  []string{"BRIDGE_TOKEN"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Close()
+	spec := ruas.ProjectSpec{Name: "e", WorkDir: filepath.Join(work, "t1"), RunAsUser: "t1",
+		Command: []string{"python3", agent, "argv"}}
+	if err := cfg.AddProject(spec); err != nil {
+		t.Fatal(err)
+	}
+	c := cfg.Command("e")
+	c.Env = append(os.Environ(), "PATH=/nowhere", "LD_PRELOAD=/evil.so", "BRIDGE_TOKEN=first",
+		"BRIDGE_TOKEN=last")
+	out, err := c.Output()
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if err != nil || lines[len(lines)-1] != hex.EncodeToString([]byte("last")) {
+		t.Fatalf("append(os.Environ(), ...): %v %q", err, out)
+	}
+	c = cfg.Command("e")
+	c.SetEnv = []string{"PATH=/nowhere"}
+	if _, err := c.Output(); !errors.Is(err, ruas.ErrInvalid) || !strings.Contains(err.Error(), "PATH") {
+		t.Fatalf("SetEnv PATH: %v, want ErrInvalid naming PATH", err)
+	}
 }
 
 // Three agents at once, each as its own user, each answering only its own.

@@ -1,8 +1,10 @@
 /* syslog_send.c - see syslog_send.h. */
 #include "syslog_send.h"
 #include "buf.h"
+#include "proc.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -10,19 +12,66 @@
 #include <time.h>
 #include <unistd.h>
 
-static int send_on(int type, const struct sockaddr_un *sa, const char *data, size_t len)
+/* Until deadline (monotonic ms): 1 when fd may be written, 0 when the time is up. */
+static int writable_by(int fd, long long deadline)
 {
-	int fd = socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
+	for (;;) {
+		long long left = deadline - monotonic_ms();
+		if (left <= 0)
+			return 0;
+		struct pollfd pf = {fd, POLLOUT, 0};
+		int n = poll(&pf, 1, (int)left);
+		if (n > 0)
+			return 1;
+		if (n < 0 && errno != EINTR)
+			return 0;
+	}
+}
+
+/*
+ * One connection and one message, never blocking past deadline: a syslogd
+ * that stops reading (a full datagram queue, a stream socket that never
+ * accepts) costs SYSLOG_SEND_MS at most, then -1 with ETIMEDOUT, so that
+ * neither the run nor the signals relayed meanwhile wait on it.
+ */
+static int send_on(int type, const struct sockaddr_un *sa, const char *data, size_t len,
+		   long long deadline)
+{
+	int fd = socket(AF_UNIX, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -1;
 	int r = -1;
-	if (connect(fd, (const struct sockaddr *)sa, sizeof *sa) == 0) {
-		/* A stream syslogd reads up to a NUL; a datagram is one message. */
-		ssize_t n = send(fd, data, len + (type == SOCK_STREAM), MSG_NOSIGNAL);
-		r = n == (ssize_t)(len + (type == SOCK_STREAM)) ? 0 : -1;
-		if (n >= 0 && r < 0)
-			errno = EMSGSIZE;
+	/* A unix stream socket's full backlog is EAGAIN, not "in progress": try again. */
+	while (connect(fd, (const struct sockaddr *)sa, sizeof *sa) < 0) {
+		if (errno != EAGAIN && errno != EINTR)
+			goto out;
+		if (monotonic_ms() >= deadline) {
+			errno = ETIMEDOUT;
+			goto out;
+		}
+		(void)poll(NULL, 0, 5);
 	}
+	/* A stream syslogd reads up to a NUL; a datagram is one message. */
+	size_t want = len + (type == SOCK_STREAM), done = 0;
+	while (done < want) {
+		ssize_t n = send(fd, data + done, want - done, MSG_NOSIGNAL);
+		if (n > 0 && type == SOCK_DGRAM && (size_t)n != want) {
+			errno = EMSGSIZE;
+			goto out;
+		}
+		if (n > 0) {
+			done += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			goto out;
+		if (!writable_by(fd, deadline)) {
+			errno = ETIMEDOUT;
+			goto out;
+		}
+	}
+	r = 0;
+out:;
 	int e = errno;
 	close(fd);
 	errno = e;
@@ -64,9 +113,10 @@ int syslog_send(const char *path, int facility, int severity, const char *tag, c
 		errno = ENOMEM;
 		return -1;
 	}
-	int r = send_on(SOCK_DGRAM, &sa, b.data, b.len);
+	long long deadline = monotonic_ms() + SYSLOG_SEND_MS;
+	int r = send_on(SOCK_DGRAM, &sa, b.data, b.len, deadline);
 	if (r < 0 && errno == EPROTOTYPE)
-		r = send_on(SOCK_STREAM, &sa, b.data, b.len);
+		r = send_on(SOCK_STREAM, &sa, b.data, b.len, deadline);
 	int e = errno;
 	buf_free(&b);
 	errno = e;

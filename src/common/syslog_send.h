@@ -21,12 +21,17 @@
  */
 #define SYSLOG_SEND_MAX 8192
 
+/* How long one message may take at most: a syslogd that stops reading never stalls a run. */
+#define SYSLOG_SEND_MS 250
+
 /*
  * Sends msg (no newline; any byte but NUL is sent as it is, so escape
  * first) with priority facility | severity (<syslog.h>'s LOG_* values) and
  * the tag "tag[getpid()]". A datagram socket first, a stream socket (with
  * a NUL after the message, as glibc does) when the path is one. path NULL:
- * SYSLOG_SEND_PATH. 0, or -1 with errno.
+ * SYSLOG_SEND_PATH. Never blocks past SYSLOG_SEND_MS: a receiver whose
+ * queue is full, or that never accepts, is -1 with ETIMEDOUT. 0, or -1
+ * with errno.
  */
 int syslog_send(const char *path, int facility, int severity, const char *tag, const char *msg);
 

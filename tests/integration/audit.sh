@@ -121,8 +121,10 @@ recs_ok "start: the pid is the sudo that ruas started, the tag's pid is ruas's" 
 	"int(($S)['pid']) > 0 and [r for r in $R][0]['pid'] != int(($S)['pid'])"
 recs_ok "records go to authpriv.info by default" "all(r['pri'] == (10 << 3 | 6) for r in $R)"
 E="[r for r in $R if r['kind'] == 'end'][0]['f']"
-recs_ok "end: run, project, exit, signal, duration_ms, survivors_killed, started" \
-	"list($E) == ['run','project','exit','signal','duration_ms','survivors_killed','started'] and ($E)['exit'] == '0' and ($E)['signal'] == '-' and int(($E)['duration_ms']) >= 0 and ($E)['survivors_killed'] == '0' and ($E)['started'] == 'yes'"
+recs_ok "end: run, project, exit, signal, duration_ms, survivors_killed, started, lifetime, agent_pid" \
+	"list($E) == ['run','project','exit','signal','duration_ms','survivors_killed','started','lifetime','agent_pid'] and ($E)['exit'] == '0' and ($E)['signal'] == '-' and int(($E)['duration_ms']) >= 0 and ($E)['survivors_killed'] == '0' and ($E)['started'] == 'yes'"
+recs_ok "end: the lifetime the run had (not 'auto'), and the agent's own pid, not sudo's" \
+	"($E)['lifetime'] in ('pidns', 'subreaper') and int(($E)['agent_pid']) > 0 and int(($E)['agent_pid']) != int(($S)['pid'])"
 recs_ok "a check record from ruas run's preflight" \
 	"any(r['kind'] == 'check' and r['f']['result'] == 'ok' and r['f']['supervisor'] == 'sup' for r in recs)"
 printf '%s\0' $'line\nbreak end run=forged exit=0' 'q"x project="evil' 'k=v' '$HOME' '' \
@@ -308,5 +310,68 @@ conf ownlog "audit_log = \"$SB/grouplogs/own/audit.jsonl\";"
 run_sup check -c "$CONF"
 expect "... a directory of the supervisor's own beneath it is fine (sticky above): ruas check exits 0" test "$RC" = 0
 rm -f /tmp/ruas-audit.jsonl
+
+# ------------------------------------------- a syslogd that stops reading
+# (issue 26, item 10) Its datagram queue full, or a stream socket whose
+# backlog it never accepts: ruas's own records do not hold the run (each
+# gets 250 ms), it ends as the agent does, and ruas says how many records
+# syslog did not take. A project without run_as_user: sudo and PAM log
+# through syslog(3) themselves, and block on such a daemon as every other
+# program's log lines do, which is not ruas's to change. A hang would be
+# caught by the timeout.
+kill "$LISTENER" 2>/dev/null
+wait "$LISTENER" 2>/dev/null
+for kind in datagram stream; do
+	rm -f /dev/log
+	python3 -c '
+import os, socket, sys, time
+kind = sys.argv[1]
+t = socket.SOCK_DGRAM if kind == "datagram" else socket.SOCK_STREAM
+s = socket.socket(socket.AF_UNIX, t)
+if kind == "datagram":
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1)
+s.bind("/dev/log")
+os.chmod("/dev/log", 0o666)
+held = []
+if kind == "stream":
+    s.listen(0)
+while True:  # fill its queue or its backlog, then never read or accept
+    c = socket.socket(socket.AF_UNIX, t)
+    c.setblocking(False)
+    try:
+        c.connect("/dev/log")
+        held.append(c)
+        if kind == "datagram":
+            while True:
+                c.send(b"x" * 256)
+    except (BlockingIOError, InterruptedError):
+        break
+print("READY", flush=True)
+time.sleep(3600)
+' "$kind" >"$SB/deaf.out" 2>&1 &
+	DEAF=$!
+	for _ in $(seq 100); do grep -q READY "$SB/deaf.out" 2>/dev/null && break; sleep 0.05; done
+	f="$SB/conf/deaf.conf"
+	mkdir -p "$SB/w-sup"
+	chown sup "$SB/w-sup"
+	printf 'projects = ( { name = "selfkill"; work_dir = %s; command = ["/bin/sh", "-c", "kill -KILL $$"]; } );\n' \
+		"$(cfgstr "$SB/w-sup")" >"$f"
+	chown sup "$f"
+	chmod 600 "$f"
+	CONF=$f
+	start=$SECONDS
+	OUT=$(timeout 60 env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$(getent passwd sup | cut -d: -f6)" \
+		USER=sup LOGNAME=sup LANG=C.UTF-8 LD_LIBRARY_PATH="$LIBDIR" \
+		setpriv --reuid=sup --regid=sup --init-groups -- "$RUAS" run -c "$CONF" -q selfkill 2>&1 </dev/null)
+	RC=$?
+	ERR=""
+	kill "$DEAF" 2>/dev/null
+	wait "$DEAF" 2>/dev/null
+	expect "a $kind syslogd that never reads: ruas run is not held, the agent's status passes (137)" \
+		test "$RC" = 137
+	expect "... and ruas says how many records syslog did not take" \
+		has "$OUT" "audit record(s) could not be delivered to syslog"
+	echo "# a $kind syslogd that never reads: the run took $((SECONDS - start)) s"
+done
 
 tap_finish

@@ -54,6 +54,16 @@ int load(const char *path, ruas_config **cfg)
 	return 0;
 }
 
+void unload(ruas_config *cfg)
+{
+	unsigned long lost = ruas_config_audit_undelivered(cfg);
+	if (lost)
+		fprintf(stderr, "ruas: %lu audit record(s) could not be delivered to syslog: is a "
+				"syslog daemon reading /dev/log? (audit_log, when set, has them all)\n",
+			lost);
+	ruas_config_free(cfg);
+}
+
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv);

@@ -142,6 +142,9 @@ class Child:
         o.set_env = _entries(set_env, "set_env") if set_env else None
         o.pty = 0 if pty is False else _lib.PTY_AUTO
         o.pty_relay = _lib.PTY_RELAY_LIBRARY
+        # The end record comes when the child is reaped: the callable lives as long.
+        self._audit = config._audit
+        o.audit = ctypes.pointer(self._audit.sink) if self._audit else None
         h, err = _lib.P(), _errors.new_err()
         with config._use() as cfg:
             _errors.check(_lib.lib.ruas_spawn(ctypes.byref(h), cfg, _lib.encode(self.project),

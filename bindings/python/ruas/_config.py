@@ -1,6 +1,9 @@
 """_config - ruas.Config: a configuration of projects, loaded or built in code."""
 import ctypes
+import json
 import os
+import threading
+import warnings
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence
 
@@ -80,24 +83,74 @@ def _options(supervisor_uid, skip_owner_check):
     return ctypes.byref(o), o
 
 
+class _Audit:
+    """An audit callable behind the C sink: each record as a dict (its JSON's
+    keys, and "line", the syslog form), called in the thread that made it. A
+    record the callable could not take (it raised) is counted, kept as
+    audit_error and warned of, never dropped in silence."""
+
+    def __init__(self, fn):
+        if not callable(fn):
+            raise TypeError("ruas: audit is a callable taking a record dict")
+        self.fn = fn
+        self.failures = 0
+        self.error = None
+        self.lock = threading.Lock()
+        self.trampoline = _lib.AuditCallback(self._call)  # kept: C holds its address
+        self.sink = _lib.AuditSink(_lib.AUDIT_SINK_VERSION, _lib.AUDIT_TO_CALLBACK,
+                                   self.trampoline, None, -1)
+
+    def _call(self, rec, _payload):
+        try:
+            r = rec.contents
+            record = json.loads(r.json.decode("utf-8", "surrogateescape"))
+            record["line"] = r.line.decode("utf-8", "surrogateescape")
+            self.fn(record)
+        except BaseException as e:  # it runs inside C: nothing may escape
+            with self.lock:
+                self.failures += 1
+                self.error = e
+            warnings.warn("ruas: the audit callable failed on a record: %r" % (e,),
+                          RuntimeWarning, stacklevel=1)
+
+
 class Config:
     """A ruas configuration (ruas_config). Thread-safe as libruas is: any
     thread may preflight and spawn at once; add_project() must not race
-    them. Build one with Config.load() or Config.new()."""
+    them. Build one with Config.load() or Config.new(); audit=callable gets
+    each audit record (start, end, check) as a dict instead of syslog (the
+    configuration's audit_log file still gets them all)."""
 
-    def __init__(self, _handle):
+    def __init__(self, _handle, audit=None):
         self._h = Handle("configuration")  # close() waits for the calls in progress
         self._h.h = _handle
+        self._audit = _Audit(audit) if audit is not None else None
+
+    @property
+    def audit_failures(self) -> int:
+        """How many records the audit callable raised on (0 without one)."""
+        return self._audit.failures if self._audit else 0
+
+    @property
+    def audit_undelivered(self) -> int:
+        """How many audit records no sink took (syslog that did not read in time)."""
+        with self._use() as h:
+            return _lib.lib.ruas_config_audit_undelivered(h)
+
+    @property
+    def audit_error(self):
+        """The last exception the audit callable raised, or None."""
+        return self._audit.error if self._audit else None
 
     @classmethod
     def load(cls, path, *, supervisor_uid: Optional[int] = None,
-             skip_owner_check: bool = False) -> "Config":
+             skip_owner_check: bool = False, audit=None) -> "Config":
         """Loads ruas.conf from path (ruas_config_load); ConfigError names the line."""
         h, err = _lib.P(), _errors.new_err()
         opts, _keep = _options(supervisor_uid, skip_owner_check)
         _errors.check(_lib.lib.ruas_config_load(ctypes.byref(h), _lib.encode(os.fspath(path)),
                                                 opts, ctypes.byref(err)), err)
-        return cls(h)
+        return cls(h, audit)
 
     @classmethod
     def new(cls, *, name: Optional[str] = None, env_allowlist: Optional[Sequence[str]] = None,
@@ -107,21 +160,28 @@ class Config:
             lifetime: Optional[str] = None, scan_prune: Optional[Sequence[str]] = None,
             scan_time_limit: Optional[int] = None,
             target_sudo_allowed: Optional[Sequence[str]] = None,
-            supervisor_uid: Optional[int] = None) -> "Config":
+            supervisor_uid: Optional[int] = None, audit_facility: Optional[str] = None,
+            audit_log: Optional[str] = None, audit_argv: Optional[str] = None,
+            audit_argv_max: Optional[int] = None, host_check_interval: Optional[int] = None,
+            audit=None) -> "Config":
         """An empty configuration with ruas.conf's top-level keys (ruas_config_new);
         None keeps each key's default."""
-        g = _lib.ConfigGlobals(1, _lib.encode(name), _lib.strv(env_allowlist), _lib.encode(sudo),
+        def num(v):
+            return _lib.RUAS_UNSET if v is None else int(v)
+        g = _lib.ConfigGlobals(_lib.CONFIG_GLOBALS_VERSION, _lib.encode(name),
+                               _lib.strv(env_allowlist), _lib.encode(sudo),
                                _lib.encode(helper), _lib.encode(session_helper),
-                               _lib.strv(scan_prune),
-                               _lib.RUAS_UNSET if scan_time_limit is None else scan_time_limit,
+                               _lib.strv(scan_prune), num(scan_time_limit),
                                _lib.encode(backend), _lib.encode(pam_service),
-                               _lib.RUAS_UNSET if terminate_grace is None else terminate_grace,
-                               _lib.strv(target_sudo_allowed), _lib.encode(lifetime))
+                               num(terminate_grace), _lib.strv(target_sudo_allowed),
+                               _lib.encode(lifetime), _lib.encode(audit_facility),
+                               _lib.encode(audit_log), _lib.encode(audit_argv),
+                               num(audit_argv_max), num(host_check_interval))
         h, err = _lib.P(), _errors.new_err()
         opts, _keep = _options(supervisor_uid, False)
         _errors.check(_lib.lib.ruas_config_new(ctypes.byref(h), ctypes.byref(g), opts,
                                                ctypes.byref(err)), err)
-        return cls(h)
+        return cls(h, audit)
 
     def add_project(self, *, name: str, work_dir: str, command: Sequence[str],
                     run_as_user: Optional[str] = None,
@@ -152,7 +212,8 @@ class Config:
         released meanwhile. A finding is in the report, not an exception: look at
         .fatal before spawning."""
         rep, err = _lib.P(), _errors.new_err()
-        o = _lib.PreflightOptions(1, max_parallel)
+        o = _lib.PreflightOptions(_lib.PREFLIGHT_OPTIONS_VERSION, max_parallel,
+                                  ctypes.pointer(self._audit.sink) if self._audit else None, 0, 0)
         with self._use() as h:
             _errors.check(_lib.lib.ruas_preflight(ctypes.byref(rep), h, ctypes.byref(o),
                                                   ctypes.byref(err)), err)

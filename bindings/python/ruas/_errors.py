@@ -68,8 +68,9 @@ class StartError(Error, OSError):
     """The agent did not start (RUAS_ERR_START): stage says where ("sudo",
     "work_dir", "exec", "login" or "helper"), errno why (0 for a refusal
     with none, such as sudo's), filename what (the command, or the
-    work_dir). An OSError, as Popen's are; for a command not found also a
-    FileNotFoundError, and for one that may not be run a PermissionError."""
+    work_dir). An OSError, as Popen's are; for a command or a work_dir that
+    is not there also a FileNotFoundError, and for one that may not be run
+    or entered a PermissionError."""
     code = -8
 
     def __init__(self, message, code=None, file=None, line=0, errno=0, stage=""):
@@ -94,7 +95,7 @@ _ENOENT, _EACCES = 2, 13
 
 def _start_error(message, code, file, line, errnum, stage):
     cls = StartError
-    if stage == 3 and errnum == _ENOENT:
+    if errnum == _ENOENT:  # a command or a work_dir not there, as Popen's cwd= too
         cls = _StartNotFound
     elif errnum == _EACCES:
         cls = _StartPermission

@@ -13,7 +13,11 @@ except ImportError:  # the source tree: RUAS_LIBRARY names the build's
     _INSTALLED = None
 
 RUAS_UNSET = -1
-SPAWN_OPTIONS_VERSION = 4
+SPAWN_OPTIONS_VERSION = 5
+CONFIG_GLOBALS_VERSION = 3
+PREFLIGHT_OPTIONS_VERSION = 3
+AUDIT_SINK_VERSION = 1
+AUDIT_TO_CALLBACK = 2
 PTY_AUTO = -1
 PTY_RELAY_LIBRARY = 0
 
@@ -38,7 +42,25 @@ class ConfigGlobals(ctypes.Structure):
                 ("sudo", c_str), ("helper", c_str), ("session_helper", c_str),
                 ("scan_prune", c_strv), ("scan_time_limit", ctypes.c_int),
                 ("backend", c_str), ("pam_service", c_str), ("terminate_grace", ctypes.c_int),
-                ("target_sudo_allowed", c_strv), ("lifetime", c_str)]
+                ("target_sudo_allowed", c_strv), ("lifetime", c_str),
+                # version 2
+                ("audit_facility", c_str), ("audit_log", c_str), ("audit_argv", c_str),
+                ("audit_argv_max", ctypes.c_int),
+                # version 3
+                ("host_check_interval", ctypes.c_int)]
+
+
+class AuditRecord(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint), ("event", c_str), ("run", c_str), ("line", c_str),
+                ("json", c_str)]
+
+
+AuditCallback = ctypes.CFUNCTYPE(None, ctypes.POINTER(AuditRecord), ctypes.c_void_p)
+
+
+class AuditSink(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint), ("to", ctypes.c_int), ("callback", AuditCallback),
+                ("payload", ctypes.c_void_p), ("fd", ctypes.c_int)]
 
 
 class ProjectSpec(ctypes.Structure):
@@ -50,14 +72,17 @@ class ProjectSpec(ctypes.Structure):
 
 
 class PreflightOptions(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint), ("max_parallel", ctypes.c_uint)]
+    _fields_ = [("version", ctypes.c_uint), ("max_parallel", ctypes.c_uint),
+                ("audit", ctypes.POINTER(AuditSink)),
+                # version 3
+                ("fresh_host", ctypes.c_int), ("reuse_verdict", ctypes.c_int)]
 
 
 class SpawnOptions(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint), ("env", c_strv), ("stdin_fd", ctypes.c_int),
                 ("stdout_fd", ctypes.c_int), ("stderr_fd", ctypes.c_int),
                 ("work_dir", c_str), ("set_env", c_strv), ("pty", ctypes.c_int),
-                ("pty_relay", ctypes.c_int)]
+                ("pty_relay", ctypes.c_int), ("audit", ctypes.POINTER(AuditSink))]
 
 
 def _load():
@@ -85,6 +110,7 @@ _PROTOS = [
     ("ruas_error_line", ctypes.c_int, [P]),
     ("ruas_error_errno", ctypes.c_int, [P]),
     ("ruas_error_stage", ctypes.c_int, [P]),
+    ("ruas_config_audit_undelivered", ctypes.c_ulong, [P]),
     ("ruas_error_free", None, [P]),
     ("ruas_config_load", ctypes.c_int, [PP, c_str, ctypes.POINTER(ConfigOptions), PP]),
     ("ruas_config_new", ctypes.c_int,

@@ -3,6 +3,7 @@
 built in code from hostile strings, errors, the Popen surface and asyncio.
 Run by tests/python.sh against the build tree (RUAS_LIBRARY)."""
 import asyncio
+import ctypes
 import errno
 import os
 import signal
@@ -42,6 +43,115 @@ class Base(unittest.TestCase):
 
     def tearDown(self):
         self.cfg.close()
+
+
+class LayoutTests(unittest.TestCase):
+    """ctypes' copies of ruas.h's structs have C's offsets and sizes, field for
+    field: a small C program built here against the header says them."""
+
+    STRUCTS = {
+        "ruas_config_options": "ConfigOptions", "ruas_config_globals": "ConfigGlobals",
+        "ruas_project_spec": "ProjectSpec", "ruas_preflight_options": "PreflightOptions",
+        "ruas_spawn_options": "SpawnOptions", "ruas_audit_record": "AuditRecord",
+        "ruas_audit_sink": "AuditSink",
+    }
+
+    def test_ctypes_layouts_are_cs(self):
+        from ruas import _lib
+        top = os.environ.get("abs_top_srcdir")
+        cc = os.environ.get("CC", "cc").split()[0]
+        if not top or not any(os.access(os.path.join(d, cc), os.X_OK)
+                              for d in os.environ.get("PATH", "").split(":")):
+            self.fail("the layout test needs abs_top_srcdir and a C compiler (%s)" % cc)
+        lines = ["#include <stddef.h>", "#include <stdio.h>", "#include <ruas.h>",
+                 "int main(void) {"]
+        for c_name, py_name in self.STRUCTS.items():
+            lines.append('printf("%s size %%zu\\n", sizeof(%s));' % (c_name, c_name))
+            for field, _ in getattr(_lib, py_name)._fields_:
+                lines.append('printf("%s %s %%zu\\n", offsetof(%s, %s));'
+                             % (c_name, field, c_name, field))
+        lines += ["return 0;", "}"]
+        with tempfile.TemporaryDirectory() as d:
+            src, exe = os.path.join(d, "layout.c"), os.path.join(d, "layout")
+            with open(src, "w") as f:
+                f.write("\n".join(lines) + "\n")
+            env = dict(os.environ)
+            env.pop("LD_PRELOAD", None)
+            subprocess.run([cc, "-std=c11", "-I", os.path.join(top, "include"), "-o", exe, src],
+                           check=True, env=env)
+            out = subprocess.run([exe], check=True, capture_output=True, text=True, env=env).stdout
+        c = {}
+        for line in out.splitlines():
+            struct, field, value = line.split()
+            c[(struct, field)] = int(value)
+        for c_name, py_name in self.STRUCTS.items():
+            cls = getattr(_lib, py_name)
+            self.assertEqual(ctypes.sizeof(cls), c[(c_name, "size")], c_name)
+            for field, _ in cls._fields_:
+                self.assertEqual(getattr(cls, field).offset, c[(c_name, field)],
+                                 "%s.%s" % (c_name, field))
+
+
+class AuditTests(unittest.TestCase):
+    """The audit trail in the binding: Config.new's audit keys, and audit=callable."""
+
+    def test_callable_gets_every_record_as_a_dict(self):
+        got = []
+        cfg = config(audit=got.append)
+        try:
+            cfg.preflight()
+            c = cfg.spawn("sh", ["exit 3"], stdout=ruas.DEVNULL)
+            self.assertEqual(c.wait(), 3)
+            c.close()
+        finally:
+            cfg.close()
+        events = [r["event"] for r in got]
+        self.assertEqual(events, ["check", "start", "end"], got)
+        start, end = got[1], got[2]
+        self.assertEqual(start["run"], end["run"])
+        self.assertEqual(start["project"], "sh")
+        self.assertEqual((end["exit"], end["started"], end["lifetime"], end["agent_pid"]),
+                         (3, "yes", "none", start["pid"]))
+        self.assertTrue(end["line"].startswith("end run=" + end["run"] + " "), end["line"])
+        self.assertEqual(cfg.audit_failures, 0)
+
+    def test_a_callable_that_raises_is_counted_and_warned_of(self):
+        def bad(record):
+            raise RuntimeError("the bridge's log is down")
+        cfg = config(audit=bad)
+        try:
+            with self.assertWarns(RuntimeWarning):
+                c = cfg.spawn("sh", ["exit 0"], stdout=ruas.DEVNULL)
+                self.assertEqual(c.wait(), 0)
+                c.close()
+            self.assertEqual(cfg.audit_failures, 2)
+            self.assertIn("log is down", str(cfg.audit_error))
+        finally:
+            cfg.close()
+        with self.assertRaises(TypeError):
+            config(audit="not callable")
+
+    def test_new_takes_the_audit_keys(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.chmod(d, 0o700)
+            log = os.path.join(d, "audit.jsonl")
+            cfg = config(audit_log=log, audit_argv="none", audit_facility="local3",
+                         audit=lambda r: None)
+            try:
+                c = cfg.spawn("sh", ["exit 0", "secret-arg"], stdout=ruas.DEVNULL)
+                self.assertEqual(c.wait(), 0)
+                c.close()
+            finally:
+                cfg.close()
+            import json
+            with open(log) as f:
+                recs = [json.loads(line) for line in f]
+            self.assertEqual([r["event"] for r in recs], ["start", "end"])
+            self.assertIsNone(recs[0].get("argv"), recs[0])
+            with open(log) as f:
+                self.assertNotIn("secret-arg", f.read())
+        with self.assertRaises(ruas.ConfigError):
+            ruas.Config.new(audit_argv="some")
 
 
 class ConfigTests(Base):
@@ -317,6 +427,34 @@ class ChildTests(Base):
         c.close()
         with self.assertRaises(ruas.NotFoundError):
             self.cfg.spawn("nope")
+
+    def test_start_errors_are_popens(self):
+        # What Popen raises for a command it cannot run, with the stage and the file.
+        self.cfg.add_project(name="gone", work_dir=WORK, command=["/nonexistent/ruas-cmd"])
+        self.cfg.add_project(name="dir", work_dir=WORK, command=["/"])
+        with self.assertRaises(FileNotFoundError) as cm:
+            self.cfg.spawn("gone", stdout=ruas.DEVNULL)
+        e = cm.exception
+        self.assertIsInstance(e, ruas.StartError)
+        self.assertIsInstance(e, ruas.Error)
+        self.assertIsInstance(e, subprocess.SubprocessError)
+        self.assertEqual((e.stage, e.errno, e.filename), ("exec", errno.ENOENT, "/nonexistent/ruas-cmd"))
+        with self.assertRaises(PermissionError) as cm:
+            self.cfg.spawn("dir", stdout=ruas.DEVNULL)
+        self.assertEqual((cm.exception.stage, cm.exception.errno), ("exec", errno.EACCES))
+        with self.assertRaises(ruas.StartError) as cm:
+            self.cfg.spawn("sh", ["true"], work_dir="missing")
+        self.assertEqual((cm.exception.stage, cm.exception.errno), ("work_dir", errno.ENOENT))
+        self.assertIsInstance(cm.exception, FileNotFoundError)
+
+    def test_arguments_over_execs_limit(self):
+        with self.assertRaises(ruas.TooLongError) as cm:
+            self.cfg.spawn("sh", ["true", "x" * 200000])
+        self.assertEqual(cm.exception.errno, errno.E2BIG)
+        self.assertIn("MAX_ARG_STRLEN", cm.exception.message)
+        c = self.cfg.spawn("sh", ["true", "x" * 131071])
+        self.assertEqual(c.wait(), 0)
+        c.close()
 
     def test_threads_wait_with_the_gil_released(self):
         kids = [self.cfg.spawn("sh", ["sleep 1"]) for _ in range(4)]

@@ -27,6 +27,8 @@ struct audit_run {
 	int ended;
 	unsigned int argv_max;  /* 0: whole */
 	int argv_none;
+	const char *lifetime_used; /* static: "pidns", "subreaper", "none"; NULL: unknown */
+	long agent_pid;            /* 0: unknown */
 };
 
 struct audit_run *audit_run_new(const struct ruas_config *cfg, const struct ruas_project *p,
@@ -38,7 +40,10 @@ struct audit_run *audit_run_new(const struct ruas_config *cfg, const struct ruas
 		*r = error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory");
 		return NULL;
 	}
-	if ((*r = audit_dest_init(&a->dest, sink, cfg->audit.facility, "ruas_spawn", err)) < 0) {
+	if ((*r = audit_dest_init(&a->dest, sink, cfg->audit.facility, "ruas_spawn", err)) == 0)
+		/* The run's reference: its end may be recorded after cfg is freed. */
+		a->dest.undelivered = audit_count_ref(cfg->audit_undelivered);
+	if (*r < 0) {
 		audit_run_free(a);
 		return NULL;
 	}
@@ -221,6 +226,14 @@ int audit_run_start(struct audit_run *a, const struct audit_spawn *s, ruas_error
 	return 0;
 }
 
+void audit_run_started(struct audit_run *a, const char *lifetime, long agent_pid)
+{
+	if (!a)
+		return;
+	a->lifetime_used = lifetime;
+	a->agent_pid = agent_pid;
+}
+
 void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long survivors,
 		   int started)
 {
@@ -241,6 +254,10 @@ void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long sur
 			      : (struct audit_field){"survivors_killed", AUDIT_INT, NULL, survivors,
 						     NULL, 0},
 		{"started", AUDIT_STR, started < 0 ? NULL : started ? "yes" : "no", 0, NULL, 0},
+		{"lifetime", AUDIT_STR, a->lifetime_used, 0, NULL, 0},
+		a->agent_pid > 0
+			? (struct audit_field){"agent_pid", AUDIT_INT, NULL, a->agent_pid, NULL, 0}
+			: (struct audit_field){"agent_pid", AUDIT_STR, NULL, 0, NULL, 0},
 	};
 	if (term_signal)
 		f[2] = (struct audit_field){"exit", AUDIT_STR, NULL, 0, NULL, 0};
@@ -256,6 +273,7 @@ void audit_run_free(struct audit_run *a)
 		return;
 	if (a->dest.log_fd >= 0)
 		close(a->dest.log_fd);
+	audit_count_unref(a->dest.undelivered);
 	free(a->project);
 	free(a);
 }

@@ -54,6 +54,12 @@ unsigned int audit_run_helper_facility(const struct audit_run *a);
  */
 int audit_run_start(struct audit_run *a, const struct audit_spawn *s, ruas_error **err);
 /*
+ * Once the agent runs: how its run is held ("pidns", "subreaper", or "none"
+ * without run_as_user: static strings) and its pid as this host sees it
+ * (0: unknown), which the end record names.
+ */
+void audit_run_started(struct audit_run *a, const char *lifetime, long agent_pid);
+/*
  * The end record, once (later calls do nothing): exit_code as the wait
  * gives it, the signal that ended the agent (0: none), the processes
  * killed when it ended (-1: unknown), whether the agent's program started

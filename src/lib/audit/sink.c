@@ -16,7 +16,7 @@
 int audit_dest_init(struct audit_dest *d, const ruas_audit_sink *in, int facility,
 		    const char *fn, ruas_error **err)
 {
-	*d = (struct audit_dest){RUAS_AUDIT_TO_SYSLOG, NULL, NULL, -1, facility, -1};
+	*d = (struct audit_dest){RUAS_AUDIT_TO_SYSLOG, NULL, NULL, -1, facility, -1, NULL};
 	if (!in)
 		return 0;
 	if (in->version < 1 || in->version > RUAS_AUDIT_SINK_VERSION)
@@ -73,12 +73,20 @@ static int syslog_line(const struct audit_record *r, const struct buf *line, str
 	return rc; /* still too long (thousands of arguments): syslog_send() cuts it */
 }
 
+/* A record that no sink took: counted, never lost in silence (ruas_config_audit_undelivered()). */
+static void undelivered(const struct audit_dest *d)
+{
+	if (d->undelivered)
+		__atomic_add_fetch(&d->undelivered->n, 1, __ATOMIC_RELAXED);
+}
+
 static void to_syslog(const struct audit_dest *d, const struct audit_record *r,
 		      const struct buf *line)
 {
 	struct buf fit = BUF_INIT;
-	if (syslog_line(r, line, &fit) == 0 && !fit.oom)
-		(void)syslog_send(NULL, d->facility, LOG_INFO, "ruas", fit.data);
+	if (syslog_line(r, line, &fit) < 0 || fit.oom ||
+	    syslog_send(NULL, d->facility, LOG_INFO, "ruas", fit.data) < 0)
+		undelivered(d);
 	buf_free(&fit);
 }
 
@@ -99,7 +107,8 @@ static void to_sink(const struct audit_dest *d, const struct audit_record *r, co
 		break;
 	}
 	case RUAS_AUDIT_TO_FD:
-		(void)audit_log_write(d->fd, json->data, json->len);
+		if (audit_log_write(d->fd, json->data, json->len) < 0)
+			undelivered(d);
 		break;
 	default:
 		break;

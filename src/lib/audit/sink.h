@@ -6,6 +6,7 @@
 #ifndef RUAS_AUDIT_SINK_H
 #define RUAS_AUDIT_SINK_H
 
+#include "audit/count.h"
 #include "audit/record.h"
 #include "ruas.h"
 
@@ -17,7 +18,9 @@ struct audit_dest {
 	int fd;
 	int facility;
 	int log_fd; /* the audit_log, -1: none (the dest does not own it) */
+	struct audit_count *undelivered; /* the configuration's count, or NULL; not the dest's ref */
 };
+
 
 /*
  * in (NULL: syslog) checked and copied into *d, with facility, and log_fd

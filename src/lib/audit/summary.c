@@ -18,7 +18,9 @@ int audit_summary_dest(struct audit_dest *d, const struct ruas_config *cfg,
 		       const ruas_preflight_options *opts, const char *fn, ruas_error **err)
 {
 	const ruas_audit_sink *sink = opts && opts->version >= 2 ? opts->audit : NULL;
-	return audit_dest_init(d, sink, cfg->audit.facility, fn, err);
+	int r = audit_dest_init(d, sink, cfg->audit.facility, fn, err);
+	d->undelivered = cfg->audit_undelivered; /* the call's: cfg outlives it */
+	return r;
 }
 
 /* A fatal "audit_log" item for each project: why the log cannot be written. -1 on OOM. */

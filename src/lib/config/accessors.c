@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "audit/count.h"
 #include "config/loader.h"
 #include "strv.h"
 
@@ -48,6 +49,7 @@ void ruas_config_free(ruas_config *cfg)
 	for (size_t i = 0; i < cfg->nprojects; i++)
 		project_free(cfg->projects[i]);
 	people_free(cfg->people);
+	audit_count_unref(cfg->audit_undelivered);
 	free(cfg->projects);
 	free(cfg->path);
 	free(cfg->audit.log);
@@ -60,6 +62,11 @@ void ruas_config_free(ruas_config *cfg)
 	strv_free(cfg->scan_prune);
 	free(cfg->pam_service);
 	free(cfg);
+}
+
+unsigned long ruas_config_audit_undelivered(const ruas_config *cfg)
+{
+	return cfg ? audit_count_get(cfg->audit_undelivered) : 0;
 }
 
 const char *ruas_config_path(const ruas_config *cfg)

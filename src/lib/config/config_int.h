@@ -93,6 +93,12 @@ struct audit_settings {
 
 struct ruas_config {
 	char *path;
+	/*
+	 * Audit records that no sink took (a syslogd that does not read, a
+	 * sink descriptor that refused the write), counted by any thread; a
+	 * child that outlives the configuration keeps it (audit/sink.h).
+	 */
+	struct audit_count *audit_undelivered;
 	/* The file it was read from (ruas_config_load), when it was: a kept verdict's key. */
 	struct {
 		int set;

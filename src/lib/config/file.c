@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "audit/count.h"
 #include "account.h"
 #include "buf.h"
 #include "config/loader.h"
@@ -143,7 +144,8 @@ int ruas_config_load_buffer(ruas_config **out, const char *text, size_t len,
 				 "%s: configuration contains a NUL byte", ld.file);
 	char *copy = strndup(text, len);
 	ld.cfg = calloc(1, sizeof *ld.cfg);
-	if (!copy || !ld.cfg || !(ld.cfg->path = strdup(ld.file))) {
+	if (!copy || !ld.cfg || !(ld.cfg->path = strdup(ld.file)) ||
+	    !(ld.cfg->audit_undelivered = audit_count_new())) {
 		free(copy);
 		ruas_config_free(ld.cfg);
 		return ld_oom(&ld);

@@ -6,13 +6,19 @@
  * (source.c), so the same rules judge them; nothing here writes or parses
  * configuration text.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "audit/count.h"
+#include "account.h"
+#include "buf.h"
 #include "config/loader.h"
 #include "error.h"
+#include "names.h"
+#include "quote.h"
 
 #define NEW_NAME "(ruas_config_new)"
 
@@ -104,7 +110,8 @@ int ruas_config_new(ruas_config **out, const ruas_config_globals *globals,
 	}
 	ld.cfg = calloc(1, sizeof *ld.cfg);
 	struct src s = {NULL, globals, globals_fields};
-	int r = !ld.cfg || !(ld.cfg->path = strdup(globals->name ? globals->name : NEW_NAME))
+	int r = !ld.cfg || !(ld.cfg->path = strdup(globals->name ? globals->name : NEW_NAME)) ||
+			!(ld.cfg->audit_undelivered = audit_count_new())
 			? ld_oom(&ld)
 			: ld_set_supervisor(&ld, opts);
 	if (r == 0)
@@ -127,6 +134,30 @@ int ruas_config_add_project(ruas_config *cfg, const ruas_project_spec *spec, rua
 	if (error_options_version(err, "ruas_config_add_project", &spec->version,
 				  RUAS_PROJECT_SPEC_VERSION, RUAS_PROJECT_SPEC_VERSION))
 		return RUAS_ERR_INVALID;
+	/*
+	 * A run_as_user that is no account is refused here, where a bridge
+	 * builds its projects, not only at preflight; a name the schema would
+	 * refuse anyway is left to its message.
+	 */
+	if (spec->run_as_user && !user_name_problem(spec->run_as_user)) {
+		struct account acct;
+		int lr = account_lookup(spec->run_as_user, &acct);
+		if (lr == ACCOUNT_FOUND) {
+			account_clear(&acct);
+		} else {
+			struct buf name = BUF_INIT;
+			quote_display_dq(&name, spec->name ? spec->name : "");
+			int r = error_set(err, lr == ACCOUNT_MISSING ? RUAS_ERR_CONFIG : RUAS_ERR_SYSTEM,
+					  NULL, 0, lr == ACCOUNT_MISSING ? 0 : EIO,
+					  "project %s: run_as_user \"%s\" %s",
+					  name.oom ? "(out of memory)" : name.data, spec->run_as_user,
+					  lr == ACCOUNT_MISSING
+						  ? "has no passwd entry (create it: ruas-setup useradd)"
+						  : "cannot be looked up: the user database could not be read");
+			buf_free(&name);
+			return r;
+		}
+	}
 	struct src s = {NULL, spec, project_fields};
 	return schema_add_project(&ld, &s);
 }

@@ -12,11 +12,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "audit/run.h"
 #include "buf.h"
 #include "channel.h"
 #include "config/config_int.h"
 #include "control.h"
 #include "error.h"
+#include "payload.h"
 #include "proc.h"
 #include "started.h"
 
@@ -220,6 +222,7 @@ int start_wait(struct start *s, struct ruas_child *c, ruas_error **err)
 	memset(&v, 0, sizeof v);
 	if (!s->p->run_as_user) {
 		c->agent_pid = c->pid;
+		audit_run_started(c->audit, "none", (long)c->pid);
 		return 0;
 	}
 	if (c->chan >= 0)
@@ -229,6 +232,8 @@ int start_wait(struct start *s, struct ruas_child *c, ruas_error **err)
 		c->started = 1;
 		/* As this host names it, for logs and audit: the helper's name is its namespace's. */
 		c->agent_pid = pid_at_level(c->pid, (int)v.m.pid_level, (pid_t)v.m.agent_pid);
+		audit_run_started(c->audit, v.m.lifetime == LIFETIME_PIDNS ? "pidns" : "subreaper",
+				  (long)c->agent_pid);
 		return 0;
 	}
 	int r, sudo_refused = c->chan < 0 && !s->greeted;

@@ -1,8 +1,9 @@
 /*
  * test_syslog_send.c - src/common/syslog_send.c against sockets of the
  * test's own: the RFC 3164 framing on a datagram socket, the stream
- * fallback with its NUL, and a message too long for one datagram, which
- * must still arrive (cut) rather than vanish.
+ * fallback with its NUL, a message too long for one datagram, which must
+ * still arrive (cut) rather than vanish, and a receiver that never reads,
+ * which must not hold the sender.
  */
 #include "config.h"
 
@@ -140,9 +141,70 @@ static void test_too_long_for_a_datagram(void **state)
 	close(fd);
 }
 
+/* A client socket of type, connected to sock without waiting; -1 when it would wait. */
+static int client(int type)
+{
+	int fd = socket(AF_UNIX, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	assert_true(fd >= 0);
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	memcpy(sa.sun_path, sock, strlen(sock) + 1);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
+		assert_true(errno == EAGAIN);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * A syslogd that stops reading: its datagram queue full, or its stream
+ * socket's backlog full because it never accepts. The send gives up
+ * (ETIMEDOUT) instead of blocking; SIGALRM fails the test if it ever hung.
+ */
+static void test_receiver_that_never_reads(void **state)
+{
+	(void)state;
+	alarm(60);
+	int fd = listener(SOCK_DGRAM);
+	int small = 1;
+	(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+	int c = client(SOCK_DGRAM);
+	assert_true(c >= 0);
+	char junk[256] = {0};
+	while (send(c, junk, sizeof junk, MSG_DONTWAIT) > 0)
+		;
+	assert_true(errno == EAGAIN);
+	errno = 0;
+	assert_int_equal(syslog_send(sock, LOG_AUTHPRIV, LOG_INFO, "ruas", "end run=x"), -1);
+	assert_int_equal(errno, ETIMEDOUT);
+	close(c);
+	close(fd);
+
+	/* A stream socket that never accepts: its backlog filled first. */
+	(void)unlink(sock);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	assert_true(fd >= 0);
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	memcpy(sa.sun_path, sock, strlen(sock) + 1);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+	assert_int_equal(listen(fd, 0), 0);
+	int held[64], nheld = 0;
+	while (nheld < 64 && (held[nheld] = client(SOCK_STREAM)) >= 0)
+		nheld++;
+	assert_true(nheld < 64);
+	errno = 0;
+	assert_int_equal(syslog_send(sock, LOG_AUTHPRIV, LOG_INFO, "ruas", "end run=x"), -1);
+	assert_int_equal(errno, ETIMEDOUT);
+	for (int i = 0; i < nheld; i++)
+		close(held[i]);
+	close(fd);
+	alarm(0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_receiver_that_never_reads),
 		cmocka_unit_test(test_datagram),
 		cmocka_unit_test(test_stream_fallback),
 		cmocka_unit_test(test_too_long_for_a_datagram),

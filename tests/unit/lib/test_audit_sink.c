@@ -488,6 +488,43 @@ static ruas_child *spawn_with(ruas_config *cfg, const char *const *args, struct 
 }
 
 /*
+ * Records that no sink takes (here a sink descriptor that refuses every
+ * write) are counted on the configuration, never lost in silence: the start
+ * and the end, the end counted even after the configuration was freed (the
+ * run keeps the count; valgrind sees no use after free).
+ */
+static void test_undelivered_counted(void **state)
+{
+	(void)state;
+	const char *const cmd[] = {"/bin/sh", "-c", "exit 0", NULL};
+	ruas_config *cfg = legacy_config("", cmd);
+	int ro = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	assert_true(ro >= 0);
+	ruas_audit_sink sink = RUAS_AUDIT_SINK_INIT;
+	sink.to = RUAS_AUDIT_TO_FD;
+	sink.fd = ro;
+	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+	o.pty = RUAS_PTY_NONE;
+	o.audit = &sink;
+	ruas_child *c = NULL;
+	ruas_error *err = NULL;
+	assert_int_equal(ruas_config_audit_undelivered(cfg), 0);
+	assert_int_equal(ruas_spawn(&c, cfg, "legacy", NULL, &o, &err), 0);
+	int code = -1;
+	assert_int_equal(ruas_child_wait(c, &code, &err), 0);
+	assert_int_equal(code, 0);
+	assert_int_equal(ruas_config_audit_undelivered(cfg), 2);
+	ruas_child_free(c);
+	/* A run that outlives its configuration counts into what it keeps. */
+	assert_int_equal(ruas_spawn(&c, cfg, "legacy", NULL, &o, &err), 0);
+	ruas_config_free(cfg);
+	assert_int_equal(ruas_child_wait(c, &code, &err), 0);
+	ruas_child_free(c);
+	close(ro);
+	assert_int_equal(ruas_config_audit_undelivered(NULL), 0);
+}
+
+/*
  * A spawn's start and end: one run id in both records, in the log, from
  * ruas_child_run_id() and in the command's RUAS_RUN_ID; the exit status;
  * hostile arguments as one record each.
@@ -892,6 +929,7 @@ int main(void)
 		cmocka_unit_test(test_preflight_does_not_create_the_log),
 		cmocka_unit_test(test_start_fields_survive_an_8k_cut),
 		cmocka_unit_test(test_log_short_write_undone),
+		cmocka_unit_test(test_undelivered_counted),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -681,6 +681,32 @@ static void test_duplicate_name(void **state)
 	got_free(&f);
 }
 
+/*
+ * A run_as_user with no passwd entry is refused where the project is built
+ * in code (RUAS_ERR_CONFIG naming the project and the user, and nothing
+ * added), not first at preflight; one that exists is taken.
+ */
+static void test_missing_user_refused(void **state)
+{
+	(void)state;
+	ruas_config *cfg = NULL;
+	ruas_error *err = NULL;
+	ruas_config_options o = options();
+	assert_int_equal(ruas_config_new(&cfg, NULL, &o, &err), 0);
+	const ruas_project_spec gone = SPEC(.name = "agent\nx", .run_as_user = "ruas-gone");
+	assert_int_equal(ruas_config_add_project(cfg, &gone, &err), RUAS_ERR_CONFIG);
+	assert_string_equal(ruas_error_message(err),
+			    "project \"agent\\nx\": run_as_user \"ruas-gone\" has no passwd entry "
+			    "(create it: ruas-setup useradd)");
+	ruas_error_free(err);
+	err = NULL;
+	assert_int_equal(ruas_config_project_count(cfg), 0);
+	const ruas_project_spec there = SPEC(.name = "agent", .run_as_user = "t1");
+	assert_int_equal(ruas_config_add_project(cfg, &there, &err), 0);
+	assert_int_equal(ruas_config_project_count(cfg), 1);
+	ruas_config_free(cfg);
+}
+
 /* Pointers to projects survive later additions; order is the order of adding. */
 static void test_pointers_stable(void **state)
 {
@@ -1729,6 +1755,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_globals_version_1),
 		cmocka_unit_test(test_defaults_as_file),
 		cmocka_unit_test(test_duplicate_name),
+		cmocka_unit_test(test_missing_user_refused),
 		cmocka_unit_test(test_pointers_stable),
 		cmocka_unit_test(test_caller_keeps_ownership),
 		cmocka_unit_test(test_bad_arguments),
