@@ -701,14 +701,20 @@ RUAS_EXTERN int ruas_spawn(ruas_child **out, const ruas_config *cfg,
  * The pid of the process started (sudo or ruas-session, or the command in
  * legacy mode): the one to wait for, and to kill(2) as Popen's pid (sudo
  * and ruas-session relay SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 and
- * SIGALRM to the agent, and SIGTERM ends the tree, as ruas_child_signal()).
+ * SIGPIPE to the agent, and SIGTERM ends the tree, as ruas_child_signal();
+ * SIGALRM is sudo's own command timeout, which ends the run within 2 s:
+ * send it with ruas_child_signal()). Relayed from a supervisor in sudo's
+ * process group only by a sudo that tells its invoker from its command
+ * (Debian 12's 1.9.13 does).
  */
 RUAS_EXTERN pid_t ruas_child_pid(const ruas_child *child);
 /*
  * The agent's own pid as this host sees it (its PID namespace's is another
  * number), for logs and audit; 0 when it cannot be told (a /proc that
- * hides the target's processes). Only for that: signal the agent through
- * ruas_child_signal(), which never hits a recycled pid.
+ * hides the target's processes). The kernel names it to the helper, but a
+ * login file of the target's, which runs first, could claim the part, as
+ * it could run anything: a hint, not evidence. Only for that: signal the
+ * agent through ruas_child_signal(), which never hits a recycled pid.
  */
 RUAS_EXTERN pid_t ruas_child_agent_pid(const ruas_child *child);
 /*

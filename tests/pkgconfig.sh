@@ -41,6 +41,8 @@ expect "... and runs: exit 0" test "$RC" = 0
 expect "... with the valid project added" test "$OUT" = "1 project(s)"
 expect "... and the hostile name refused with the loader's message" has "$ERR" \
 	'skipped: project name "x\"; run_as_user = \"root\"; } ); #" is invalid'
+expect "... and a run_as_user with no passwd entry refused, naming it" has "$ERR" \
+	'skipped: project "gone": run_as_user "ruas-no-such-user" has no passwd entry'
 OUT=$(nm -D --defined-only "$dest$RUAS_LIBDIR/libruas.so" | awk '{print $3}' | grep -v '^ruas_')
 RC=0 ERR=""
 expect "the library exports only ruas_* symbols" test -z "$OUT"

@@ -8,10 +8,17 @@ package ruas
 #include <stdlib.h>
 #include <ruas.h>
 
-extern void ruasGoAudit(ruas_audit_record *record, void *payload);
+extern void ruasGoAudit(ruas_audit_record *record, uintptr_t key);
 
-// A sink in C memory (the library copies it): the callback is the exported
-// Go function, the payload the registry's key, an integer, never a Go pointer.
+// The sink's callback: the payload back to the integer it is, before Go
+// sees it (a small integer in a Go pointer's slot is not one Go may hold).
+static void ruas_go_audit_callback(const ruas_audit_record *record, void *payload)
+{
+	ruasGoAudit((ruas_audit_record *)record, (uintptr_t)payload);
+}
+
+// A sink in C memory (the library copies it): the callback above, the
+// payload the registry's key, an integer, never a Go pointer.
 static ruas_audit_sink *ruas_go_audit_sink(uintptr_t key)
 {
 	ruas_audit_sink *s = malloc(sizeof *s);
@@ -19,7 +26,7 @@ static ruas_audit_sink *ruas_go_audit_sink(uintptr_t key)
 		return NULL;
 	ruas_audit_sink x = RUAS_AUDIT_SINK_INIT;
 	x.to = RUAS_AUDIT_TO_CALLBACK;
-	x.callback = (ruas_audit_callback)ruasGoAudit;
+	x.callback = ruas_go_audit_callback;
 	x.payload = (void *)key;
 	*s = x;
 	return s;
@@ -31,7 +38,6 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 )
 
 // AuditRecord is one audit record (docs/audit.md): Event is "start", "end",
@@ -46,11 +52,30 @@ type AuditRecord struct {
 }
 
 // auditor is a Config's OnAudit function, found by key from C: the key is
-// an integer, so no Go pointer ever crosses into the library, and a record
-// that comes after Close (a child reaped later) finds none and is counted.
+// an integer, so no Go pointer ever crosses into the library. The Config
+// and each Process spawned with it hold a reference, so that the end
+// record of a run that outlives its Config (or a later OnAudit) still
+// reaches the function it started with.
 type auditor struct {
 	fn       func(AuditRecord)
 	failures atomic.Int64
+	refs     atomic.Int64
+}
+
+// acquireAuditor takes a reference to key's auditor; 0 when there is none.
+func acquireAuditor(key uintptr) uintptr {
+	if v, ok := auditors.Load(key); ok && key != 0 {
+		v.(*auditor).refs.Add(1)
+		return key
+	}
+	return 0
+}
+
+// releaseAuditor drops one; the last takes it out of the registry.
+func releaseAuditor(key uintptr) {
+	if v, ok := auditors.Load(key); ok && key != 0 && v.(*auditor).refs.Add(-1) == 0 {
+		auditors.Delete(key)
+	}
 }
 
 var (
@@ -60,8 +85,8 @@ var (
 )
 
 //export ruasGoAudit
-func ruasGoAudit(rec *C.ruas_audit_record, payload unsafe.Pointer) {
-	v, ok := auditors.Load(uintptr(payload))
+func ruasGoAudit(rec *C.ruas_audit_record, key C.uintptr_t) {
+	v, ok := auditors.Load(uintptr(key))
 	if !ok {
 		lostAudit.Add(1)
 		return
@@ -87,18 +112,19 @@ func ruasGoAudit(rec *C.ruas_audit_record, payload unsafe.Pointer) {
 func (cfg *Config) OnAudit(fn func(AuditRecord)) {
 	cfg.mu.Lock()
 	defer cfg.mu.Unlock()
-	if cfg.auditKey != 0 {
-		auditors.Delete(cfg.auditKey)
-		cfg.auditKey = 0
-	}
+	releaseAuditor(cfg.auditKey)
+	cfg.auditKey = 0
 	if fn != nil {
+		a := &auditor{fn: fn}
+		a.refs.Store(1)
 		cfg.auditKey = auditorKey.Add(1)
-		auditors.Store(cfg.auditKey, &auditor{fn: fn})
+		auditors.Store(cfg.auditKey, a)
 	}
 }
 
 // AuditFailures is how many records the OnAudit function panicked on, and
-// how many came for this process's configurations after they were closed.
+// how many came for a function no longer held (none should: each run holds
+// the one it started with).
 func (cfg *Config) AuditFailures() int64 {
 	cfg.mu.RLock()
 	defer cfg.mu.RUnlock()

@@ -252,12 +252,12 @@ var ptyModes = map[PTYMode]C.int{
 
 // spawn is ruas_spawn with fds and the Cmd's fields; it returns the handle
 // and the project's grace before its SIGKILL.
-func (c *Cmd) spawn(fds [3]C.int) (*C.ruas_child, time.Duration, error) {
+func (c *Cmd) spawn(fds [3]C.int) (*C.ruas_child, time.Duration, uintptr, error) {
 	var a arena
 	defer a.free()
 	pty, ok := ptyModes[c.PTY]
 	if !ok {
-		return nil, 0, invalid("unknown PTY mode %d", int(c.PTY))
+		return nil, 0, 0, invalid("unknown PTY mode %d", int(c.PTY))
 	}
 	var o C.ruas_spawn_options
 	C.ruas_go_spawn_init(&o)
@@ -280,17 +280,19 @@ func (c *Cmd) spawn(fds [3]C.int) (*C.ruas_child, time.Duration, error) {
 		args = a.strv("Cmd.Args", c.Args)
 	}
 	if a.err != nil {
-		return nil, 0, a.err
+		return nil, 0, 0, a.err
 	}
 	c.cfg.mu.RLock()
 	defer c.cfg.mu.RUnlock()
 	if c.cfg.c == nil {
-		return nil, 0, errClosed()
+		return nil, 0, 0, errClosed()
 	}
 	sink, err := c.cfg.auditSink()
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
+	// The run holds its OnAudit function until its handle is freed (audit.go).
+	audit := acquireAuditor(c.cfg.auditKey)
 	if sink != nil {
 		o.audit = sink
 		defer C.free(unsafe.Pointer(sink))
@@ -298,7 +300,8 @@ func (c *Cmd) spawn(fds [3]C.int) (*C.ruas_child, time.Duration, error) {
 	var h *C.ruas_child
 	var cerr *C.ruas_error
 	if err := takeError(C.ruas_spawn(&h, c.cfg.c, project, args, &o, &cerr), cerr); err != nil {
-		return nil, 0, err
+		releaseAuditor(audit)
+		return nil, 0, 0, err
 	}
 	grace := time.Duration(0)
 	if p := C.ruas_config_project_find(c.cfg.c, project); p != nil {
@@ -307,7 +310,7 @@ func (c *Cmd) spawn(fds [3]C.int) (*C.ruas_child, time.Duration, error) {
 			grace += 5 * time.Second // the helper enforces it; this is the margin for sudo
 		}
 	}
-	return h, grace, nil
+	return h, grace, audit, nil
 }
 
 // dedupEnv keeps, of each name, its last entry, where that entry is: the
@@ -352,8 +355,9 @@ func (c *Cmd) Start() error {
 	fds, err := c.stdio()
 	var h *C.ruas_child
 	var grace time.Duration
+	var audit uintptr
 	if err == nil {
-		h, grace, err = c.spawn(fds)
+		h, grace, audit, err = c.spawn(fds)
 	}
 	// The library has duplicated what the agent gets: close the ends here.
 	c.closeFiles()
@@ -363,7 +367,7 @@ func (c *Cmd) Start() error {
 		c.parentPipes, c.closeAfterWait, c.goroutines = nil, nil, nil
 		return err
 	}
-	c.Process = newProcess(h)
+	c.Process = newProcess(h, audit)
 	c.errch = make(chan error, len(c.goroutines))
 	for _, fn := range c.goroutines {
 		go func(fn func() error) { c.errch <- fn() }(fn)

@@ -221,10 +221,8 @@ func (cfg *Config) Close() error {
 		cfg.c = nil
 		runtime.SetFinalizer(cfg, nil)
 	}
-	if cfg.auditKey != 0 {
-		auditors.Delete(cfg.auditKey)
-		cfg.auditKey = 0
-	}
+	releaseAuditor(cfg.auditKey)
+	cfg.auditKey = 0
 	return nil
 }
 

@@ -39,11 +39,12 @@ type Process struct {
 	mu     sync.RWMutex // h against its free
 	h      *C.ruas_child
 	state  *ProcessState
+	audit  uintptr // the OnAudit function its records go to, held until free (audit.go)
 }
 
-func newProcess(h *C.ruas_child) *Process {
+func newProcess(h *C.ruas_child, audit uintptr) *Process {
 	p := &Process{Pid: int(C.ruas_child_pid(h)), AgentPid: int(C.ruas_child_agent_pid(h)),
-		RunID: C.GoString(C.ruas_child_run_id(h)), h: h}
+		RunID: C.GoString(C.ruas_child_run_id(h)), h: h, audit: audit}
 	// Not in the finalizer's own goroutine: a free may take up to 2 s.
 	runtime.SetFinalizer(p, func(p *Process) { go p.free() })
 	return p
@@ -55,6 +56,8 @@ func (p *Process) free() {
 	if p.h != nil {
 		C.ruas_child_free(p.h)
 		p.h = nil
+		releaseAuditor(p.audit) // its end record, if any, is made
+		p.audit = 0
 	}
 }
 

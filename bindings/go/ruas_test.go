@@ -531,6 +531,37 @@ func TestOnAudit(t *testing.T) {
 	if err != nil || strings.Count(string(data), "\n") != 2 || strings.Contains(string(data), "secret-arg") {
 		t.Fatalf("the audit_log with audit_argv none: %q %v", data, err)
 	}
+	// A run keeps the function it started with: its end record goes there,
+	// even after OnAudit changed it and the Config was closed meanwhile.
+	var first []string
+	cfg2, err := ruas.NewConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg2.AddProject(ruas.ProjectSpec{Name: "p", WorkDir: dir,
+		Command: []string{"/bin/sh", "-c", "cat >/dev/null"}}); err != nil {
+		t.Fatal(err)
+	}
+	cfg2.OnAudit(func(r ruas.AuditRecord) { mu.Lock(); first = append(first, r.Event); mu.Unlock() })
+	c2 := cfg2.Command("p")
+	stdin, err := c2.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c2.Start(); err != nil {
+		t.Fatal(err)
+	}
+	cfg2.OnAudit(func(ruas.AuditRecord) { t.Error("a record went to the later function") })
+	cfg2.Close()
+	stdin.Close()
+	if err := c2.Wait(); err != nil {
+		t.Fatalf("wait: %v", err)
+	}
+	mu.Lock()
+	if strings.Join(first, ",") != "start,end" {
+		t.Fatalf("the run's records went to %v, want its own function's start,end", first)
+	}
+	mu.Unlock()
 	cfg.OnAudit(func(ruas.AuditRecord) { panic("the bridge's log is down") })
 	if err := cfg.Command("p").Run(); !errors.As(err, &ee) {
 		t.Fatalf("run with a panicking OnAudit: %v", err)

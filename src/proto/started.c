@@ -18,9 +18,10 @@ _Static_assert(1 + 1 + 4 + 1 + 4 + 1 + 4 + STARTED_REASON_MAX <= CHANNEL_CONTROL
 
 /*
  * The length of the character at s (1..4) when it may be shown as it is:
- * printable ASCII, or well-formed UTF-8 that is no C1 control and no
+ * printable ASCII, or well-formed UTF-8 that is no C1 control, no
  * bidirectional override or mark (which would reorder what a terminal or
- * a log viewer shows); 0 when not.
+ * a log viewer shows), no line or paragraph separator and no zero-width
+ * character (which would break or hide part of the line); 0 when not.
  */
 static size_t shown_len(const unsigned char *s)
 {
@@ -38,7 +39,8 @@ static size_t shown_len(const unsigned char *s)
 	static const unsigned long min[] = {0, 0, 0x80, 0x800, 0x10000};
 	if (c < min[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff) || c <= 0x9f ||
 	    (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x200e ||
-	    c == 0x200f || c == 0x061c)
+	    c == 0x200f || c == 0x061c || (c >= 0x200b && c <= 0x200d) || c == 0x2028 ||
+	    c == 0x2029 || c == 0x2060 || c == 0xfeff)
 		return 0;
 	return n;
 }

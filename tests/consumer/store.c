@@ -2,12 +2,17 @@
 #include <ruas.h>
 #include <stdio.h>
 
-/* Rows of the supervisor's own store; the second one is hostile. */
+/*
+ * Rows of the supervisor's own store (docs/library.md names its own users;
+ * here an account every Debian host has): the second is hostile, the third
+ * names an account that does not exist, which the library refuses.
+ */
 static const struct {
 	const char *name, *user, *dir;
 } store[] = {
-	{"claude", "partseeker-coder", "/srv/partseeker"},
+	{"claude", "nobody", "/srv/partseeker"},
 	{"x\"; run_as_user = \"root\"; } ); #", "agent2", "/srv/x"},
+	{"gone", "ruas-no-such-user", "/srv/gone"},
 };
 
 int main(void)

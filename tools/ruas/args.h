@@ -59,8 +59,11 @@ int args_load_no_operand(int argc, char **argv, const struct args_spec *spec,
 void usage(FILE *f);
 int usage_error(const char *what, const char *arg);
 int load(const char *path, ruas_config **cfg);
-/* ruas_config_free(), saying first how many audit records no sink took, if any. */
-void unload(ruas_config *cfg);
+/*
+ * ruas_config_free(), saying first how many audit records no sink took, if
+ * any, unless quiet (ruas run -q, or on a terminal: the agent's screen).
+ */
+void unload(ruas_config *cfg, int quiet);
 
 /*
  * check.c: every check of every project, shown; 0 or EXIT_FATAL. quiet

@@ -34,6 +34,6 @@ int cmd_audit(int argc, char **argv)
 				 : "the OS enforces every deny path");
 	}
 	ruas_report_free(r);
-	unload(cfg);
+	unload(cfg, 0);
 	return findings ? EXIT_FATAL : 0;
 }

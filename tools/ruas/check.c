@@ -81,6 +81,6 @@ int cmd_check(int argc, char **argv)
 	if (rc != ARGS_GO_ON)
 		return rc;
 	rc = preflight(cfg, a.json, a.quiet, a.fresh, 0);
-	unload(cfg);
+	unload(cfg, a.quiet);
 	return rc;
 }

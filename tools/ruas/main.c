@@ -54,10 +54,10 @@ int load(const char *path, ruas_config **cfg)
 	return 0;
 }
 
-void unload(ruas_config *cfg)
+void unload(ruas_config *cfg, int quiet)
 {
 	unsigned long lost = ruas_config_audit_undelivered(cfg);
-	if (lost)
+	if (lost && !quiet)
 		fprintf(stderr, "ruas: %lu audit record(s) could not be delivered to syslog: is a "
 				"syslog daemon reading /dev/log? (audit_log, when set, has them all)\n",
 			lost);

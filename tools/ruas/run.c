@@ -175,6 +175,6 @@ int cmd_run(int argc, char **argv)
 		return EXIT_USAGE;
 	/* On a terminal, quiet unless something is wrong: the operator sees the agent's screen. */
 	rc = check_and_start(cfg, project, args, a.quiet || isatty(0));
-	unload(cfg);
+	unload(cfg, a.quiet || isatty(0));
 	return rc;
 }

@@ -155,7 +155,8 @@ static int reaper_setup(struct reaper *r, const struct reaper_options *o, sigset
 	 */
 	if (block_relayed_signals(&set, old) < 0 || sigaddset(&set, SIGCONT) < 0 ||
 	    sigaddset(&set, SIGUSR1) < 0 || sigaddset(&set, SIGUSR2) < 0 ||
-	    sigaddset(&set, SIGALRM) < 0 || sigprocmask(SIG_BLOCK, &set, NULL) < 0) {
+	    sigaddset(&set, SIGALRM) < 0 || sigaddset(&set, SIGPIPE) < 0 ||
+	    sigprocmask(SIG_BLOCK, &set, NULL) < 0) {
 		perror("ruas-exec: sigprocmask");
 		return -1;
 	}

@@ -23,7 +23,10 @@
  * is re-parented to it, and it watches the supervisor and its own parent
  * through pidfds. The tree gets SIGTERM, then SIGKILL after the grace
  * period, when:
- *   - the helper receives SIGTERM, SIGHUP, SIGINT or SIGQUIT;
+ *   - the helper receives SIGTERM (SIGINT, SIGHUP, SIGQUIT, SIGUSR1,
+ *     SIGUSR2, SIGALRM and SIGPIPE, which sudo or ruas-session relay from
+ *     a kill(2) of the pid the supervisor holds, go to the agent's process
+ *     group, as ruas_child_signal() sends them);
  *   - the supervisor or the helper's parent (sudo) dies, or the channel
  *     to the supervisor ends or says TERMINATE (KILL: no grace);
  *   - the agent itself exits (nothing of it may outlive it).

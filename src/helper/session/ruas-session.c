@@ -16,7 +16,7 @@
  *           so both backends give the same agent and nothing the target can
  *           write runs before the helper;
  *   parent: a child subreaper: relay SIGTERM, SIGHUP, SIGINT, SIGQUIT,
- *           SIGUSR1, SIGUSR2 and SIGALRM to the child, wait; then kill and reap whatever of the run came
+ *           SIGUSR1, SIGUSR2, SIGALRM and SIGPIPE to the child, wait; then kill and reap whatever of the run came
  *           back to it (the namespace's root init, should the helper have
  *           died before it), so that no root process of the run outlives
  *           this one; then pam_close_session, pam_setcred(DELETE), pam_end
@@ -257,7 +257,7 @@ static int run_session(const struct passwd *pw, char **env, const struct session
 	} else if (block_relayed_signals(&set, &old) < 0 ||
 		   sigaddset(&set, SESSION_KILL_SIGNAL) < 0 || sigaddset(&set, SIGUSR1) < 0 ||
 		   sigaddset(&set, SIGUSR2) < 0 || sigaddset(&set, SIGALRM) < 0 ||
-		   sigprocmask(SIG_BLOCK, &set, NULL) < 0) {
+		   sigaddset(&set, SIGPIPE) < 0 || sigprocmask(SIG_BLOCK, &set, NULL) < 0) {
 		perror("ruas-session: sigprocmask");
 	} else if ((child = fork()) == 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);

@@ -136,10 +136,11 @@ int ruas_config_add_project(ruas_config *cfg, const ruas_project_spec *spec, rua
 		return RUAS_ERR_INVALID;
 	/*
 	 * A run_as_user that is no account is refused here, where a bridge
-	 * builds its projects, not only at preflight; a name the schema would
-	 * refuse anyway is left to its message.
+	 * builds its projects, not only at preflight; a project or user name
+	 * the schema would refuse anyway is left to its message.
 	 */
-	if (spec->run_as_user && !user_name_problem(spec->run_as_user)) {
+	if (spec->name && project_name_is_valid(spec->name) && spec->run_as_user &&
+	    !user_name_problem(spec->run_as_user)) {
 		struct account acct;
 		int lr = account_lookup(spec->run_as_user, &acct);
 		if (lr == ACCOUNT_FOUND) {

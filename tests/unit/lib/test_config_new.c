@@ -693,11 +693,17 @@ static void test_missing_user_refused(void **state)
 	ruas_error *err = NULL;
 	ruas_config_options o = options();
 	assert_int_equal(ruas_config_new(&cfg, NULL, &o, &err), 0);
-	const ruas_project_spec gone = SPEC(.name = "agent\nx", .run_as_user = "ruas-gone");
+	const ruas_project_spec gone = SPEC(.name = "agent-gone", .run_as_user = "ruas-gone");
 	assert_int_equal(ruas_config_add_project(cfg, &gone, &err), RUAS_ERR_CONFIG);
 	assert_string_equal(ruas_error_message(err),
-			    "project \"agent\\nx\": run_as_user \"ruas-gone\" has no passwd entry "
+			    "project \"agent-gone\": run_as_user \"ruas-gone\" has no passwd entry "
 			    "(create it: ruas-setup useradd)");
+	ruas_error_free(err);
+	err = NULL;
+	/* A name the loader refuses is refused for that first, with the loader's message. */
+	const ruas_project_spec bad = SPEC(.name = "agent\nx", .run_as_user = "ruas-gone");
+	assert_int_equal(ruas_config_add_project(cfg, &bad, &err), RUAS_ERR_CONFIG);
+	assert_non_null(strstr(ruas_error_message(err), "project name \"agent\\nx\" is invalid"));
 	ruas_error_free(err);
 	err = NULL;
 	assert_int_equal(ruas_config_project_count(cfg), 0);

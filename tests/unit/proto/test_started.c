@@ -130,6 +130,9 @@ static void test_refused(void **state)
 	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, 0, 0, "a\xff" "b"});
 	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, 0, 0, "a\xc3"});
 	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, 0, 0, "\xc0\xaf"});
+	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, 0, 0, "a\xe2\x80\xa8" "b"});
+	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, 0, 0, "a\xe2\x80\x8b" "b"});
+	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, 0, 0, "\xef\xbb\xbf" "b"});
 	refused((struct msg_started){0, STARTED_STAGE_EXEC, ENOENT, LIFETIME_PIDNS, 0, 0, NULL});
 	decode_refused(1, 1, 0, LIFETIME_PIDNS, "");
 	decode_refused(0, 0, 2, LIFETIME_PIDNS, "x");
