@@ -194,6 +194,9 @@ pid_t pid_at_level(pid_t root, int level, pid_t pid)
 	size_t head = 0, tail = 0;
 	if (level < 0 || level > 32 || pid <= 0)
 		return 0;
+	/* The same namespace: the number is this /proc's, whether or not it still runs. */
+	if (level == 0)
+		return pid;
 	queue[tail++] = root;
 	while (head < tail) {
 		pid_t p = queue[head++], ids[33];

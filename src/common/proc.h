@@ -64,7 +64,8 @@ int pid_ns_level(void);
  * The pid, in the PID namespace of this process's /proc, of the
  * descendant of root (root included) whose pid at that depth below it
  * (pid_ns_level()'s) is pid: found through /proc/P/task/T/children,
- * at most 4096 processes looked at. 0 when there is none.
+ * at most 4096 processes looked at (pid itself at depth 0). 0 when there
+ * is none: one that has ended already cannot be found.
  */
 pid_t pid_at_level(pid_t root, int level, pid_t pid);
 

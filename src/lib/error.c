@@ -1,9 +1,11 @@
 /* error.c - ruas_error: a code, a message, and where it came from. */
 #include "error.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "buf.h"
 
@@ -20,6 +22,22 @@ struct ruas_error {
 static struct ruas_error oom_error = {RUAS_ERR_NOMEM, "out of memory", NULL,
 				      0, 0, 1, RUAS_STAGE_NONE};
 
+/*
+ * Out of descriptors is the process's limit or the system's, not what the
+ * failing call was about: the message names which, and the limit, so that
+ * nobody looks for the cause in sudo or the target's files.
+ */
+static void descriptor_limit_hint(struct buf *b, int errnum)
+{
+	struct rlimit rl;
+	if (errnum == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
+		buf_printf(b, " (this process has as many descriptors open as its limit, "
+			      "RLIMIT_NOFILE %llu, allows: raise it, or start fewer at once)",
+			   (unsigned long long)rl.rlim_cur);
+	else if (errnum == ENFILE)
+		buf_adds(b, " (the system's table of open files is full: fs.file-max)");
+}
+
 /* The error of error_set() and error_set_start(), at stage. */
 __attribute__((format(printf, 7, 0))) static int
 error_vset(ruas_error **err, ruas_code code, ruas_stage stage, const char *file, int line,
@@ -29,6 +47,7 @@ error_vset(ruas_error **err, ruas_code code, ruas_stage stage, const char *file,
 		return code;
 	struct buf b = BUF_INIT;
 	buf_vprintf(&b, fmt, ap);
+	descriptor_limit_hint(&b, errnum);
 	struct ruas_error *e = calloc(1, sizeof *e);
 	char *msg = buf_detach(&b);
 	char *f = file ? strdup(file) : NULL;

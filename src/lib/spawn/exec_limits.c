@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The bytes one string takes on the new stack: its own and its pointer. */
 static size_t cost(size_t len)
@@ -30,6 +31,11 @@ int exec_limits_check(const struct ruas_project *p, char *const *argv, size_t ar
 		      char *const *names, char *const *values, size_t n, int login_env,
 		      ruas_error **err)
 {
+	/*
+	 * The two NULLs. Not the file name, which the kernel copies too and
+	 * only the exec's path lookup knows: right at the limit an exec can
+	 * still fail, which is then the start's E2BIG (RUAS_STAGE_EXEC).
+	 */
 	size_t total = sizeof(char *) * 2;
 	for (size_t i = 0; i < argc; i++) {
 		size_t len = strlen(argv[i]);
@@ -48,7 +54,14 @@ int exec_limits_check(const struct ruas_project *p, char *const *argv, size_t ar
 		}
 		total += cost(len);
 	}
-	size_t limit = EXEC_TOTAL_MAX - (login_env ? EXEC_LOGIN_ENV_RESERVE : 0);
+	/*
+	 * With a login environment the target's stack limit is its login's,
+	 * which this process cannot see: the usual one. Without (legacy mode)
+	 * the command inherits this process's, whose limit sysconf() knows.
+	 */
+	long own = login_env ? -1 : sysconf(_SC_ARG_MAX);
+	size_t limit = own > 0 ? (size_t)own
+			       : EXEC_TOTAL_MAX - (login_env ? EXEC_LOGIN_ENV_RESERVE : 0);
 	if (total > limit)
 		return error_set(err, RUAS_ERR_TOOLONG, NULL, 0, E2BIG,
 				 "project \"%s\": the command's %zu arguments and %zu variables "

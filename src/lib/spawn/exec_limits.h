@@ -9,8 +9,10 @@
  * the stack limit: 2 MiB with the usual 8 MiB. The target's stack limit is
  * its login's (pam_limits), which the supervisor cannot see: the library
  * holds the whole to EXEC_TOTAL_MAX, less EXEC_LOGIN_ENV_RESERVE for what
- * the login environment adds. An exec that still fails (a smaller stack
- * limit) is the start's failure at RUAS_STAGE_EXEC with E2BIG.
+ * the login environment adds. Without run_as_user the command inherits
+ * this process's stack limit, and sysconf(_SC_ARG_MAX) is the whole. An
+ * exec that still fails (a smaller stack limit of the target's) is the
+ * start's failure at RUAS_STAGE_EXEC with E2BIG.
  */
 #ifndef RUAS_SPAWN_EXEC_LIMITS_H
 #define RUAS_SPAWN_EXEC_LIMITS_H

@@ -352,9 +352,14 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 		return NULL;
 	if (stdio_of(want, s.stdio) < 0) {
 		int e = errno;
-		*r = error_set(err, RUAS_ERR_INVALID, NULL, 0, e,
-			       "ruas_spawn: project \"%s\": stdin_fd, stdout_fd or stderr_fd "
-			       "is not an open descriptor: %s", p->name, strerror(e));
+		/* Only EBADF is the caller's descriptor; out of descriptors is this process's limit. */
+		*r = e == EBADF ? error_set(err, RUAS_ERR_INVALID, NULL, 0, e,
+					    "ruas_spawn: project \"%s\": stdin_fd, stdout_fd or "
+					    "stderr_fd is not an open descriptor: %s",
+					    p->name, strerror(e))
+				: error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
+					    "ruas_spawn: project \"%s\": cannot copy the agent's "
+					    "stdio: %s", p->name, strerror(e));
 		return NULL;
 	}
 	caller_tty(&s);

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -898,6 +899,59 @@ static void test_signal_running_child(void **state)
 	ruas_child_free(NULL);
 }
 
+/*
+ * Out of descriptors (the process at its RLIMIT_NOFILE): a spawn fails at
+ * once, RUAS_ERR_SYSTEM with EMFILE and a message naming the limit and its
+ * value, not the caller's descriptors, sudo or the target; and after the
+ * descriptors are back, the same spawn runs. In a child, whose limit is
+ * lowered for it.
+ */
+static void test_out_of_descriptors(void **state)
+{
+	struct fix *f = *state;
+	/* valgrind keeps descriptors of its own under the limit: the plain run tests this. */
+	if (RUNNING_ON_VALGRIND) {
+		fprintf(stderr, "under valgrind: out of descriptors is left to the plain run\n");
+		return;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit rl = {64, 64};
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+			_exit(10);
+		int fds[64], n = 0;
+		while (n < 64 && (fds[n] = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
+			n++;
+		if (n == 64 || errno != EMFILE)
+			_exit(11);
+		ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+		o.pty = RUAS_PTY_NONE;
+		ruas_child *c = NULL;
+		ruas_error *err = NULL;
+		int r = ruas_spawn(&c, f->cfg, "exit7", NULL, &o, &err);
+		const char *m = ruas_error_message(err);
+		if (r != RUAS_ERR_SYSTEM || ruas_error_errno(err) != EMFILE || c ||
+		    !strstr(m, "RLIMIT_NOFILE 64") || strstr(m, "not an open descriptor")) {
+			fprintf(stderr, "out of descriptors: %d: %s\n", r, m);
+			_exit(12);
+		}
+		ruas_error_free(err);
+		while (n > 0)
+			close(fds[--n]);
+		err = NULL;
+		if (ruas_spawn(&c, f->cfg, "exit7", NULL, &o, &err) != 0 || wait_exit(c) != 7)
+			_exit(13);
+		ruas_child_free(c);
+		_exit(0);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 static void test_spawn_errors(void **state)
 {
 	struct fix *f = *state;
@@ -1483,6 +1537,7 @@ int main(int argc, char **argv)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_signal_running_child, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spawn_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_out_of_descriptors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_set_env_crosses_and_overrides, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_set_env_refused, setup, teardown),
