@@ -1,8 +1,11 @@
 /*
  * fuzz_config - ruas_config_load_buffer on arbitrary bytes: never crash, leak or accept a root
  * run_as_user; and every people block and project it accepts, built again in code
- * (ruas_config_set_people, ruas_config_add_project), is accepted too and comes out the same.
+ * (ruas_config_set_people, ruas_config_add_project), is accepted too and comes out the same,
+ * but for a run_as_user with no passwd entry, which code refuses (and the file leaves to
+ * preflight).
  */
+#include <pwd.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -43,6 +46,21 @@ static void same_in_code(ruas_config *cfg, const struct ruas_project *p)
 	sp.terminate_grace = (int)p->terminate_grace;
 	sp.person = p->person;
 	sp.deny_settings_args = (const char *const *)p->deny_settings_args;
+	/*
+	 * The one refusal of code's that a file's load leaves to preflight: a
+	 * run_as_user with no passwd entry here (ruas.h). Refused, then, and
+	 * nothing added; anything else must be taken.
+	 */
+	if (p->run_as_user && !getpwnam(p->run_as_user)) {
+		size_t before = cfg->nprojects;
+		ruas_error *err = NULL;
+		if (ruas_config_add_project(cfg, &sp, &err) != RUAS_ERR_CONFIG ||
+		    !strstr(ruas_error_message(err), "has no passwd entry") ||
+		    cfg->nprojects != before)
+			__builtin_trap();
+		ruas_error_free(err);
+		return;
+	}
 	if (ruas_config_add_project(cfg, &sp, NULL) != 0)
 		__builtin_trap();
 	const struct ruas_project *q = cfg->projects[cfg->nprojects - 1];
