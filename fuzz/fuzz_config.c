@@ -5,12 +5,12 @@
  * but for a run_as_user with no passwd entry, which code refuses (and the file leaves to
  * preflight).
  */
-#include <pwd.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "account.h"
 #include "config/config_int.h"
 #include "ruas.h"
 
@@ -51,7 +51,11 @@ static void same_in_code(ruas_config *cfg, const struct ruas_project *p)
 	 * run_as_user with no passwd entry here (ruas.h). Refused, then, and
 	 * nothing added; anything else must be taken.
 	 */
-	if (p->run_as_user && !getpwnam(p->run_as_user)) {
+	struct account acct;
+	int lr = p->run_as_user ? account_lookup(p->run_as_user, &acct) : ACCOUNT_ERROR;
+	if (lr == ACCOUNT_FOUND)
+		account_clear(&acct);
+	if (lr == ACCOUNT_MISSING) {
 		size_t before = cfg->nprojects;
 		ruas_error *err = NULL;
 		if (ruas_config_add_project(cfg, &sp, &err) != RUAS_ERR_CONFIG ||
