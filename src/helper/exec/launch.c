@@ -231,8 +231,7 @@ _Noreturn void launch_exec(const struct launch *l, const sigset_t *old)
 static int exec_pipe_of(struct launch *l, int fd)
 {
 	struct stat st;
-	if (l->exec_pipe >= 0 || l->told || l->exec_pipe_taken || fstat(fd, &st) < 0 ||
-	    !S_ISFIFO(st.st_mode))
+	if (l->exec_pipe_taken || fstat(fd, &st) < 0 || !S_ISFIFO(st.st_mode))
 		return 0;
 	l->exec_pipe = fd;
 	l->exec_pipe_taken = 1;

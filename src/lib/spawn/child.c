@@ -345,20 +345,15 @@ int ruas_child_term_signal(const ruas_child *c)
 	return sig;
 }
 
-/*
- * Up to FREE_WAIT_MS for what we started to end, without reaping it: on
- * its pidfd, or where the kernel gives none (before Linux 5.3; valgrind),
- * by asking every 10 ms, so that sudo gets the same time either way.
- */
-static void wait_end(const ruas_child *c)
+void child_wait_end(const ruas_child *c, int ms_max)
 {
 	if (c->pidfd >= 0) {
 		struct pollfd pf = {c->pidfd, POLLIN, 0};
-		while (poll(&pf, 1, FREE_WAIT_MS) < 0 && errno == EINTR)
+		while (poll(&pf, 1, ms_max) < 0 && errno == EINTR)
 			;
 		return;
 	}
-	for (int ms = 0; ms < FREE_WAIT_MS; ms += 10) {
+	for (int ms = 0; ms < ms_max; ms += 10) {
 		if (child_has_ended(c->pid) != 0)
 			return;
 		struct timespec ts = {0, 10 * 1000000L};
@@ -397,7 +392,7 @@ static void kill_unanswered(ruas_child *c)
 {
 	if (c->pam && kill(c->pid, SESSION_KILL_SIGNAL) == 0) {
 		pthread_mutex_unlock(&c->lock);
-		wait_end(c);
+		child_wait_end(c, FREE_WAIT_MS);
 		pthread_mutex_lock(&c->lock);
 		if (c->reaped || child_has_ended(c->pid) == 1)
 			return;
@@ -416,7 +411,7 @@ static void kill_unanswered(ruas_child *c)
 static void end_running(ruas_child *c)
 {
 	if (kill_at_free(c) == 0)
-		wait_end(c);
+		child_wait_end(c, FREE_WAIT_MS);
 	pthread_mutex_lock(&c->lock);
 	int unknown = 0;
 	if (!c->reaped) {

@@ -46,5 +46,11 @@ struct ruas_child {
  */
 struct buf;
 void child_take_message(struct ruas_child *c, int type, const struct buf *body);
+/*
+ * Up to ms_max for what c started to end, without reaping it: on its
+ * pidfd, or where the kernel gives none (before Linux 5.3; valgrind), by
+ * asking every 10 ms, so that it gets the same time either way.
+ */
+void child_wait_end(const struct ruas_child *c, int ms_max);
 
 #endif

@@ -387,9 +387,7 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 	if (*r == 0)
 		*r = start(&s, &c->pid, err);
 	if (*r < 0) {
-		stdio_close(s.stdio);
-		if (s.capture >= 0)
-			close(s.capture);
+		start_close_after(&s);
 		deny_files_free(&x);
 		audit_run_free(c->audit);
 		free(c);

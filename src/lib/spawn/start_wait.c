@@ -194,25 +194,15 @@ static int failed(struct start *s, const struct verdict *v, ruas_error **err)
 }
 
 /*
- * Waits for what was started to end, until deadline: 0 when it was reaped
- * (its end recorded), -1 when not (ruas_child_free() then ends it, bounded).
+ * Up to ms for what was started to end, then reaps it: 0 when it was
+ * reaped (its end recorded), -1 when not (ruas_child_free() then ends it,
+ * bounded).
  */
-static int reap_by(struct ruas_child *c, long long deadline)
+static int reap_within(struct ruas_child *c, int ms)
 {
-	for (;;) {
-		int code;
-		int r = ruas_child_try_wait(c, &code, NULL);
-		if (r <= 0)
-			return r < 0 ? -1 : 0;
-		long long left = deadline - monotonic_ms();
-		if (left <= 0)
-			return -1;
-		struct pollfd pf = {c->pidfd, POLLIN, 0};
-		if (c->pidfd >= 0)
-			(void)poll(&pf, 1, left > 1000 ? 1000 : (int)left);
-		else
-			(void)poll(NULL, 0, 50);
-	}
+	int code;
+	child_wait_end(c, ms);
+	return ruas_child_try_wait(c, &code, NULL) == 0 ? 0 : -1;
 }
 
 int start_wait(struct start *s, struct ruas_child *c, ruas_error **err)
@@ -240,7 +230,8 @@ int start_wait(struct start *s, struct ruas_child *c, ruas_error **err)
 	if (sudo_refused) {
 		/* sudo refused: nothing of the target started (the end record says so). */
 		c->started = 0;
-		int reaped = reap_by(c, deadline + 5000) == 0;
+		long long left = deadline - monotonic_ms();
+		int reaped = reap_within(c, (int)(left > 0 ? left : 0) + 5000) == 0;
 		r = refused(s, reaped ? c->exit_code : -1, err);
 	} else {
 		/*
@@ -249,7 +240,7 @@ int start_wait(struct start *s, struct ruas_child *c, ruas_error **err)
 		 * ended by the free, which is bounded.
 		 */
 		if (v.said || v.ended)
-			(void)reap_by(c, monotonic_ms() + 5000);
+			(void)reap_within(c, 5000);
 		r = failed(s, &v, err);
 	}
 	ruas_child_free(c);
