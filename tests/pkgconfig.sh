@@ -43,6 +43,41 @@ expect "... and the hostile name refused with the loader's message" has "$ERR" \
 	'skipped: project name "x\"; run_as_user = \"root\"; } ); #" is invalid'
 expect "... and a run_as_user with no passwd entry refused, naming it" has "$ERR" \
 	'skipped: project "gone": run_as_user "ruas-no-such-user" has no passwd entry'
+# Each public header stands alone and its _INIT macros initialize in C11
+# (designated), and in C++11 and C++20 where a C++ compiler is installed.
+for h in ruas.h ruas/common.h ruas/error.h ruas/config.h ruas/audit.h ruas/check.h \
+	ruas/spawn.h ruas/child.h ruas/people.h ruas/provision.h; do
+	expect "$h is installed" test -f "$dest$RUAS_PREFIX/include/$h"
+	for std in c11 c++11 c++20; do
+		cc=cc lang=c
+		case $std in c++*) cc=c++ lang=c++ ;; esac
+		if ! command -v "$cc" >/dev/null; then
+			echo "# SKIP: $h as $std: no $cc installed" >&2
+			continue
+		fi
+		# shellcheck disable=SC2086
+		ERR=$("$cc" -x "$lang" -std="$std" -Wall -Wextra -Werror -pedantic -DRUAS_HEADER="<$h>" \
+			${RUAS_BUILD_CFLAGS:-} "$abs_top_srcdir/tests/consumer/headers.c" $flags \
+			${RUAS_BUILD_LDFLAGS:-} -o "$dest/headers" 2>&1)
+		RC=$? OUT=""
+		expect "$h alone builds as $std, its _INIT macros included" test "$RC" = 0
+		ERR=$(LD_LIBRARY_PATH="$dest$RUAS_LIBDIR" "$dest/headers" 2>&1)
+		RC=$?
+		expect "... and each default is where it belongs ($h, $std)" test "$RC" = 0
+	done
+done
+# A program built against the header as it was before the split (spawn
+# options v1-v5, every struct as it was) builds unchanged and runs on this
+# library: the same results as built against today's.
+# shellcheck disable=SC2086
+ERR=$(cc -std=c11 -Wall -Wextra -Werror ${RUAS_BUILD_CFLAGS:-} -I"$abs_top_srcdir/tests/consumer/abi" \
+	"$abs_top_srcdir/tests/consumer/store.c" $flags ${RUAS_BUILD_LDFLAGS:-} -o "$dest/store_abi" 2>&1)
+RC=$? OUT=""
+expect "the example of projects in code builds against the header before the split" test "$RC" = 0
+OUT=$(LD_LIBRARY_PATH="$dest$RUAS_LIBDIR" "$dest/store_abi" 2>"$dest/store_abi.err")
+RC=$? ERR=$(cat "$dest/store_abi.err")
+expect "... and runs on this library as the one built against today's" test "$RC" = 0 -a "$OUT" = "1 project(s)"
+expect "... the same refusals" test "$ERR" = "$(cat "$dest/store.err")"
 OUT=$(nm -D --defined-only "$dest$RUAS_LIBDIR/libruas.so" | awk '{print $3}' | grep -v '^ruas_')
 RC=0 ERR=""
 expect "the library exports only ruas_* symbols" test -z "$OUT"

@@ -18,17 +18,21 @@ static void ruas_go_audit_callback(const ruas_audit_record *record, void *payloa
 }
 
 // A sink in C memory (the library copies it): the callback above, the
-// payload the registry's key, an integer, never a Go pointer.
+// payload the registry's key, an integer, never a Go pointer. The one piece
+// of C this package keeps, since Go can make neither a C function pointer
+// to the callback nor a void * that holds an integer.
 static ruas_audit_sink *ruas_go_audit_sink(uintptr_t key)
 {
 	ruas_audit_sink *s = malloc(sizeof *s);
 	if (!s)
 		return NULL;
-	ruas_audit_sink x = RUAS_AUDIT_SINK_INIT;
-	x.to = RUAS_AUDIT_TO_CALLBACK;
-	x.callback = ruas_go_audit_callback;
-	x.payload = (void *)key;
-	*s = x;
+	if (ruas_audit_sink_init(s, RUAS_AUDIT_SINK_VERSION) != 0) {
+		free(s);
+		return NULL;
+	}
+	s->to = RUAS_AUDIT_TO_CALLBACK;
+	s->callback = ruas_go_audit_callback;
+	s->payload = (void *)key;
 	return s;
 }
 */
@@ -156,7 +160,7 @@ func (cfg *Config) auditSink() (*C.ruas_audit_sink, error) {
 	}
 	s := C.ruas_go_audit_sink(C.uintptr_t(cfg.auditKey))
 	if s == nil {
-		return nil, fmt.Errorf("ruas: out of memory")
+		return nil, fmt.Errorf("ruas: out of memory, or an installed libruas older than its ruas.h")
 	}
 	return s, nil
 }

@@ -5,12 +5,6 @@ package ruas
 /*
 #include <stdlib.h>
 #include <ruas.h>
-
-static void ruas_go_spawn_init(ruas_spawn_options *o)
-{
-	ruas_spawn_options x = RUAS_SPAWN_OPTIONS_INIT;
-	*o = x;
-}
 */
 import "C"
 
@@ -260,7 +254,9 @@ func (c *Cmd) spawn(fds [3]C.int) (*C.ruas_child, time.Duration, uintptr, error)
 		return nil, 0, 0, invalid("unknown PTY mode %d", int(c.PTY))
 	}
 	var o C.ruas_spawn_options
-	C.ruas_go_spawn_init(&o)
+	if err := optionsInit(C.ruas_spawn_options_init(&o, C.RUAS_SPAWN_OPTIONS_VERSION), "spawn"); err != nil {
+		return nil, 0, 0, err
+	}
 	if c.Env == nil {
 		o.env = a.strv("os.Environ()", os.Environ())
 	} else {

@@ -6,18 +6,6 @@ package ruas
 /*
 #include <stdlib.h>
 #include <ruas.h>
-
-static void ruas_go_globals_init(ruas_config_globals *g)
-{
-	ruas_config_globals x = RUAS_CONFIG_GLOBALS_INIT;
-	*g = x;
-}
-
-static void ruas_go_project_init(ruas_project_spec *p)
-{
-	ruas_project_spec x = RUAS_PROJECT_SPEC_INIT;
-	*p = x;
-}
 */
 import "C"
 
@@ -138,7 +126,9 @@ func NewConfigGlobals(g Globals) (*Config, error) {
 	var a arena
 	defer a.free()
 	var cg C.ruas_config_globals
-	C.ruas_go_globals_init(&cg)
+	if err := optionsInit(C.ruas_config_globals_init(&cg, C.RUAS_CONFIG_GLOBALS_VERSION), "config globals"); err != nil {
+		return nil, err
+	}
 	cg.name = a.opt("Globals.Name", g.Name)
 	cg.env_allowlist = a.strv("Globals.EnvAllowlist", g.EnvAllowlist)
 	cg.sudo = a.opt("Globals.Sudo", g.Sudo)
@@ -180,7 +170,9 @@ func (cfg *Config) AddProject(p ProjectSpec) error {
 	var a arena
 	defer a.free()
 	var cs C.ruas_project_spec
-	C.ruas_go_project_init(&cs)
+	if err := optionsInit(C.ruas_project_spec_init(&cs, C.RUAS_PROJECT_SPEC_VERSION), "project spec"); err != nil {
+		return err
+	}
 	cs.name = a.str("ProjectSpec.Name", p.Name)
 	cs.work_dir = a.str("ProjectSpec.WorkDir", p.WorkDir)
 	cs.command = a.strv("ProjectSpec.Command", p.Command)

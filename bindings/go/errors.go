@@ -124,6 +124,16 @@ func takeError(rc C.int, cerr *C.ruas_error) error {
 	return e
 }
 
+// optionsInit is the result of an options struct's ruas_<struct>_init(),
+// which fails only when the installed library is older than the ruas.h
+// this package was built against.
+func optionsInit(rc C.int, what string) error {
+	if rc != 0 {
+		return invalid("the installed libruas does not know the version of its %s options that this package was built with (rebuild against its ruas.h)", what)
+	}
+	return nil
+}
+
 func invalid(format string, args ...interface{}) *Error {
 	return &Error{Code: ErrInvalid, Message: "ruas: " + fmt.Sprintf(format, args...)}
 }

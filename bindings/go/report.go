@@ -5,12 +5,6 @@ package ruas
 /*
 #include <stdlib.h>
 #include <ruas.h>
-
-static void ruas_go_preflight_init(ruas_preflight_options *o)
-{
-	ruas_preflight_options x = RUAS_PREFLIGHT_OPTIONS_INIT;
-	*o = x;
-}
 */
 import "C"
 
@@ -107,7 +101,10 @@ func (cfg *Config) Preflight(ctx context.Context) (*Report, error) {
 		var rep *C.ruas_report
 		var cerr *C.ruas_error
 		var o C.ruas_preflight_options
-		C.ruas_go_preflight_init(&o)
+		if err := optionsInit(C.ruas_preflight_options_init(&o, C.RUAS_PREFLIGHT_OPTIONS_VERSION), "preflight"); err != nil {
+			done <- result{nil, err}
+			return
+		}
 		sink, err := cfg.auditSink()
 		if err != nil {
 			done <- result{nil, err}

@@ -134,14 +134,12 @@ class Child:
                 setattr(self, name, f)
 
     def _start(self, config, stdio, work_dir, env, set_env, pty):
-        o = _lib.SpawnOptions()
-        o.version = _lib.SPAWN_OPTIONS_VERSION
+        o = _lib.options(_lib.SpawnOptions, _lib.SPAWN_OPTIONS_VERSION)
         o.env = _env_strv(env)
         o.stdin_fd, o.stdout_fd, o.stderr_fd = stdio.child
         o.work_dir = _lib.encode(os.fspath(work_dir)) if work_dir is not None else None
         o.set_env = _entries(set_env, "set_env") if set_env else None
         o.pty = 0 if pty is False else _lib.PTY_AUTO
-        o.pty_relay = _lib.PTY_RELAY_LIBRARY
         # The end record comes when the child is reaped: the callable lives as long.
         self._audit = config._audit
         o.audit = ctypes.pointer(self._audit.sink) if self._audit else None

@@ -78,8 +78,10 @@ def _report_of(rep) -> Report:
 
 
 def _options(supervisor_uid, skip_owner_check):
-    o = _lib.ConfigOptions(1, 0xFFFFFFFF if supervisor_uid is None else supervisor_uid,
-                           1 if skip_owner_check else 0)
+    o = _lib.options(_lib.ConfigOptions, _lib.CONFIG_OPTIONS_VERSION,
+                     skip_owner_check=1 if skip_owner_check else 0)
+    if supervisor_uid is not None:
+        o.supervisor_uid = supervisor_uid
     return ctypes.byref(o), o
 
 
@@ -97,8 +99,8 @@ class _Audit:
         self.error = None
         self.lock = threading.Lock()
         self.trampoline = _lib.AuditCallback(self._call)  # kept: C holds its address
-        self.sink = _lib.AuditSink(_lib.AUDIT_SINK_VERSION, _lib.AUDIT_TO_CALLBACK,
-                                   self.trampoline, None, -1)
+        self.sink = _lib.options(_lib.AuditSink, _lib.AUDIT_SINK_VERSION,
+                                 to=_lib.AUDIT_TO_CALLBACK, callback=self.trampoline)
 
     def _call(self, rec, _payload):
         try:
@@ -168,15 +170,19 @@ class Config:
         None keeps each key's default."""
         def num(v):
             return _lib.RUAS_UNSET if v is None else int(v)
-        g = _lib.ConfigGlobals(_lib.CONFIG_GLOBALS_VERSION, _lib.encode(name),
-                               _lib.strv(env_allowlist), _lib.encode(sudo),
-                               _lib.encode(helper), _lib.encode(session_helper),
-                               _lib.strv(scan_prune), num(scan_time_limit),
-                               _lib.encode(backend), _lib.encode(pam_service),
-                               num(terminate_grace), _lib.strv(target_sudo_allowed),
-                               _lib.encode(lifetime), _lib.encode(audit_facility),
-                               _lib.encode(audit_log), _lib.encode(audit_argv),
-                               num(audit_argv_max), num(host_check_interval))
+        g = _lib.options(_lib.ConfigGlobals, _lib.CONFIG_GLOBALS_VERSION,
+                         name=_lib.encode(name), env_allowlist=_lib.strv(env_allowlist),
+                         sudo=_lib.encode(sudo), helper=_lib.encode(helper),
+                         session_helper=_lib.encode(session_helper),
+                         scan_prune=_lib.strv(scan_prune), scan_time_limit=num(scan_time_limit),
+                         backend=_lib.encode(backend), pam_service=_lib.encode(pam_service),
+                         terminate_grace=num(terminate_grace),
+                         target_sudo_allowed=_lib.strv(target_sudo_allowed),
+                         lifetime=_lib.encode(lifetime),
+                         audit_facility=_lib.encode(audit_facility),
+                         audit_log=_lib.encode(audit_log), audit_argv=_lib.encode(audit_argv),
+                         audit_argv_max=num(audit_argv_max),
+                         host_check_interval=num(host_check_interval))
         h, err = _lib.P(), _errors.new_err()
         opts, _keep = _options(supervisor_uid, False)
         _errors.check(_lib.lib.ruas_config_new(ctypes.byref(h), ctypes.byref(g), opts,
@@ -195,13 +201,17 @@ class Config:
         a value the file would refuse raises ConfigError naming it."""
         if isinstance(command, (str, bytes)):
             raise TypeError("ruas: command is a list of arguments, not a string")
-        s = _lib.ProjectSpec(1, _lib.encode(name), _lib.encode(work_dir), _lib.strv(command),
-                             _lib.encode(run_as_user), _lib.strv(env_allowlist),
-                             _lib.encode(person), _lib.strv(deny_settings_args),
-                             _lib.strv(scan_prune), _lib.strv(target_sudo_allowed),
-                             _lib.encode(backend), _lib.encode(pam_service),
-                             _lib.RUAS_UNSET if terminate_grace is None else int(terminate_grace),
-                             _lib.encode(lifetime))
+        s = _lib.options(_lib.ProjectSpec, _lib.PROJECT_SPEC_VERSION,
+                         name=_lib.encode(name), work_dir=_lib.encode(work_dir),
+                         command=_lib.strv(command), run_as_user=_lib.encode(run_as_user),
+                         env_allowlist=_lib.strv(env_allowlist), person=_lib.encode(person),
+                         deny_settings_args=_lib.strv(deny_settings_args),
+                         scan_prune=_lib.strv(scan_prune),
+                         target_sudo_allowed=_lib.strv(target_sudo_allowed),
+                         backend=_lib.encode(backend), pam_service=_lib.encode(pam_service),
+                         lifetime=_lib.encode(lifetime))
+        if terminate_grace is not None:
+            s.terminate_grace = int(terminate_grace)
         err = _errors.new_err()
         with self._use() as h:
             _errors.check(_lib.lib.ruas_config_add_project(h, ctypes.byref(s),
@@ -212,8 +222,10 @@ class Config:
         released meanwhile. A finding is in the report, not an exception: look at
         .fatal before spawning."""
         rep, err = _lib.P(), _errors.new_err()
-        o = _lib.PreflightOptions(_lib.PREFLIGHT_OPTIONS_VERSION, max_parallel,
-                                  ctypes.pointer(self._audit.sink) if self._audit else None, 0, 0)
+        o = _lib.options(_lib.PreflightOptions, _lib.PREFLIGHT_OPTIONS_VERSION,
+                         max_parallel=max_parallel)
+        if self._audit:
+            o.audit = ctypes.pointer(self._audit.sink)
         with self._use() as h:
             _errors.check(_lib.lib.ruas_preflight(ctypes.byref(rep), h, ctypes.byref(o),
                                                   ctypes.byref(err)), err)

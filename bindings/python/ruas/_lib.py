@@ -2,7 +2,10 @@
 
 Only this module knows the C layout. Every struct is versioned in C
 (ruas.h); the versions here are the ones this binding was written against,
-so a newer libruas.so.0 reads them as such.
+so a newer libruas.so.0 reads them as such, and each struct starts from the
+defaults the library's ruas_<struct>_init() gives for that version (options()),
+never from defaults copied here. bindings/python/tests/test_unit.py holds
+the layouts against the C compiler's.
 """
 import ctypes
 import os
@@ -13,6 +16,8 @@ except ImportError:  # the source tree: RUAS_LIBRARY names the build's
     _INSTALLED = None
 
 RUAS_UNSET = -1
+CONFIG_OPTIONS_VERSION = 1
+PROJECT_SPEC_VERSION = 1
 SPAWN_OPTIONS_VERSION = 5
 CONFIG_GLOBALS_VERSION = 3
 PREFLIGHT_OPTIONS_VERSION = 3
@@ -33,11 +38,13 @@ c_strv = ctypes.POINTER(ctypes.c_char_p)
 
 
 class ConfigOptions(ctypes.Structure):
+    _init_ = "ruas_config_options_init"
     _fields_ = [("version", ctypes.c_uint), ("supervisor_uid", ctypes.c_uint),
                 ("skip_owner_check", ctypes.c_int)]
 
 
 class ConfigGlobals(ctypes.Structure):
+    _init_ = "ruas_config_globals_init"
     _fields_ = [("version", ctypes.c_uint), ("name", c_str), ("env_allowlist", c_strv),
                 ("sudo", c_str), ("helper", c_str), ("session_helper", c_str),
                 ("scan_prune", c_strv), ("scan_time_limit", ctypes.c_int),
@@ -59,11 +66,13 @@ AuditCallback = ctypes.CFUNCTYPE(None, ctypes.POINTER(AuditRecord), ctypes.c_voi
 
 
 class AuditSink(ctypes.Structure):
+    _init_ = "ruas_audit_sink_init"
     _fields_ = [("version", ctypes.c_uint), ("to", ctypes.c_int), ("callback", AuditCallback),
                 ("payload", ctypes.c_void_p), ("fd", ctypes.c_int)]
 
 
 class ProjectSpec(ctypes.Structure):
+    _init_ = "ruas_project_spec_init"
     _fields_ = [("version", ctypes.c_uint), ("name", c_str), ("work_dir", c_str),
                 ("command", c_strv), ("run_as_user", c_str), ("env_allowlist", c_strv),
                 ("person", c_str), ("deny_settings_args", c_strv), ("scan_prune", c_strv),
@@ -72,6 +81,7 @@ class ProjectSpec(ctypes.Structure):
 
 
 class PreflightOptions(ctypes.Structure):
+    _init_ = "ruas_preflight_options_init"
     _fields_ = [("version", ctypes.c_uint), ("max_parallel", ctypes.c_uint),
                 ("audit", ctypes.POINTER(AuditSink)),
                 # version 3
@@ -79,6 +89,7 @@ class PreflightOptions(ctypes.Structure):
 
 
 class SpawnOptions(ctypes.Structure):
+    _init_ = "ruas_spawn_options_init"
     _fields_ = [("version", ctypes.c_uint), ("env", c_strv), ("stdin_fd", ctypes.c_int),
                 ("stdout_fd", ctypes.c_int), ("stderr_fd", ctypes.c_int),
                 ("work_dir", c_str), ("set_env", c_strv), ("pty", ctypes.c_int),
@@ -104,6 +115,13 @@ lib = _load()
 # (name, restype, argtypes). CDLL calls release the GIL: a blocking wait or a
 # preflight lets the other threads run.
 _PROTOS = [
+    ("ruas_config_options_init", ctypes.c_int, [ctypes.POINTER(ConfigOptions), ctypes.c_uint]),
+    ("ruas_config_globals_init", ctypes.c_int, [ctypes.POINTER(ConfigGlobals), ctypes.c_uint]),
+    ("ruas_project_spec_init", ctypes.c_int, [ctypes.POINTER(ProjectSpec), ctypes.c_uint]),
+    ("ruas_audit_sink_init", ctypes.c_int, [ctypes.POINTER(AuditSink), ctypes.c_uint]),
+    ("ruas_preflight_options_init", ctypes.c_int,
+     [ctypes.POINTER(PreflightOptions), ctypes.c_uint]),
+    ("ruas_spawn_options_init", ctypes.c_int, [ctypes.POINTER(SpawnOptions), ctypes.c_uint]),
     ("ruas_error_code", ctypes.c_int, [P]),
     ("ruas_error_message", c_str, [P]),
     ("ruas_error_file", c_str, [P]),
@@ -167,6 +185,17 @@ for _name, _res, _args in _PROTOS:
 def text(b):
     """A C string the library returned, as str (bytes that are not UTF-8 kept as escapes)."""
     return None if b is None else b.decode("utf-8", "surrogateescape")
+
+
+def options(cls, version, **fields):
+    """A cls (a versioned struct) at the library's defaults for version, then fields."""
+    s = cls()
+    if getattr(lib, cls._init_)(ctypes.byref(s), version) != 0:
+        raise ImportError("ruas: the installed libruas does not know version %d of %s "
+                          "(it is older than this binding)" % (version, cls._init_[:-5]))
+    for name, value in fields.items():
+        setattr(s, name, value)
+    return s
 
 
 def strv(items):

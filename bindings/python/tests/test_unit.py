@@ -6,6 +6,7 @@ import asyncio
 import ctypes
 import errno
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -90,6 +91,43 @@ class LayoutTests(unittest.TestCase):
             for field, _ in cls._fields_:
                 self.assertEqual(getattr(cls, field).offset, c[(c_name, field)],
                                  "%s.%s" % (c_name, field))
+
+
+    VERSIONS = {
+        "RUAS_CONFIG_OPTIONS_VERSION": "CONFIG_OPTIONS_VERSION",
+        "RUAS_CONFIG_GLOBALS_VERSION": "CONFIG_GLOBALS_VERSION",
+        "RUAS_PROJECT_SPEC_VERSION": "PROJECT_SPEC_VERSION",
+        "RUAS_PREFLIGHT_OPTIONS_VERSION": "PREFLIGHT_OPTIONS_VERSION",
+        "RUAS_SPAWN_OPTIONS_VERSION": "SPAWN_OPTIONS_VERSION",
+        "RUAS_AUDIT_SINK_VERSION": "AUDIT_SINK_VERSION",
+    }
+
+    def test_versions_are_the_headers(self):
+        """The binding names the versions of the header its layouts were taken from."""
+        from ruas import _lib
+        top = os.environ.get("abs_top_srcdir")
+        if not top:
+            self.fail("the version test needs abs_top_srcdir")
+        text = ""
+        for name in os.listdir(os.path.join(top, "include", "ruas")):
+            with open(os.path.join(top, "include", "ruas", name)) as f:
+                text += f.read()
+        for c_name, py_name in self.VERSIONS.items():
+            m = re.search(r"^#define %s (\d+)$" % c_name, text, re.M)
+            self.assertIsNotNone(m, c_name)
+            self.assertEqual(getattr(_lib, py_name), int(m.group(1)), c_name)
+
+    def test_structs_start_at_the_librarys_defaults(self):
+        from ruas import _lib
+        o = _lib.options(_lib.SpawnOptions, _lib.SPAWN_OPTIONS_VERSION)
+        self.assertEqual((o.version, o.stdin_fd, o.stdout_fd, o.stderr_fd, o.pty, o.pty_relay),
+                         (5, -1, -1, -1, -1, 0))
+        g = _lib.options(_lib.ConfigGlobals, _lib.CONFIG_GLOBALS_VERSION)
+        self.assertEqual((g.version, g.terminate_grace, g.host_check_interval), (3, -1, -1))
+        k = _lib.options(_lib.AuditSink, 1, to=_lib.AUDIT_TO_CALLBACK)
+        self.assertEqual((k.to, k.fd), (_lib.AUDIT_TO_CALLBACK, -1))
+        with self.assertRaises(ImportError):
+            _lib.options(_lib.SpawnOptions, 99)
 
 
 class AuditTests(unittest.TestCase):

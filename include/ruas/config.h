@@ -1,0 +1,221 @@
+/*
+ * ruas/config.h - a configuration of projects: loaded from ruas.conf(5), or
+ * built in code from the embedder's own store (docs/library.md
+ * "Configuration" and "Configuration built in code").
+ */
+#ifndef RUAS_CONFIG_H
+#define RUAS_CONFIG_H
+
+#include "ruas/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ruas_config ruas_config;
+typedef struct ruas_project ruas_project; /* borrowed from its ruas_config */
+
+#define RUAS_CONFIG_OPTIONS_VERSION 1
+typedef struct {
+	unsigned int version;
+	/* The account no run_as_user may be; (uid_t)-1, the default: geteuid(). */
+	uid_t supervisor_uid;
+	/* Non-zero: skip the check of the file's owner and mode. Only for tests. */
+	int skip_owner_check;
+} ruas_config_options;
+#define RUAS_CONFIG_OPTIONS_INIT                                                           \
+	{RUAS_DESIGNATED(version) RUAS_CONFIG_OPTIONS_VERSION,                              \
+	 RUAS_DESIGNATED(supervisor_uid)(uid_t)-1, RUAS_DESIGNATED(skip_owner_check) 0}
+/*
+ * Each options struct's ruas_<struct>_init(): the defaults of `version`
+ * (1 to its _VERSION), as its _INIT macro gives them, written only into
+ * the fields that version has; 0, or RUAS_ERR_INVALID for a version it
+ * does not know or NULL (nothing written).
+ */
+RUAS_EXTERN int ruas_config_options_init(ruas_config_options *opts, unsigned int version);
+
+/*
+ * Load and validate a configuration file (opts may be NULL). On
+ * RUAS_ERR_CONFIG the error names the file, the line and the reason.
+ */
+RUAS_EXTERN int ruas_config_load(ruas_config **out, const char *path,
+				 const ruas_config_options *opts, ruas_error **err);
+/* The same from memory; `name` is used in messages in place of a path. */
+RUAS_EXTERN int ruas_config_load_buffer(ruas_config **out, const char *text, size_t len,
+					const char *name, const ruas_config_options *opts,
+					ruas_error **err);
+RUAS_EXTERN void ruas_config_free(ruas_config *cfg);
+/*
+ * How many audit records of this configuration's calls and runs no sink
+ * took (a syslogd that stopped reading, a descriptor that refused): never
+ * lost in silence (docs/audit.md).
+ */
+RUAS_EXTERN unsigned long ruas_config_audit_undelivered(const ruas_config *cfg);
+
+RUAS_EXTERN const char *ruas_config_path(const ruas_config *cfg);
+/* The sudo binary and the ruas-exec helper the configuration uses. */
+RUAS_EXTERN const char *ruas_config_sudo(const ruas_config *cfg);
+RUAS_EXTERN const char *ruas_config_helper(const ruas_config *cfg);
+RUAS_EXTERN size_t ruas_config_project_count(const ruas_config *cfg);
+RUAS_EXTERN const ruas_project *ruas_config_project_at(const ruas_config *cfg, size_t i);
+/* NULL when no project has this name. */
+RUAS_EXTERN const ruas_project *ruas_config_project_find(const ruas_config *cfg,
+							  const char *name);
+
+RUAS_EXTERN const char *ruas_project_name(const ruas_project *p);
+RUAS_EXTERN const char *ruas_project_work_dir(const ruas_project *p);
+/* NULL when the project runs as the supervisor (legacy mode). */
+RUAS_EXTERN const char *ruas_project_run_as_user(const ruas_project *p);
+/* The person the project is scoped to, or NULL. */
+RUAS_EXTERN const char *ruas_project_person(const ruas_project *p);
+/* NULL-terminated; never empty. */
+RUAS_EXTERN const char *const *ruas_project_command(const ruas_project *p);
+/* "sudo" or "pam" ("auto" resolved for this process), "none" without run_as_user. */
+RUAS_EXTERN const char *ruas_project_backend(const ruas_project *p);
+/* Seconds between SIGTERM and SIGKILL of the agent's tree (terminate_grace). */
+RUAS_EXTERN unsigned int ruas_project_terminate_grace(const ruas_project *p);
+/* The effective allowlist (global plus the project's additions), NULL-terminated. */
+RUAS_EXTERN const char *const *ruas_project_env_allowlist(const ruas_project *p);
+/* The effective target_sudo_allowed (global plus the project's), NULL-terminated. */
+RUAS_EXTERN const char *const *ruas_project_target_sudo_allowed(const ruas_project *p);
+
+/*
+ * ---------------------------------------------- configuration built in code
+ * ruas_config_new(), ruas_config_set_people() when it serves people, then
+ * ruas_config_add_project() per project: each value meets the rules of its
+ * ruas.conf(5) key, with the same messages without a file and line. In the
+ * specs NULL, and RUAS_UNSET for a number, means absent (the default);
+ * lists are NULL-terminated ({NULL} is the file's [], not absent); every
+ * string is copied.
+ */
+#define RUAS_UNSET (-1)
+
+/* The top-level keys of ruas.conf(5). Version 2 added the audit keys, 3 host_check_interval. */
+#define RUAS_CONFIG_GLOBALS_VERSION 3
+typedef struct {
+	unsigned int version;
+	const char *name; /* the configuration's name in messages; NULL: "(ruas_config_new)" */
+	const char *const *env_allowlist;
+	const char *sudo;
+	const char *helper;
+	const char *session_helper;
+	const char *const *scan_prune;
+	int scan_time_limit;
+	const char *backend; /* "sudo", "pam" or "auto" */
+	const char *pam_service;
+	int terminate_grace;
+	const char *const *target_sudo_allowed;
+	const char *lifetime; /* "pidns", "subreaper" or "auto" */
+	/* Version 2 (docs/audit.md): */
+	const char *audit_facility; /* "authpriv", "auth", "daemon", "user", "local0".."local7" */
+	const char *audit_log;      /* an absolute path for JSON lines; NULL: none */
+	const char *audit_argv;     /* "truncated", "full" or "none" */
+	int audit_argv_max;         /* bytes kept of each argument when truncated */
+	/* Version 3: seconds a walk of the host's trees is reused (0: never). */
+	int host_check_interval;
+} ruas_config_globals;
+#define RUAS_CONFIG_GLOBALS_INIT                                                            \
+	{RUAS_DESIGNATED(version) RUAS_CONFIG_GLOBALS_VERSION, RUAS_DESIGNATED(name) NULL,   \
+	 RUAS_DESIGNATED(env_allowlist) NULL, RUAS_DESIGNATED(sudo) NULL,                     \
+	 RUAS_DESIGNATED(helper) NULL, RUAS_DESIGNATED(session_helper) NULL,                  \
+	 RUAS_DESIGNATED(scan_prune) NULL, RUAS_DESIGNATED(scan_time_limit) RUAS_UNSET,       \
+	 RUAS_DESIGNATED(backend) NULL, RUAS_DESIGNATED(pam_service) NULL,                    \
+	 RUAS_DESIGNATED(terminate_grace) RUAS_UNSET,                                         \
+	 RUAS_DESIGNATED(target_sudo_allowed) NULL, RUAS_DESIGNATED(lifetime) NULL,           \
+	 RUAS_DESIGNATED(audit_facility) NULL, RUAS_DESIGNATED(audit_log) NULL,               \
+	 RUAS_DESIGNATED(audit_argv) NULL, RUAS_DESIGNATED(audit_argv_max) RUAS_UNSET,        \
+	 RUAS_DESIGNATED(host_check_interval) RUAS_UNSET}
+RUAS_EXTERN int ruas_config_globals_init(ruas_config_globals *globals, unsigned int version);
+
+/*
+ * A configuration with no projects yet; NULL globals are a file's defaults.
+ * opts (may be NULL) gives supervisor_uid; skip_owner_check means nothing here.
+ */
+RUAS_EXTERN int ruas_config_new(ruas_config **out, const ruas_config_globals *globals,
+				const ruas_config_options *opts, ruas_error **err);
+
+/* One member of the people block: the keys of a member in ruas.conf(5). */
+#define RUAS_PERSON_SPEC_VERSION 1
+typedef struct {
+	unsigned int version;
+	const char *id;          /* required: ^[a-z0-9][a-z0-9_-]*$, at most 64, unique */
+	const char *run_as_user; /* required: as a project's run_as_user */
+} ruas_person_spec;
+#define RUAS_PERSON_SPEC_INIT                                                              \
+	{RUAS_DESIGNATED(version) RUAS_PERSON_SPEC_VERSION, RUAS_DESIGNATED(id) NULL,       \
+	 RUAS_DESIGNATED(run_as_user) NULL}
+RUAS_EXTERN int ruas_person_spec_init(ruas_person_spec *spec, unsigned int version);
+
+/*
+ * The people block of ruas.conf(5): member_count specs at members (NULL
+ * with 0 is a block without `members`, refused as that is; non-NULL with 0
+ * is `members = ();`).
+ */
+#define RUAS_PEOPLE_SPEC_VERSION 1
+typedef struct {
+	unsigned int version;
+	const char *worktrees;       /* required, absolute: person P's scope is <worktrees>/<P> */
+	const char *credentials;     /* required, absolute: denied to every person */
+	const char *claude_projects; /* NULL: <HOME of P's run_as_user>/.claude/projects */
+	const char *enforce;         /* "none" (NULL) or "bwrap" */
+	const ruas_person_spec *members;
+	size_t member_count;
+} ruas_people_spec;
+#define RUAS_PEOPLE_SPEC_INIT                                                              \
+	{RUAS_DESIGNATED(version) RUAS_PEOPLE_SPEC_VERSION, RUAS_DESIGNATED(worktrees) NULL, \
+	 RUAS_DESIGNATED(credentials) NULL, RUAS_DESIGNATED(claude_projects) NULL,           \
+	 RUAS_DESIGNATED(enforce) NULL, RUAS_DESIGNATED(members) NULL,                       \
+	 RUAS_DESIGNATED(member_count) 0}
+RUAS_EXTERN int ruas_people_spec_init(ruas_people_spec *spec, unsigned int version);
+
+/*
+ * Gives cfg its people block, judged as a file's is. It must come before
+ * any project: cfg with projects or a people block already is
+ * RUAS_ERR_INVALID. On any refusal cfg is unchanged. It changes cfg: no
+ * other call on cfg may run meanwhile.
+ */
+RUAS_EXTERN int ruas_config_set_people(ruas_config *cfg, const ruas_people_spec *spec,
+				       ruas_error **err);
+
+#define RUAS_PROJECT_SPEC_VERSION 1
+typedef struct {
+	unsigned int version;
+	/* Required: name (unique), work_dir (absolute), command (non-empty). */
+	const char *name;
+	const char *work_dir;
+	const char *const *command;
+	/* Optional, as the project keys of ruas.conf of the same names. */
+	const char *run_as_user; /* NULL: legacy mode, the supervisor runs it */
+	const char *const *env_allowlist;
+	const char *person;
+	const char *const *deny_settings_args;
+	const char *const *scan_prune;
+	const char *const *target_sudo_allowed;
+	const char *backend;
+	const char *pam_service;
+	int terminate_grace;
+	const char *lifetime;
+} ruas_project_spec;
+#define RUAS_PROJECT_SPEC_INIT                                                              \
+	{RUAS_DESIGNATED(version) RUAS_PROJECT_SPEC_VERSION, RUAS_DESIGNATED(name) NULL,     \
+	 RUAS_DESIGNATED(work_dir) NULL, RUAS_DESIGNATED(command) NULL,                       \
+	 RUAS_DESIGNATED(run_as_user) NULL, RUAS_DESIGNATED(env_allowlist) NULL,              \
+	 RUAS_DESIGNATED(person) NULL, RUAS_DESIGNATED(deny_settings_args) NULL,              \
+	 RUAS_DESIGNATED(scan_prune) NULL, RUAS_DESIGNATED(target_sudo_allowed) NULL,         \
+	 RUAS_DESIGNATED(backend) NULL, RUAS_DESIGNATED(pam_service) NULL,                    \
+	 RUAS_DESIGNATED(terminate_grace) RUAS_UNSET, RUAS_DESIGNATED(lifetime) NULL}
+RUAS_EXTERN int ruas_project_spec_init(ruas_project_spec *spec, unsigned int version);
+
+/*
+ * Validates the project and adds it at the end of cfg (a loaded one too).
+ * On any refusal cfg is unchanged; a run_as_user with no passwd entry is
+ * RUAS_ERR_CONFIG here. It changes cfg: no other call on cfg may run
+ * meanwhile; project pointers stay valid until ruas_config_free().
+ */
+RUAS_EXTERN int ruas_config_add_project(ruas_config *cfg, const ruas_project_spec *spec,
+					ruas_error **err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
