@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -227,4 +228,29 @@ pid_t pid_at_level(pid_t root, int level, pid_t pid)
 			closedir(d);
 	}
 	return 0;
+}
+
+const char *descriptor_limit_words(int errnum, char *buf, size_t size)
+{
+	struct rlimit rl;
+	if (size == 0)
+		return "";
+	buf[0] = '\0';
+	if (errnum == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
+		snprintf(buf, size,
+			 " (this process has as many descriptors open as its limit, "
+			 "RLIMIT_NOFILE %llu, allows: raise it, or start fewer at once)",
+			 (unsigned long long)rl.rlim_cur);
+	else if (errnum == ENFILE)
+		snprintf(buf, size, " (the system's table of open files is full: fs.file-max)");
+	return buf;
+}
+
+void say_dup_high_failed(const char *prefix, int errnum)
+{
+	int e = errnum == EINVAL ? EMFILE : errnum;
+	char words[256];
+	fprintf(stderr, "%s: %s%s\n", prefix,
+		e == EMFILE ? "no descriptor free from 10 on" : strerror(e),
+		descriptor_limit_words(e, words, sizeof words));
 }

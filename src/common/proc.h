@@ -12,6 +12,23 @@
  */
 unsigned long long process_start_time(pid_t pid);
 
+/*
+ * Out of descriptors is this process's limit or the system's, not what the
+ * failing call was about: for errnum EMFILE, " (this process has as many
+ * descriptors open as its limit, RLIMIT_NOFILE N, allows: ...)"; for
+ * ENFILE, the system's table (fs.file-max); for any other errno "". In buf
+ * (256 bytes is room), which it returns; so that nobody looks for the
+ * cause in sudo, PAM or the target's files.
+ */
+const char *descriptor_limit_words(int errnum, char *buf, size_t size);
+
+/*
+ * Says on stderr why F_DUPFD from 10 on failed with errnum ("PREFIX: ..."):
+ * EINVAL there means RLIMIT_NOFILE is 10 or less, so no descriptor is free
+ * from 10 on, which is running out of descriptors as EMFILE is.
+ */
+void say_dup_high_failed(const char *prefix, int errnum);
+
 /* Field 4 of /proc/PID/stat, the parent's pid; -1 when it cannot be read. */
 pid_t process_parent(pid_t pid);
 

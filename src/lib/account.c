@@ -22,6 +22,11 @@ static int fill(struct passwd *pw, struct account *a)
 	return ACCOUNT_FOUND;
 }
 
+static int out_of_descriptors(int e)
+{
+	return e == EMFILE || e == ENFILE;
+}
+
 static int lookup(const char *name, uid_t uid, struct account *a)
 {
 	struct passwd pw, *res = NULL;
@@ -31,20 +36,32 @@ static int lookup(const char *name, uid_t uid, struct account *a)
 		char *mem = malloc(size);
 		if (!mem)
 			return ACCOUNT_ERROR;
+		errno = 0;
 		int e = name ? getpwnam_r(name, &pw, mem, size, &res)
 			     : getpwuid_r(uid, &pw, mem, size, &res);
+		int seen = errno;
 		if (e == ERANGE && size < (1u << 20)) {
 			free(mem);
 			size *= 4;
 			continue;
 		}
 		int r = ACCOUNT_MISSING;
-		if (res)
+		if (res) {
 			r = fill(res, a);
-		else if (e != 0 && e != ENOENT && e != ESRCH && e != EBADF &&
-			 e != EPERM)
+			e = ENOMEM; /* fill()'s only failure */
+		} else if (out_of_descriptors(seen) && !out_of_descriptors(e)) {
+			/*
+			 * A source that could not be opened (nss files, out of
+			 * descriptors) can let the next one say "not found": the
+			 * user is then not known to be missing.
+			 */
+			e = seen;
+		}
+		if (!res && (out_of_descriptors(e) || (e != 0 && e != ENOENT && e != ESRCH &&
+						      e != EBADF && e != EPERM)))
 			r = ACCOUNT_ERROR;
 		free(mem);
+		errno = r == ACCOUNT_ERROR ? e : 0;
 		return r;
 	}
 }

@@ -17,7 +17,12 @@ struct account {
 	gid_t gid;
 };
 
-/* ACCOUNT_FOUND (fill *a, free with account_clear), ACCOUNT_MISSING or ACCOUNT_ERROR. */
+/*
+ * ACCOUNT_FOUND (fill *a, free with account_clear), ACCOUNT_MISSING or
+ * ACCOUNT_ERROR with errno set: EMFILE or ENFILE whenever the database
+ * ran out of descriptors, even when it then said "not found" (an entry it
+ * could not read is not known to be missing).
+ */
 int account_lookup(const char *name, struct account *a);
 int account_lookup_uid(uid_t uid, struct account *a);
 void account_clear(struct account *a);

@@ -5,9 +5,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "buf.h"
+#include "proc.h"
 
 struct ruas_error {
 	ruas_code code;
@@ -22,20 +22,11 @@ struct ruas_error {
 static struct ruas_error oom_error = {RUAS_ERR_NOMEM, "out of memory", NULL,
 				      0, 0, 1, RUAS_STAGE_NONE};
 
-/*
- * Out of descriptors is the process's limit or the system's, not what the
- * failing call was about: the message names which, and the limit, so that
- * nobody looks for the cause in sudo or the target's files.
- */
+/* Out of descriptors names the limit (proc.h), so nobody looks for the cause elsewhere. */
 static void descriptor_limit_hint(struct buf *b, int errnum)
 {
-	struct rlimit rl;
-	if (errnum == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
-		buf_printf(b, " (this process has as many descriptors open as its limit, "
-			      "RLIMIT_NOFILE %llu, allows: raise it, or start fewer at once)",
-			   (unsigned long long)rl.rlim_cur);
-	else if (errnum == ENFILE)
-		buf_adds(b, " (the system's table of open files is full: fs.file-max)");
+	char words[256];
+	buf_adds(b, descriptor_limit_words(errnum, words, sizeof words));
 }
 
 /* The error of error_set() and error_set_start(), at stage. */

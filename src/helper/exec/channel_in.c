@@ -12,6 +12,7 @@
 
 #include "buf.h"
 #include "channel.h"
+#include "proc.h"
 
 static int refuse(const char *what, const char *why)
 {
@@ -91,8 +92,10 @@ static int take_fd(const char *opt, const char *arg, int min, int *out)
 		return -1;
 	/* Nothing the helper starts may inherit it; off the stdio numbers, which the agent's take. */
 	int high = fcntl((int)fd, F_DUPFD_CLOEXEC, 10);
-	if (high < 0)
-		return refuse("cannot keep the channel private", strerror(errno));
+	if (high < 0) {
+		say_dup_high_failed("ruas-exec: cannot keep the channel private", errno);
+		return -1;
+	}
 	close((int)fd);
 	if (fd == 0) {
 		int null = open("/dev/null", O_RDONLY); /* lands on 0, the lowest free */

@@ -128,7 +128,7 @@ static int open_helper(const struct session *p, const struct passwd *pw, int *co
 	int high = fcntl(fd, F_DUPFD_CLOEXEC, 10);
 	close(fd);
 	if (high < 0)
-		perror("ruas-session: the helper's descriptor");
+		say_dup_high_failed("ruas-session: the helper's descriptor", errno);
 	return high;
 }
 

@@ -67,7 +67,8 @@ static enum outcome classify_failure(const struct job *j)
 	if (code == 1 && (strncmp(err, "sudo: unable to execute ", 24) == 0 ||
 			  (strncmp(err, "sudo: ", 6) == 0 && strstr(err, ": command not found"))))
 		return OUT_HELPER_FAILED;
-	if (code == 1 && strncmp(err, "sudo: ", 6) == 0)
+	/* Its rules' refusal; not sudo's own failure, which may end in the same words. */
+	if (code == 1 && strncmp(err, "sudo: ", 6) == 0 && !sudo_failed_itself(err, j->spec->user))
 		return OUT_NOT_CONFIGURED;
 	if (code == 126 || code == 127)
 		return OUT_HELPER_FAILED;
@@ -182,10 +183,14 @@ static const struct group_risk_gids *risk_gids(struct risk_once *o)
 static void job_groups(struct risk_once *o, struct job *j)
 {
 	const struct group_risk_gids *known = risk_gids(o);
+	errno = 0;
 	j->groups_failed = account_group_risks(&j->acct, known, &j->groups) < 0;
 	if (j->outcome == OUT_OK && j->spec->want_rules && !j->groups_failed &&
 	    account_session_group_risks(&j->acct, j->hr.gids, j->hr.ngids, known, &j->groups) < 0)
 		j->groups_failed = 1;
+	/* Out of descriptors is said as such (the database itself may be fine). */
+	if (j->groups_failed && (errno == EMFILE || errno == ENFILE))
+		j->groups_failed = errno;
 }
 
 /* The programs of the job's target_sudo_allowed commands are anchors too. */
@@ -203,6 +208,13 @@ static void set_internal(struct job *j, const char *what)
 	j->internal = what;
 }
 
+/* With the errno of the call that failed, whose words the message gives (EMFILE: the limit). */
+static void set_internal_errno(struct job *j, const char *what, int errnum)
+{
+	set_internal(j, what);
+	j->internal_errno = errnum;
+}
+
 /* The account as the user database has it: it exists and can log in. 0 to go on. */
 static int account_ready(struct job *j)
 {
@@ -212,7 +224,7 @@ static int account_ready(struct job *j)
 		return -1;
 	}
 	if (lr != ACCOUNT_FOUND) {
-		set_internal(j, "the user database could not be read");
+		set_internal_errno(j, "the user database could not be read", errno);
 		return -1;
 	}
 	int nologin = shell_refuses_login(j->acct.shell);
@@ -388,10 +400,16 @@ static void judge_output(struct job *j)
 static int pam_service_ready(const struct check_run *run, struct job *j)
 {
 	char why[512];
+	errno = 0;
 	if (!j->spec->pam ||
 	    pam_service_problem(run->cfg ? run->cfg->pam_dir : NULL, j->spec->pam_service, why,
 				sizeof why) == 0)
 		return 0;
+	/* Out of descriptors says nothing of the service file. */
+	if (errno == EMFILE || errno == ENFILE) {
+		set_internal_errno(j, "its PAM service file could not be opened", errno);
+		return -1;
+	}
 	j->pam_reason = strdup(why);
 	if (j->pam_reason)
 		j->outcome = OUT_PAM_SERVICE;
@@ -467,7 +485,15 @@ static void run_job_call(const struct check_run *run, const struct runner *runne
 		return;
 	}
 	if (call_run(run, runner, j, &c) < 0) {
-		set_internal(j, "running sudo failed (pipes, memory or wait)");
+		set_internal_errno(j, s->pam ? "running ruas-session failed" : "running sudo failed",
+				   errno);
+		return;
+	}
+	/* Only a program that is not there or may not be run is sudo's or ruas-session's to fix. */
+	int e = j->rr.spawn_errno;
+	if (e && e != ENOENT && e != EACCES && e != ENOTDIR) {
+		set_internal_errno(j, s->pam ? "ruas-session could not be started"
+					     : "sudo could not be started", e);
 		return;
 	}
 	judge_output(j);

@@ -100,6 +100,7 @@ struct job {
 	const struct job_spec *spec;
 	enum outcome outcome;
 	const char *internal; /* static description for OUT_INTERNAL */
+	int internal_errno;   /* and the errno of the call that failed, 0: none */
 	char *pam_reason;
 	/* pam: can root make the agent's PID namespace (enum session_acct), and why not */
 	int pidns;
@@ -110,7 +111,7 @@ struct job {
 	 */
 	struct account acct;
 	struct group_hits groups; /* account_group_risks(), after the call */
-	int groups_failed;
+	int groups_failed; /* 1, or EMFILE or ENFILE when that is why */
 	unsigned int timeout_s;
 	struct run_result rr;
 	struct helper_report hr;

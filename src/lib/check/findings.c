@@ -56,7 +56,8 @@ static char *pam_failure_text(const struct check_run *run, const struct job *j,
 		return msg_pam_failed(project, user, run->session_helper,
 				      exit_status_code(j->rr.wait_status), j->rr.spawn_errno != 0, err);
 	default:
-		return msg_internal(project, user, j->internal ? j->internal : "unknown failure");
+		return msg_internal_errno(project, user, j->internal ? j->internal : "unknown failure",
+					  j->internal_errno);
 	}
 	text = (what.oom || fix.oom) ? NULL : msg_pam_unusable(project, user, what.data, fix.data);
 	buf_free(&what);
@@ -88,7 +89,8 @@ static char *failure_text(const struct check_run *run, const struct job *j, cons
 	case OUT_SUDO_FAILED:
 		return msg_sudo_failed(project, user, code, j->rr.timed_out, j->timeout_s, err);
 	default:
-		return msg_internal(project, user, j->internal ? j->internal : "unknown failure");
+		return msg_internal_errno(project, user, j->internal ? j->internal : "unknown failure",
+					  j->internal_errno);
 	}
 }
 

@@ -11,6 +11,8 @@
 #include "buf.h"
 #include "check/messages_int.h"
 #include "pam_service.h"
+#include "proc.h"
+#include "spawn/sudo_call.h"
 #include "quote.h"
 
 void msg_indent(struct buf *b, const char *text)
@@ -180,11 +182,17 @@ char *msg_sudo_failed(const char *project, const char *user, int status,
 	q(&b, user);
 	if (timed_out)
 		buf_printf(&b, " through sudo did not finish within %u seconds.\n", timeout_s);
+	else if (status > 128)
+		buf_printf(&b, " through sudo ended by signal %d without a report.\n", status - 128);
 	else
 		buf_printf(&b, " through sudo failed (exit status %d) without a report.\n", status);
-	buf_printf(&b, "Try it by hand: sudo -n -u %s -- true\n"
-		       "Fix what it shows (sudo, its PAM session, or the ruas helper; no login "
-		       "file of the target runs in a check). Then restart ruas.\n", user);
+	buf_printf(&b, "Try it by hand: sudo -n -u %s -- true\n", user);
+	if (sudo_failed_itself(said, user)) {
+		char why[256];
+		buf_printf(&b, "%s. Then restart ruas.\n", sudo_failure_words(said, why, sizeof why));
+	} else
+		buf_adds(&b, "Fix what it shows (sudo, its PAM session, or the ruas helper; no login "
+			     "file of the target runs in a check). Then restart ruas.\n");
 	if (said && *said) {
 		buf_adds(&b, "It said:\n");
 		msg_indent(&b, said);
@@ -194,11 +202,22 @@ char *msg_sudo_failed(const char *project, const char *user, int status,
 
 char *msg_internal(const char *project, const char *user, const char *what)
 {
+	return msg_internal_errno(project, user, what, 0);
+}
+
+char *msg_internal_errno(const char *project, const char *user, const char *what, int errnum)
+{
 	struct buf b = BUF_INIT;
 	msg_prefix(&b, "ERROR: ", project);
 	buf_adds(&b, "could not check user ");
 	q(&b, user);
-	buf_printf(&b, ": %s.\n", what);
+	buf_printf(&b, ": %s", what);
+	if (errnum) {
+		char words[256];
+		buf_printf(&b, ": %s%s", strerror(errnum),
+			   descriptor_limit_words(errnum, words, sizeof words));
+	}
+	buf_adds(&b, ".\n");
 	return buf_detach(&b);
 }
 

@@ -95,6 +95,13 @@ char *msg_group_warning(const char *project, const char *user,
 char *msg_group_fatal(const char *project, const char *user,
 		      const struct group_hit *h, size_t n);
 char *msg_internal(const char *project, const char *user, const char *what);
+/*
+ * The same, with the errno of the system call that failed (0: none): its
+ * words, and for EMFILE or ENFILE the descriptor limit (proc.h), so that
+ * running out of descriptors is never taken for sudo's or the target's
+ * fault.
+ */
+char *msg_internal_errno(const char *project, const char *user, const char *what, int errnum);
 
 struct outlives;
 /*

@@ -5,6 +5,7 @@
 
 #include "buf.h"
 #include "check/messages_int.h"
+#include "proc.h"
 #include "quote.h"
 
 char *msg_escalation(const char *user, const char *list)
@@ -133,7 +134,11 @@ char *msg_password_unjudged(const char *project, const char *user, int rc, const
 	target_user(&b, "", NULL, user);
 	buf_adds(&b, " has an empty password could not be judged: passwd -S, run as it, ");
 	if (rc < 0)
-		buf_printf(&b, "did not start (errno %d)", -rc);
+	{
+		char words[256];
+		buf_printf(&b, "did not start (errno %d)%s", -rc,
+			   descriptor_limit_words(-rc, words, sizeof words));
+	}
 	else
 		buf_printf(&b, "exited %d", rc);
 	buf_adds(&b, " and said: ");

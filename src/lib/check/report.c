@@ -1,6 +1,7 @@
 /* report.c - the preflight's findings, per project. */
 #include "check/report.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,9 +197,10 @@ int report_groups(ruas_report *r, size_t project, const char *project_name,
 	int rc = 0, fatal = 0, warn = 0;
 	if (failed)
 		return report_add(r, project, RUAS_SEVERITY_FATAL, "groups",
-				  msg_internal(project_name, user,
-					       "its groups could not be read from the "
-					       "group database"));
+				  msg_internal_errno(project_name, user,
+						     "its groups could not be read from the "
+						     "group database",
+						     failed == EMFILE || failed == ENFILE ? failed : 0));
 	for (size_t i = 0; i < g->n; i++) {
 		fatal |= g->v[i].severity == RUAS_SEVERITY_FATAL;
 		warn |= g->v[i].severity == RUAS_SEVERITY_WARNING;

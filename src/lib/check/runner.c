@@ -271,9 +271,12 @@ int run_capture(void *ctx, const struct run_request *req, struct run_result *res
 	io.sending = ch && ch->session;
 	outp[0] = errp[0] = sv[0] = -1;
 	capture(pid, &io, req, res);
-	if (wait_child(pid, &res->wait_status) == 0)
-		rc = (res->out.oom || res->err.oom || res->chan.oom) ? -1 : 0;
-out_pipes:
+	if (wait_child(pid, &res->wait_status) == 0 &&
+	    (rc = (res->out.oom || res->err.oom || res->chan.oom) ? -1 : 0) < 0)
+		errno = ENOMEM;
+out_pipes:;
+	/* The failure's errno for the caller (EMFILE names the limit), whatever closing sets. */
+	int saved = errno;
 	channel_out_free(&io.out);
 	for (int i = 0; i < 2; i++) {
 		if (sv[i] >= 0)
@@ -283,5 +286,6 @@ out_pipes:
 		if (errp[i] >= 0)
 			close(errp[i]);
 	}
+	errno = saved;
 	return rc;
 }

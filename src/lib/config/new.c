@@ -142,19 +142,21 @@ int ruas_config_add_project(ruas_config *cfg, const ruas_project_spec *spec, rua
 	if (spec->name && project_name_is_valid(spec->name) && spec->run_as_user &&
 	    !user_name_problem(spec->run_as_user)) {
 		struct account acct;
-		int lr = account_lookup(spec->run_as_user, &acct);
+		int lr = account_lookup(spec->run_as_user, &acct), lerr = errno;
 		if (lr == ACCOUNT_FOUND) {
 			account_clear(&acct);
 		} else {
 			struct buf name = BUF_INIT;
 			quote_display_dq(&name, spec->name ? spec->name : "");
 			int r = error_set(err, lr == ACCOUNT_MISSING ? RUAS_ERR_CONFIG : RUAS_ERR_SYSTEM,
-					  NULL, 0, lr == ACCOUNT_MISSING ? 0 : EIO,
-					  "project %s: run_as_user \"%s\" %s",
+					  NULL, 0, lr == ACCOUNT_MISSING ? 0 : lerr,
+					  "project %s: run_as_user \"%s\" %s%s",
 					  name.oom ? "(out of memory)" : name.data, spec->run_as_user,
 					  lr == ACCOUNT_MISSING
 						  ? "has no passwd entry (create it: ruas-setup useradd)"
-						  : "cannot be looked up: the user database could not be read");
+						  : "cannot be looked up: the user database could not be "
+						    "read: ",
+					  lr == ACCOUNT_MISSING ? "" : strerror(lerr));
 			buf_free(&name);
 			return r;
 		}

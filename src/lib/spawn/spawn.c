@@ -188,14 +188,16 @@ static int start_as_target(struct start *s, pid_t *pid, ruas_error **err)
 				 s->p->name, s->cfg->helper, mode, s->p->run_as_user, s->cfg->helper);
 	/* Now, not at load: the helper takes the login shell and home from here. */
 	struct account acct;
-	int lr = account_lookup(s->p->run_as_user, &acct);
+	int lr = account_lookup(s->p->run_as_user, &acct), lerr = errno;
 	if (lr != ACCOUNT_FOUND)
 		return error_set(err, lr == ACCOUNT_MISSING ? RUAS_ERR_CONFIG : RUAS_ERR_SYSTEM, NULL,
-				 0, lr == ACCOUNT_MISSING ? 0 : EIO,
-				 "project \"%s\": run_as_user \"%s\" %s, so there is no login "
+				 0, lr == ACCOUNT_MISSING ? 0 : lerr,
+				 "project \"%s\": run_as_user \"%s\" %s%s, so there is no login "
 				 "shell to start the agent in", s->p->name, s->p->run_as_user,
 				 lr == ACCOUNT_MISSING ? "has no passwd entry any more"
-						       : "cannot be looked up: the user database could not be read");
+						       : "cannot be looked up: the user database could "
+							 "not be read: ",
+				 lr == ACCOUNT_MISSING ? "" : strerror(lerr));
 	int r = exec_payload_build(s->cfg, s->p, &acct, s->args, s->env, s->v, s->x, &pl);
 	/* An argument list the agent's exec would refuse is refused here, before anything runs. */
 	if (r == 0 && (r = exec_limits_check(s->p, pl.argv, pl.argc, pl.env_names, pl.env_values,

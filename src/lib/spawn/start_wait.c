@@ -21,6 +21,7 @@
 #include "payload.h"
 #include "proc.h"
 #include "started.h"
+#include "spawn/sudo_call.h"
 
 _Static_assert((int)RUAS_STAGE_SUDO == STARTED_STAGE_SUDO &&
 		       (int)RUAS_STAGE_WORK_DIR == STARTED_STAGE_WORK_DIR &&
@@ -150,6 +151,21 @@ static int refused(struct start *s, int exit_code, ruas_error **err)
 				       "project \"%s\": the agent did not start as user \"%s\" "
 				       "(helper): %s (exit status %d)",
 				       p->name, p->run_as_user, words, exit_code);
+	/* Only a refusal is the rules' or the account's; a failure or a signal is said as one. */
+	int own = pam ? 0 : sudo_failed_itself(words, p->run_as_user);
+	if (own || exit_code > 128 || exit_code < 0) {
+		char why[256];
+		return error_set_start(
+			err, RUAS_STAGE_SUDO, NULL, own > 0 ? own : 0,
+			"project \"%s\": the agent did not start as user \"%s\" (sudo): %s %s: "
+			"%s (%s %d)%s%s",
+			p->name, p->run_as_user, pam ? "ruas-session" : "sudo",
+			exit_code > 128 ? "was killed" : exit_code < 0 ? "did not end" : "failed",
+			*words ? words : "it said nothing",
+			exit_code > 128 ? "signal" : "exit status",
+			exit_code > 128 ? exit_code - 128 : exit_code, own ? ". " : "",
+			own ? sudo_failure_words(words, why, sizeof why) : "");
+	}
 	return error_set_start(
 		err, RUAS_STAGE_SUDO, NULL, 0,
 		"project \"%s\": the agent did not start as user \"%s\" (sudo): %s refused: %s "

@@ -2,6 +2,8 @@
 #ifndef RUAS_SUDO_CALL_H
 #define RUAS_SUDO_CALL_H
 
+#include <stddef.h>
+
 /*
  * sudo -n -u USER -- HELPER --channel-fd 0
  *
@@ -28,5 +30,23 @@ void sudo_call_build(struct sudo_call *c, const char *sudo, const char *user, co
  */
 void sudo_call_build_via(struct sudo_call *c, const char *sudo, const char *via, const char *user,
 			 const char *helper);
+
+/*
+ * Whether what sudo said (its stderr) shows a failure of sudo's own rather
+ * than a refusal by its rules: out of descriptors or memory, a PAM stack
+ * or a plugin that could not be loaded, a user database it could not read
+ * (seen here at RLIMIT_NOFILE 4 to 8, where sudo also goes on to say "a
+ * password is required", or "unknown user" of user, which this process
+ * finds). 0: none seen; else the errno it names (EMFILE,
+ * ENFILE, ENOMEM), or -1 for one without an errno.
+ */
+int sudo_failed_itself(const char *said, const char *user);
+
+/*
+ * Words for a failure that sudo_failed_itself() sees (said), naming this
+ * process's RLIMIT_NOFILE, which sudo and its PAM modules inherit: into
+ * buf, which it returns.
+ */
+const char *sudo_failure_words(const char *said, char *buf, size_t size);
 
 #endif
