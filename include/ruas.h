@@ -499,6 +499,34 @@ RUAS_EXTERN ruas_severity ruas_report_host_severity(const ruas_report *report, s
 RUAS_EXTERN const char *ruas_report_host_check(const ruas_report *report, size_t item);
 RUAS_EXTERN const char *ruas_report_host_text(const ruas_report *report, size_t item);
 /*
+ * What an item is about and what to do, beside its text (NULL past the last
+ * item, for a NULL report, and where none applies):
+ *   user  the OS user the finding is about: the project's run_as_user, a
+ *         person's user, the target of ruas_check_targets(), or "root"
+ *         (check "password": root has none). NULL for "audit_log" (the
+ *         supervisor's log) and for host items.
+ *   path  the file or directory it is about: the work_dir as configured
+ *         ("work_dir", "containment", "scan"), the path an "anchors" or
+ *         "audit" finding names, the helper, sudo, the login shell, the PAM
+ *         service file, doas.conf or the PAM/polkit file of an "escalation"
+ *         rule, the audit log, "/proc". NULL where the finding is about an
+ *         account, a rule sudo lists, a group or a setting.
+ *   fix   what to do, in the text's own words (its fix sentences and
+ *         commands, names quoted as in the text), without "Fix: " and
+ *         without "Then restart ruas."; plain text, possibly several lines
+ *         with no final newline. Never NULL for a fatal item; NULL for a
+ *         warning whose text gives no fix.
+ * Strings live as long as the report.
+ */
+RUAS_EXTERN const char *ruas_report_item_user(const ruas_report *report, size_t project,
+					      size_t item);
+RUAS_EXTERN const char *ruas_report_item_path(const ruas_report *report, size_t project,
+					      size_t item);
+RUAS_EXTERN const char *ruas_report_item_fix(const ruas_report *report, size_t project,
+					     size_t item);
+RUAS_EXTERN const char *ruas_report_host_path(const ruas_report *report, size_t item);
+RUAS_EXTERN const char *ruas_report_host_fix(const ruas_report *report, size_t item);
+/*
  * What the check could not judge as this supervisor, because only root can
  * read it: each a file or directory (`path`) and what in it was not judged
  * (`what`, such as "empty passwords"). Not a finding: a root check
