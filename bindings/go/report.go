@@ -27,6 +27,9 @@ type Item struct {
 	Check    string   // the check's stable identifier ("sudo", "escalation", ...; see ruas.h)
 	Severity Severity // SeverityFatal or SeverityWarning
 	Text     string   // the full text, "ERROR: ..." or "WARNING: ...", ending in a newline
+	User     string   // the OS user it is about (run_as_user, the target, "root"); "" where none
+	Path     string   // the file or directory it is about (the work_dir, ...); "" where none
+	Fix      string   // what to do, in the text's own words; never "" for a fatal item
 }
 
 // ProjectReport is the findings of one project.
@@ -144,6 +147,9 @@ func copyReport(rep *C.ruas_report) *Report {
 				Check:    goString(C.ruas_report_item_check(rep, p, i)),
 				Severity: sev,
 				Text:     goString(C.ruas_report_item_text(rep, p, i)),
+				User:     goString(C.ruas_report_item_user(rep, p, i)),
+				Path:     goString(C.ruas_report_item_path(rep, p, i)),
+				Fix:      goString(C.ruas_report_item_fix(rep, p, i)),
 			})
 		}
 		r.Projects = append(r.Projects, pr)
@@ -158,6 +164,8 @@ func copyReport(rep *C.ruas_report) *Report {
 			Check:    goString(C.ruas_report_host_check(rep, i)),
 			Severity: sev,
 			Text:     goString(C.ruas_report_host_text(rep, i)),
+			Path:     goString(C.ruas_report_host_path(rep, i)),
+			Fix:      goString(C.ruas_report_host_fix(rep, i)),
 		})
 	}
 	r.Unjudged = []Unjudged{}

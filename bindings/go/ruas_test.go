@@ -466,7 +466,8 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	// The host's findings come once, not per project; as root nothing is unjudged.
 	for _, it := range rep.Host {
-		if it.Check != "proc" || it.Severity != ruas.SeverityWarning || !strings.Contains(it.Text, "hidepid") {
+		if it.Check != "proc" || it.Severity != ruas.SeverityWarning || !strings.Contains(it.Text, "hidepid") ||
+			it.User != "" || it.Path != "/proc" || it.Fix == "" || !strings.Contains(it.Text, it.Fix) {
 			t.Fatalf("host item %+v", it)
 		}
 	}

@@ -75,6 +75,21 @@ RUAS_EXTERN ruas_severity ruas_report_host_severity(const ruas_report *report, s
 RUAS_EXTERN const char *ruas_report_host_check(const ruas_report *report, size_t item);
 RUAS_EXTERN const char *ruas_report_host_text(const ruas_report *report, size_t item);
 /*
+ * What an item is about and what to do, beside its text (NULL past the last
+ * item, for a NULL report, and where none applies): user, the OS user it is
+ * about; path, the file or directory it is about; fix, what to do in the
+ * text's own words, never NULL for a fatal item (docs/library.md "Preflight").
+ * Strings live as long as the report.
+ */
+RUAS_EXTERN const char *ruas_report_item_user(const ruas_report *report, size_t project,
+					      size_t item);
+RUAS_EXTERN const char *ruas_report_item_path(const ruas_report *report, size_t project,
+					      size_t item);
+RUAS_EXTERN const char *ruas_report_item_fix(const ruas_report *report, size_t project,
+					     size_t item);
+RUAS_EXTERN const char *ruas_report_host_path(const ruas_report *report, size_t item);
+RUAS_EXTERN const char *ruas_report_host_fix(const ruas_report *report, size_t item);
+/*
  * What this supervisor could not judge because only root can read it: a
  * path and what in it. Not findings; empty as root.
  */

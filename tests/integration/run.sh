@@ -170,6 +170,14 @@ expect "check 3: names read and search on the dir" has "$ERR" "Missing: read and
 expect "check 3: gives a setfacl fix" has "$ERR" "setfacl -m u:t1:rx $SB/private"
 expect "check 3: a deeper dir names the ancestor without search" has "$ERR" "Missing: search (x) permission on \"$SB/private\""
 expect "check 3: a missing dir is named" has "$ERR" "Missing: \"$SB/nonexistent\" cannot be reached"
+run_sup check -c "$CONF" --json
+expect "check --json: exit 1" test "$RC" = 1
+expect "check --json: every item holds to ruas(1)'s schema" \
+	perl "$abs_top_srcdir/tests/integration/json_items.pl" <"$SB/out"
+expect "check --json: a work_dir error names its project, user, path and fix" \
+	perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); my ($p) = grep { $_->{name} eq "claude" } @{$j->{projects}}; my $e = $p->{errors}[0]; exit(($e->{check} eq "work_dir" && $e->{severity} eq "error" && $e->{project} eq "claude" && $e->{user} eq "t1" && $e->{path} eq $ARGV[0] && $e->{fix} =~ /^Grant it, for example with:\n  setfacl -m u:t1:rx \Q$ARGV[0]\E\n/ && $e->{summary} eq "project \"claude\" work_dir \"$ARGV[0]\" is not accessible to user \"t1\"." && $e->{message} =~ /^ERROR: /) ? 0 : 1)' "$SB/private" <"$SB/out"
+expect "check --json: the deeper project's path is its own work_dir" \
+	perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); my ($p) = grep { $_->{name} eq "deep" } @{$j->{projects}}; exit($p->{errors}[0]{path} eq $ARGV[0] ? 0 : 1)' "$SB/private/sub" <"$SB/out"
 
 conf hostile_ok <<EOC
 projects = ( { name = "h"; run_as_user = "t1"; work_dir = $(cfgstr "$HOSTILE"); command = ["true"]; } );
@@ -221,6 +229,8 @@ expect "scan: exactly 50 path lines" test "$lines" = 50
 run_sup check -c "$CONF" --json
 expect "check --json prints one JSON document" perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); exit(($j->{ok} && @{$j->{projects}[0]{warnings}} == 1) ? 0 : 1)' <"$SB/out"
 expect "check --json keeps stderr free of blocks" hasnt "$ERR" "WARNING"
+expect "check --json: a warning names its severity, project, user, path and fix" \
+	perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); my $w = $j->{projects}[0]{warnings}[0]; exit(($w->{check} eq "scan" && $w->{severity} eq "warning" && $w->{project} eq "claude" && $w->{user} eq "t1" && $w->{path} eq $ARGV[0] && $w->{fix} =~ /^Fix ownership\/permissions, narrow the project scope/ && $w->{summary} =~ /^project "claude" work_dir .* may not be able to access cleanly:$/ && !@{$j->{host}{errors}}) ? 0 : 1)' "$S" <"$SB/out"
 
 # ------------------------------------------------------------------ global abort
 conf abort <<EOC
@@ -493,5 +503,17 @@ run_sup run -c "$SB/conf/good.conf" good extra
 expect "usage: arguments without -- exit 2" test "$RC" = 2
 run_sup run -c "$SB/conf/good.conf" nosuchproject
 expect "usage: an unknown project exits 2" test "$RC" = 2
+
+# Every configuration of the suite, checked once more as JSON: each item has
+# ruas(1)'s keys and every error a fix (those that do not load are skipped).
+bad=
+for f in "$SB"/conf/*.conf; do
+	chmod 644 "$f"
+	run_sup check -c "$f" --json
+	[ "$RC" -le 1 ] || continue
+	perl "$abs_top_srcdir/tests/integration/json_items.pl" <"$SB/out" >"$SB/why" || bad="$bad ${f##*/}: $(cat "$SB/why")"
+done
+expect "check --json: every finding of the suite's configurations has its keys, and every error a fix" test -z "$bad"
+[ -z "$bad" ] || echo "# $bad"
 
 tap_finish

@@ -174,13 +174,25 @@ setup check --target t2 --helper "$HELPER" --json
 # docker gives root by design: fatal since issue 11 part 3 (it was a warning).
 expect "check --json: root-equivalent group (docker) reported as an error" perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); my $e = $j->{targets}[0]{errors}; exit((!$j->{ok} && @$e == 1 && $e->[0]{check} eq "groups" && $e->[0]{message} =~ /is a member of docker, which give root without a password/ && !@{$j->{targets}[0]{warnings}}) ? 0 : 1)' <"$SB/out"
 expect "check --json: ... exit 1" test "$RC" = 1
+expect "check --json: every item holds to ruas(1)'s schema" \
+	perl "$abs_top_srcdir/tests/integration/json_items.pl" <"$SB/out"
+expect "check --json: the error names its user and fix, no project" \
+	perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); my $e = $j->{targets}[0]{errors}[0]; exit(($e->{severity} eq "error" && !defined $e->{project} && $e->{user} eq "t2" && !defined $e->{path} && $e->{fix} =~ /^Take the user out of them:\n  gpasswd -d t2 docker/ && $e->{summary} =~ /^target user "t2" is a member of docker/) ? 0 : 1)' <"$SB/out"
 gpasswd -d t2 docker >/dev/null
 usermod -aG adm t2
 setup check --target t2 --helper "$HELPER" --json
 expect "check --json: reading group (adm) reported as a warning" perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); my $w = $j->{targets}[0]{warnings}; exit(($j->{ok} && @$w == 1 && $w->[0]{check} eq "groups" && $w->[0]{message} =~ /adm/) ? 0 : 1)' <"$SB/out"
+expect "check --json: the warning names its severity, user and fix" \
+	perl -MJSON::PP -e 'my $w = decode_json(join "", <STDIN>)->{targets}[0]{warnings}[0]; exit(($w->{severity} eq "warning" && !defined $w->{project} && $w->{user} eq "t2" && $w->{fix} eq "Remove it from them, for example: gpasswd -d t2 GROUP") ? 0 : 1)' <"$SB/out"
 gpasswd -d t2 adm >/dev/null
 setup check --target t2 --supervisor t1 --helper "$HELPER"
 expect "check --supervisor: a supervisor without a rule fails check 1" has "$ERR" 'ERROR: passwordless sudo to user "t2" is required, but it is not configured.'
+setup check --target t2 --supervisor t1 --helper "$HELPER" --json
+expect "check --json: every error of a target alone has a fix" \
+	perl "$abs_top_srcdir/tests/integration/json_items.pl" <"$SB/out"
+setup check --target t3 --helper "$HELPER" --json
+expect "check --json: ... and of one that can escalate" \
+	perl "$abs_top_srcdir/tests/integration/json_items.pl" <"$SB/out"
 
 # ------------------------------------------------------------------ useradd
 W="$SB/srv/w d'q\"\$HOME"

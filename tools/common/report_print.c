@@ -93,19 +93,64 @@ static json_object *str_or_null(const char *s)
 	return s ? json_object_new_string(s) : NULL;
 }
 
-/* entry's "errors" and "warnings": project p's items, by severity. */
-static void add_findings(json_object *entry, const ruas_report *r, size_t p)
+/* The first line of text without its "ERROR: " or "WARNING: " (NULL: none). */
+static json_object *summary_of(const char *text)
+{
+	static const char *const prefixes[] = {"ERROR: ", "WARNING: "};
+	if (!text)
+		return NULL;
+	for (size_t k = 0; k < sizeof prefixes / sizeof *prefixes; k++)
+		if (strncmp(text, prefixes[k], strlen(prefixes[k])) == 0) {
+			text += strlen(prefixes[k]);
+			break;
+		}
+	return json_object_new_string_len(text, (int)strcspn(text, "\n"));
+}
+
+/* One finding as a JSON item: what ruas(1) lists under "check --json". */
+struct json_finding {
+	ruas_severity severity;
+	const char *project, *check, *text, *user, *path, *fix;
+};
+
+static json_object *item_json(const struct json_finding *f)
+{
+	json_object *it = json_object_new_object();
+	if (!it)
+		return NULL;
+	json_object_object_add(it, "check", str_or_null(f->check));
+	json_object_object_add(it, "message", str_or_null(f->text));
+	json_object_object_add(it, "severity",
+			       json_object_new_string(f->severity == RUAS_SEVERITY_FATAL ? "error"
+											 : "warning"));
+	json_object_object_add(it, "summary", summary_of(f->text));
+	json_object_object_add(it, "project", str_or_null(f->project));
+	json_object_object_add(it, "user", str_or_null(f->user));
+	json_object_object_add(it, "path", str_or_null(f->path));
+	json_object_object_add(it, "fix", str_or_null(f->fix));
+	return it;
+}
+
+/*
+ * entry's "errors" and "warnings": project p's items, by severity; project:
+ * what their "project" says (NULL: the entries are not projects).
+ */
+static void add_findings(json_object *entry, const ruas_report *r, size_t p,
+			 const char *project)
 {
 	json_object *errors = json_object_new_array();
 	json_object *warnings = json_object_new_array();
 	json_object_object_add(entry, "errors", errors);
 	json_object_object_add(entry, "warnings", warnings);
 	for (size_t i = 0; i < ruas_report_item_count(r, p); i++) {
-		json_object *it = json_object_new_object();
-		json_object_object_add(it, "check", str_or_null(ruas_report_item_check(r, p, i)));
-		json_object_object_add(it, "message", str_or_null(ruas_report_item_text(r, p, i)));
-		json_object_array_add(ruas_report_item_severity(r, p, i) == RUAS_SEVERITY_FATAL
-					      ? errors : warnings, it);
+		struct json_finding f = {ruas_report_item_severity(r, p, i), project,
+					 ruas_report_item_check(r, p, i),
+					 ruas_report_item_text(r, p, i),
+					 ruas_report_item_user(r, p, i),
+					 ruas_report_item_path(r, p, i),
+					 ruas_report_item_fix(r, p, i)};
+		json_object_array_add(f.severity == RUAS_SEVERITY_FATAL ? errors : warnings,
+				      item_json(&f));
 	}
 }
 
@@ -121,11 +166,11 @@ static void add_host(json_object *root, const ruas_report *r)
 	json_object_object_add(host, "warnings", warnings);
 	json_object_object_add(host, "unjudged", unjudged);
 	for (size_t i = 0; i < ruas_report_host_count(r); i++) {
-		json_object *it = json_object_new_object();
-		json_object_object_add(it, "check", str_or_null(ruas_report_host_check(r, i)));
-		json_object_object_add(it, "message", str_or_null(ruas_report_host_text(r, i)));
-		json_object_array_add(ruas_report_host_severity(r, i) == RUAS_SEVERITY_FATAL
-					      ? errors : warnings, it);
+		struct json_finding f = {ruas_report_host_severity(r, i), NULL,
+					 ruas_report_host_check(r, i), ruas_report_host_text(r, i),
+					 NULL, ruas_report_host_path(r, i), ruas_report_host_fix(r, i)};
+		json_object_array_add(f.severity == RUAS_SEVERITY_FATAL ? errors : warnings,
+				      item_json(&f));
 	}
 	for (size_t i = 0; i < ruas_report_unjudged_count(r); i++) {
 		json_object *it = json_object_new_object();
@@ -159,7 +204,7 @@ int report_print_targets_json(FILE *f, const ruas_report *r)
 		json_object *jt = json_object_new_object();
 		json_object_array_add(targets, jt);
 		json_object_object_add(jt, "user", str_or_null(ruas_report_project_name(r, p)));
-		add_findings(jt, r, p);
+		add_findings(jt, r, p, NULL);
 	}
 	return emit(f, root);
 }
@@ -184,7 +229,7 @@ int report_print_json(FILE *f, const ruas_config *cfg, const ruas_report *r)
 		json_object_object_add(jp, "run_as_user", str_or_null(ruas_project_run_as_user(proj)));
 		json_object_object_add(jp, "work_dir", str_or_null(ruas_project_work_dir(proj)));
 		json_object_object_add(jp, "backend", str_or_null(ruas_project_backend(proj)));
-		add_findings(jp, r, p);
+		add_findings(jp, r, p, ruas_report_project_name(r, p));
 	}
 	add_host(root, r);
 	return emit(f, root);
@@ -225,7 +270,7 @@ int report_print_people_json(FILE *f, const ruas_report *r)
 		json_object *jp = json_object_new_object();
 		json_object_array_add(people, jp);
 		json_object_object_add(jp, "id", str_or_null(ruas_report_project_name(r, p)));
-		add_findings(jp, r, p);
+		add_findings(jp, r, p, NULL);
 		findings += ruas_report_item_count(r, p);
 	}
 	json_object_object_add(root, "ok", json_object_new_boolean(findings == 0));

@@ -13,10 +13,16 @@ from ._handle import Handle
 
 @dataclass(frozen=True)
 class Item:
-    """One finding of a preflight: check id, "fatal" or "warning", and the full text."""
+    """One finding of a preflight: check id, "fatal" or "warning", the full text,
+    and what it is about and what to do (ruas_report_item_user/_path/_fix):
+    the OS user, the file or directory, and the fix in the text's own words
+    (never None for a fatal item); None where none applies."""
     check: str
     severity: str
     text: str
+    user: Optional[str] = None
+    path: Optional[str] = None
+    fix: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -64,12 +70,18 @@ def _report_of(rep) -> Report:
     for p in range(lib.ruas_report_project_count(rep)):
         items = [Item(_lib.text(lib.ruas_report_item_check(rep, p, i)),
                       _SEVERITY.get(lib.ruas_report_item_severity(rep, p, i), "none"),
-                      _lib.text(lib.ruas_report_item_text(rep, p, i)))
+                      _lib.text(lib.ruas_report_item_text(rep, p, i)),
+                      _lib.text(lib.ruas_report_item_user(rep, p, i)),
+                      _lib.text(lib.ruas_report_item_path(rep, p, i)),
+                      _lib.text(lib.ruas_report_item_fix(rep, p, i)))
                  for i in range(lib.ruas_report_item_count(rep, p))]
         projects.append(ProjectReport(_lib.text(lib.ruas_report_project_name(rep, p)), items))
     host = [Item(_lib.text(lib.ruas_report_host_check(rep, i)),
                  _SEVERITY.get(lib.ruas_report_host_severity(rep, i), "none"),
-                 _lib.text(lib.ruas_report_host_text(rep, i)))
+                 _lib.text(lib.ruas_report_host_text(rep, i)),
+                 None,
+                 _lib.text(lib.ruas_report_host_path(rep, i)),
+                 _lib.text(lib.ruas_report_host_fix(rep, i)))
             for i in range(lib.ruas_report_host_count(rep))]
     unjudged = [Unjudged(_lib.text(lib.ruas_report_unjudged_what(rep, i)),
                          _lib.text(lib.ruas_report_unjudged_path(rep, i)))

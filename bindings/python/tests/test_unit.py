@@ -259,6 +259,13 @@ class ConfigTests(Base):
                     given = [o[8:] for o in opts if o.startswith("hidepid=")]
                     hides = bool(given) and given[-1] in ("1", "2", "4", "noaccess", "invisible", "ptraceable")
         self.assertEqual([(i.check, i.severity) for i in r.host], [] if hides in (True, None) else [("proc", "warning")])
+        # What it is about and what to do, beside the text: the fix is the text's own words.
+        for i in r.host:
+            self.assertEqual((i.user, i.path), (None, "/proc"))
+            self.assertTrue(i.fix.startswith("pass prompts on the agent's stdin") and i.fix in i.text)
+        # An Item made as before (check, severity, text) has none of them.
+        old = ruas.Item("sudo", "fatal", "ERROR: x\n")
+        self.assertEqual((old.user, old.path, old.fix), (None, None, None))
         self.assertTrue(all(isinstance(u, ruas.Unjudged) and u.path.startswith("/") for u in r.unjudged))
         if os.geteuid() == 0:
             self.assertEqual(r.unjudged, [])

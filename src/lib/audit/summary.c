@@ -9,6 +9,7 @@
 
 #include "audit/log_file.h"
 #include "buf.h"
+#include "check/messages_int.h"
 #include "check/report.h"
 #include "error.h"
 #include "quote.h"
@@ -34,7 +35,14 @@ static int report_log_problem(const struct ruas_config *cfg, ruas_report *rep, c
 		quote_display_dq(&b, cfg->audit.log);
 		buf_printf(&b, " (audit_log in %s): %s; every spawn is refused until it can be\n",
 			   cfg->path, why);
-		if (report_add(rep, i, RUAS_SEVERITY_FATAL, "audit_log", buf_detach(&b)) < 0)
+		buf_adds(&b, "Fix: ");
+		size_t fx = b.len;
+		buf_adds(&b, "make ");
+		quote_display_dq(&b, cfg->audit.log);
+		buf_adds(&b, " writable to the supervisor (its directory there, space on its file "
+			     "system), or point audit_log elsewhere.");
+		if (report_add(rep, i, RUAS_SEVERITY_FATAL, "audit_log", NULL, cfg->audit.log,
+			       msg_then_restart(&b, fx)) < 0)
 			return -1;
 	}
 	return 0;

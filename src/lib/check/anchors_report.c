@@ -11,6 +11,7 @@
 #include "anchors.h"
 #include "buf.h"
 #include "quote.h"
+#include "check/messages_int.h"
 #include "check/report.h"
 
 /* The why of an id: the first entry of the id carries it. */
@@ -61,7 +62,6 @@ static void relation(struct buf *b, const struct anchor_hit *a)
 static void fix(struct buf *b, const char *user, const char *supervisor,
 		const struct anchor_hit *a, const struct anchor_def *d)
 {
-	buf_adds(b, "Fix: ");
 	if (a->how == 'd') {
 		buf_adds(b, "remove the default ACL entry that grants it: setfacl -d -x u:");
 		quote_shell(b, user);
@@ -122,11 +122,10 @@ static void fix(struct buf *b, const char *user, const char *supervisor,
 	}
 	if (d && d->fix)
 		buf_printf(b, " Note: %s.", d->fix);
-	buf_adds(b, " Then restart ruas.\n");
 }
 
 /* A cap hit ('c'): what was not judged is not passed. */
-static char *msg_not_judged(const char *user, const struct anchor_hit *a,
+static struct words msg_not_judged(const char *user, const struct anchor_hit *a,
 			    const struct anchor_def *d)
 {
 	struct buf b = BUF_INIT;
@@ -134,24 +133,28 @@ static char *msg_not_judged(const char *user, const struct anchor_hit *a,
 	quote_display_dq(&b, a->path);
 	buf_adds(&b, " was not fully judged for target user ");
 	quote_display_dq(&b, user);
+	size_t fx;
 	if (d && (d->flags & ANCHOR_CAPPED)) {
-		buf_printf(&b, ": %s.\nFix: %s", d->why, d->fix);
+		buf_printf(&b, ": %s.\nFix: ", d->why);
+		fx = b.len;
+		buf_adds(&b, d->fix);
 	} else {
 		buf_printf(&b, ": the trees of trust anchors hold more than %u entries in all "
 			       "and the check stopped in this one, which root or the "
-			       "supervisor runs or trusts: %s.\nFix: remove what does not "
-			       "belong there, or check the rest by hand",
+			       "supervisor runs or trusts: %s.\nFix: ",
 			   ANCHOR_TREE_ENTRIES_MAX, d ? d->why : "(an entry this version of ruas does not know)");
+		fx = b.len;
+		buf_adds(&b, "remove what does not belong there, or check the rest by hand");
 	}
-	buf_adds(&b, ". Then restart ruas.\n");
-	return buf_detach(&b);
+	buf_adds(&b, ".");
+	return msg_then_restart(&b, fx);
 }
 
 /*
  * A directory of a tree that the supervisor could not list and the target
  * may enter ('h'): what is inside was not judged.
  */
-static char *msg_hidden(const char *user, const char *supervisor, const struct anchor_hit *a,
+static struct words msg_hidden(const char *user, const char *supervisor, const struct anchor_hit *a,
 			const struct anchor_def *d)
 {
 	struct buf b = BUF_INIT;
@@ -169,23 +172,25 @@ static char *msg_hidden(const char *user, const char *supervisor, const struct a
 	buf_adds(&b, ", group ");
 	quote_display_dq(&b, a->group);
 	buf_adds(&b, a->acl ? ", an ACL)" : ")");
-	buf_printf(&b, ", and root runs or trusts what it holds: %s.\nFix: run ruas check as root, "
-		       "which can list it; or let the supervisor read it (setfacl -m u:",
+	buf_printf(&b, ", and root runs or trusts what it holds: %s.\nFix: ",
 		   d ? d->why : "(an entry this version of ruas does not know)");
+	size_t fx = b.len;
+	buf_adds(&b, "run ruas check as root, which can list it; or let the supervisor read it "
+		     "(setfacl -m u:");
 	quote_shell(&b, supervisor ? supervisor : "?");
 	buf_adds(&b, ":rx ");
 	quote_shell(&b, a->path);
 	buf_adds(&b, "); or take the target's way in away (chmod o-x ");
 	quote_shell(&b, a->path);
-	buf_adds(&b, " or the group's). Then restart ruas.\n");
-	return buf_detach(&b);
+	buf_adds(&b, " or the group's).");
+	return msg_then_restart(&b, fx);
 }
 
 /*
  * A directory of the table's trees that the library's walk could not look
  * into ('u'), for a target that can get in; a->anchor says why.
  */
-static char *msg_unjudged(const char *user, const struct anchor_hit *a,
+static struct words msg_unjudged(const char *user, const struct anchor_hit *a,
 			  const struct anchor_def *d)
 {
 	struct buf b = BUF_INIT;
@@ -196,28 +201,30 @@ static char *msg_unjudged(const char *user, const struct anchor_hit *a,
 	buf_printf(&b, ": %s", a->anchor);
 	if (d && d->why)
 		buf_printf(&b, ", and root runs or trusts what it holds: %s", d->why);
-	buf_adds(&b, ".\nFix: look at it by hand and make it readable to the supervisor (or run "
+	buf_adds(&b, ".\nFix: ");
+	size_t fx = b.len;
+	buf_adds(&b, "look at it by hand and make it readable to the supervisor (or run "
 		     "ruas check as root); keep what root runs on a local file system. What is "
-		     "not judged is not passed. Then restart ruas.\n");
-	return buf_detach(&b);
+		     "not judged is not passed.");
+	return msg_then_restart(&b, fx);
 }
 
 /* The walk of the trees ran out of time ('t'): a->path lists them, a->anchor the seconds. */
-static char *msg_trees_late(const char *user, const struct anchor_hit *a)
+static struct words msg_trees_late(const char *user, const struct anchor_hit *a)
 {
 	struct buf b = BUF_INIT;
 	buf_adds(&b, "ERROR: the trees that root trusts (");
 	buf_adds(&b, a->path);
 	buf_adds(&b, ") were not fully judged for target user ");
 	quote_display_dq(&b, user);
-	buf_printf(&b, ": the walk stopped after scan_time_limit (%s seconds).\nFix: remove "
-		       "what does not belong in those trees, or raise scan_time_limit in the "
-		       "configuration. Then restart ruas.\n",
-		   a->anchor);
-	return buf_detach(&b);
+	buf_printf(&b, ": the walk stopped after scan_time_limit (%s seconds).\nFix: ", a->anchor);
+	size_t fx = b.len;
+	buf_adds(&b, "remove what does not belong in those trees, or raise scan_time_limit in the "
+		     "configuration.");
+	return msg_then_restart(&b, fx);
 }
 
-char *msg_anchor(const char *user, const char *supervisor, const struct anchor_hit *a)
+struct words msg_anchor(const char *user, const char *supervisor, const struct anchor_hit *a)
 {
 	struct buf b = BUF_INIT;
 	const struct anchor_def *d = def_of(a->id);
@@ -251,21 +258,22 @@ char *msg_anchor(const char *user, const char *supervisor, const struct anchor_h
 	quote_display_dq(&b, a->owner);
 	buf_adds(&b, ", group ");
 	quote_display_dq(&b, a->group);
-	buf_adds(&b, a->acl ? " and an ACL.\n" : ".\n");
+	buf_adds(&b, a->acl ? " and an ACL.\nFix: " : ".\nFix: ");
+	size_t fx = b.len;
 	fix(&b, user, supervisor, a, d);
-	return buf_detach(&b);
+	return msg_then_restart(&b, fx);
 }
 
-char *msg_anchors_more(const char *user, unsigned long long more)
+struct words msg_anchors_more(const char *user, unsigned long long more)
 {
 	struct buf b = BUF_INIT;
 	buf_adds(&b, "ERROR: target user ");
 	quote_display_dq(&b, user);
 	buf_printf(&b, " can write %llu more paths that root or the supervisor runs or "
-		       "trusts, beyond the %u listed.\n"
-		       "Fix those, then run ruas check again to see the rest.\n",
-		   more, ANCHOR_REPORT_CAP);
-	return buf_detach(&b);
+		       "trusts, beyond the %u listed.\n", more, ANCHOR_REPORT_CAP);
+	size_t fx = b.len;
+	buf_adds(&b, "Fix those, then run ruas check again to see the rest.\n");
+	return msg_words(&b, fx, b.len);
 }
 
 int report_anchors(ruas_report *rep, size_t idx, const char *user,
@@ -275,10 +283,10 @@ int report_anchors(ruas_report *rep, size_t idx, const char *user,
 	if (!hr)
 		return 0;
 	for (size_t i = 0; i < hr->nanchors; i++)
-		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "anchors",
+		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "anchors", user, hr->anchors[i].path,
 				msg_anchor(user, supervisor, &hr->anchors[i]));
 	if (hr->anchors_total > hr->nanchors)
-		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "anchors",
+		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "anchors", user, NULL,
 				msg_anchors_more(user, hr->anchors_total - hr->nanchors));
 	return r;
 }

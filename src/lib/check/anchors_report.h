@@ -4,8 +4,9 @@
 
 #include <stddef.h>
 
-#include "ruas.h"
+#include "check/messages.h"
 #include "helper_report.h"
+#include "ruas.h"
 
 /*
  * One fatal "anchors" finding per path of hr that the target can write
@@ -15,8 +16,8 @@
 int report_anchors(ruas_report *rep, size_t idx, const char *user,
 		   const char *supervisor, const struct helper_report *hr);
 
-/* The text of one finding; malloc'd, ending in '\n', NULL on OOM. */
-char *msg_anchor(const char *user, const char *supervisor, const struct anchor_hit *a);
-char *msg_anchors_more(const char *user, unsigned long long more);
+/* The words of one finding (messages.h). */
+struct words msg_anchor(const char *user, const char *supervisor, const struct anchor_hit *a);
+struct words msg_anchors_more(const char *user, unsigned long long more);
 
 #endif

@@ -76,7 +76,7 @@ static int judge_rule(ruas_report *rep, size_t idx, const char *user,
 			continue;
 		const char *v = allowance_void(l, rule, c);
 		if (strv_contains((const char *const *)allowed, c->text) && !v) {
-			r |= report_add(rep, idx, RUAS_SEVERITY_WARNING, "escalation",
+			r |= report_add(rep, idx, RUAS_SEVERITY_WARNING, "escalation", user, NULL,
 					msg_sudo_rule_allowed(user, rule->line, c->text));
 			continue;
 		}
@@ -85,7 +85,7 @@ static int judge_rule(ruas_report *rep, size_t idx, const char *user,
 		fatal = 1;
 	}
 	if (fatal)
-		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
+		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation", user, NULL,
 				msg_sudo_rule(user, rule->line,
 					      l->authenticate_off ? l->authenticate_line : NULL,
 					      void_why));
@@ -102,7 +102,7 @@ struct tp_ctx {
 static void tp_found(void *ctx, const char *runas, const char *line)
 {
 	struct tp_ctx *t = ctx;
-	t->r |= report_add(t->rep, t->idx, RUAS_SEVERITY_FATAL, "escalation",
+	t->r |= report_add(t->rep, t->idx, RUAS_SEVERITY_FATAL, "escalation", t->user, NULL,
 			   msg_targetpw_empty(t->user, runas, line));
 }
 
@@ -124,14 +124,14 @@ static int judge_listing(ruas_report *rep, size_t idx, const char *user, const c
 	struct sudo_listing l = {0};
 	const char *why;
 	if (truncated)
-		return report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
+		return report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation", user, NULL,
 				  msg_sudo_list_unreadable(user, how,
 							   "the listing is too long to read whole",
 							   NULL));
 	if (sudo_listing_parse(text, user, &l, &why) < 0)
 		return why && strcmp(why, "out of memory") == 0
 			       ? -1
-			       : report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
+			       : report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation", user, NULL,
 					    msg_sudo_list_unreadable(user, how, why, text));
 	int r = 0;
 	for (size_t i = 0; i < l.nrules; i++) {
@@ -162,13 +162,13 @@ static int judge_unlisted(ruas_report *rep, size_t idx, const char *user,
 	if (cannot_run_sudo(ev->list_rc) && cannot_run_sudo(ev->tty_list_rc))
 		return 0;
 	if (ev->list_rc < 0 || ev->tty_list_rc < 0)
-		return report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
+		return report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation", user, NULL,
 				  msg_sudo_list_unreadable(user, "the sudo probes",
 							   strerror(-(ev->list_rc < 0 ? ev->list_rc
 										    : ev->tty_list_rc)),
 							   NULL));
 	if (ev->list_rc == 1 && sudo_says_password_required(plain))
-		return report_add(rep, idx, RUAS_SEVERITY_WARNING, "escalation",
+		return report_add(rep, idx, RUAS_SEVERITY_WARNING, "escalation", user, NULL,
 				  msg_sudo_unlisted(user));
 	/* "Sorry, user T may not run sudo on H." and the like: no rules at all. */
 	struct sudo_listing l = {0};
@@ -179,7 +179,7 @@ static int judge_unlisted(ruas_report *rep, size_t idx, const char *user,
 		if (none)
 			return 0;
 	}
-	return report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
+	return report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation", user, NULL,
 			  msg_sudo_list_unreadable(user, "sudo -n -l",
 						   "it failed without saying why",
 						   *plain ? plain : tty));
@@ -193,7 +193,7 @@ int escalation_report(ruas_report *rep, size_t idx, const char *user,
 				    : ev->list_rc == 0		    ? ev->list
 				    : ev->tty_list_rc == 0	    ? ev->tty_list
 								    : NULL;
-		return report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
+		return report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation", user, NULL,
 				  msg_escalation(user, shown));
 	}
 	/*
@@ -204,7 +204,7 @@ int escalation_report(ruas_report *rep, size_t idx, const char *user,
 	const int rcs[4] = {ev->true_rc, ev->tty_true_rc, ev->list_rc, ev->tty_list_rc};
 	for (int i = 0; i < 4 && !ev->root_ran; i++)
 		if (rcs[i] > 128)
-			return report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
+			return report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation", user, NULL,
 					  msg_sudo_list_unreadable(user, "the sudo probes",
 								   "sudo was killed by a signal",
 								   NULL));
@@ -212,7 +212,7 @@ int escalation_report(ruas_report *rep, size_t idx, const char *user,
 	int r = 0;
 	if (ev->root_ran) {
 		if (ev->root_rc != 0)
-			return report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
+			return report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation", user, NULL,
 					  msg_sudo_list_unreadable(user, "sudo -l -U", "it failed",
 								   ev->root_list));
 		r = judge_listing(rep, idx, user, "sudo -l -U", ev->root_list ? ev->root_list : "",

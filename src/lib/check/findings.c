@@ -24,13 +24,13 @@
 #include "trusted_tree.h"
 #include "helper_report.h"
 
-static char *pam_failure_text(const struct check_run *run, const struct job *j,
-			      const char *project)
+static struct words pam_failure_text(const struct check_run *run, const struct job *j,
+				     const char *project)
 {
 	const char *user = j->spec->user;
 	const char *err = j->rr.err.data ? j->rr.err.data : "";
 	struct buf what = BUF_INIT, fix = BUF_INIT;
-	char *text;
+	struct words w = {NULL, NULL};
 	switch (j->outcome) {
 	case OUT_PAM_ACCOUNT:
 		return msg_pam_account(project, user, j->spec->pam_service,
@@ -59,14 +59,15 @@ static char *pam_failure_text(const struct check_run *run, const struct job *j,
 		return msg_internal_errno(project, user, j->internal ? j->internal : "unknown failure",
 					  j->internal_errno);
 	}
-	text = (what.oom || fix.oom) ? NULL : msg_pam_unusable(project, user, what.data, fix.data);
+	if (!what.oom && !fix.oom)
+		w = msg_pam_unusable(project, user, what.data, fix.data);
 	buf_free(&what);
 	buf_free(&fix);
-	return text;
+	return w;
 }
 
 /* Why the checks of j could not run; project NULL: a target alone. */
-static char *failure_text(const struct check_run *run, const struct job *j, const char *project)
+static struct words failure_text(const struct check_run *run, const struct job *j, const char *project)
 {
 	const char *user = j->spec->user;
 	const char *err = j->rr.err.data ? j->rr.err.data : "";
@@ -94,6 +95,48 @@ static char *failure_text(const struct check_run *run, const struct job *j, cons
 	}
 }
 
+/*
+ * The file a failure is about, where there is one: the login shell, sudo,
+ * the helpers, the PAM service's file (written into b). NULL: none.
+ */
+static const char *failure_path(const struct check_run *run, const struct job *j,
+				struct buf *b)
+{
+	switch (j->outcome) {
+	case OUT_NOLOGIN:
+	case OUT_SHELL_MISSING:
+		return j->acct.shell;
+	case OUT_SUDO_MISSING:
+		return j->spec->pam ? NULL : run->sudo;
+	case OUT_HELPER_FAILED:
+	case OUT_SESSION_FAILED:
+		return j->spec->pam ? run->session_helper : run->helper;
+	case OUT_PAM_ACCOUNT:
+	case OUT_PAM_SERVICE:
+		if (!j->spec->pam_service)
+			return NULL;
+		buf_adds(b, run->pam_dir ? run->pam_dir : "/etc/pam.d");
+		buf_addc(b, '/');
+		buf_adds(b, j->spec->pam_service);
+		return b->oom ? NULL : b->data;
+	default:
+		return NULL;
+	}
+}
+
+/* The failure of j as project's fatal finding (check: its id). -1 on OOM. */
+static int report_failure(ruas_report *rep, size_t idx, const char *check,
+			  const struct check_run *run, const struct job *j, const char *project)
+{
+	struct buf b = BUF_INIT;
+	const char *path = failure_path(run, j, &b);
+	int r = b.oom ? -1 : 0;
+	r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, check, j->spec->user, path,
+			failure_text(run, j, project));
+	buf_free(&b);
+	return r;
+}
+
 static int report_escalation(const struct job *j, size_t idx, ruas_report *rep,
 			     char *const *allowed)
 {
@@ -119,8 +162,8 @@ static int report_trusted_tree(const struct ruas_project *p, size_t pi, ruas_rep
 		shown = norm;
 	else if (real && (tree = trusted_tree_conflict(real, 0, &how)) != NULL)
 		shown = real;
-	int r = tree ? report_add(rep, pi, RUAS_SEVERITY_FATAL, "work_dir",
-				  msg_work_dir_trusted(p->name, p->work_dir, shown, how, tree))
+	int r = tree ? report_add(rep, pi, RUAS_SEVERITY_FATAL, "work_dir", p->run_as_user,
+				  p->work_dir, msg_work_dir_trusted(p->name, p->work_dir, shown, how, tree))
 		     : 0;
 	free(real);
 	return r;
@@ -133,10 +176,10 @@ static int report_password(ruas_report *rep, size_t idx, const char *project, co
 {
 	switch (password_verdict(hr, user)) {
 	case PASSWORD_EMPTY:
-		return report_add(rep, idx, RUAS_SEVERITY_FATAL, "password",
+		return report_add(rep, idx, RUAS_SEVERITY_FATAL, "password", user, NULL,
 				  msg_password_empty(project, user));
 	case PASSWORD_UNJUDGED:
-		return report_add(rep, idx, RUAS_SEVERITY_WARNING, "password",
+		return report_add(rep, idx, RUAS_SEVERITY_WARNING, "password", user, NULL,
 				  msg_password_unjudged(project, user, hr->passwd_rc,
 							hr->passwd_out));
 	default:
@@ -202,7 +245,7 @@ static int report_pam_ways(ruas_report *rep, size_t idx, const char *project, co
 	int r = 0;
 	for (size_t i = 0; i < ways->n; i++) {
 		const struct pam_way *w = &ways->v[i];
-		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
+		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation", user, w->file,
 				strcmp(w->service, "polkit") == 0
 					? msg_polkit_way(project, user, w->file, w->line, w->text, w->why)
 					: msg_pam_way(project, user, w->service, w->file, w->line,
@@ -235,8 +278,8 @@ static int report_doas(ruas_report *rep, size_t idx, const char *project, const 
 		       const struct helper_report *hr, const struct pam_ways *known)
 {
 	int root = hr->doas_seen && hr->doas_rc == 0;
-	int r = root ? report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
-				  msg_doas_root(project, user))
+	int r = root ? report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation", user,
+				  "/etc/doas.conf", msg_doas_root(project, user))
 		     : 0;
 	struct pam_ways mine = {NULL, 0};
 	const struct pam_ways *ways = known;
@@ -245,7 +288,7 @@ static int report_doas(ruas_report *rep, size_t idx, const char *project, const 
 		ways = &mine;
 	}
 	for (size_t i = 0; i < ways->n; i++)
-		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation",
+		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "escalation", user, ways->v[i].file,
 				msg_doas_rule(project, user, ways->v[i].file, ways->v[i].line,
 					      ways->v[i].text, ways->v[i].why));
 	pam_ways_free(&mine);
@@ -258,29 +301,30 @@ static int report_checks(const struct ruas_config *cfg, const struct job *j, siz
 	const struct ruas_project *p = cfg->projects[pi];
 	const char *user = j->spec->user;
 	const struct dir_result *d = &j->hr.dirs[dir];
+	const char *wd = p->work_dir;
 	int r = report_escalation(j, pi, rep, p->target_sudo_allowed);
 	r |= report_password(rep, pi, p->name, user, &j->hr) |
 	     report_doas(rep, pi, p->name, user, &j->hr, j->doas_ready > 0 ? &j->doas_ways : NULL) |
 	     report_pam_ways(rep, pi, p->name, user, ways);
 	r |= report_trusted_tree(p, pi, rep);
 	if (d->state == DIR_ESCAPE)
-		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "containment",
+		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "containment", user, wd,
 				msg_escape(p->name, p->work_dir, p->person, d->path ? d->path : "?"));
 	else if (d->state == DIR_DENIED)
-		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "work_dir",
+		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "work_dir", user, wd,
 				msg_work_dir_denied(p->name, p->work_dir, user, d));
 	else if (d->state == DIR_MISSING)
-		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "work_dir",
+		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "work_dir", user, wd,
 				msg_work_dir_missing(p->name, p->work_dir, user, d, cfg->path));
 	else if (d->state != DIR_OK)
-		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "work_dir",
+		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "work_dir", user, wd,
 				msg_internal(p->name, user, "the helper did not report on work_dir"));
 	if (d->state == DIR_OK && d->total > 0)
-		r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "scan",
+		r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "scan", user, wd,
 				msg_scan(p->name, p->work_dir, user, d->items, d->nitems,
 					 d->total));
 	if (d->state == DIR_OK && d->incomplete)
-		r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "scan",
+		r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "scan", user, wd,
 				msg_scan_incomplete(p->name, p->work_dir, d->entries,
 						    cfg->scan_time_limit, cfg->path));
 	return r;
@@ -299,10 +343,10 @@ static int report_lifetime_mode(const struct job *j, size_t pi, const struct rua
 	const char *user = j->spec->user;
 	int pam = j->spec->pam;
 	if (p->lifetime == LIFETIME_CFG_SUBREAPER)
-		return report_add(rep, pi, RUAS_SEVERITY_WARNING, "lifetime",
+		return report_add(rep, pi, RUAS_SEVERITY_WARNING, "lifetime", user, NULL,
 				  msg_lifetime_subreaper(p->name, user));
 	if (project_lifetime(p) == LIFETIME_CFG_SUBREAPER)
-		return report_add(rep, pi, RUAS_SEVERITY_WARNING, "lifetime",
+		return report_add(rep, pi, RUAS_SEVERITY_WARNING, "lifetime", user, NULL,
 				  msg_lifetime_sudo_allowed(p->name, user));
 	int required = p->lifetime == LIFETIME_CFG_PIDNS;
 	int r = 0;
@@ -310,11 +354,11 @@ static int report_lifetime_mode(const struct job *j, size_t pi, const struct rua
 	const char *why = pam ? j->pidns_why : j->hr.lifetime_why;
 	if (!ok)
 		r |= report_add(rep, pi, required ? RUAS_SEVERITY_FATAL : RUAS_SEVERITY_WARNING,
-				"lifetime",
+				"lifetime", user, NULL,
 				msg_lifetime_unavailable(p->name, user, pam, required,
 							 why ? why : "the helper did not say"));
 	if (required && !pam && p->nsudo_allowed > 0)
-		r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "lifetime",
+		r |= report_add(rep, pi, RUAS_SEVERITY_WARNING, "lifetime", user, NULL,
 				msg_lifetime_no_sudo(p->name));
 	return r;
 }
@@ -337,11 +381,11 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
 		size_t pi = jp->index[k];
 		const struct ruas_project *p = cfg->projects[pi];
 		if (j->outcome != OUT_OK)
-			r |= report_add(rep, pi, RUAS_SEVERITY_FATAL,
-					j->outcome == OUT_PAM_ACCOUNT ? "account"
-					: j->spec->pam		       ? "pam"
-								       : "sudo",
-					failure_text(run, j, p->name));
+			r |= report_failure(rep, pi,
+					    j->outcome == OUT_PAM_ACCOUNT ? "account"
+					    : j->spec->pam		   ? "pam"
+									   : "sudo",
+					    run, j, p->name);
 		else
 			r |= report_checks(cfg, j, pi, jp->dir_of[k], ways, rep) |
 			     report_lifetime_mode(j, pi, p, rep);
@@ -349,7 +393,7 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
 				    j->outcome == OUT_OK ? &j->hr : NULL);
 		if (j->outcome == OUT_OK && p->person && cfg->people->enforce_bwrap &&
 		    (!j->hr.bwrap_seen || j->hr.bwrap_rc != 0))
-			r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "bwrap",
+			r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "bwrap", user, NULL,
 					msg_bwrap(p->name, user,
 						  j->hr.bwrap_out ? j->hr.bwrap_out : ""));
 		r |= report_groups(rep, pi, p->name, user, &j->groups, j->groups_failed);
@@ -399,7 +443,7 @@ int report_lifetime(const struct job_projects *jp, const char *user, const struc
 {
 	int r = 0;
 	for (size_t k = 0; lifetime_any(lt) && k < jp->n; k++)
-		r |= report_add(rep, jp->index[k], RUAS_SEVERITY_WARNING, "lifetime",
+		r |= report_add(rep, jp->index[k], RUAS_SEVERITY_WARNING, "lifetime", user, NULL,
 				msg_lifetime(user, lt));
 	return r;
 }
@@ -411,7 +455,7 @@ int report_root_password(const struct ruas_config *cfg, ruas_report *rep)
 		return 0;
 	for (size_t i = 0; i < cfg->nprojects; i++)
 		if (cfg->projects[i]->run_as_user)
-			r |= report_add(rep, i, RUAS_SEVERITY_FATAL, "password",
+			r |= report_add(rep, i, RUAS_SEVERITY_FATAL, "password", "root", NULL,
 					msg_root_password_empty(cfg->projects[i]->name));
 	return r;
 }
@@ -426,7 +470,7 @@ int report_helper_readable(const struct ruas_config *cfg, const char *helper, ru
 	for (size_t i = 0; i < cfg->nprojects; i++) {
 		const struct ruas_project *p = cfg->projects[i];
 		if (p->run_as_user)
-			r |= report_add(rep, i, RUAS_SEVERITY_FATAL, "anchors",
+			r |= report_add(rep, i, RUAS_SEVERITY_FATAL, "anchors", p->run_as_user, helper,
 					msg_helper_readable(p->name, p->run_as_user, helper, mode));
 	}
 	return r;
@@ -447,7 +491,7 @@ int report_shared_users(const struct ruas_config *cfg, ruas_report *rep)
 				buf_printf(&others, "%s\"%s\"", others.len ? ", " : "",
 					   pp->members[k].id);
 		if (others.len)
-			r |= report_add(rep, i, RUAS_SEVERITY_WARNING, "people",
+			r |= report_add(rep, i, RUAS_SEVERITY_WARNING, "people", p->run_as_user, NULL,
 					msg_shared_user(p->name, p->person, p->run_as_user,
 							others.data, pp->enforce_bwrap));
 		buf_free(&others);
@@ -463,10 +507,10 @@ int report_target(const struct check_run *run, const struct job *j, size_t idx,
 	int r = report_anchors(rep, idx, user, run->supervisor_name,
 			       j->outcome == OUT_OK ? &j->hr : NULL);
 	if (helper_readable(run->helper, &mode))
-		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "anchors",
+		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "anchors", user, run->helper,
 				msg_helper_readable(NULL, user, run->helper, mode));
 	if (j->outcome != OUT_OK)
-		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "sudo", failure_text(run, j, NULL));
+		r |= report_failure(rep, idx, "sudo", run, j, NULL);
 	else {
 		struct pam_ways ways;
 		r |= pam_ways_of(user, NULL, &ways);
@@ -478,7 +522,7 @@ int report_target(const struct check_run *run, const struct job *j, size_t idx,
 	}
 	r |= report_groups(rep, idx, NULL, user, &j->groups, j->groups_failed);
 	if (root_password_empty())
-		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "password",
+		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "password", "root", NULL,
 				msg_root_password_empty(NULL));
 	return r;
 }
@@ -498,7 +542,7 @@ int report_person(const struct check_run *run, const struct ruas_people *pp, siz
 	const struct ruas_person *m = &pp->members[idx];
 	int r = 0;
 	if (j->outcome != OUT_OK) {
-		r |= report_add(rep, idx, RUAS_SEVERITY_FATAL, "audit", failure_text(run, j, m->id));
+		r |= report_failure(rep, idx, "audit", run, j, m->id);
 	} else {
 		for (size_t k = 0; k < j->spec->nprobes; k++) {
 			if (j->hr.probes[k] != PROBE_READABLE)
@@ -506,14 +550,14 @@ int report_person(const struct check_run *run, const struct ruas_people *pp, siz
 			/* bwrap masks what is on the deny list for the agent's whole tree. */
 			if (pp->enforce_bwrap && on_list(list, ndeny, list->paths[k]))
 				continue;
-			r |= report_add(rep, idx, RUAS_SEVERITY_WARNING, "audit",
-					msg_audit_readable(m->id, m->run_as_user, list->paths[k],
+			r |= report_add(rep, idx, RUAS_SEVERITY_WARNING, "audit", m->run_as_user,
+					list->paths[k], msg_audit_readable(m->id, m->run_as_user, list->paths[k],
 							   k >= ndeny));
 		}
 	}
 	for (size_t k = 0; k < pp->nmembers; k++)
 		if (k != idx && strcmp(pp->members[k].run_as_user, m->run_as_user) == 0)
-			r |= report_add(rep, idx, RUAS_SEVERITY_WARNING, "people",
+			r |= report_add(rep, idx, RUAS_SEVERITY_WARNING, "people", m->run_as_user, NULL,
 					msg_audit_shared(m->id, pp->members[k].id, m->run_as_user,
 							 pp->enforce_bwrap));
 	return r;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "check/messages_int.h"
 #include "check/report.h"
 
 /* Does the comma-separated list opts (n bytes) keep cmdlines hidden? hidepid=0/off does not. */
@@ -62,16 +63,17 @@ int proc_hides_cmdlines(const char *mountinfo)
 	return verdict;
 }
 
-static char *msg_proc_cmdlines(void)
+static struct words msg_proc_cmdlines(void)
 {
 	struct buf b = BUF_INIT;
 	buf_adds(&b, "WARNING: /proc is mounted without hidepid: every local user can read "
 		     "every agent's command line (/proc/PID/cmdline), a prompt passed as an "
-		     "argument included, for as long as the agent runs.\nFix: pass prompts on "
-		     "the agent's stdin; or mount /proc with hidepid=invisible (now: mount -o "
-		     "remount,hidepid=invisible /proc; for good, in /etc/fstab: proc /proc proc "
-		     "defaults,hidepid=invisible 0 0).\n");
-	return buf_detach(&b);
+		     "argument included, for as long as the agent runs.\nFix: ");
+	size_t fx = b.len;
+	buf_adds(&b, "pass prompts on the agent's stdin; or mount /proc with hidepid=invisible "
+		     "(now: mount -o remount,hidepid=invisible /proc; for good, in /etc/fstab: "
+		     "proc /proc proc defaults,hidepid=invisible 0 0).\n");
+	return msg_words(&b, fx, b.len);
 }
 
 int report_proc_cmdlines(ruas_report *rep, const char *fs_root)
@@ -93,7 +95,8 @@ int report_proc_cmdlines(ruas_report *rep, const char *fs_root)
 	buf_addc(&mi, '\0');
 	int r = 0;
 	if (!mi.oom && n == 0 && proc_hides_cmdlines(mi.data) == 0)
-		r = report_host_add(rep, RUAS_SEVERITY_WARNING, "proc", msg_proc_cmdlines());
+		r = report_host_add(rep, RUAS_SEVERITY_WARNING, "proc", "/proc",
+					    msg_proc_cmdlines());
 	buf_free(&mi);
 	return mi.oom ? -1 : r;
 }

@@ -49,6 +49,37 @@ static void project_needs(struct buf *b, const char *project, const char *user)
 	q(b, user);
 }
 
+void words_free(struct words *w)
+{
+	free(w->text);
+	free(w->fix);
+	w->text = w->fix = NULL;
+}
+
+struct words msg_words(struct buf *b, size_t from, size_t to)
+{
+	struct words w = {NULL, NULL};
+	while (to > from && b->data && (b->data[to - 1] == '\n' || b->data[to - 1] == ' '))
+		to--;
+	if (!b->oom && b->data && to > from && !(w.fix = strndup(b->data + from, to - from)))
+		b->oom = 1;
+	if (b->oom) {
+		buf_free(b);
+		return w;
+	}
+	w.text = buf_detach(b);
+	if (!w.text)
+		words_free(&w);
+	return w;
+}
+
+struct words msg_then_restart(struct buf *b, size_t from)
+{
+	size_t to = b->len;
+	buf_adds(b, " Then restart ruas.\n");
+	return msg_words(b, from, to);
+}
+
 void msg_prefix(struct buf *b, const char *severity, const char *project)
 {
 	buf_adds(b, severity);
@@ -70,75 +101,87 @@ static void sudoers_example(struct buf *b, const char *user, const char *supervi
 	buf_printf(b, " ALL=(%s) NOPASSWD: ALL\n", user);
 }
 
-char *msg_sudo_not_configured(const char *project, const char *user,
-			      const char *supervisor, const char *sudo_said)
+struct words msg_sudo_not_configured(const char *project, const char *user,
+				     const char *supervisor, const char *sudo_said)
 {
 	struct buf b = BUF_INIT;
 	project_needs(&b, project, user);
 	buf_adds(&b, ", but it is not configured.\n");
+	size_t fx = b.len;
 	sudoers_example(&b, user, supervisor);
+	size_t fe = b.len;
 	buf_adds(&b, "Then restart ruas.\n");
 	if (sudo_said && *sudo_said && strcmp(sudo_said, "sudo: a password is required\n") != 0) {
 		buf_adds(&b, "sudo said:\n");
 		msg_indent(&b, sudo_said);
 	}
-	return buf_detach(&b);
+	return msg_words(&b, fx, fe);
 }
 
-char *msg_user_missing(const char *project, const char *user,
-		       const char *supervisor)
+struct words msg_user_missing(const char *project, const char *user,
+			      const char *supervisor)
 {
 	struct buf b = BUF_INIT;
 	project_needs(&b, project, user);
 	buf_adds(&b, ", but user ");
 	q(&b, user);
 	buf_adds(&b, " does not exist.\n");
+	size_t fx = b.len;
 	buf_printf(&b, "Create it, for example with: ruas-setup useradd --target %s | sh\n", user);
 	sudoers_example(&b, user, supervisor);
+	size_t fe = b.len;
 	buf_adds(&b, "Then restart ruas.\n");
-	return buf_detach(&b);
+	return msg_words(&b, fx, fe);
 }
 
-char *msg_nologin(const char *project, const char *user, const char *shell)
+/* The fix of a login shell that sudo -i cannot use. */
+static struct words login_shell_fix(struct buf *b, const char *user)
+{
+	size_t fx = b->len;
+	buf_printf(b, "Give it a real login shell, for example:\n  usermod -s /bin/bash %s\n",
+		   user);
+	size_t fe = b->len;
+	buf_adds(b, "Then restart ruas.\n");
+	return msg_words(b, fx, fe);
+}
+
+struct words msg_nologin(const char *project, const char *user, const char *shell)
 {
 	struct buf b = BUF_INIT;
 	project_needs(&b, project, user);
 	buf_adds(&b, ", but its login shell ");
 	q(&b, shell);
 	buf_adds(&b, " refuses logins, so sudo -i cannot run anything as it.\n");
-	buf_printf(&b, "Give it a real login shell, for example:\n  usermod -s /bin/bash %s\n"
-		       "Then restart ruas.\n", user);
-	return buf_detach(&b);
+	return login_shell_fix(&b, user);
 }
 
-char *msg_shell_missing(const char *project, const char *user, const char *shell)
+struct words msg_shell_missing(const char *project, const char *user, const char *shell)
 {
 	struct buf b = BUF_INIT;
 	project_needs(&b, project, user);
 	buf_adds(&b, ", but its login shell ");
 	q(&b, shell);
 	buf_adds(&b, " does not exist or is not executable, so sudo -i cannot work.\n");
-	buf_printf(&b, "Give it a real login shell, for example:\n  usermod -s /bin/bash %s\n"
-		       "Then restart ruas.\n", user);
-	return buf_detach(&b);
+	return login_shell_fix(&b, user);
 }
 
-char *msg_sudo_missing(const char *project, const char *user, const char *sudo,
-		       const char *config)
+struct words msg_sudo_missing(const char *project, const char *user, const char *sudo,
+			      const char *config)
 {
 	struct buf b = BUF_INIT;
 	project_needs(&b, project, user);
 	buf_adds(&b, ", but sudo is not installed: ");
 	q(&b, sudo);
 	buf_adds(&b, " cannot be executed.\n");
+	size_t fx = b.len;
 	buf_adds(&b, "Install it (apt-get install sudo), or set sudo = \"/path/to/sudo\" in ");
 	quote_display(&b, config, 0);
-	buf_adds(&b, ". Then restart ruas.\n");
-	return buf_detach(&b);
+	buf_adds(&b, ".");
+	return msg_then_restart(&b, fx);
 }
 
-char *msg_helper_failed(const char *project, const char *user,
-			const char *helper, int status, const char *said)
+struct words msg_helper_failed(const char *project, const char *user,
+			       const char *helper, int status, const char *said)
 {
 	struct buf b = BUF_INIT;
 	msg_prefix(&b, "ERROR: ", project);
@@ -147,17 +190,20 @@ char *msg_helper_failed(const char *project, const char *user,
 	buf_adds(&b, " works, but the ruas helper ");
 	q(&b, helper);
 	buf_printf(&b, " could not be run as that user (exit status %d).\n", status);
+	size_t fx = b.len;
 	buf_printf(&b, "Check that ruas is installed and that %s can search every "
-		       "directory above the helper. Then restart ruas.\n", user);
+		       "directory above the helper.", user);
+	size_t fe = b.len;
+	buf_adds(&b, " Then restart ruas.\n");
 	if (said && *said) {
 		buf_adds(&b, "sudo said:\n");
 		msg_indent(&b, said);
 	}
-	return buf_detach(&b);
+	return msg_words(&b, fx, fe);
 }
 
-char *msg_helper_readable(const char *project, const char *user, const char *helper,
-			  unsigned int mode)
+struct words msg_helper_readable(const char *project, const char *user, const char *helper,
+				 unsigned int mode)
 {
 	struct buf b = BUF_INIT;
 	msg_prefix(&b, "ERROR: ", project);
@@ -167,14 +213,16 @@ char *msg_helper_readable(const char *project, const char *user, const char *hel
 		       "runs open to ptrace as user ", mode);
 	q(&b, user);
 	buf_adds(&b, ", whose processes may stop it and take the spawn channel (the payload's "
-		     "secrets, the check's report).\nFix: chmod 0711 ");
+		     "secrets, the check's report).\nFix: ");
+	size_t fx = b.len;
+	buf_adds(&b, "chmod 0711 ");
 	q(&b, helper);
-	buf_adds(&b, " (make install and the Debian package leave it so). Then restart ruas.\n");
-	return buf_detach(&b);
+	buf_adds(&b, " (make install and the Debian package leave it so).");
+	return msg_then_restart(&b, fx);
 }
 
-char *msg_sudo_failed(const char *project, const char *user, int status,
-		      int timed_out, unsigned int timeout_s, const char *said)
+struct words msg_sudo_failed(const char *project, const char *user, int status,
+			     int timed_out, unsigned int timeout_s, const char *said)
 {
 	struct buf b = BUF_INIT;
 	msg_prefix(&b, "ERROR: ", project);
@@ -186,26 +234,32 @@ char *msg_sudo_failed(const char *project, const char *user, int status,
 		buf_printf(&b, " through sudo ended by signal %d without a report.\n", status - 128);
 	else
 		buf_printf(&b, " through sudo failed (exit status %d) without a report.\n", status);
+	size_t fx = b.len;
 	buf_printf(&b, "Try it by hand: sudo -n -u %s -- true\n", user);
 	if (sudo_failed_itself(said, user)) {
 		char why[256];
-		buf_printf(&b, "%s. Then restart ruas.\n", sudo_failure_words(said, why, sizeof why));
-	} else
+		buf_adds(&b, sudo_failure_words(said, why, sizeof why));
+		buf_adds(&b, ".");
+	} else {
 		buf_adds(&b, "Fix what it shows (sudo, its PAM session, or the ruas helper; no login "
-			     "file of the target runs in a check). Then restart ruas.\n");
+			     "file of the target runs in a check).");
+	}
+	size_t fe = b.len;
+	buf_adds(&b, " Then restart ruas.\n");
 	if (said && *said) {
 		buf_adds(&b, "It said:\n");
 		msg_indent(&b, said);
 	}
-	return buf_detach(&b);
+	return msg_words(&b, fx, fe);
 }
 
-char *msg_internal(const char *project, const char *user, const char *what)
+struct words msg_internal(const char *project, const char *user, const char *what)
 {
 	return msg_internal_errno(project, user, what, 0);
 }
 
-char *msg_internal_errno(const char *project, const char *user, const char *what, int errnum)
+struct words msg_internal_errno(const char *project, const char *user, const char *what,
+				int errnum)
 {
 	struct buf b = BUF_INIT;
 	msg_prefix(&b, "ERROR: ", project);
@@ -218,7 +272,10 @@ char *msg_internal_errno(const char *project, const char *user, const char *what
 			   descriptor_limit_words(errnum, words, sizeof words));
 	}
 	buf_adds(&b, ".\n");
-	return buf_detach(&b);
+	size_t fx = b.len;
+	buf_adds(&b, "Find what kept ruas from checking it (the system log may say), fix it, and "
+		     "check again.");
+	return msg_then_restart(&b, fx);
 }
 
 static void runs_through_pam(struct buf *b, const char *project, const char *user)
@@ -240,57 +297,66 @@ static void through_service_but(struct buf *b, const char *project, const char *
 	buf_adds(b, "), but ");
 }
 
-char *msg_pam_account(const char *project, const char *user, const char *service,
-		      const char *reason)
+struct words msg_pam_account(const char *project, const char *user, const char *service,
+			     const char *reason)
 {
 	struct buf b = BUF_INIT;
 	through_service_but(&b, project, user, service);
 	buf_adds(&b, "PAM refused the account: ");
 	quote_display(&b, reason, 0);
-	buf_printf(&b, ".\nFix the account (for example: chage -E -1 %s; usermod -U %s) "
+	buf_adds(&b, ".\n");
+	size_t fx = b.len;
+	buf_printf(&b, "Fix the account (for example: chage -E -1 %s; usermod -U %s) "
 		       "or the account stack of /etc/pam.d/", user, user);
 	quote_display(&b, service, 0);
-	buf_adds(&b, ". Then restart ruas.\n");
-	return buf_detach(&b);
+	buf_adds(&b, ".");
+	return msg_then_restart(&b, fx);
 }
 
-char *msg_pam_service(const char *project, const char *user, const char *service,
-		      const char *why)
+struct words msg_pam_service(const char *project, const char *user, const char *service,
+			     const char *why)
 {
 	struct buf b = BUF_INIT;
 	through_service_but(&b, project, user, service);
 	quote_display(&b, why, 0);
-	buf_printf(&b, ".\nFix: %s. Then restart ruas.\n", pam_service_fix(service));
-	return buf_detach(&b);
+	buf_adds(&b, ".\nFix: ");
+	size_t fx = b.len;
+	buf_printf(&b, "%s.", pam_service_fix(service));
+	return msg_then_restart(&b, fx);
 }
 
-char *msg_pam_unusable(const char *project, const char *user, const char *what,
-		       const char *fix)
+struct words msg_pam_unusable(const char *project, const char *user, const char *what,
+			      const char *fix)
 {
 	struct buf b = BUF_INIT;
 	runs_through_pam(&b, project, user);
-	buf_printf(&b, ", but %s.\n%s Then restart ruas.\n", what, fix);
-	return buf_detach(&b);
+	buf_printf(&b, ", but %s.\n", what);
+	size_t fx = b.len;
+	buf_adds(&b, fix);
+	return msg_then_restart(&b, fx);
 }
 
-char *msg_pam_failed(const char *project, const char *user, const char *path,
-		     int status, int not_installed, const char *said)
+struct words msg_pam_failed(const char *project, const char *user, const char *path,
+			    int status, int not_installed, const char *said)
 {
 	struct buf b = BUF_INIT;
 	runs_through_pam(&b, project, user);
 	buf_adds(&b, ", but the pam backend's helper ");
 	q(&b, path);
 	if (not_installed)
-		buf_adds(&b, " cannot be executed.\nInstall ruas, or set session_helper "
-			     "in the configuration. Then restart ruas.\n");
+		buf_adds(&b, " cannot be executed.\n");
 	else
-		buf_printf(&b, " failed (exit status %d).\nCheck that ruas is installed, "
-			       "that the supervisor runs as root, and that the ruas helper "
-			       "can be run by the target. Then restart ruas.\n", status);
+		buf_printf(&b, " failed (exit status %d).\n", status);
+	size_t fx = b.len;
+	buf_adds(&b, not_installed ? "Install ruas, or set session_helper in the configuration."
+				   : "Check that ruas is installed, that the supervisor runs as "
+				     "root, and that the ruas helper can be run by the target.");
+	size_t fe = b.len;
+	buf_adds(&b, " Then restart ruas.\n");
 	if (said && *said) {
 		buf_adds(&b, "It said:\n");
 		msg_indent(&b, said);
 	}
-	return buf_detach(&b);
+	return msg_words(&b, fx, fe);
 }
 

@@ -2,7 +2,8 @@
  * messages.h - every finding's text. Operators' scripts match these texts
  * (the first line of each, and the lines that name what to fix), so they are
  * a contract: change them only by adding lines.
- * Each returns a malloc'd block ending in '\n', or NULL on OOM. They live in
+ * Each returns its words (struct words: the block ending in '\n', NULL on
+ * OOM, and apart from it the fix the block gives). They live in
  * messages.c (check 1 and the pam backend), messages_escalation.c (check 2),
  * messages_work_dir.c (check 3 and the scan), messages_groups.c,
  * messages_people.c (people on one instance, the audit) and
@@ -17,72 +18,86 @@
 #include "buf.h"
 #include "helper_report.h"
 
-char *msg_sudo_not_configured(const char *project, const char *user,
+/*
+ * A finding's words, both malloc'd: text, the whole block ending in '\n'
+ * (NULL: out of memory), and fix, what to do in the text's own words (its
+ * fix sentences and commands, no "Fix: " and no "Then restart ruas."), or
+ * NULL where the text gives none. The fix is built once, into the text, and
+ * copied from there (msg_words()), never found again by reading the text.
+ */
+struct words {
+	char *text;
+	char *fix;
+};
+
+void words_free(struct words *w);
+
+struct words msg_sudo_not_configured(const char *project, const char *user,
 			      const char *supervisor, const char *sudo_said);
-char *msg_user_missing(const char *project, const char *user,
+struct words msg_user_missing(const char *project, const char *user,
 		       const char *supervisor);
-char *msg_nologin(const char *project, const char *user, const char *shell);
-char *msg_shell_missing(const char *project, const char *user, const char *shell);
-char *msg_sudo_missing(const char *project, const char *user, const char *sudo,
+struct words msg_nologin(const char *project, const char *user, const char *shell);
+struct words msg_shell_missing(const char *project, const char *user, const char *shell);
+struct words msg_sudo_missing(const char *project, const char *user, const char *sudo,
 		       const char *config);
-char *msg_helper_failed(const char *project, const char *user,
+struct words msg_helper_failed(const char *project, const char *user,
 			const char *helper, int status, const char *said);
 /* The helper that runs as user can be read by other users (helper_file.h; fatal). */
-char *msg_helper_readable(const char *project, const char *user, const char *helper,
+struct words msg_helper_readable(const char *project, const char *user, const char *helper,
 			  unsigned int mode);
-char *msg_sudo_failed(const char *project, const char *user, int status,
+struct words msg_sudo_failed(const char *project, const char *user, int status,
 		      int timed_out, unsigned int timeout_s, const char *said);
-char *msg_escalation(const char *user, const char *list);
+struct words msg_escalation(const char *user, const char *list);
 /* A rule that runs something as another user without a password (fatal). */
-char *msg_sudo_rule(const char *user, const char *rule, const char *auth_line,
+struct words msg_sudo_rule(const char *user, const char *rule, const char *auth_line,
 		    const char *allowed_but);
 /* ... one whose command target_sudo_allowed names (a warning). */
-char *msg_sudo_rule_allowed(const char *user, const char *rule, const char *cmd);
+struct words msg_sudo_rule_allowed(const char *user, const char *rule, const char *cmd);
 /* The target's rules cannot be listed without a password (a warning). */
-char *msg_sudo_unlisted(const char *user);
+struct words msg_sudo_unlisted(const char *user);
 /* A listing that cannot be understood (fatal); how: the command that made it. */
-char *msg_sudo_list_unreadable(const char *user, const char *how, const char *why,
+struct words msg_sudo_list_unreadable(const char *user, const char *how, const char *why,
 			       const char *said);
-char *msg_work_dir_denied(const char *project, const char *work_dir,
+struct words msg_work_dir_denied(const char *project, const char *work_dir,
 			  const char *user, const struct dir_result *d);
-char *msg_work_dir_missing(const char *project, const char *work_dir,
+struct words msg_work_dir_missing(const char *project, const char *work_dir,
 			   const char *user, const struct dir_result *d,
 			   const char *config);
 /*
  * work_dir is (lies inside, lies above: how) a tree that root trusts
  * (trusted_tree.h), as written or as resolved (fatal).
  */
-char *msg_work_dir_trusted(const char *project, const char *work_dir, const char *resolved,
+struct words msg_work_dir_trusted(const char *project, const char *work_dir, const char *resolved,
 			   const char *how, const char *tree);
-char *msg_scan(const char *project, const char *work_dir, const char *user,
+struct words msg_scan(const char *project, const char *work_dir, const char *user,
 	       const struct scan_item *items, size_t nitems,
 	       unsigned long long total);
-char *msg_scan_incomplete(const char *project, const char *work_dir,
+struct words msg_scan_incomplete(const char *project, const char *work_dir,
 			  unsigned long long entries, unsigned int seconds,
 			  const char *config);
-char *msg_root_groups(const char *project, const char *user, const char *groups);
+struct words msg_root_groups(const char *project, const char *user, const char *groups);
 /*
  * The target has no password (passwd -S: NP), which PAM's nullok takes: fatal.
  * Or passwd -S did not say (rc: its exit code, or -errno), a warning. project
  * NULL: a target alone.
  */
-char *msg_password_empty(const char *project, const char *user);
-char *msg_password_unjudged(const char *project, const char *user, int rc, const char *said);
+struct words msg_password_empty(const char *project, const char *user);
+struct words msg_password_unjudged(const char *project, const char *user, int rc, const char *said);
 /* A PAM auth line that lets the target in without a password (check/pam_stack.h). */
 /* Defaults targetpw and a runas user with an empty password (check/targetpw.h). */
-char *msg_targetpw_empty(const char *user, const char *runas, const char *rule);
+struct words msg_targetpw_empty(const char *user, const char *runas, const char *rule);
 /* A nopass rule of doas.conf to another user (check/doas_conf.h). */
-char *msg_doas_rule(const char *project, const char *user, const char *file, int line,
+struct words msg_doas_rule(const char *project, const char *user, const char *file, int line,
 		    const char *text, const char *why);
 /* A polkit rule or local authority entry (check/polkit.h) that lets the target act as root. */
-char *msg_polkit_way(const char *project, const char *user, const char *file, int line,
+struct words msg_polkit_way(const char *project, const char *user, const char *file, int line,
 		     const char *text, const char *why);
-char *msg_pam_way(const char *project, const char *user, const char *service, const char *file,
+struct words msg_pam_way(const char *project, const char *user, const char *service, const char *file,
 		  int line, const char *text, const char *why);
 /* doas -n true succeeded as the target: a nopass rule to root (fatal); project NULL: a target alone. */
-char *msg_doas_root(const char *project, const char *user);
+struct words msg_doas_root(const char *project, const char *user);
 /* root has no password (password.h root_password_empty()); project NULL: a target alone. */
-char *msg_root_password_empty(const char *project);
+struct words msg_root_password_empty(const char *project);
 /*
  * The groups findings of a user, from account_group_risks(): the warning
  * (msg_root_groups' text, with a line per group saying why) covers the
@@ -90,18 +105,19 @@ char *msg_root_password_empty(const char *project);
  * with why and the command that undoes it (gpasswd -d, or usermod -g for a
  * primary group).
  */
-char *msg_group_warning(const char *project, const char *user,
+struct words msg_group_warning(const char *project, const char *user,
 			const struct group_hit *h, size_t n);
-char *msg_group_fatal(const char *project, const char *user,
+struct words msg_group_fatal(const char *project, const char *user,
 		      const struct group_hit *h, size_t n);
-char *msg_internal(const char *project, const char *user, const char *what);
+struct words msg_internal(const char *project, const char *user, const char *what);
 /*
  * The same, with the errno of the system call that failed (0: none): its
  * words, and for EMFILE or ENFILE the descriptor limit (proc.h), so that
  * running out of descriptors is never taken for sudo's or the target's
  * fault.
  */
-char *msg_internal_errno(const char *project, const char *user, const char *what, int errnum);
+struct words msg_internal_errno(const char *project, const char *user, const char *what,
+				int errnum);
 
 struct outlives;
 /*
@@ -109,29 +125,29 @@ struct outlives;
  * user manager, crontab and at that lt holds (lifetime_any() must be true),
  * the residual risk, and a fix for each.
  */
-char *msg_lifetime(const char *user, const struct outlives *lt);
+struct words msg_lifetime(const char *user, const struct outlives *lt);
 
 /* The pam backend's own failures. */
-char *msg_pam_account(const char *project, const char *user, const char *service,
+struct words msg_pam_account(const char *project, const char *user, const char *service,
 		      const char *reason);
 /* The service file PAM would read is missing or not ruas's (why: pam_service.h's). */
-char *msg_pam_service(const char *project, const char *user, const char *service,
+struct words msg_pam_service(const char *project, const char *user, const char *service,
 		      const char *why);
-char *msg_pam_unusable(const char *project, const char *user, const char *what,
+struct words msg_pam_unusable(const char *project, const char *user, const char *what,
 		       const char *fix);
-char *msg_pam_failed(const char *project, const char *user, const char *path,
+struct words msg_pam_failed(const char *project, const char *user, const char *path,
 		     int status, int not_installed, const char *said);
 
 /* People on one instance. */
-char *msg_escape(const char *project, const char *work_dir, const char *person,
+struct words msg_escape(const char *project, const char *work_dir, const char *person,
 		 const char *why);
-char *msg_bwrap(const char *project, const char *user, const char *said);
-char *msg_shared_user(const char *project, const char *person, const char *user,
+struct words msg_bwrap(const char *project, const char *user, const char *said);
+struct words msg_shared_user(const char *project, const char *person, const char *user,
 		      const char *others, int bwrap);
 
-char *msg_audit_readable(const char *person, const char *user, const char *path,
+struct words msg_audit_readable(const char *person, const char *user, const char *path,
 			 int supervisor_secret);
-char *msg_audit_shared(const char *person, const char *other, const char *user, int bwrap);
+struct words msg_audit_shared(const char *person, const char *other, const char *user, int bwrap);
 
 /*
  * Who owns the agent's tree (messages_lifetime.c): the subreaper as
@@ -140,11 +156,11 @@ char *msg_audit_shared(const char *person, const char *other, const char *user, 
  * warning; pam: root's); lifetime = "pidns" with target_sudo_allowed on
  * the sudo backend (a warning).
  */
-char *msg_lifetime_subreaper(const char *project, const char *user);
-char *msg_lifetime_sudo_allowed(const char *project, const char *user);
-char *msg_lifetime_unavailable(const char *project, const char *user, int pam, int required,
+struct words msg_lifetime_subreaper(const char *project, const char *user);
+struct words msg_lifetime_sudo_allowed(const char *project, const char *user);
+struct words msg_lifetime_unavailable(const char *project, const char *user, int pam, int required,
 			       const char *why);
-char *msg_lifetime_no_sudo(const char *project);
+struct words msg_lifetime_no_sudo(const char *project);
 
 /* "not readable, not writable" for a scan item's flags. */
 void msg_scan_reasons(struct buf *b, unsigned int flags);

@@ -8,19 +8,21 @@
 #include "proc.h"
 #include "quote.h"
 
-char *msg_escalation(const char *user, const char *list)
+struct words msg_escalation(const char *user, const char *list)
 {
 	struct buf b = BUF_INIT;
 	buf_adds(&b, "ERROR: target user ");
 	q(&b, user);
 	buf_adds(&b, " can run passwordless sudo.\n"
 		     "The user-spawn sandbox provides no isolation if the spawned agent "
-		     "can escalate non-interactively.\n"
-		     "Remove NOPASSWD sudo access for this user before starting ruas "
+		     "can escalate non-interactively.\n");
+	size_t fx = b.len;
+	buf_adds(&b, "Remove NOPASSWD sudo access for this user before starting ruas "
 		     "with this project.\n");
+	size_t fe = b.len;
 	if (list && *list)
 		msg_indent(&b, list);
-	return buf_detach(&b);
+	return msg_words(&b, fx, fe);
 }
 
 /* ------------------------------------------------ sudo rules of a target */
@@ -29,7 +31,7 @@ static const char no_isolation[] =
 	"The user-spawn sandbox provides no isolation if the spawned agent "
 	"can escalate non-interactively.\n";
 
-char *msg_sudo_rule(const char *user, const char *rule, const char *auth_line,
+struct words msg_sudo_rule(const char *user, const char *rule, const char *auth_line,
 		    const char *allowed_but)
 {
 	struct buf b = BUF_INIT;
@@ -44,14 +46,15 @@ char *msg_sudo_rule(const char *user, const char *rule, const char *auth_line,
 	if (allowed_but)
 		buf_printf(&b, "target_sudo_allowed names its command, but %s.\n", allowed_but);
 	buf_adds(&b, no_isolation);
+	size_t fx = b.len;
 	buf_adds(&b, "Remove NOPASSWD (and !authenticate) from this rule for ");
 	q(&b, user);
 	buf_adds(&b, "; or, for a narrow command that cannot give a shell or write "
 		     "a file, list its exact command in target_sudo_allowed.\n");
-	return buf_detach(&b);
+	return msg_words(&b, fx, b.len);
 }
 
-char *msg_sudo_rule_allowed(const char *user, const char *rule, const char *cmd)
+struct words msg_sudo_rule_allowed(const char *user, const char *rule, const char *cmd)
 {
 	struct buf b = BUF_INIT;
 	buf_adds(&b, "WARNING: target user ");
@@ -61,12 +64,13 @@ char *msg_sudo_rule_allowed(const char *user, const char *rule, const char *cmd)
 	buf_adds(&b, " as another user without a password, which target_sudo_allowed "
 		     "permits:\n");
 	msg_indent(&b, rule);
+	size_t fx = b.len;
 	buf_adds(&b, "Make sure that no argument, environment variable or file it "
 		     "reads lets the agent turn it into a shell.\n");
-	return buf_detach(&b);
+	return msg_words(&b, fx, b.len);
 }
 
-char *msg_sudo_unlisted(const char *user)
+struct words msg_sudo_unlisted(const char *user)
 {
 	struct buf b = BUF_INIT;
 	buf_adds(&b, "WARNING: the sudo rules of target user ");
@@ -76,18 +80,19 @@ char *msg_sudo_unlisted(const char *user)
 		     "Under sudo's default (listpw=any) that means none of them has NOPASSWD, "
 		     "but listpw=always or listpw=all would hide one, and so would a "
 		     "!authenticate bound to a runas user or a command (Defaults>USER, "
-		     "Defaults!CMD).\n"
-		     "To be sure, check as root, which reads every rule: ruas-setup check "
+		     "Defaults!CMD).\n");
+	size_t fx = b.len;
+	buf_adds(&b, "To be sure, check as root, which reads every rule: ruas-setup check "
 		     "--target ");
 	quote_display(&b, user, 0);
 	buf_adds(&b, " (or run ruas check as root); or let the target list its own "
 		     "rules: Defaults:");
 	quote_display(&b, user, 0);
 	buf_adds(&b, " listpw=never (ruas-setup install writes it).\n");
-	return buf_detach(&b);
+	return msg_words(&b, fx, b.len);
 }
 
-char *msg_sudo_list_unreadable(const char *user, const char *how, const char *why,
+struct words msg_sudo_list_unreadable(const char *user, const char *how, const char *why,
 			       const char *said)
 {
 	struct buf b = BUF_INIT;
@@ -95,14 +100,16 @@ char *msg_sudo_list_unreadable(const char *user, const char *how, const char *wh
 	q(&b, user);
 	buf_printf(&b, " could not be understood (%s: %s), so ruas cannot tell "
 		       "whether it can escalate.\n", how, why);
+	size_t fx = b.len;
 	buf_adds(&b, "Look at them as root with: sudo -l -U ");
 	quote_display(&b, user, 0);
+	size_t fe = b.len;
 	buf_adds(&b, "\n");
 	if (said && *said) {
 		buf_adds(&b, "sudo said:\n");
 		msg_indent(&b, said);
 	}
-	return buf_detach(&b);
+	return msg_words(&b, fx, fe);
 }
 
 /* SEVERITY, the project when there is one, and `target user "U"`. */
@@ -114,19 +121,20 @@ static void target_user(struct buf *b, const char *severity, const char *project
 	q(b, user);
 }
 
-char *msg_password_empty(const char *project, const char *user)
+struct words msg_password_empty(const char *project, const char *user)
 {
 	struct buf b = BUF_INIT;
 	target_user(&b, "ERROR: ", project, user);
 	buf_printf(&b, " has no password (passwd -S says NP). PAM takes an empty answer for it "
 		       "(pam_unix's nullok, which Debian's common-auth sets), so every sudo rule of "
 		       "\"%s\" that asks for a password asks for nothing, and su lets any local "
-		       "user become it.\nFix: passwd -l %s (lock it; ruas-setup useradd makes its "
-		       "users locked). Then restart ruas.\n", user, user);
-	return buf_detach(&b);
+		       "user become it.\nFix: ", user);
+	size_t fx = b.len;
+	buf_printf(&b, "passwd -l %s (lock it; ruas-setup useradd makes its users locked).", user);
+	return msg_then_restart(&b, fx);
 }
 
-char *msg_password_unjudged(const char *project, const char *user, int rc, const char *said)
+struct words msg_password_unjudged(const char *project, const char *user, int rc, const char *said)
 {
 	struct buf b = BUF_INIT;
 	msg_prefix(&b, "WARNING: ", project);
@@ -143,35 +151,39 @@ char *msg_password_unjudged(const char *project, const char *user, int rc, const
 		buf_printf(&b, "exited %d", rc);
 	buf_adds(&b, " and said: ");
 	quote_display(&b, said && *said ? said : "nothing", 0);
-	buf_printf(&b, ".\nCheck it as root: passwd -S %s (NP means no password; lock it with "
+	buf_adds(&b, ".\n");
+	size_t fx = b.len;
+	buf_printf(&b, "Check it as root: passwd -S %s (NP means no password; lock it with "
 		       "passwd -l %s).\n", user, user);
-	return buf_detach(&b);
+	return msg_words(&b, fx, b.len);
 }
 
-char *msg_root_password_empty(const char *project)
+struct words msg_root_password_empty(const char *project)
 {
 	struct buf b = BUF_INIT;
 	msg_prefix(&b, "ERROR: ", project);
 	buf_adds(&b, "root has no password. PAM takes an empty answer for it (pam_unix's nullok, "
 		     "which Debian's common-auth sets), so su makes any local user root, every "
-		     "agent included.\nFix: passwd -l root (or give root a password). Then restart "
-		     "ruas.\n");
-	return buf_detach(&b);
+		     "agent included.\nFix: ");
+	size_t fx = b.len;
+	buf_adds(&b, "passwd -l root (or give root a password).");
+	return msg_then_restart(&b, fx);
 }
 
-char *msg_doas_root(const char *project, const char *user)
+struct words msg_doas_root(const char *project, const char *user)
 {
 	struct buf b = BUF_INIT;
 	target_user(&b, "ERROR: ", project, user);
 	buf_adds(&b, " can run commands as root with doas without a password (doas -n true "
-		     "succeeded as it): a rule of /etc/doas.conf permits it with nopass.\nFix: "
-		     "remove that rule, or drop its nopass (doas.conf(5)), so that doas asks ");
+		     "succeeded as it): a rule of /etc/doas.conf permits it with nopass.\nFix: ");
+	size_t fx = b.len;
+	buf_adds(&b, "remove that rule, or drop its nopass (doas.conf(5)), so that doas asks ");
 	q(&b, user);
-	buf_adds(&b, " for a password it does not have. Then restart ruas.\n");
-	return buf_detach(&b);
+	buf_adds(&b, " for a password it does not have.");
+	return msg_then_restart(&b, fx);
 }
 
-char *msg_targetpw_empty(const char *user, const char *runas, const char *rule)
+struct words msg_targetpw_empty(const char *user, const char *runas, const char *rule)
 {
 	struct buf b = BUF_INIT;
 	buf_adds(&b, "ERROR: target user ");
@@ -182,15 +194,17 @@ char *msg_targetpw_empty(const char *user, const char *runas, const char *rule)
 		     "targetpw is in force for it, so the rule ");
 	q(&b, rule);
 	buf_adds(&b, " asks for the runas user's password, and pam_unix's nullok (Debian's "
-		     "common-auth) takes an empty answer.\nFix: passwd -l ");
+		     "common-auth) takes an empty answer.\nFix: ");
+	size_t fx = b.len;
+	buf_adds(&b, "passwd -l ");
 	quote_shell(&b, runas);
 	buf_adds(&b, " (or give it a password), or drop targetpw for ");
 	q(&b, user);
-	buf_adds(&b, ". Then restart ruas.\n");
-	return buf_detach(&b);
+	buf_adds(&b, ".");
+	return msg_then_restart(&b, fx);
 }
 
-char *msg_doas_rule(const char *project, const char *user, const char *file, int line,
+struct words msg_doas_rule(const char *project, const char *user, const char *file, int line,
 		    const char *text, const char *why)
 {
 	struct buf b = BUF_INIT;
@@ -201,12 +215,13 @@ char *msg_doas_rule(const char *project, const char *user, const char *file, int
 	q(&b, text);
 	buf_adds(&b, "): ");
 	quote_display(&b, why, 0);
-	buf_adds(&b, ".\nFix: remove that rule, or drop its nopass (doas.conf(5)), as root. Then "
-		     "restart ruas.\n");
-	return buf_detach(&b);
+	buf_adds(&b, ".\nFix: ");
+	size_t fx = b.len;
+	buf_adds(&b, "remove that rule, or drop its nopass (doas.conf(5)), as root.");
+	return msg_then_restart(&b, fx);
 }
 
-char *msg_polkit_way(const char *project, const char *user, const char *file, int line,
+struct words msg_polkit_way(const char *project, const char *user, const char *file, int line,
 		     const char *text, const char *why)
 {
 	struct buf b = BUF_INIT;
@@ -218,12 +233,13 @@ char *msg_polkit_way(const char *project, const char *user, const char *file, in
 	buf_adds(&b, "): ");
 	quote_display(&b, why, 0);
 	buf_adds(&b, ". pkexec, systemctl and every D-Bus service that asks polkit take it as "
-		     "leave.\nFix: remove that rule or entry (or take the user out of its group), as "
-		     "root. Then restart ruas.\n");
-	return buf_detach(&b);
+		     "leave.\nFix: ");
+	size_t fx = b.len;
+	buf_adds(&b, "remove that rule or entry (or take the user out of its group), as root.");
+	return msg_then_restart(&b, fx);
 }
 
-char *msg_pam_way(const char *project, const char *user, const char *service, const char *file,
+struct words msg_pam_way(const char *project, const char *user, const char *service, const char *file,
 		  int line, const char *text, const char *why)
 {
 	struct buf b = BUF_INIT;
@@ -237,7 +253,8 @@ char *msg_pam_way(const char *project, const char *user, const char *service, co
 	buf_adds(&b, "): ");
 	quote_display(&b, why, 0);
 	buf_adds(&b, ". Whatever asks it for a password through that service (su, a sudo rule, "
-		     "doas, pkexec) asks for nothing.\nFix: remove that line, as root. Then restart "
-		     "ruas.\n");
-	return buf_detach(&b);
+		     "doas, pkexec) asks for nothing.\nFix: ");
+	size_t fx = b.len;
+	buf_adds(&b, "remove that line, as root.");
+	return msg_then_restart(&b, fx);
 }

@@ -16,12 +16,13 @@ static void root_groups_line(struct buf *b, const char *project, const char *use
 		      "(some without a password).\n", groups);
 }
 
-char *msg_root_groups(const char *project, const char *user, const char *groups)
+struct words msg_root_groups(const char *project, const char *user, const char *groups)
 {
 	struct buf b = BUF_INIT;
 	root_groups_line(&b, project, user, groups);
+	size_t fx = b.len;
 	buf_printf(&b, "Remove it from them, for example: gpasswd -d %s GROUP\n", user);
-	return buf_detach(&b);
+	return msg_words(&b, fx, b.len);
 }
 
 /* "docker", or for gid 0 "root (gid 0)", or "gid 0" when it has no name. */
@@ -55,22 +56,23 @@ static size_t group_lines(struct buf *list, struct buf *whys, const struct group
 	return k;
 }
 
-char *msg_group_warning(const char *project, const char *user,
+struct words msg_group_warning(const char *project, const char *user,
 			const struct group_hit *h, size_t n)
 {
 	struct buf b = BUF_INIT, list = BUF_INIT, whys = BUF_INIT;
 	group_lines(&list, &whys, h, n, RUAS_SEVERITY_WARNING);
 	root_groups_line(&b, project, user, list.data ? list.data : "");
 	buf_adds(&b, whys.data ? whys.data : "");
+	size_t fx = b.len;
 	buf_printf(&b, "Remove it from them, for example: gpasswd -d %s GROUP\n", user);
 	if (list.oom || whys.oom)
 		b.oom = 1;
 	buf_free(&list);
 	buf_free(&whys);
-	return buf_detach(&b);
+	return msg_words(&b, fx, b.len);
 }
 
-char *msg_group_fatal(const char *project, const char *user,
+struct words msg_group_fatal(const char *project, const char *user,
 		      const struct group_hit *h, size_t n)
 {
 	struct buf b = BUF_INIT, list = BUF_INIT, whys = BUF_INIT;
@@ -82,7 +84,9 @@ char *msg_group_fatal(const char *project, const char *user,
 		   list.data ? list.data : "");
 	buf_adds(&b, whys.data ? whys.data : "");
 	buf_adds(&b, "The user-spawn sandbox provides no isolation if the spawned agent "
-		     "can become root. Take the user out of them:\n");
+		     "can become root. ");
+	size_t fx = b.len;
+	buf_adds(&b, "Take the user out of them:\n");
 	for (size_t i = 0; i < n; i++) {
 		if (h[i].severity != RUAS_SEVERITY_FATAL)
 			continue;
@@ -111,5 +115,5 @@ char *msg_group_fatal(const char *project, const char *user,
 		b.oom = 1;
 	buf_free(&list);
 	buf_free(&whys);
-	return buf_detach(&b);
+	return msg_words(&b, fx, b.len);
 }

@@ -75,7 +75,7 @@ static void lifetime_whys(struct buf *b, const char *user, const struct outlives
 	sched_line(b, "at", "neither /etc/at.allow nor /etc/at.deny exists", &lt->at);
 }
 
-char *msg_lifetime(const char *user, const struct outlives *lt)
+struct words msg_lifetime(const char *user, const struct outlives *lt)
 {
 	struct buf b = BUF_INIT;
 	buf_adds(&b, "WARNING: target user ");
@@ -85,7 +85,9 @@ char *msg_lifetime(const char *user, const struct outlives *lt)
 	buf_adds(&b, "ruas ends the agent's process tree when a run ends; what the agent hands to "
 		     "these is not in that tree, and keeps running as ");
 	q(&b, user);
-	buf_adds(&b, " after it.\nTurn off what it does not need, or accept the risk:\n");
+	buf_adds(&b, " after it.\n");
+	size_t fx = b.len;
+	buf_adds(&b, "Turn off what it does not need, or accept the risk:\n");
 	if (lt->linger)
 		cmd(&b, "  loginctl disable-linger ", user, "\n");
 	if (lt->manager) {
@@ -98,7 +100,7 @@ char *msg_lifetime(const char *user, const struct outlives *lt)
 	if (lt->crontab)
 		cmd(&b, "  crontab -r -u ", user, "\n");
 	sched_fix(&b, user, "/etc/at.deny", &lt->at);
-	return buf_detach(&b);
+	return msg_words(&b, fx, b.len);
 }
 
 /* What the subreaper leaves open, the same words wherever it is in force. */
@@ -111,18 +113,19 @@ static void residual_risk(struct buf *b, const char *user)
 		    "has ended.\n");
 }
 
-char *msg_lifetime_subreaper(const char *project, const char *user)
+struct words msg_lifetime_subreaper(const char *project, const char *user)
 {
 	struct buf b = BUF_INIT;
 	msg_prefix(&b, "WARNING: ", project);
 	buf_adds(&b, "lifetime = \"subreaper\": ");
 	residual_risk(&b, user);
+	size_t fx = b.len;
 	buf_adds(&b, "Set lifetime = \"auto\" (the default) or \"pidns\" to run the agent in a PID "
 		     "namespace of its own, which it can neither leave nor end early.\n");
-	return buf_detach(&b);
+	return msg_words(&b, fx, b.len);
 }
 
-char *msg_lifetime_sudo_allowed(const char *project, const char *user)
+struct words msg_lifetime_sudo_allowed(const char *project, const char *user)
 {
 	struct buf b = BUF_INIT;
 	msg_prefix(&b, "WARNING: ", project);
@@ -130,12 +133,13 @@ char *msg_lifetime_sudo_allowed(const char *project, const char *user)
 		     "of target_sudo_allowed: sudo, a set-user-ID program, cannot work in the user "
 		     "namespace that the agent's PID namespace needs there. ");
 	residual_risk(&b, user);
+	size_t fx = b.len;
 	buf_adds(&b, "Use the pam backend (a root supervisor), whose PID namespace keeps sudo "
 		     "working, or set lifetime = \"pidns\" if the agent can do without sudo.\n");
-	return buf_detach(&b);
+	return msg_words(&b, fx, b.len);
 }
 
-char *msg_lifetime_unavailable(const char *project, const char *user, int pam, int required,
+struct words msg_lifetime_unavailable(const char *project, const char *user, int pam, int required,
 			       const char *why)
 {
 	struct buf b = BUF_INIT;
@@ -155,24 +159,29 @@ char *msg_lifetime_unavailable(const char *project, const char *user, int pam, i
 		buf_adds(&b, ".\n");
 		residual_risk(&b, user);
 	}
+	size_t fx = b.len;
 	buf_adds(&b, pam ? "Allow root to create namespaces (in a container: CAP_SYS_ADMIN and a "
 			   "seccomp profile that allows unshare)"
 			 : "Allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1 "
 			   "and user.max_user_namespaces > 0; in a container, a seccomp profile that "
 			   "allows unshare)");
 	buf_adds(&b, required ? ", or set lifetime = \"auto\" to fall back to the subreaper.\n"
-			      : ". Then restart ruas.\n");
-	return buf_detach(&b);
+			      : ".");
+	size_t fe = b.len;
+	if (!required)
+		buf_adds(&b, " Then restart ruas.\n");
+	return msg_words(&b, fx, fe);
 }
 
-char *msg_lifetime_no_sudo(const char *project)
+struct words msg_lifetime_no_sudo(const char *project)
 {
 	struct buf b = BUF_INIT;
 	msg_prefix(&b, "WARNING: ", project);
 	buf_adds(&b, "lifetime = \"pidns\" runs the agent in a user namespace on the sudo backend, "
 		     "where sudo, a set-user-ID program, cannot work: the commands of "
-		     "target_sudo_allowed will fail for the agent.\nUse the pam backend (a root "
-		     "supervisor), or lifetime = \"auto\", which keeps the subreaper for this "
-		     "project.\n");
-	return buf_detach(&b);
+		     "target_sudo_allowed will fail for the agent.\n");
+	size_t fx = b.len;
+	buf_adds(&b, "Use the pam backend (a root supervisor), or lifetime = \"auto\", which "
+		     "keeps the subreaper for this project.\n");
+	return msg_words(&b, fx, b.len);
 }

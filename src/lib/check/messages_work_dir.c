@@ -21,7 +21,7 @@ static void not_accessible(struct buf *b, const char *project, const char *work_
 	buf_adds(b, ".\n");
 }
 
-char *msg_work_dir_denied(const char *project, const char *work_dir,
+struct words msg_work_dir_denied(const char *project, const char *work_dir,
 			  const char *user, const struct dir_result *d)
 {
 	struct buf b = BUF_INIT;
@@ -33,16 +33,18 @@ char *msg_work_dir_denied(const char *project, const char *work_dir,
 	q(&b, d->path);
 	buf_printf(&b, " (mode %03o owner ", d->mode);
 	quote_display(&b, d->owner, 0);
-	buf_adds(&b, ").\nGrant it, for example with:\n");
+	buf_adds(&b, ").\n");
+	size_t fx = b.len;
+	buf_adds(&b, "Grant it, for example with:\n");
 	buf_printf(&b, "  setfacl -m u:%s:%s ", user, d->missing);
 	quote_shell(&b, d->path);
 	buf_adds(&b, "\nor change the owner or mode of ");
 	q(&b, d->path);
-	buf_adds(&b, ". Then restart ruas.\n");
-	return buf_detach(&b);
+	buf_adds(&b, ".");
+	return msg_then_restart(&b, fx);
 }
 
-char *msg_work_dir_missing(const char *project, const char *work_dir,
+struct words msg_work_dir_missing(const char *project, const char *work_dir,
 			   const char *user, const struct dir_result *d,
 			   const char *config)
 {
@@ -53,10 +55,11 @@ char *msg_work_dir_missing(const char *project, const char *work_dir,
 	buf_printf(&b, " %s (%s).\n",
 		   d->errnum == ENOTDIR ? "is not a directory" : "cannot be reached",
 		   strerror(d->errnum));
+	size_t fx = b.len;
 	buf_adds(&b, "Create the directory, or correct work_dir in ");
 	quote_display(&b, config, 0);
-	buf_adds(&b, ". Then restart ruas.\n");
-	return buf_detach(&b);
+	buf_adds(&b, ".");
+	return msg_then_restart(&b, fx);
 }
 
 void msg_scan_reasons(struct buf *b, unsigned int flags)
@@ -74,7 +77,7 @@ void msg_scan_reasons(struct buf *b, unsigned int flags)
 		buf_printf(b, "%snot searchable", sep);
 }
 
-char *msg_scan(const char *project, const char *work_dir, const char *user,
+struct words msg_scan(const char *project, const char *work_dir, const char *user,
 	       const struct scan_item *items, size_t nitems,
 	       unsigned long long total)
 {
@@ -97,14 +100,15 @@ char *msg_scan(const char *project, const char *work_dir, const char *user,
 	}
 	if (total > nitems)
 		buf_printf(&b, "  ... and %llu more\n", total - nitems);
-	buf_adds(&b, "\nThe agent may fail with EACCES when accessing these paths. "
-		     "Fix ownership/permissions, narrow the project scope, or accept "
+	buf_adds(&b, "\nThe agent may fail with EACCES when accessing these paths. ");
+	size_t fx = b.len;
+	buf_adds(&b, "Fix ownership/permissions, narrow the project scope, or accept "
 		     "the risk if the inaccessible paths are intentionally out of "
 		     "bounds.\n");
-	return buf_detach(&b);
+	return msg_words(&b, fx, b.len);
 }
 
-char *msg_scan_incomplete(const char *project, const char *work_dir,
+struct words msg_scan_incomplete(const char *project, const char *work_dir,
 			  unsigned long long entries, unsigned int seconds,
 			  const char *config)
 {
@@ -117,13 +121,14 @@ char *msg_scan_incomplete(const char *project, const char *work_dir,
 		       "seconds reached, too many open directories, or a tree "
 		       "deeper than %u levels); paths beyond were not checked.\n",
 		   entries, seconds, SCAN_MAX_DEPTH);
+	size_t fx = b.len;
 	buf_adds(&b, "Raise scan_time_limit in ");
 	quote_display(&b, config, 0);
 	buf_adds(&b, ", or narrow the project scope with scan_prune.\n");
-	return buf_detach(&b);
+	return msg_words(&b, fx, b.len);
 }
 
-char *msg_work_dir_trusted(const char *project, const char *work_dir, const char *resolved,
+struct words msg_work_dir_trusted(const char *project, const char *work_dir, const char *resolved,
 			   const char *how, const char *tree)
 {
 	struct buf b = BUF_INIT;
@@ -137,9 +142,11 @@ char *msg_work_dir_trusted(const char *project, const char *work_dir, const char
 		buf_adds(&b, ")");
 	}
 	buf_printf(&b, " %s %s, which root and the system trust: an agent that may write there, "
-		       "or a grant of it (ruas-setup acl), can change what root runs or reads.\n"
-		       "Use a directory of the project's own, such as /srv/ruas/", how, tree);
+		       "or a grant of it (ruas-setup acl), can change what root runs or reads.\n",
+		   how, tree);
+	size_t fx = b.len;
+	buf_adds(&b, "Use a directory of the project's own, such as /srv/ruas/");
 	quote_display(&b, project, 0);
-	buf_adds(&b, ". Then restart ruas.\n");
-	return buf_detach(&b);
+	buf_adds(&b, ".");
+	return msg_then_restart(&b, fx);
 }

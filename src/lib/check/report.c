@@ -10,7 +10,7 @@
 struct item {
 	ruas_severity severity;
 	const char *check; /* static */
-	char *text;
+	char *text, *fix, *user, *path; /* the last three NULL where none applies */
 };
 
 struct rproject {
@@ -48,31 +48,43 @@ ruas_report *report_new(const char *const *names, size_t n)
 	return r;
 }
 
-static int item_add(ruas_report *r, struct rproject *p, ruas_severity sev, const char *check,
-		    char *text)
+static void item_free(struct item *it)
 {
-	if (!text)
-		return -1;
-	struct item *it = realloc(p->items, (p->nitems + 1) * sizeof *it);
+	free(it->text);
+	free(it->fix);
+	free(it->user);
+	free(it->path);
+}
+
+static int item_add(ruas_report *r, struct rproject *p, ruas_severity sev, const char *check,
+		    const char *user, const char *path, struct words w)
+{
+	struct item n = {sev, check, w.text, w.fix, user ? strdup(user) : NULL,
+			 path ? strdup(path) : NULL};
+	struct item *it = n.text && (!user || n.user) && (!path || n.path)
+				  ? realloc(p->items, (p->nitems + 1) * sizeof *it)
+				  : NULL;
 	if (!it) {
-		free(text);
+		item_free(&n);
 		return -1;
 	}
 	p->items = it;
-	it[p->nitems++] = (struct item){sev, check, text};
+	it[p->nitems++] = n;
 	if (sev == RUAS_SEVERITY_FATAL)
 		r->fatal = 1;
 	return 0;
 }
 
-int report_add(ruas_report *r, size_t project, ruas_severity sev, const char *check, char *text)
+int report_add(ruas_report *r, size_t project, ruas_severity sev, const char *check,
+	       const char *user, const char *path, struct words w)
 {
-	return item_add(r, &r->projects[project], sev, check, text);
+	return item_add(r, &r->projects[project], sev, check, user, path, w);
 }
 
-int report_host_add(ruas_report *r, ruas_severity sev, const char *check, char *text)
+int report_host_add(ruas_report *r, ruas_severity sev, const char *check, const char *path,
+		    struct words w)
 {
-	return item_add(r, &r->host, sev, check, text);
+	return item_add(r, &r->host, sev, check, NULL, path, w);
 }
 
 int report_unjudged(ruas_report *r, const char *what, const char *path)
@@ -97,7 +109,7 @@ int report_unjudged(ruas_report *r, const char *what, const char *path)
 static void items_free(struct rproject *p)
 {
 	for (size_t j = 0; j < p->nitems; j++)
-		free(p->items[j].text);
+		item_free(&p->items[j]);
 	free(p->items);
 	free(p->name);
 }
@@ -133,7 +145,7 @@ size_t ruas_report_item_count(const ruas_report *r, size_t p)
 
 static const struct item *item_at(const ruas_report *r, size_t p, size_t i)
 {
-	if (p >= r->n || i >= r->projects[p].nitems)
+	if (!r || p >= r->n || i >= r->projects[p].nitems)
 		return NULL;
 	return &r->projects[p].items[i];
 }
@@ -144,16 +156,50 @@ ruas_severity ruas_report_item_severity(const ruas_report *r, size_t p, size_t i
 	return it ? it->severity : (ruas_severity)0;
 }
 
+enum field { F_CHECK, F_TEXT, F_USER, F_PATH, F_FIX };
+
+/* A string of item it (NULL: none, or no item). */
+static const char *field(const struct item *it, enum field f)
+{
+	if (!it)
+		return NULL;
+	switch (f) {
+	case F_CHECK:
+		return it->check;
+	case F_TEXT:
+		return it->text;
+	case F_USER:
+		return it->user;
+	case F_PATH:
+		return it->path;
+	default:
+		return it->fix;
+	}
+}
+
 const char *ruas_report_item_check(const ruas_report *r, size_t p, size_t i)
 {
-	const struct item *it = item_at(r, p, i);
-	return it ? it->check : NULL;
+	return field(item_at(r, p, i), F_CHECK);
 }
 
 const char *ruas_report_item_text(const ruas_report *r, size_t p, size_t i)
 {
-	const struct item *it = item_at(r, p, i);
-	return it ? it->text : NULL;
+	return field(item_at(r, p, i), F_TEXT);
+}
+
+const char *ruas_report_item_user(const ruas_report *r, size_t p, size_t i)
+{
+	return field(item_at(r, p, i), F_USER);
+}
+
+const char *ruas_report_item_path(const ruas_report *r, size_t p, size_t i)
+{
+	return field(item_at(r, p, i), F_PATH);
+}
+
+const char *ruas_report_item_fix(const ruas_report *r, size_t p, size_t i)
+{
+	return field(item_at(r, p, i), F_FIX);
 }
 
 size_t ruas_report_host_count(const ruas_report *r)
@@ -161,19 +207,35 @@ size_t ruas_report_host_count(const ruas_report *r)
 	return r ? r->host.nitems : 0;
 }
 
+static const struct item *host_at(const ruas_report *r, size_t i)
+{
+	return r && i < r->host.nitems ? &r->host.items[i] : NULL;
+}
+
 ruas_severity ruas_report_host_severity(const ruas_report *r, size_t i)
 {
-	return r && i < r->host.nitems ? r->host.items[i].severity : RUAS_SEVERITY_NONE;
+	const struct item *it = host_at(r, i);
+	return it ? it->severity : RUAS_SEVERITY_NONE;
 }
 
 const char *ruas_report_host_check(const ruas_report *r, size_t i)
 {
-	return r && i < r->host.nitems ? r->host.items[i].check : NULL;
+	return field(host_at(r, i), F_CHECK);
 }
 
 const char *ruas_report_host_text(const ruas_report *r, size_t i)
 {
-	return r && i < r->host.nitems ? r->host.items[i].text : NULL;
+	return field(host_at(r, i), F_TEXT);
+}
+
+const char *ruas_report_host_path(const ruas_report *r, size_t i)
+{
+	return field(host_at(r, i), F_PATH);
+}
+
+const char *ruas_report_host_fix(const ruas_report *r, size_t i)
+{
+	return field(host_at(r, i), F_FIX);
 }
 
 size_t ruas_report_unjudged_count(const ruas_report *r)
@@ -196,7 +258,7 @@ int report_groups(ruas_report *r, size_t project, const char *project_name,
 {
 	int rc = 0, fatal = 0, warn = 0;
 	if (failed)
-		return report_add(r, project, RUAS_SEVERITY_FATAL, "groups",
+		return report_add(r, project, RUAS_SEVERITY_FATAL, "groups", user, NULL,
 				  msg_internal_errno(project_name, user,
 						     "its groups could not be read from the "
 						     "group database",
@@ -206,10 +268,10 @@ int report_groups(ruas_report *r, size_t project, const char *project_name,
 		warn |= g->v[i].severity == RUAS_SEVERITY_WARNING;
 	}
 	if (fatal)
-		rc |= report_add(r, project, RUAS_SEVERITY_FATAL, "groups",
+		rc |= report_add(r, project, RUAS_SEVERITY_FATAL, "groups", user, NULL,
 				 msg_group_fatal(project_name, user, g->v, g->n));
 	if (warn)
-		rc |= report_add(r, project, RUAS_SEVERITY_WARNING, "groups",
+		rc |= report_add(r, project, RUAS_SEVERITY_WARNING, "groups", user, NULL,
 				 msg_group_warning(project_name, user, g->v, g->n));
 	return rc;
 }

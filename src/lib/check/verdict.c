@@ -139,6 +139,30 @@ static int key_of(const ruas_config *cfg, struct buf *k)
 	return k->oom ? -1 : 0;
 }
 
+/* "S N\n", N 0 for NULL, else the length and one, then the bytes and "\n". */
+static void put_opt(struct buf *b, const char *s)
+{
+	buf_printf(b, "S %zu\n", s ? strlen(s) + 1 : 0);
+	if (s) {
+		buf_adds(b, s);
+		buf_addc(b, '\n');
+	}
+}
+
+/* What put_opt() wrote: *out the string or NULL; c->bad when it is not there. */
+static void get_opt(struct kept_cur *c, char **out)
+{
+	*out = NULL;
+	kept_lit(c, "S ");
+	unsigned long long n = kept_num(c);
+	kept_lit(c, "\n");
+	if (n && !c->bad) {
+		*out = kept_bytes(c, n - 1);
+		kept_lit(c, "\n");
+		c->bad |= !*out;
+	}
+}
+
 static void put_report(struct buf *b, const ruas_report *rep)
 {
 	size_t n = ruas_report_project_count(rep);
@@ -155,6 +179,9 @@ static void put_report(struct buf *b, const ruas_report *rep)
 				   ruas_report_item_check(rep, p, i), strlen(text));
 			buf_adds(b, text);
 			buf_addc(b, '\n');
+			put_opt(b, ruas_report_item_user(rep, p, i));
+			put_opt(b, ruas_report_item_path(rep, p, i));
+			put_opt(b, ruas_report_item_fix(rep, p, i));
 		}
 	}
 }
@@ -221,14 +248,18 @@ static ruas_report *read_report(struct kept_cur *c, const ruas_config *cfg)
 			kept_lit(c, " ");
 			unsigned long long tl = kept_num(c);
 			kept_lit(c, "\n");
-			char *text = kept_bytes(c, tl);
+			struct words w = {kept_bytes(c, tl), NULL};
+			char *user, *path;
 			kept_lit(c, "\n");
-			if (c->bad || !check || sev != RUAS_SEVERITY_WARNING ||
-			    report_add(rep, p, RUAS_SEVERITY_WARNING, check, text) < 0) {
-				if (c->bad || !check || sev != RUAS_SEVERITY_WARNING)
-					free(text);
+			get_opt(c, &user);
+			get_opt(c, &path);
+			get_opt(c, &w.fix);
+			if (c->bad || !check || sev != RUAS_SEVERITY_WARNING)
+				words_free(&w); /* report_add() takes NULL words as a failure */
+			if (report_add(rep, p, RUAS_SEVERITY_WARNING, check, user, path, w) < 0)
 				c->bad = 1;
-			}
+			free(user);
+			free(path);
 		}
 	}
 	free(names);

@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "words.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
@@ -881,7 +883,7 @@ static struct anchor_hit hit(const char *path, char how, int rel, const char *id
 
 static void assert_text(const struct anchor_hit *a, const char *want)
 {
-	char *t = msg_anchor("t1", "sup", a);
+	char *t = text_of(msg_anchor("t1", "sup", a));
 	assert_non_null(t);
 	if (strcmp(t, want) != 0)
 		fail_msg("text differs.\n--- got:\n%s--- want:\n%s", t, want);
@@ -917,26 +919,26 @@ static void test_texts(void **state)
 			"Fix: chmod go-w /etc/sudoers.d. Then restart ruas.\n");
 	a = hit("/home/sup/.bashrc", 'o', AREL_SELF, "supervisor-dot", 0644, "t1", 0,
 		"/home/sup/.bashrc");
-	char *t = msg_anchor("t1", "sup", &a);
+	char *t = text_of(msg_anchor("t1", "sup", &a));
 	assert_non_null(strstr(t, ", which the supervisor \"sup\" runs or trusts: "));
 	assert_non_null(strstr(t, "\nFix: chown sup /home/sup/.bashrc. Then restart ruas.\n"));
 	free(t);
 	a = hit("/run/docker.sock", 'w', AREL_SELF, "docker", 0660, "docker", 0,
 		"/run/docker.sock");
-	t = msg_anchor("t1", "sup", &a);
+	t = text_of(msg_anchor("t1", "sup", &a));
 	assert_non_null(strstr(t, "ERROR: target user \"t1\" can connect to \"/run/docker.sock\""));
 	assert_non_null(strstr(t, "(gpasswd -d t1 docker)"));
 	assert_non_null(strstr(t, " Note: membership in the group that owns it is root by design."));
 	free(t);
 	a = hit("/dev/sda", 'r', AREL_SELF, "disk", 0640, "disk", 0, "/dev/sda");
-	t = msg_anchor("t1", "sup", &a);
+	t = text_of(msg_anchor("t1", "sup", &a));
 	assert_non_null(strstr(t, "can read \"/dev/sda\""));
 	assert_non_null(strstr(t, "or chmod g-rw /dev/sda."));
 	free(t);
 	/* Hostile bytes from the target's side stay on one line, quoted. */
 	a = hit("/etc/cron.d/x\n\x1b[2Jy'", 'w', AREL_INSIDE, "cron", 0666, "g\nroup", 0,
 		"/etc/cron.d");
-	t = msg_anchor("t1", "sup", &a);
+	t = text_of(msg_anchor("t1", "sup", &a));
 	assert_non_null(strstr(t, "\"/etc/cron.d/x\\n\\x1b[2Jy'\", inside \"/etc/cron.d\""));
 	assert_null(strchr(t, '\x1b'));
 	assert_non_null(strstr(t, "group \"g\\nroup\""));
@@ -944,14 +946,14 @@ static void test_texts(void **state)
 	free(t);
 	/* An id this version does not know is still fatal, and says so. */
 	a = hit("/x", 'w', AREL_SELF, "future", 0666, "root", 0, "/x");
-	t = msg_anchor("t1", "sup", &a);
+	t = text_of(msg_anchor("t1", "sup", &a));
 	assert_non_null(strstr(t, "an entry this version of ruas does not know"));
 	free(t);
 	/* A directory of a tree the library could not look into: not judged, fatal. */
 	a = hit("/usr/local/bin/mnt", 'u', AREL_INSIDE, "root-path", 0755, "root", 0,
 		"its file system decides who may write it by more than the mode bits and "
 		"ACLs (a network or FUSE file system)");
-	t = msg_anchor("t1", "sup", &a);
+	t = text_of(msg_anchor("t1", "sup", &a));
 	assert_string_equal(t, "ERROR: \"/usr/local/bin/mnt\" was not judged for target user "
 			       "\"t1\": its file system decides who may write it by more than "
 			       "the mode bits and ACLs (a network or FUSE file system), and root "
@@ -962,7 +964,7 @@ static void test_texts(void **state)
 			       "local file system. What is not judged is not passed. Then restart "
 			       "ruas.\n");
 	free(t);
-	t = msg_anchors_more("t1", 5);
+	t = text_of(msg_anchors_more("t1", 5));
 	assert_string_equal(t, "ERROR: target user \"t1\" can write 5 more paths that root or "
 			       "the supervisor runs or trusts, beyond the 64 listed.\n"
 			       "Fix those, then run ruas check again to see the rest.\n");

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "words.h"
+
 #include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,9 +93,9 @@ static void test_rules(void **state)
 static void test_text(void **state)
 {
 	(void)state;
-	char *t = msg_doas_rule("p", "t1", "/etc/doas.conf", 2, "permit nopass t1 as bob",
+	char *t = text_of(msg_doas_rule("p", "t1", "/etc/doas.conf", 2, "permit nopass t1 as bob",
 				"it permits the user to run any command as bob without a password "
-				"(nopass)");
+				"(nopass)"));
 	assert_string_equal(t, "ERROR: project \"p\": target user \"t1\" can run commands as another "
 			       "user with doas without a password (/etc/doas.conf line 2: \"permit "
 			       "nopass t1 as bob\"): it permits the user to run any command as bob "

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "words.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,7 +233,7 @@ static void test_gid0_primary(void **state)
 	assert_true(h.v[0].primary);
 	assert_false(h.v[0].member);
 	assert_int_equal(h.v[0].severity, RUAS_SEVERITY_FATAL);
-	char *m = msg_group_fatal(NULL, "g0p", h.v, h.n);
+	char *m = text_of(msg_group_fatal(NULL, "g0p", h.v, h.n));
 	assert_non_null(m);
 	assert_non_null(strstr(m, "ERROR: target user \"g0p\" is a member of root (gid 0), "
 				  "which give root without a password.\n"
@@ -250,7 +252,7 @@ static void test_gid0_supplementary(void **state)
 	assert_int_equal(h.v[0].gid, 0);
 	assert_false(h.v[0].primary);
 	assert_true(h.v[0].member);
-	char *m = msg_group_fatal("p", "g0s", h.v, h.n);
+	char *m = text_of(msg_group_fatal("p", "g0s", h.v, h.n));
 	assert_non_null(strstr(m, "ERROR: project \"p\": target user \"g0s\" is a member of "
 				  "root (gid 0), which give root"));
 	assert_non_null(strstr(m, "\n  gpasswd -d g0s root\n"));
@@ -263,7 +265,7 @@ static void test_gid0_supplementary(void **state)
 	assert_int_equal(h.n, 1);
 	assert_true(h.v[0].primary);
 	assert_true(h.v[0].member);
-	m = msg_group_fatal(NULL, "g0b", h.v, h.n);
+	m = text_of(msg_group_fatal(NULL, "g0b", h.v, h.n));
 	assert_non_null(strstr(m, "\n  gpasswd -d g0b root\n"));
 	assert_non_null(strstr(m, "\n  usermod -g g0b g0b "));
 	free(m);
@@ -296,7 +298,7 @@ static void test_hostile_gid0_name(void **state)
 		{(char *)"r$(id) %sudo\n\x1b[2J", 0, 0, 1, RUAS_SEVERITY_FATAL, why, 0},
 		{NULL, 0, 1, 0, RUAS_SEVERITY_FATAL, why, 0},
 	};
-	char *m = msg_group_fatal(NULL, "t", h, 2);
+	char *m = text_of(msg_group_fatal(NULL, "t", h, 2));
 	assert_non_null(m);
 	assert_non_null(strstr(m, "is a member of r$(id) %sudo\\n\\x1b[2J (gid 0), gid 0, which"));
 	assert_non_null(strstr(m, "\n  gpasswd -d t $'r$(id) %sudo\\n\\x1b[2J'\n"));

@@ -3,7 +3,8 @@
  * (src/lib/check/host_notes.h): the proc on /proc, read from mountinfo,
  * hides command lines only with a hidepid that hides (1, 2, 4 or their
  * names; the last given and the topmost mount count); a report's host
- * items and unjudged notes, as the accessors give them.
+ * items, its projects' items (user, path, fix) and unjudged notes, as the
+ * accessors give them.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -59,7 +60,7 @@ static void test_host_items(void **state)
 	assert_non_null(r);
 	assert_int_equal(ruas_report_host_count(r), 0);
 	assert_int_equal(ruas_report_unjudged_count(r), 0);
-	assert_int_equal(report_host_add(r, RUAS_SEVERITY_WARNING, "proc", strdup("WARNING: x\n")), 0);
+	assert_int_equal(report_host_add(r, RUAS_SEVERITY_WARNING, "proc", "/proc", (struct words){strdup("WARNING: x\n"), NULL}), 0);
 	assert_int_equal(ruas_report_has_fatal(r), 0);
 	assert_int_equal(ruas_report_host_count(r), 1);
 	assert_int_equal(ruas_report_host_severity(r, 0), RUAS_SEVERITY_WARNING);
@@ -67,10 +68,16 @@ static void test_host_items(void **state)
 	assert_string_equal(ruas_report_host_text(r, 0), "WARNING: x\n");
 	assert_null(ruas_report_host_text(r, 1));
 	assert_int_equal(ruas_report_host_severity(r, 1), RUAS_SEVERITY_NONE);
+	assert_string_equal(ruas_report_host_path(r, 0), "/proc");
+	assert_null(ruas_report_host_fix(r, 0)); /* a warning that gives none */
+	assert_null(ruas_report_host_path(r, 1));
+	assert_null(ruas_report_host_fix(r, 1));
 	/* A host item is not a project's. */
 	assert_int_equal(ruas_report_item_count(r, 0), 0);
-	assert_int_equal(report_host_add(r, RUAS_SEVERITY_FATAL, "proc", strdup("ERROR: y\n")), 0);
+	assert_int_equal(report_host_add(r, RUAS_SEVERITY_FATAL, "proc", NULL, (struct words){strdup("ERROR: y\n"), strdup("do y")}), 0);
 	assert_int_equal(ruas_report_has_fatal(r), 1);
+	assert_null(ruas_report_host_path(r, 1));
+	assert_string_equal(ruas_report_host_fix(r, 1), "do y");
 	/* Unjudged: one note per path. */
 	assert_int_equal(report_unjudged(r, "w1", "/etc/shadow"), 0);
 	assert_int_equal(report_unjudged(r, "w2", "/etc/shadow"), 0);
@@ -82,6 +89,51 @@ static void test_host_items(void **state)
 	ruas_report_free(r);
 	assert_int_equal(ruas_report_host_count(NULL), 0);
 	assert_int_equal(ruas_report_unjudged_count(NULL), 0);
+	assert_null(ruas_report_host_path(NULL, 0));
+	assert_null(ruas_report_host_fix(NULL, 0));
+}
+
+/* A project's items: user, path and fix beside the text, copied; none past the last. */
+static void test_item_fields(void **state)
+{
+	(void)state;
+	const char *names[] = {"a", "b"};
+	ruas_report *r = report_new(names, 2);
+	assert_non_null(r);
+	char *user = strdup("t1"), *path = strdup("/srv/a");
+	assert_non_null(user);
+	assert_non_null(path);
+	assert_int_equal(report_add(r, 1, RUAS_SEVERITY_FATAL, "work_dir", user, path,
+				    (struct words){strdup("ERROR: x\nDo x.\n"), strdup("Do x.")}),
+			 0);
+	free(user); /* the report holds copies */
+	free(path);
+	assert_int_equal(report_add(r, 1, RUAS_SEVERITY_WARNING, "lifetime", "t1", NULL,
+				    (struct words){strdup("WARNING: y\n"), NULL}),
+			 0);
+	assert_string_equal(ruas_report_item_user(r, 1, 0), "t1");
+	assert_string_equal(ruas_report_item_path(r, 1, 0), "/srv/a");
+	assert_string_equal(ruas_report_item_fix(r, 1, 0), "Do x.");
+	assert_string_equal(ruas_report_item_text(r, 1, 0), "ERROR: x\nDo x.\n");
+	assert_string_equal(ruas_report_item_user(r, 1, 1), "t1");
+	assert_null(ruas_report_item_path(r, 1, 1));
+	assert_null(ruas_report_item_fix(r, 1, 1));
+	/* Past the last item, the last project, and of no report: NULL. */
+	assert_null(ruas_report_item_user(r, 1, 2));
+	assert_null(ruas_report_item_path(r, 1, 2));
+	assert_null(ruas_report_item_fix(r, 1, 2));
+	assert_null(ruas_report_item_user(r, 0, 0));
+	assert_null(ruas_report_item_fix(r, 2, 0));
+	assert_null(ruas_report_item_user(NULL, 0, 0));
+	assert_null(ruas_report_item_path(NULL, 0, 0));
+	assert_null(ruas_report_item_fix(NULL, 0, 0));
+	assert_null(ruas_report_item_text(NULL, 0, 0));
+	/* Words out of memory: a failure, nothing added, the fix freed. */
+	assert_int_equal(report_add(r, 0, RUAS_SEVERITY_FATAL, "sudo", "t1", NULL,
+				    (struct words){NULL, strdup("lost")}),
+			 -1);
+	assert_int_equal(ruas_report_item_count(r, 0), 0);
+	ruas_report_free(r);
 }
 
 /* A fake tree without proc/self/mountinfo, or with one: judged from it. */
@@ -108,6 +160,9 @@ static void test_report_proc(void **state)
 	assert_int_equal(report_proc_cmdlines(r, root), 0);
 	assert_int_equal(ruas_report_host_count(r), 1);
 	assert_non_null(strstr(ruas_report_host_text(r, 0), "hidepid=invisible"));
+	assert_string_equal(ruas_report_host_path(r, 0), "/proc");
+	assert_non_null(strstr(ruas_report_host_text(r, 0), ruas_report_host_fix(r, 0)));
+	assert_true(strncmp(ruas_report_host_fix(r, 0), "pass prompts on the agent's stdin", 33) == 0);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(ROOT PROC("rw,hidepid=invisible"), f);
@@ -126,6 +181,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hidepid),
 		cmocka_unit_test(test_host_items),
+		cmocka_unit_test(test_item_fields),
 		cmocka_unit_test(test_report_proc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "words.h"
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,7 +248,7 @@ static void test_hits(void **state)
 			assert_string_equal(a->id, "tree-ld");
 			assert_string_equal(a->anchor, "/srv/lib");
 			assert_int_equal(a->rel, AREL_INSIDE);
-			char *m = msg_anchor("t", "sup", a);
+			char *m = text_of(msg_anchor("t", "sup", a));
 			assert_non_null(strstr(m, "ERROR: target user \"t\" can write \"/srv/lib/evil.so\", "
 						  "inside \"/srv/lib\", which root runs or trusts: a "
 						  "directory that ld.so.conf names"));
@@ -268,7 +270,7 @@ static void test_hits(void **state)
 	assert_int_equal(host_verdict_add(&t, NULL, "t", T_UID, g, 1, 60, &hr), 0);
 	const struct anchor_hit *late = &hr.anchors[hr.nanchors - 1];
 	assert_int_equal(late->how, 't');
-	char *m = msg_anchor("t", "sup", late);
+	char *m = text_of(msg_anchor("t", "sup", late));
 	assert_non_null(strstr(m, "ERROR: the trees that root trusts (/etc, /usr, /boot, /opt, "
 				  "/var/lib/dpkg, /var/spool/cron, /srv/lib) were not fully judged "
 				  "for target user \"t\": the walk stopped after scan_time_limit (60 "

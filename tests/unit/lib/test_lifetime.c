@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "words.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,7 +250,7 @@ static void test_text_everything(void **state)
 	(void)state;
 	struct outlives lt = {1, 1, {SCHED_DENY_UNLISTED, "/etc/cron.deny"},
 			      {SCHED_ALLOW_LISTED, "/etc/at.allow"}, 1};
-	char *m = msg_lifetime("t1", &lt);
+	char *m = text_of(msg_lifetime("t1", &lt));
 	assert_non_null(m);
 	assert_string_equal(
 		m,
@@ -279,7 +281,7 @@ static void test_text_each(void **state)
 	(void)state;
 	struct outlives lt = {0};
 	lt.linger = 1;
-	char *m = msg_lifetime("t1", &lt);
+	char *m = text_of(msg_lifetime("t1", &lt));
 	assert_non_null(strstr(m, "\n  lingering is enabled (/var/lib/systemd/linger/t1)"));
 	assert_non_null(strstr(m, "\n  loginctl disable-linger t1\n"));
 	assert_null(strstr(m, "manager (systemd --user)"));
@@ -290,7 +292,7 @@ static void test_text_each(void **state)
 
 	lt = (struct outlives){0};
 	lt.cron.verdict = SCHED_NO_FILES;
-	m = msg_lifetime("t1", &lt);
+	m = text_of(msg_lifetime("t1", &lt));
 	assert_non_null(strstr(m, "\n  it may use crontab: neither /etc/cron.allow nor "
 				  "/etc/cron.deny exists.\n"));
 	assert_non_null(strstr(m, "\n  echo t1 >> /etc/cron.deny\n"));
@@ -300,7 +302,7 @@ static void test_text_each(void **state)
 	lt = (struct outlives){0};
 	lt.cron = (struct sched){SCHED_UNREADABLE, "/etc/cron.allow"};
 	lt.at = (struct sched){SCHED_UNREADABLE, "/etc/at.deny"};
-	m = msg_lifetime("t1", &lt);
+	m = text_of(msg_lifetime("t1", &lt));
 	assert_non_null(strstr(m, "\n  it may use crontab: /etc/cron.allow exists, but could not "
 				  "be read (ruas check as root can read it).\n"));
 	assert_non_null(strstr(m, "\n  it may use at: /etc/at.deny exists, but could not be read "
@@ -318,7 +320,7 @@ static void test_text_escaped(void **state)
 {
 	(void)state;
 	struct outlives lt = {.manager = 1};
-	char *m = msg_lifetime("a\"b\n", &lt);
+	char *m = text_of(msg_lifetime("a\"b\n", &lt));
 	assert_non_null(m);
 	assert_non_null(strstr(m, "WARNING: target user \"a\\\"b\\n\" can hand"));
 	assert_non_null(strstr(m, "keeps running as \"a\\\"b\\n\" after it.\n"));
@@ -326,7 +328,7 @@ static void test_text_escaped(void **state)
 	assert_non_null(strstr(m, "\n  loginctl terminate-user $'a\"b\\n'   (stops"));
 	lt = (struct outlives){.linger = 1, .crontab = 1, .cron = {SCHED_NO_FILES, NULL}};
 	free(m);
-	m = msg_lifetime("x'$(id)", &lt);
+	m = text_of(msg_lifetime("x'$(id)", &lt));
 	assert_non_null(strstr(m, "(/var/lib/systemd/linger/x'$(id)):"));
 	assert_non_null(strstr(m, "\n  loginctl disable-linger 'x'\\''$(id)'\n"));
 	assert_non_null(strstr(m, "\n  echo 'x'\\''$(id)' >> /etc/cron.deny\n"));

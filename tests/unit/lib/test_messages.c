@@ -8,10 +8,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "words.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check/anchors_report.h"
 #include "check/messages.h"
 #include "helper_report.h"
 
@@ -71,16 +74,16 @@ static char *first_line(const char *text)
 static void test_sudo_not_configured_exact(void **state)
 {
 	(void)state;
-	char *m = msg_sudo_not_configured("claude", "partseeker-coder",
+	char *m = text_of(msg_sudo_not_configured("claude", "partseeker-coder",
 					  "partseeker-orchestrator",
-					  "sudo: a password is required\n");
+					  "sudo: a password is required\n"));
 	assert_non_null(m);
 	assert_string_equal(m, sudo_seed);
 	free(m);
 
 	/* Nothing said at all: the same seed. */
-	m = msg_sudo_not_configured("claude", "partseeker-coder",
-				    "partseeker-orchestrator", "");
+	m = text_of(msg_sudo_not_configured("claude", "partseeker-coder",
+				    "partseeker-orchestrator", ""));
 	assert_string_equal(m, sudo_seed);
 	free(m);
 }
@@ -88,9 +91,9 @@ static void test_sudo_not_configured_exact(void **state)
 static void test_sudo_not_configured_other_reason(void **state)
 {
 	(void)state;
-	char *m = msg_sudo_not_configured("claude", "partseeker-coder",
+	char *m = text_of(msg_sudo_not_configured("claude", "partseeker-coder",
 					  "partseeker-orchestrator",
-					  "sudo: sorry, you must have a tty to run sudo\n");
+					  "sudo: sorry, you must have a tty to run sudo\n"));
 	assert_starts(m, sudo_seed);
 	assert_string_equal(m + strlen(sudo_seed),
 			    "sudo said:\n  sudo: sorry, you must have a tty to run sudo\n");
@@ -100,46 +103,46 @@ static void test_sudo_not_configured_other_reason(void **state)
 static void test_other_sudo_outcomes(void **state)
 {
 	(void)state;
-	char *m = msg_user_missing("claude", "partseeker-coder", "partseeker-orchestrator");
+	char *m = text_of(msg_user_missing("claude", "partseeker-coder", "partseeker-orchestrator"));
 	assert_starts(m, "ERROR: project \"claude\" requires passwordless sudo to user "
 			 "\"partseeker-coder\", but user \"partseeker-coder\" does not exist.\n");
 	assert_has(m, "  partseeker-orchestrator ALL=(partseeker-coder) NOPASSWD: ALL\n");
 	free(m);
 
-	m = msg_nologin("claude", "partseeker-coder", "/usr/sbin/nologin");
+	m = text_of(msg_nologin("claude", "partseeker-coder", "/usr/sbin/nologin"));
 	assert_starts(m, "ERROR: project \"claude\" requires passwordless sudo to user "
 			 "\"partseeker-coder\", but its login shell \"/usr/sbin/nologin\" "
 			 "refuses logins, so sudo -i cannot run anything as it.\n");
 	free(m);
 
-	m = msg_shell_missing("claude", "partseeker-coder", "/bin/zsh");
+	m = text_of(msg_shell_missing("claude", "partseeker-coder", "/bin/zsh"));
 	assert_starts(m, "ERROR: project \"claude\" requires passwordless sudo to user "
 			 "\"partseeker-coder\", but its login shell \"/bin/zsh\" does not "
 			 "exist or is not executable");
 	free(m);
 
-	m = msg_sudo_missing("claude", "partseeker-coder", "/usr/bin/sudo",
-			     "/etc/ruas/ruas.conf");
+	m = text_of(msg_sudo_missing("claude", "partseeker-coder", "/usr/bin/sudo",
+			     "/etc/ruas/ruas.conf"));
 	assert_starts(m, "ERROR: project \"claude\" requires passwordless sudo to user "
 			 "\"partseeker-coder\", but sudo is not installed: "
 			 "\"/usr/bin/sudo\" cannot be executed.\n");
 	assert_has(m, "/etc/ruas/ruas.conf");
 	free(m);
 
-	m = msg_helper_failed("claude", "partseeker-coder", "/usr/libexec/ruas/ruas-exec",
-			      127, "-bash: /usr/libexec/ruas/ruas-exec: No such file\n");
+	m = text_of(msg_helper_failed("claude", "partseeker-coder", "/usr/libexec/ruas/ruas-exec",
+			      127, "-bash: /usr/libexec/ruas/ruas-exec: No such file\n"));
 	assert_starts(m, "ERROR: project \"claude\": sudo to user \"partseeker-coder\" "
 			 "works, but the ruas helper \"/usr/libexec/ruas/ruas-exec\" could "
 			 "not be run as that user (exit status 127).\n");
 	assert_has(m, "\n  -bash: /usr/libexec/ruas/ruas-exec: No such file\n");
 	free(m);
 
-	m = msg_sudo_failed("claude", "partseeker-coder", 0, 1, 120, "");
+	m = text_of(msg_sudo_failed("claude", "partseeker-coder", 0, 1, 120, ""));
 	assert_starts(m, "ERROR: project \"claude\": the checks run as user "
 			 "\"partseeker-coder\" through sudo did not finish within 120 "
 			 "seconds.\n");
 	free(m);
-	m = msg_sudo_failed("claude", "partseeker-coder", 3, 0, 120, "boom\n");
+	m = text_of(msg_sudo_failed("claude", "partseeker-coder", 3, 0, 120, "boom\n"));
 	assert_has(m, "failed (exit status 3) without a report");
 	assert_has(m, "It said:\n  boom\n");
 	free(m);
@@ -152,7 +155,7 @@ static void test_escalation(void **state)
 	(void)state;
 	const char *list = "User x may run the following commands on host:\n"
 			   "    (ALL) NOPASSWD: ALL\n";
-	char *m = msg_escalation("partseeker-coder", list);
+	char *m = text_of(msg_escalation("partseeker-coder", list));
 	assert_non_null(m);
 	assert_starts(m, escalation_seed);
 	assert_string_equal(m + strlen(escalation_seed),
@@ -160,34 +163,34 @@ static void test_escalation(void **state)
 			    "      (ALL) NOPASSWD: ALL\n");
 	free(m);
 
-	m = msg_escalation("partseeker-coder", "User x may run...\n");
+	m = text_of(msg_escalation("partseeker-coder", "User x may run...\n"));
 	assert_starts(m, escalation_seed);
 	assert_string_equal(m + strlen(escalation_seed), "  User x may run...\n");
 	free(m);
 
 	/* A listing without a final newline still ends the block with one. */
-	m = msg_escalation("partseeker-coder", "last");
+	m = text_of(msg_escalation("partseeker-coder", "last"));
 	assert_string_equal(m + strlen(escalation_seed), "  last\n");
 	free(m);
 
 	/* No listing: the seed alone. */
-	m = msg_escalation("partseeker-coder", "");
+	m = text_of(msg_escalation("partseeker-coder", ""));
 	assert_string_equal(m, escalation_seed);
 	free(m);
 
 	/* Terminal escapes in the listing are not passed on. */
-	m = msg_escalation("partseeker-coder", "evil \x1b]0;title\x07 here\r\n");
+	m = text_of(msg_escalation("partseeker-coder", "evil \x1b]0;title\x07 here\r\n"));
 	assert_no_raw_controls(m);
 	assert_has(m, "\\x1b");
 	free(m);
 
 	/* A rule as another user: the rule indented, escapes neutralised. */
-	m = msg_sudo_rule("partseeker-coder", "(root) NOPASSWD: /usr/bin/apt \x1b[2J", NULL, NULL);
+	m = text_of(msg_sudo_rule("partseeker-coder", "(root) NOPASSWD: /usr/bin/apt \x1b[2J", NULL, NULL));
 	assert_starts(m, "ERROR: target user \"partseeker-coder\" can run commands as another "
 			 "user without a password:\n  (root) NOPASSWD: /usr/bin/apt \\x1b[2J\n");
 	assert_no_raw_controls(m);
 	free(m);
-	m = msg_sudo_unlisted("partseeker-coder");
+	m = text_of(msg_sudo_unlisted("partseeker-coder"));
 	assert_has(m, "ruas-setup check --target partseeker-coder");
 	assert_has(m, "Defaults:partseeker-coder listpw=never");
 	free(m);
@@ -205,7 +208,7 @@ static void test_work_dir_denied(void **state)
 	strcpy(d.missing, "x");
 	d.mode = 0700;
 	d.owner = "root";
-	char *m = msg_work_dir_denied("claude", "/srv/partseeker", "partseeker-coder", &d);
+	char *m = text_of(msg_work_dir_denied("claude", "/srv/partseeker", "partseeker-coder", &d));
 	assert_string_equal(
 		m,
 		"ERROR: project \"claude\" work_dir \"/srv/partseeker\" is not "
@@ -220,7 +223,7 @@ static void test_work_dir_denied(void **state)
 	d.path = "/srv/part seeker";
 	strcpy(d.missing, "rx");
 	d.mode = 0750;
-	m = msg_work_dir_denied("claude", "/srv/part seeker", "partseeker-coder", &d);
+	m = text_of(msg_work_dir_denied("claude", "/srv/part seeker", "partseeker-coder", &d));
 	assert_starts(m, "ERROR: project \"claude\" work_dir \"/srv/part seeker\" is "
 			 "not accessible to user \"partseeker-coder\"");
 	assert_has(m, "read and search (rx) permission on \"/srv/part seeker\" "
@@ -230,7 +233,7 @@ static void test_work_dir_denied(void **state)
 
 	strcpy(d.missing, "r");
 	d.path = "/srv/partseeker";
-	m = msg_work_dir_denied("claude", "/srv/partseeker", "partseeker-coder", &d);
+	m = text_of(msg_work_dir_denied("claude", "/srv/partseeker", "partseeker-coder", &d));
 	assert_has(m, "Missing: read (r) permission on \"/srv/partseeker\"");
 	assert_has(m, "setfacl -m u:partseeker-coder:r /srv/partseeker\n");
 	free(m);
@@ -244,8 +247,8 @@ static void test_work_dir_missing(void **state)
 	d.state = DIR_MISSING;
 	d.path = "/srv/partseeker";
 	d.errnum = ENOENT;
-	char *m = msg_work_dir_missing("claude", "/srv/partseeker", "partseeker-coder",
-				       &d, "/etc/ruas/ruas.conf");
+	char *m = text_of(msg_work_dir_missing("claude", "/srv/partseeker", "partseeker-coder",
+				       &d, "/etc/ruas/ruas.conf"));
 	assert_starts(m, "ERROR: project \"claude\" work_dir \"/srv/partseeker\" is not "
 			 "accessible to user \"partseeker-coder\".\n");
 	assert_has(m, "Missing: \"/srv/partseeker\" cannot be reached (");
@@ -253,8 +256,8 @@ static void test_work_dir_missing(void **state)
 	free(m);
 
 	d.errnum = ENOTDIR;
-	m = msg_work_dir_missing("claude", "/srv/partseeker", "partseeker-coder", &d,
-				 "/etc/ruas/ruas.conf");
+	m = text_of(msg_work_dir_missing("claude", "/srv/partseeker", "partseeker-coder", &d,
+				 "/etc/ruas/ruas.conf"));
 	assert_has(m, "\"/srv/partseeker\" is not a directory");
 	free(m);
 }
@@ -274,8 +277,8 @@ static void test_scan_exact(void **state)
 		{"/home/leigh/workspace/another-repo/data.db",
 		 SCAN_NOT_READABLE | SCAN_NOT_WRITABLE, 0600, 0, "leigh"},
 	};
-	char *m = msg_scan("claude", "/home/leigh/workspace", "partseeker-coder", items,
-			   2, 19);
+	char *m = text_of(msg_scan("claude", "/home/leigh/workspace", "partseeker-coder", items,
+			   2, 19));
 	assert_string_equal(
 		m,
 		"WARNING: project \"claude\" work_dir \"/home/leigh/workspace\" contains "
@@ -299,8 +302,8 @@ static void test_scan_without_more(void **state)
 		{"/w/dir", SCAN_NOT_READABLE | SCAN_NOT_SEARCHABLE, 0700, 0, "root"},
 		{"/w/x", SCAN_NOT_SEARCHABLE, 0600, 0, "1234"},
 	};
-	char *m = msg_scan("claude", "/home/leigh/workspace", "partseeker-coder", items,
-			   2, 2);
+	char *m = text_of(msg_scan("claude", "/home/leigh/workspace", "partseeker-coder", items,
+			   2, 2));
 	assert_non_null(m);
 	assert_null(strstr(m, "... and"));
 	struct {
@@ -319,7 +322,7 @@ static void test_scan_without_more(void **state)
 
 	/* total 51 with 50 items: "... and 1 more". */
 	struct scan_item one = {"/w/a", SCAN_NOT_WRITABLE, 0444, 0, "root"};
-	m = msg_scan("claude", "/home/leigh/workspace", "partseeker-coder", &one, 1, 2);
+	m = text_of(msg_scan("claude", "/home/leigh/workspace", "partseeker-coder", &one, 1, 2));
 	assert_has(m, "  /w/a (not writable, mode 444 owner root)\n  ... and 1 more\n\n");
 	free(m);
 }
@@ -350,23 +353,25 @@ static void test_scan_reasons(void **state)
 static void test_scan_incomplete_and_groups(void **state)
 {
 	(void)state;
-	char *m = msg_scan_incomplete("claude", "/srv/partseeker", 123456, 60,
-				      "/etc/ruas/ruas.conf");
+	char *m = text_of(msg_scan_incomplete("claude", "/srv/partseeker", 123456, 60,
+				      "/etc/ruas/ruas.conf"));
 	assert_starts(m, "WARNING: project \"claude\" work_dir \"/srv/partseeker\": "
 			 "scan incomplete after 123456 entries (time limit of 60 seconds");
 	assert_has(m, "or a tree deeper than 256 levels); paths beyond were not checked.\n");
 	assert_has(m, "Raise scan_time_limit in /etc/ruas/ruas.conf");
 	free(m);
 
-	m = msg_root_groups("claude", "partseeker-coder", "docker, sudo");
+	m = text_of(msg_root_groups("claude", "partseeker-coder", "docker, sudo"));
 	assert_starts(m, "WARNING: project \"claude\": target user \"partseeker-coder\" "
 			 "is a member of docker, sudo, which give root");
 	assert_has(m, "gpasswd -d partseeker-coder GROUP\n");
 	free(m);
 
-	m = msg_internal("claude", "partseeker-coder", "out of memory");
+	m = text_of(msg_internal("claude", "partseeker-coder", "out of memory"));
 	assert_string_equal(m, "ERROR: project \"claude\": could not check user "
-			       "\"partseeker-coder\": out of memory.\n");
+			       "\"partseeker-coder\": out of memory.\n"
+			       "Find what kept ruas from checking it (the system log may say), "
+			       "fix it, and check again. Then restart ruas.\n");
 	free(m);
 }
 
@@ -382,7 +387,7 @@ static void test_hostile_work_dir_escaped(void **state)
 		"may not be able to access cleanly:";
 	struct scan_item it = {"/srv/evil\nERROR: forged line\x1b[2J/f\tg",
 			       SCAN_NOT_READABLE, 0600, 0, "own\ner"};
-	char *m = msg_scan("claude", wd, "partseeker-coder", &it, 1, 1);
+	char *m = text_of(msg_scan("claude", wd, "partseeker-coder", &it, 1, 1));
 	char *line = first_line(m);
 	assert_string_equal(line, want_line);
 	free(line);
@@ -400,7 +405,7 @@ static void test_hostile_work_dir_escaped(void **state)
 	strcpy(d.missing, "x");
 	d.mode = 0700;
 	d.owner = "ro\x1bot";
-	m = msg_work_dir_denied("claude", wd, "partseeker-coder", &d);
+	m = text_of(msg_work_dir_denied("claude", wd, "partseeker-coder", &d));
 	line = first_line(m);
 	assert_string_equal(line, "ERROR: project \"claude\" work_dir \"/srv/evil\\nERROR: "
 				  "forged line\\x1b[2J\\\"q\\\\\" is not accessible to user "
@@ -414,12 +419,12 @@ static void test_hostile_work_dir_escaped(void **state)
 
 	d.state = DIR_MISSING;
 	d.errnum = ENOENT;
-	m = msg_work_dir_missing("claude", wd, "partseeker-coder", &d, "/etc/r\nuas.conf");
+	m = text_of(msg_work_dir_missing("claude", wd, "partseeker-coder", &d, "/etc/r\nuas.conf"));
 	assert_no_raw_controls(m);
 	assert_null(strstr(m, "\nERROR: forged"));
 	free(m);
 
-	m = msg_scan_incomplete("claude", wd, 5, 60, "/etc/ruas.conf");
+	m = text_of(msg_scan_incomplete("claude", wd, 5, 60, "/etc/ruas.conf"));
 	line = first_line(m);
 	assert_has(line, "\"/srv/evil\\nERROR: forged line\\x1b[2J\\\"q\\\\\": scan incomplete");
 	free(line);
@@ -430,18 +435,100 @@ static void test_hostile_work_dir_escaped(void **state)
 static void test_hostile_tool_output_escaped(void **state)
 {
 	(void)state;
-	char *m = msg_sudo_not_configured("claude", "partseeker-coder",
+	char *m = text_of(msg_sudo_not_configured("claude", "partseeker-coder",
 					  "partseeker-orchestrator",
-					  "sudo: \x1b[31mred\x1b[0m\rforged\n");
+					  "sudo: \x1b[31mred\x1b[0m\rforged\n"));
 	assert_starts(m, sudo_seed);
 	assert_no_raw_controls(m);
 	free(m);
 
-	m = msg_helper_failed("claude", "partseeker-coder", "/h", 126,
-			      "a\x1b]0;t\x07\nb\n");
+	m = text_of(msg_helper_failed("claude", "partseeker-coder", "/h", 126,
+			      "a\x1b]0;t\x07\nb\n"));
 	assert_no_raw_controls(m);
 	assert_has(m, "\n  b\n");
 	free(m);
+}
+
+/* An ERROR's words: a fix, which is the text's own, apart from its "Then restart ruas.". */
+static void fatal_fix(struct words w, const char *want)
+{
+	assert_non_null(w.text);
+	assert_starts(w.text, "ERROR: ");
+	if (!w.fix || !*w.fix)
+		fail_msg("no fix for:\n%s", w.text);
+	if (want)
+		assert_string_equal(w.fix, want);
+	free(text_of(w));
+}
+
+static void test_every_error_has_a_fix(void **state)
+{
+	(void)state;
+	struct dir_result d = {.path = "/srv", .missing = "x", .mode = 0700, .owner = "root"};
+	struct group_hit g = {.name = "docker", .gid = 999, .member = 1,
+			      .severity = RUAS_SEVERITY_FATAL, .why = "docker is root"};
+	struct anchor_hit a = {.path = "/etc/x", .how = 'w', .mode = 0666, .owner = "root",
+			       .group = "root", .anchor = "/etc/x"};
+	const char *P = "p", *U = "t1";
+	fatal_fix(msg_sudo_not_configured(P, U, "sup", NULL),
+		  "Add a sudoers rule that allows user \"sup\" to run commands as \"t1\" "
+		  "without a password, for example:\n  sup ALL=(t1) NOPASSWD: ALL");
+	fatal_fix(msg_user_missing(P, U, "sup"), NULL);
+	fatal_fix(msg_nologin(P, U, "/usr/sbin/nologin"),
+		  "Give it a real login shell, for example:\n  usermod -s /bin/bash t1");
+	fatal_fix(msg_shell_missing(P, U, "/bin/nope"), NULL);
+	fatal_fix(msg_sudo_missing(P, U, "/usr/bin/sudo", "/etc/ruas.conf"),
+		  "Install it (apt-get install sudo), or set sudo = \"/path/to/sudo\" in "
+		  "/etc/ruas.conf.");
+	fatal_fix(msg_helper_failed(P, U, "/h", 1, "said"), NULL);
+	fatal_fix(msg_helper_readable(P, U, "/h", 0755),
+		  "chmod 0711 \"/h\" (make install and the Debian package leave it so).");
+	fatal_fix(msg_sudo_failed(P, U, 1, 0, 5, "x"), NULL);
+	fatal_fix(msg_sudo_failed(P, U, 1, 1, 5, NULL), NULL);
+	fatal_fix(msg_escalation(U, "(ALL) NOPASSWD: ALL"),
+		  "Remove NOPASSWD sudo access for this user before starting ruas with this "
+		  "project.");
+	fatal_fix(msg_sudo_rule(U, "(ALL) NOPASSWD: ALL", "Defaults !authenticate", "why"), NULL);
+	fatal_fix(msg_sudo_list_unreadable(U, "sudo -n -l", "why", "said"),
+		  "Look at them as root with: sudo -l -U t1");
+	fatal_fix(msg_work_dir_denied(P, "/srv/p", U, &d), NULL);
+	d.errnum = ENOENT;
+	fatal_fix(msg_work_dir_missing(P, "/srv/p", U, &d, "/etc/ruas.conf"), NULL);
+	fatal_fix(msg_work_dir_trusted(P, "/etc/p", "/etc/p", "is inside", "/etc"),
+		  "Use a directory of the project's own, such as /srv/ruas/p.");
+	fatal_fix(msg_password_empty(P, U),
+		  "passwd -l t1 (lock it; ruas-setup useradd makes its users locked).");
+	fatal_fix(msg_targetpw_empty(U, "r", "(r) ALL"), NULL);
+	fatal_fix(msg_doas_rule(P, U, "/etc/doas.conf", 1, "permit nopass t1", "why"),
+		  "remove that rule, or drop its nopass (doas.conf(5)), as root.");
+	fatal_fix(msg_polkit_way(P, U, "/etc/polkit-1/rules.d/x", 1, "t", "why"), NULL);
+	fatal_fix(msg_pam_way(P, U, "su", "/etc/pam.d/su", 1, "t", "why"),
+		  "remove that line, as root.");
+	fatal_fix(msg_doas_root(P, U), NULL);
+	fatal_fix(msg_root_password_empty(NULL), "passwd -l root (or give root a password).");
+	fatal_fix(msg_group_fatal(P, U, &g, 1), "Take the user out of them:\n  gpasswd -d t1 docker");
+	fatal_fix(msg_internal(P, U, "why"), NULL);
+	fatal_fix(msg_pam_account(P, U, "ruas", "expired"), NULL);
+	fatal_fix(msg_pam_service(P, U, "ruas", "it is missing"), NULL);
+	fatal_fix(msg_pam_unusable(P, U, "what", "Do this."), "Do this.");
+	fatal_fix(msg_pam_failed(P, U, "/s", 1, 0, NULL), NULL);
+	fatal_fix(msg_pam_failed(P, U, "/s", 1, 1, NULL),
+		  "Install ruas, or set session_helper in the configuration.");
+	fatal_fix(msg_escape(P, "/srv/p", "leigh", "a symlink"), NULL);
+	fatal_fix(msg_bwrap(P, U, "no"), NULL);
+	fatal_fix(msg_lifetime_unavailable(P, U, 0, 1, "EPERM"), NULL);
+	fatal_fix(msg_anchor(U, "sup", &a), "chmod go-w /etc/x.");
+	for (const char *h = "cht"; *h; h++) {
+		a.how = *h;
+		fatal_fix(msg_anchor(U, "sup", &a), NULL);
+	}
+	a.how = 'u';
+	fatal_fix(msg_anchor(U, "sup", &a), NULL);
+	fatal_fix(msg_anchors_more(U, 3), "Fix those, then run ruas check again to see the rest.");
+	/* A warning may have none. */
+	struct words w = msg_audit_shared("a", "b", U, 1);
+	assert_null(w.fix);
+	free(text_of(w));
 }
 
 int main(void)
@@ -459,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_scan_incomplete_and_groups),
 		cmocka_unit_test(test_hostile_work_dir_escaped),
 		cmocka_unit_test(test_hostile_tool_output_escaped),
+		cmocka_unit_test(test_every_error_has_a_fix),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

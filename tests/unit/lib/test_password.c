@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "words.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,7 +69,7 @@ static void test_verdicts(void **state)
 static void test_texts(void **state)
 {
 	(void)state;
-	char *t = msg_password_empty("p", "t1");
+	char *t = text_of(msg_password_empty("p", "t1"));
 	assert_string_equal(t, "ERROR: project \"p\": target user \"t1\" has no password (passwd -S "
 			       "says NP). PAM takes an empty answer for it (pam_unix's nullok, which "
 			       "Debian's common-auth sets), so every sudo rule of \"t1\" that asks "
@@ -75,33 +77,33 @@ static void test_texts(void **state)
 			       "it.\nFix: passwd -l t1 (lock it; ruas-setup useradd makes its users "
 			       "locked). Then restart ruas.\n");
 	free(t);
-	t = msg_password_empty(NULL, "t1");
+	t = text_of(msg_password_empty(NULL, "t1"));
 	assert_non_null(strstr(t, "ERROR: target user \"t1\" has no password"));
 	free(t);
-	t = msg_password_unjudged("p", "t1", -2, "");
+	t = text_of(msg_password_unjudged("p", "t1", -2, ""));
 	assert_string_equal(t, "WARNING: project \"p\": whether target user \"t1\" has an empty "
 			       "password could not be judged: passwd -S, run as it, did not start "
 			       "(errno 2) and said: nothing.\nCheck it as root: passwd -S t1 (NP "
 			       "means no password; lock it with passwd -l t1).\n");
 	free(t);
-	t = msg_doas_root("p", "t1");
+	t = text_of(msg_doas_root("p", "t1"));
 	assert_string_equal(t, "ERROR: project \"p\": target user \"t1\" can run commands as root "
 			       "with doas without a password (doas -n true succeeded as it): a rule "
 			       "of /etc/doas.conf permits it with nopass.\nFix: remove that rule, or "
 			       "drop its nopass (doas.conf(5)), so that doas asks \"t1\" for a "
 			       "password it does not have. Then restart ruas.\n");
 	free(t);
-	t = msg_root_password_empty("p");
+	t = text_of(msg_root_password_empty("p"));
 	assert_string_equal(t, "ERROR: project \"p\": root has no password. PAM takes an empty "
 			       "answer for it (pam_unix's nullok, which Debian's common-auth sets), "
 			       "so su makes any local user root, every agent included.\nFix: passwd "
 			       "-l root (or give root a password). Then restart ruas.\n");
 	free(t);
-	t = msg_root_password_empty(NULL);
+	t = text_of(msg_root_password_empty(NULL));
 	assert_non_null(strstr(t, "ERROR: root has no password."));
 	free(t);
 	/* What passwd printed is shown escaped, never raw. */
-	t = msg_password_unjudged(NULL, "t1", 1, "passwd: \x1b[31mno\n");
+	t = text_of(msg_password_unjudged(NULL, "t1", 1, "passwd: \x1b[31mno\n"));
 	assert_non_null(strstr(t, "exited 1 and said: passwd: \\x1b[31mno\\n."));
 	free(t);
 }

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "words.h"
+
 #include <ftw.h>
 #include <grp.h>
 #include <stdio.h>
@@ -180,9 +182,9 @@ static void test_pkla(void **state)
 static void test_text(void **state)
 {
 	(void)state;
-	char *t = msg_polkit_way("p", "t1", "/etc/polkit-1/rules.d/10-t.rules", 3,
+	char *t = text_of(msg_polkit_way("p", "t1", "/etc/polkit-1/rules.d/10-t.rules", 3,
 				 "return polkit.Result.YES;",
-				 "a rule that names the user or one of its groups returns YES or AUTH_SELF");
+				 "a rule that names the user or one of its groups returns YES or AUTH_SELF"));
 	assert_string_equal(t, "ERROR: project \"p\": target user \"t1\" is let act as root without a "
 			       "password by polkit (/etc/polkit-1/rules.d/10-t.rules line 3: \"return "
 			       "polkit.Result.YES;\"): a rule that names the user or one of its groups "

@@ -883,6 +883,32 @@ static void assert_item(const ruas_report *rep, size_t p, size_t i, ruas_severit
 	assert_true(strncmp(text, sev == RUAS_SEVERITY_FATAL ? "ERROR: " : "WARNING: ",
 			    sev == RUAS_SEVERITY_FATAL ? 7 : 9) == 0);
 	assert_int_equal(text[strlen(text) - 1], '\n');
+	/* Every item names its user, a fatal one its fix, and a fix is the text's own words. */
+	const char *fix = ruas_report_item_fix(rep, p, i);
+	if (sev == RUAS_SEVERITY_FATAL && (!fix || !*fix)) {
+		dump_report(rep);
+		fail_msg("project %zu item %zu: a fatal item without a fix", p, i);
+	}
+	if (fix && !strstr(text, fix))
+		fail_msg("project %zu item %zu: fix \"%s\" is not in the text", p, i, fix);
+	if (strcmp(check, "audit_log") != 0)
+		assert_non_null(ruas_report_item_user(rep, p, i));
+}
+
+/* Item i of project p is about user and path (NULL: none), and its fix is `fix` (NULL: none). */
+static void assert_about(const ruas_report *rep, size_t p, size_t i, const char *user,
+			 const char *path, const char *fix)
+{
+	const char *got[] = {ruas_report_item_user(rep, p, i), ruas_report_item_path(rep, p, i),
+			     ruas_report_item_fix(rep, p, i)};
+	const char *want[] = {user, path, fix};
+	static const char *const what[] = {"user", "path", "fix"};
+	for (size_t k = 0; k < 3; k++)
+		if (got[k] ? !want[k] || strcmp(got[k], want[k]) != 0 : want[k] != NULL) {
+			dump_report(rep);
+			fail_msg("project %zu item %zu: %s \"%s\", expected \"%s\"", p, i, what[k],
+				 got[k] ? got[k] : "(null)", want[k] ? want[k] : "(null)");
+		}
 }
 
 static void assert_count(const ruas_report *rep, size_t p, size_t n)
@@ -1197,6 +1223,9 @@ static void test_password_required(void **state)
 	assert_count(rep, 0, 1);
 	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "sudo", NULL);
 	assert_string_equal(ruas_report_item_text(rep, 0, 0), want);
+	assert_about(rep, 0, 0, "t1", NULL,
+		     "Add a sudoers rule that allows user \"sup\" to run commands as \"t1\" "
+		     "without a password, for example:\n  sup ALL=(t1) NOPASSWD: ALL");
 	assert_count(rep, 1, 1);
 	assert_item(rep, 1, 0, RUAS_SEVERITY_FATAL, "sudo",
 		    "ERROR: project \"other\" requires passwordless sudo to user \"t1\", "
@@ -2210,11 +2239,21 @@ static void test_work_dir_denied_and_missing(void **state)
 		    "owner root).\n");
 	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "work_dir",
 		    "  setfacl -m u:t1:rx /srv/denied\n");
+	assert_about(rep, 0, 0, "t1", "/srv/denied",
+		     "Grant it, for example with:\n  setfacl -m u:t1:rx /srv/denied\n"
+		     "or change the owner or mode of \"/srv/denied\".");
 	assert_count(rep, 1, 1);
 	assert_item(rep, 1, 0, RUAS_SEVERITY_FATAL, "work_dir",
 		    "ERROR: project \"mis\" work_dir \"/srv/missing\" is not accessible to "
 		    "user \"t1\".\n"
 		    "Missing: \"/srv/missing\" cannot be reached (");
+	assert_non_null(strstr(ruas_report_item_fix(rep, 1, 0), "Create the directory, or correct "
+								"work_dir in "));
+	assert_string_equal(ruas_report_item_path(rep, 1, 0), "/srv/missing");
+	/* Past the last item, past the last project, no report: none. */
+	assert_null(ruas_report_item_fix(rep, 1, 1));
+	assert_null(ruas_report_item_user(rep, 3, 0));
+	assert_null(ruas_report_item_path(NULL, 0, 0));
 	assert_count(rep, 2, 0);
 	assert_true(ruas_report_has_fatal(rep));
 	done(rep, cfg, &fk);
@@ -2260,6 +2299,9 @@ static void test_scan_warnings(void **state)
 		"The agent may fail with EACCES when accessing these paths. Fix "
 		"ownership/permissions, narrow the project scope, or accept the risk if the "
 		"inaccessible paths are intentionally out of bounds.\n");
+	assert_about(rep, 0, 0, "t1", "/srv/scan3",
+		     "Fix ownership/permissions, narrow the project scope, or accept the risk if "
+		     "the inaccessible paths are intentionally out of bounds.");
 
 	assert_count(rep, 1, 1);
 	assert_item(rep, 1, 0, RUAS_SEVERITY_WARNING, "scan", "  /srv/scanall/b.db (");

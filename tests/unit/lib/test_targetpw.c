@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "words.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,7 +168,7 @@ static void test_empty_accounts(void **state)
 static void test_text(void **state)
 {
 	(void)state;
-	char *t = msg_targetpw_empty("t1", "victim", "(ALL) ALL");
+	char *t = text_of(msg_targetpw_empty("t1", "victim", "(ALL) ALL"));
 	assert_string_equal(t, "ERROR: target user \"t1\" can run commands as \"victim\" with sudo by "
 			       "giving that user's password, which is empty: Defaults targetpw is in "
 			       "force for it, so the rule \"(ALL) ALL\" asks for the runas user's "
