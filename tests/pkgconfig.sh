@@ -43,12 +43,13 @@ expect "... and the hostile name refused with the loader's message" has "$ERR" \
 	'skipped: project name "x\"; run_as_user = \"root\"; } ); #" is invalid'
 expect "... and a run_as_user with no passwd entry refused, naming it" has "$ERR" \
 	'skipped: project "gone": run_as_user "ruas-no-such-user" has no passwd entry'
-# Each public header stands alone and its _INIT macros initialize in C11
-# (designated), and in C++11 and C++20 where a C++ compiler is installed.
+# Each public header stands alone and its _INIT macros initialize in C89
+# (by position), C11 (designated), and in C++11 and C++20 where a C++
+# compiler is installed.
 for h in ruas.h ruas/common.h ruas/error.h ruas/config.h ruas/audit.h ruas/check.h \
 	ruas/spawn.h ruas/child.h ruas/people.h ruas/provision.h; do
 	expect "$h is installed" test -f "$dest$RUAS_PREFIX/include/$h"
-	for std in c11 c++11 c++20; do
+	for std in c89 c11 c++11 c++20; do
 		cc=cc lang=c
 		case $std in c++*) cc=c++ lang=c++ ;; esac
 		if ! command -v "$cc" >/dev/null; then
@@ -66,9 +67,24 @@ for h in ruas.h ruas/common.h ruas/error.h ruas/config.h ruas/audit.h ruas/check
 		expect "... and each default is where it belongs ($h, $std)" test "$RC" = 0
 	done
 done
-# A program built against the header as it was before the split (spawn
-# options v1-v5, every struct as it was) builds unchanged and runs on this
-# library: the same results as built against today's.
+# Every struct, field, version, code and mode is where it was before the
+# split: the layouts a program compiled against the old header are the
+# ones the library reads today.
+for h in abi new; do
+	inc=$dest$RUAS_PREFIX/include
+	[ "$h" = abi ] && inc=$abs_top_srcdir/tests/consumer/abi
+	# shellcheck disable=SC2086
+	ERR=$(cc -std=c11 -Wall -Wextra -Werror -I"$inc" ${RUAS_BUILD_CFLAGS:-} \
+		"$abs_top_srcdir/tests/consumer/layout.c" -o "$dest/layout-$h" 2>&1)
+	RC=$? OUT=""
+	expect "layout.c builds against the $h header" test "$RC" = 0
+	"$dest/layout-$h" >"$dest/layout-$h.txt"
+done
+OUT=$(diff "$dest/layout-abi.txt" "$dest/layout-new.txt") RC=$? ERR=""
+expect "every layout, version, code and mode is as before the split" test "$RC" = 0 -a -s "$dest/layout-new.txt"
+# A program built against the header as it was before the split builds
+# unchanged and runs on this library: the same results as built against
+# today's.
 # shellcheck disable=SC2086
 ERR=$(cc -std=c11 -Wall -Wextra -Werror ${RUAS_BUILD_CFLAGS:-} -I"$abs_top_srcdir/tests/consumer/abi" \
 	"$abs_top_srcdir/tests/consumer/store.c" $flags ${RUAS_BUILD_LDFLAGS:-} -o "$dest/store_abi" 2>&1)

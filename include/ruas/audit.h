@@ -10,7 +10,7 @@
 #ifndef RUAS_AUDIT_H
 #define RUAS_AUDIT_H
 
-#include "ruas/common.h"
+#include "common.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,8 +28,8 @@ typedef struct {
 /*
  * Called with each record in the thread that made it (the spawn's for a
  * start, the reaper's for an end, the caller's for check and audit); the
- * record is valid only during the call, which must not call back into the
- * library with the same child handle.
+ * record is valid only during the call, which may ask the child for its pid
+ * or run id but must not signal, wait for or free it.
  */
 typedef void (*ruas_audit_callback)(const ruas_audit_record *record, void *payload);
 

@@ -6,8 +6,8 @@
 #ifndef RUAS_CHECK_H
 #define RUAS_CHECK_H
 
-#include "ruas/audit.h"
-#include "ruas/config.h"
+#include "audit.h"
+#include "config.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -7,7 +7,7 @@
 #ifndef RUAS_CHILD_H
 #define RUAS_CHILD_H
 
-#include "ruas/error.h"
+#include "error.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -45,13 +45,15 @@ RUAS_EXTERN void ruas_strv_free(char **v);
 
 /*
  * RUAS_DESIGNATED(f): ".f =" where the compiler takes designated
- * initializers (C99, C++20); nothing before C++20, where the _INIT macros
- * then fill by position, in the same order, as they always did.
+ * initializers (C99 and later, C++20 and later); nothing elsewhere (C89,
+ * C++ before C++20), where the _INIT macros then fill by position, in the
+ * same order, as they always did.
  */
-#if defined(__cplusplus) && __cplusplus < 202002L
-#define RUAS_DESIGNATED(f)
-#else
+#if defined(__cplusplus) ? __cplusplus >= 202002L                                          \
+			 : defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L
 #define RUAS_DESIGNATED(f) .f =
+#else
+#define RUAS_DESIGNATED(f)
 #endif
 
 #endif

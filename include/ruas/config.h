@@ -6,7 +6,7 @@
 #ifndef RUAS_CONFIG_H
 #define RUAS_CONFIG_H
 
-#include "ruas/error.h"
+#include "error.h"
 
 #ifdef __cplusplus
 extern "C" {

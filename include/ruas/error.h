@@ -7,7 +7,7 @@
 #ifndef RUAS_ERROR_H
 #define RUAS_ERROR_H
 
-#include "ruas/common.h"
+#include "common.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,7 +6,7 @@
 #ifndef RUAS_PEOPLE_H
 #define RUAS_PEOPLE_H
 
-#include "ruas/check.h"
+#include "check.h"
 
 #ifdef __cplusplus
 extern "C" {

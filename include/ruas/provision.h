@@ -6,7 +6,7 @@
 #ifndef RUAS_PROVISION_H
 #define RUAS_PROVISION_H
 
-#include "ruas/check.h"
+#include "check.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,9 +6,9 @@
 #ifndef RUAS_SPAWN_H
 #define RUAS_SPAWN_H
 
-#include "ruas/audit.h"
-#include "ruas/child.h"
-#include "ruas/config.h"
+#include "audit.h"
+#include "child.h"
+#include "config.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/vm/init.sh - pid 1 of a tests/vm/vm.sh guest: the file systems a
 # test expects, a cgroup2 with its controllers, then the script from the
-# exchange share, as root; its status goes back, and the guest powers off.
+# exchange share, as root, within its bound; its status goes back, and the
+# guest powers off.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -19,8 +20,18 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 xfer /xfer
 hostname ruas-vm
 ip link set lo up 2>/dev/null
 mapfile -t args </xfer/args
-(cd /tmp && /xfer/script "${args[@]}") >/xfer/out 2>/xfer/err </dev/null
-echo $? >/xfer/rc.tmp
+limit=$(cat /xfer/limit)
+# The script in a process group of its own, and a watchdog that marks the
+# overrun before it kills the group: a status of the script's (124
+# included) is never taken for the bound.
+setsid bash -c 'cd /tmp && exec /xfer/script "$@"' script "${args[@]}" >/xfer/out 2>/xfer/err </dev/null &
+pid=$!
+(sleep "$limit" && echo "$limit" >/xfer/timed_out && kill -KILL -- -"$pid") &
+dog=$!
+wait "$pid"
+rc=$?
+kill "$dog" 2>/dev/null
+echo "$rc" >/xfer/rc.tmp
 mv /xfer/rc.tmp /xfer/rc
 sync
 echo o >/proc/sysrq-trigger

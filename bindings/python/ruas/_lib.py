@@ -182,9 +182,25 @@ _PROTOS = [
     ("ruas_child_free", None, [P]),
 ]
 for _name, _res, _args in _PROTOS:
-    _f = getattr(lib, _name)
+    try:
+        _f = getattr(lib, _name)
+    except AttributeError:
+        raise ImportError("ruas: the libruas.so.0 found has no %s: it is older than this "
+                          "binding (install the ruas release this binding came with)"
+                          % _name) from None
     _f.restype = _res
     _f.argtypes = _args
+# Each struct's defaults, once: a library that refuses the versions this
+# binding was written against is older than it, which is an import's error.
+for _cls, _version in ((ConfigOptions, CONFIG_OPTIONS_VERSION),
+                       (ConfigGlobals, CONFIG_GLOBALS_VERSION), (AuditSink, AUDIT_SINK_VERSION),
+                       (ProjectSpec, PROJECT_SPEC_VERSION),
+                       (PreflightOptions, PREFLIGHT_OPTIONS_VERSION),
+                       (SpawnOptions, SPAWN_OPTIONS_VERSION)):
+    _probe = _cls()
+    if getattr(lib, _cls._init_)(ctypes.byref(_probe), _version) != 0:
+        raise ImportError("ruas: the libruas.so.0 found does not know version %d of %s: it is "
+                          "older than this binding" % (_version, _cls._init_[:-5]))
 
 
 def text(b):
@@ -193,11 +209,18 @@ def text(b):
 
 
 def options(cls, version, **fields):
-    """A cls (a versioned struct) at the library's defaults for version, then fields."""
+    """A cls (a versioned struct) at the library's defaults for version, then fields
+    (each one of its own: a name it does not have is a TypeError, as the
+    constructor's would be)."""
+    names = {f for f, _ in cls._fields_}
+    for name in fields:
+        if name not in names:
+            raise TypeError("ruas: %s has no field %r" % (cls.__name__, name))
     s = cls()
     if getattr(lib, cls._init_)(ctypes.byref(s), version) != 0:
-        raise ImportError("ruas: the installed libruas does not know version %d of %s "
-                          "(it is older than this binding)" % (version, cls._init_[:-5]))
+        from . import _errors  # here: _errors imports this module
+        raise _errors.InvalidError("ruas: libruas does not know version %d of %s"
+                                   % (version, cls._init_[:-5]), -4)
     for name, value in fields.items():
         setattr(s, name, value)
     return s

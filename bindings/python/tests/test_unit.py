@@ -126,8 +126,10 @@ class LayoutTests(unittest.TestCase):
         self.assertEqual((g.version, g.terminate_grace, g.host_check_interval), (3, -1, -1))
         k = _lib.options(_lib.AuditSink, 1, to=_lib.AUDIT_TO_CALLBACK)
         self.assertEqual((k.to, k.fd), (_lib.AUDIT_TO_CALLBACK, -1))
-        with self.assertRaises(ImportError):
+        with self.assertRaises(ruas.InvalidError):
             _lib.options(_lib.SpawnOptions, 99)
+        with self.assertRaises(TypeError):
+            _lib.options(_lib.SpawnOptions, 5, stdin=0)
 
 
 class AuditTests(unittest.TestCase):

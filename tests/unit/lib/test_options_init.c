@@ -19,29 +19,21 @@
 #define GUARD 0xA5
 
 /*
- * init(buf, version) into a buffer of guard bytes, checking that the
- * version field says `version`; *n: how many bytes from the start were
- * written (up to the last one that is not a guard byte).
+ * init(buf, version) into a buffer of guard bytes writes exactly the
+ * version's bytes, [0, end): each as in `want` (the defaults that version's
+ * macro gave, its version field aside), and not one byte from end on.
  */
-#define WRITTEN(T, init, version, n)                                                               \
+#define EXACT(T, init, ver, end, want)                                                             \
 	do {                                                                                       \
 		unsigned char buf[sizeof(T) + 16];                                                 \
+		T expect_; /* by memcpy: padding too, which = may skip */                          \
+		memcpy(&expect_, &(want), sizeof expect_);                                         \
+		expect_.version = (ver);                                                           \
 		memset(buf, GUARD, sizeof buf);                                                    \
-		assert_int_equal(init((T *)(void *)buf, (version)), 0);                            \
-		unsigned int v;                                                                    \
-		memcpy(&v, buf, sizeof v);                                                         \
-		assert_int_equal(v, (version));                                                    \
-		*(n) = sizeof buf;                                                                 \
-		while (*(n) > 0 && buf[*(n)-1] == GUARD)                                           \
-			(*(n))--;                                                                  \
-	} while (0)
-
-/* The version's bytes are all that init writes: none at or past `end`. */
-#define WRITES_BEFORE(T, init, version, end)                                                       \
-	do {                                                                                       \
-		size_t n_;                                                                         \
-		WRITTEN(T, init, version, &n_);                                                    \
-		assert_true(n_ <= (end));                                                          \
+		assert_int_equal(init((T *)(void *)buf, (ver)), 0);                                \
+		assert_memory_equal(buf, &expect_, (end));                                         \
+		for (size_t i_ = (end); i_ < sizeof buf; i_++)                                     \
+			assert_int_equal(buf[i_], GUARD);                                          \
 	} while (0)
 
 /* The current version: byte for byte the macro (padding included: both copy a static). */
@@ -123,29 +115,31 @@ static void test_defaults(void **state)
 static void test_older_versions_write_only_theirs(void **state)
 {
 	(void)state;
-	/* The last written byte lies in the version's last field: never past its end.
-   */
-	WRITES_BEFORE(ruas_spawn_options, ruas_spawn_options_init, 1,
-		      offsetof(ruas_spawn_options, stdin_fd));
-	WRITES_BEFORE(ruas_spawn_options, ruas_spawn_options_init, 2,
-		      offsetof(ruas_spawn_options, pty));
-	WRITES_BEFORE(ruas_spawn_options, ruas_spawn_options_init, 3,
-		      offsetof(ruas_spawn_options, pty_relay));
-	WRITES_BEFORE(ruas_spawn_options, ruas_spawn_options_init, 4,
-		      offsetof(ruas_spawn_options, audit));
-	size_t n;
-	WRITTEN(ruas_spawn_options, ruas_spawn_options_init, 2, &n);
-	assert_true(n > offsetof(ruas_spawn_options, stderr_fd)); /* its -1s are there */
-	WRITES_BEFORE(ruas_config_globals, ruas_config_globals_init, 1,
-		      offsetof(ruas_config_globals, audit_facility));
-	WRITES_BEFORE(ruas_config_globals, ruas_config_globals_init, 2,
-		      offsetof(ruas_config_globals, host_check_interval));
-	WRITES_BEFORE(ruas_preflight_options, ruas_preflight_options_init, 1,
-		      offsetof(ruas_preflight_options, audit));
-	WRITES_BEFORE(ruas_preflight_options, ruas_preflight_options_init, 2,
-		      offsetof(ruas_preflight_options, fresh_host));
-	WRITES_BEFORE(ruas_target_options, ruas_target_options_init, 1,
-		      offsetof(ruas_target_options, sudo_allowed));
+	static const ruas_spawn_options sp = RUAS_SPAWN_OPTIONS_INIT;
+	ruas_spawn_options sp3;
+	memcpy(&sp3, &sp, sizeof sp3); /* its padding as the static's, which = may not copy */
+	sp3.pty = RUAS_PTY_NONE;       /* version 3's macro: no pty unless asked for */
+	static const ruas_config_globals gl = RUAS_CONFIG_GLOBALS_INIT;
+	static const ruas_preflight_options pf = RUAS_PREFLIGHT_OPTIONS_INIT;
+	static const ruas_target_options tg = RUAS_TARGET_OPTIONS_INIT;
+	EXACT(ruas_spawn_options, ruas_spawn_options_init, 1,
+	      offsetof(ruas_spawn_options, stdin_fd), sp);
+	EXACT(ruas_spawn_options, ruas_spawn_options_init, 2, offsetof(ruas_spawn_options, pty),
+	      sp);
+	EXACT(ruas_spawn_options, ruas_spawn_options_init, 3,
+	      offsetof(ruas_spawn_options, pty_relay), sp3);
+	EXACT(ruas_spawn_options, ruas_spawn_options_init, 4, offsetof(ruas_spawn_options, audit),
+	      sp);
+	EXACT(ruas_config_globals, ruas_config_globals_init, 1,
+	      offsetof(ruas_config_globals, audit_facility), gl);
+	EXACT(ruas_config_globals, ruas_config_globals_init, 2,
+	      offsetof(ruas_config_globals, host_check_interval), gl);
+	EXACT(ruas_preflight_options, ruas_preflight_options_init, 1,
+	      offsetof(ruas_preflight_options, audit), pf);
+	EXACT(ruas_preflight_options, ruas_preflight_options_init, 2,
+	      offsetof(ruas_preflight_options, fresh_host), pf);
+	EXACT(ruas_target_options, ruas_target_options_init, 1,
+	      offsetof(ruas_target_options, sudo_allowed), tg);
 	/* Version 3 of the spawn options had no pty unless asked for. */
 	ruas_spawn_options s;
 	memset(&s, GUARD, sizeof s);
@@ -172,7 +166,7 @@ static void test_unknown_versions_refused(void **state)
 	REFUSES(ruas_target_options, ruas_target_options_init, RUAS_TARGET_OPTIONS_VERSION);
 }
 
-/* What the init gives is what the library takes: a spawn options of it passes the version check. */
+/* What the inits give is what the library takes: a configuration and a project built from them. */
 static void test_init_is_taken(void **state)
 {
 	(void)state;
