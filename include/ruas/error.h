@@ -19,7 +19,8 @@ typedef enum {
 	RUAS_STAGE_SUDO = 1,     /* sudo or PAM refused the switch to run_as_user: no rule, a
 				    password required, an expired or locked account; or sudo
 				    failed by itself or was killed first (the message says
-				    which, never "refused" then) */
+				    which, never "refused" then), or its PAM session stack
+				    stalled for 60 s (ETIMEDOUT) */
 	RUAS_STAGE_WORK_DIR = 2, /* the working directory could not be entered */
 	RUAS_STAGE_EXEC = 3,     /* the agent's exec failed (ENOENT, EACCES, ENOEXEC, E2BIG...) */
 	RUAS_STAGE_LOGIN = 4,    /* the target's login shell or login files never ran the agent:

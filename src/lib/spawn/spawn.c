@@ -35,6 +35,7 @@
 #include "ruas.h"
 #include "session.h"
 #include "spawn_attr.h"
+#include "spawn/stall_end.h"
 #include "spawn/child.h"
 #include "spawn/exec_limits.h"
 #include "spawn/exec_payload.h"
@@ -83,16 +84,52 @@ int start_target(struct start *s, int r, const char *const *argv, pid_t *pid,
 	return 0;
 }
 
+/*
+ * sudo or ruas-session had not run ruas's helper in 60 s: its PAM session
+ * stack (or sudo itself) stalled, as root, before anything of the target
+ * ran; nor can a login file have, as none runs before the helper. What
+ * that stack started was ended with it where this process may (root, the
+ * pam backend); a non-root supervisor cannot end root's processes, which
+ * the message says.
+ */
+static int stalled(const struct ruas_project *p, int denied, ruas_error **err)
+{
+	if (project_backend(p) == BACKEND_PAM)
+		return error_set_start(
+			err, RUAS_STAGE_SUDO, NULL, ETIMEDOUT,
+			"project \"%s\": the agent did not start as user \"%s\" (sudo): "
+			"ruas-session had not started ruas's helper after 60 s: a module of the "
+			"PAM session stack of service \"%s\" stalled, before anything of the "
+			"target ran; ruas-session and what its stack started were ended%s. Fix: "
+			"find the module that waits (ruas check, as root, runs the same stack)",
+			p->name, p->run_as_user, p->pam_service,
+			denied ? " (but for what this process may not signal)" : "");
+	return error_set_start(
+		err, RUAS_STAGE_SUDO, NULL, ETIMEDOUT,
+		"project \"%s\": the agent did not start as user \"%s\" (sudo): sudo had not "
+		"started ruas's helper after 60 s: a module of its PAM session stack, or sudo "
+		"itself, stalled, as root, before anything of the target ran. sudo was ended%s. "
+		"Fix: find the module that waits (sudo's PAM service, by default "
+		"/etc/pam.d/sudo; try: sudo -n -u %s -- true)",
+		p->name, p->run_as_user,
+		denied ? "; what its PAM stack started runs as root, which this user cannot "
+			 "end, until its module returns"
+		       : "",
+		p->run_as_user);
+}
+
 /* A started program whose helper never took its messages: end it, reap it, say why. */
 static int abandon(struct start *s, pid_t pid, int why, unsigned int version, ruas_error **err)
 {
 	int e = why == HANDOVER_TIMEOUT ? ETIMEDOUT : errno;
-	kill(pid, SIGKILL);
+	int denied = stall_end(pid);
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	if (s->pidfd >= 0)
 		close(s->pidfd);
 	s->pidfd = -1;
+	if (why == HANDOVER_TIMEOUT)
+		return stalled(s->p, denied, err);
 	if (why == HANDOVER_VERSION)
 		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, EPROTO,
 				 "project \"%s\": the ruas helper speaks payload version %u, this "
@@ -104,8 +141,7 @@ static int abandon(struct start *s, pid_t pid, int why, unsigned int version, ru
 				 "HELLO (is the configured helper a ruas-exec of this release?)", s->p->name);
 	return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
 			 "project \"%s\": the ruas helper did not take its payload %s (%s, its PAM "
-			 "session or the helper stalled; try: %s)", s->p->name,
-			 why == HANDOVER_TIMEOUT ? "within 60 s" : "(poll failed)",
+			 "session or the helper stalled; try: %s)", s->p->name, "(poll failed)",
 			 project_backend(s->p) == BACKEND_PAM ? "ruas-session" : "sudo",
 			 project_backend(s->p) == BACKEND_PAM ? "ruas check as root"
 							     : "sudo -n -u TARGET -- true");
