@@ -33,8 +33,9 @@ static int report_log_problem(const struct ruas_config *cfg, ruas_report *rep, c
 		quote_display_dq(&b, ruas_report_project_name(rep, i));
 		buf_adds(&b, ": cannot write the audit log ");
 		quote_display_dq(&b, cfg->audit.log);
-		buf_printf(&b, " (audit_log in %s): %s; every spawn is refused until it can be\n",
-			   cfg->path, why);
+		buf_adds(&b, " (audit_log in ");
+		quote_controls(&b, cfg->path); /* a path with a newline forges no line */
+		buf_printf(&b, "): %s; every spawn is refused until it can be\n", why);
 		buf_adds(&b, "Fix: ");
 		size_t fx = b.len;
 		buf_adds(&b, "make ");

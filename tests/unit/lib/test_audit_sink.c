@@ -746,6 +746,37 @@ static void test_start_fields_survive_an_8k_cut(void **state)
 	ruas_config_free(cfg);
 }
 
+/* The configuration's name in the audit_log finding forges no line of the report. */
+static void test_log_finding_escapes_the_config_name(void **state)
+{
+	(void)state;
+	(void)unlink(path_in("link"));
+	assert_int_equal(symlink(path_in("audit.jsonl"), path_in("link")), 0);
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "audit_log = \"%s\";\nprojects = ( { name = \"legacy\"; work_dir = \"%s\"; "
+		       "command = [\"/bin/true\"]; } );\n",
+		   path_in("link"), dir);
+	ruas_config *cfg = NULL;
+	assert_int_equal(ruas_config_load_buffer(&cfg, b.data, b.len, "evil\nERROR: forged", NULL,
+						 NULL),
+			 0);
+	buf_free(&b);
+	ruas_audit_sink sink = RUAS_AUDIT_SINK_INIT;
+	sink.to = RUAS_AUDIT_TO_NONE;
+	ruas_preflight_options po = RUAS_PREFLIGHT_OPTIONS_INIT;
+	po.audit = &sink;
+	ruas_report *rep = NULL;
+	assert_int_equal(ruas_preflight(&rep, cfg, &po, NULL), 0);
+	size_t n = ruas_report_item_count(rep, 0);
+	assert_true(n >= 1);
+	const char *text = ruas_report_item_text(rep, 0, n - 1);
+	assert_string_equal(ruas_report_item_check(rep, 0, n - 1), "audit_log");
+	if (!strstr(text, "(audit_log in evil") || strstr(text, "\nERROR: forged"))
+		fail_msg("the configuration's name is not escaped: %s", text);
+	ruas_report_free(rep);
+	ruas_config_free(cfg);
+}
+
 /* A log that cannot be written stops the spawn before anything runs. */
 static void test_spawn_refused_without_log(void **state)
 {
@@ -925,6 +956,7 @@ int main(void)
 		cmocka_unit_test(test_spawn_signal_and_free),
 		cmocka_unit_test(test_end_recorded_when_reaped_elsewhere),
 		cmocka_unit_test(test_spawn_refused_without_log),
+		cmocka_unit_test(test_log_finding_escapes_the_config_name),
 		cmocka_unit_test(test_preflight_record_and_checks),
 		cmocka_unit_test(test_preflight_does_not_create_the_log),
 		cmocka_unit_test(test_start_fields_survive_an_8k_cut),
