@@ -11,7 +11,8 @@
  * /dev/null. On a spawn error it prints
  *   error code=CODE stage=STAGE errno=ERRNO file=FILE
  *   message=MESSAGE
- * and exits 3; otherwise it waits and prints "exit=N", and exits 0.
+ * and exits 3; otherwise it says on stderr "startspawn: spawned in N ms"
+ * (how long ruas_spawn() took), waits and prints "exit=N", and exits 0.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 int main(int argc, char **argv)
@@ -55,12 +57,17 @@ int main(int argc, char **argv)
 	o.stderr_fd = null;
 	o.pty = RUAS_PTY_NONE;
 	o.work_dir = strcmp(argv[3], "-") == 0 ? NULL : argv[3];
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (ruas_spawn(&child, cfg, argv[2], (const char *const *)args, &o, &err) < 0) {
 		printf("error code=%d stage=%d errno=%d file=%s\nmessage=%s\n", ruas_error_code(err),
 		       (int)ruas_error_stage(err), ruas_error_errno(err),
 		       ruas_error_file(err) ? ruas_error_file(err) : "", ruas_error_message(err));
 		return 3;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	fprintf(stderr, "startspawn: spawned in %lld ms\n",
+		(long long)(t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
 	int code = -1;
 	if (ruas_child_wait(child, &code, &err) < 0) {
 		fprintf(stderr, "startspawn: %s\n", ruas_error_message(err));

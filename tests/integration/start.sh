@@ -96,6 +96,7 @@ projects = (
   { name = "noexec"; run_as_user = "t1"; work_dir = "$SB/w/t1"; command = [$(cfgstr "$SB/agents/noexec.sh")]; },
   { name = "dir"; run_as_user = "t1"; work_dir = "$SB/w/t1"; command = ["/tmp"]; },
   { name = "quiet"; run_as_user = "t1"; work_dir = "$SB/w/t1"; command = ["true"]; },
+  { name = "slow"; run_as_user = "t1"; work_dir = "$SB/w/t1"; command = ["sh", "-c", $(cfgstr "$MARK; sleep 8")]; },
   { name = "trap"; run_as_user = "t1"; work_dir = "$SB/w/t1"; command = ["perl", "-e", $(cfgstr "$TRAP")]; }
 );
 EOC
@@ -187,7 +188,80 @@ no_login() {
 	expect "$1: ... not even the target's login files ran" test -z "$(marks)"
 }
 
-ENOENT=2 EACCES=13
+ENOENT=2 EACCES=13 ETIMEDOUT=110
+
+# ------------------------------------------------------------------ hostile login files
+# The target's login files run before the inner helper, as the target, and
+# hold descriptor 3, the channel on which the inner helper says START and
+# hands over its exec pipe. Whatever they send or put there, the spawn
+# never says a start that did not happen, says one that did, ends at once
+# (one case only takes the 60 s the login files get) and leaves nothing of
+# the target running. The forged messages come from a process of the login
+# file's (tests/integration/forge_start.py).
+install -m 755 "$abs_top_srcdir/tests/integration/forge_start.py" "$SB/bin/forge_start.py"
+FORGE="/usr/bin/python3 $(printf '%q' "$SB/bin/forge_start.py")"
+T1_HOME=$(getent passwd t1 | cut -d: -f6)
+# hostile BACKEND NAME PROFILE PROJECT EXPECT [SECONDS]: t1's ~/.profile is
+# PROFILE for one start of PROJECT; EXPECT is "ran" (the agent ran, exit 0)
+# or "STAGE ERRNO" (RUAS_ERR_START); ruas_spawn() returns within SECONDS
+# (default 5: before the agent of the project "slow" has ended, 8 s).
+hostile() {
+	local backend=$1 name=$2 profile=$3 project=$4 want=$5 within=${6:-5} who=sup t0 ms
+	[ "$backend" = pam ] && who=root
+	printf '%s\n' "$profile" >"$T1_HOME/.profile"
+	t0=$(date +%s%N)
+	start "$who" "$backend" "$project" -
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	name="c/$backend: a login file that $name"
+	if [ "$want" = ran ]; then
+		expect "$name: the start is said, the agent ran" has "$OUT" "agent-ran"$'\n'"exit=0"
+		ms=$(printf '%s' "$ERR" | sed -n 's/^startspawn: spawned in \([0-9]*\) ms$/\1/p')
+	else
+		set -- $want
+		failed "$name" "$1" "$2"
+	fi
+	OUT="$ms ms"
+	expect "$name: ... ruas_spawn() returned within $within s ($ms ms)" \
+		test -n "$ms" -a "${ms:-0}" -lt "$((within * 1000))"
+	# The run is over when the spawn fails or the wait returns: nothing may be
+	# left, not even a zombie of the target's (the host's others are not ours).
+	OUT="left: $(leftovers) zombies: $(ps -eo stat=,user= | awk '$1 ~ /^Z/ && $2 == "t1"')"
+	expect "$name: ... nothing of the target left, no zombie" \
+		test -z "$(leftovers)" -a -z "$(ps -eo stat=,user= | awk '$1 ~ /^Z/ && $2 == "t1"')"
+}
+SUP=c
+for backend in sudo pam; do
+	# 1: bytes, or a START, on descriptor 3, then no inner helper.
+	hostile "$backend" "writes bytes on descriptor 3 and exits" \
+		'printf "\0\0\0\5\13\1\0\0\0\0garbage" >&3; exit 0' ok "4 0"
+	hostile "$backend" "forges START_EXEC with no pipe and exits" "$FORGE nofd; exit 0" ok "4 0"
+	hostile "$backend" "forges START_FAILED and exits" "$FORGE failed; exit 0" ok "4 0"
+	hostile "$backend" "forges START_FAILED, then the real start" "$FORGE failed" slow ran
+	# 2: a descriptor of its own as the exec pipe.
+	hostile "$backend" "passes off a pipe at its end at once and exits" \
+		"$FORGE closed; exit 0" ok "4 0"
+	hostile "$backend" "passes off a pipe at its end at once, then an exec that fails" \
+		"$FORGE closed" nocmd "3 $ENOENT"
+	hostile "$backend" "passes off a pipe a background process holds, then the real start" \
+		"$FORGE held" slow ran
+	hostile "$backend" "passes off a pipe a background process holds and exits" \
+		"$FORGE held; exit 0" ok "4 0"
+	hostile "$backend" "passes off /dev/zero, then the real start" "$FORGE zero" slow ran
+	# ... or puts one on descriptor 3 itself, for the real inner helper.
+	hostile "$backend" "puts /dev/zero on descriptor 3" 'exec 3</dev/zero' ok "4 0"
+	hostile "$backend" "puts on descriptor 3 a pipe a background process holds" \
+		'exec 3< <(exec sleep 1000)' ok "4 0"
+	hostile "$backend" "puts on descriptor 3 a pipe at its end at once" 'exec 3< <(:)' ok "4 0"
+	# 3: descriptor 3 held in the background, and the real start.
+	hostile "$backend" "holds descriptor 3 in a background sleep" 'sleep 1000 &' slow ran
+	hostile "$backend" "holds descriptor 3 in a background sleep, then exits" \
+		'sleep 1000 & exit 0' ok "4 0"
+done
+# The one that takes the whole 60 s: a pipe at its end at once, then a login
+# shell that runs something else for ever: never a start.
+hostile sudo "passes off a pipe at its end at once, then runs something else" \
+	"$FORGE closed; exec sleep 1000" ok "4 $ETIMEDOUT" 75
+printf '%s\n' 'echo "$$" >> "$HOME/login-ran"' >"$T1_HOME/.profile"
 for SUP in "${SUPS[@]}"; do
 for backend in sudo pam; do
 	who=sup

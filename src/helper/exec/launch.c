@@ -186,6 +186,8 @@ int launch_prepare(struct launch *l, const struct payload *p, const struct agent
 		return -1;
 	}
 	l->stdin_tty = (p->exec_flags & EXEC_PTY) != 0;
+	/* On a pty the monitor forks the shell, under bwrap bwrap does: its pid is not known here. */
+	l->shell_is_child = !l->stdin_tty && !(p->exec_flags & EXEC_BWRAP);
 	int r = login_env_prepare(shell, p->argv) < 0 ? -1 : command(l, p, shell, tmp);
 	free(shell);
 	if (r == 0 && send_agent(l, a) < 0) {
@@ -223,10 +225,15 @@ _Noreturn void launch_exec(const struct launch *l, const sigset_t *old)
 
 /*
  * The descriptor of a START_EXEC, when it is the first and a pipe: the
- * inner helper's. One a login file sends first (it holds descriptor 3 too)
- * is taken instead, and only harms its own run (a start that never ends,
- * or ends early); one that is no pipe is never taken: it could block or
- * flood this helper (launch_exec_done() never reads it).
+ * inner helper's. Where the shell's pid is known only the shell's process
+ * is heard (launch_news()), so a login file's background process or
+ * subprocess (python, socat) never gets its pipe taken; the shell's own
+ * process could only send one after an exec of a program of the login
+ * file's in the agent's place, which could claim any start. Where it is not
+ * known (a pty, bwrap), one a login file sends first is taken instead,
+ * and only harms its own run (a start said before it happens, or one
+ * never said: 60 s). One that is no pipe is never taken: it could block
+ * or flood this helper (launch_exec_done() never reads it).
  */
 static int exec_pipe_of(struct launch *l, int fd)
 {
@@ -260,15 +267,20 @@ void launch_news(struct launch *l)
 		size_t off = 0, blen;
 		int type, state, e;
 		const char *body;
-		if (channel_next(m, (size_t)n, &off, &type, &body, &blen) == 1 && off == (size_t)n &&
+		if ((l->shell <= 0 || sender == l->shell) &&
+		    channel_next(m, (size_t)n, &off, &type, &body, &blen) == 1 && off == (size_t)n &&
 		    type == CHANNEL_START && msg_start_decode(body, blen, &state, &e) == 0) {
-			l->said = 1;
-			l->started = state == START_EXEC;
-			l->exec_errno = e;
-			l->no_work_dir = state == START_NO_WORK_DIR;
 			if (state == START_EXEC && nfds == 1 && exec_pipe_of(l, fd)) {
+				l->said = l->started = 1;
+				l->exec_errno = 0;
 				l->agent_pid = sender;
 				fd = -1;
+			} else if ((state == START_FAILED && l->exec_pipe_taken) ||
+				   state == START_NO_WORK_DIR) {
+				l->said = 1;
+				l->started = 0;
+				l->exec_errno = e;
+				l->no_work_dir = state == START_NO_WORK_DIR;
 			}
 		}
 		if (fd >= 0)
@@ -292,6 +304,22 @@ int launch_exec_done(struct launch *l, short revents)
 	/* A START_FAILED came before the end of file, if there was one. */
 	launch_news(l);
 	return l->started && !l->exec_errno;
+}
+
+void launch_forked(struct launch *l, pid_t first)
+{
+	/* The inner helper's end is the login shell's now. */
+	close(l->cont);
+	l->cont = -1;
+	l->shell = l->shell_is_child ? first : 0;
+}
+
+void launch_first_ended(struct launch *l, int ended)
+{
+	if (ended && !l->told && l->exec_pipe >= 0) {
+		close(l->exec_pipe);
+		l->exec_pipe = -1;
+	}
 }
 
 void launch_free(struct launch *l)

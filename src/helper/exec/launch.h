@@ -43,6 +43,8 @@ struct launch {
 	/* START_EXEC's pipe (agent.h): its end of file is the exec done; -1: none, or seen */
 	int exec_pipe;
 	int exec_pipe_taken; /* one was taken: no other START_EXEC's is */
+	int shell_is_child; /* the login shell is the process the reaper forks (no pty, no bwrap) */
+	pid_t shell;    /* then its pid, the only sender whose START counts; 0: any (launch_news()) */
 	int told;       /* STARTED went to the library (started.h) */
 	pid_t agent_pid; /* who sent START_EXEC (SO_PASSCRED): the agent, in this PID namespace */
 	int pid_level;  /* this process's PID namespace below its /proc's (proc.h), -1: unknown */
@@ -64,7 +66,13 @@ int launch_prepare(struct launch *l, const struct payload *p, const struct agent
 		   const char *tmp);
 /* In the forked child: descriptors, home, signal mask old, then the exec. Never returns. */
 _Noreturn void launch_exec(const struct launch *l, const sigset_t *old);
-/* What START said since the last call; closes news at its end. */
+/*
+ * What START said since the last call; closes news at its end. Only the
+ * shell's process (shell, when known) is heard: the inner helper is what
+ * the login shell execs, and the processes a login file starts are
+ * others. A START_EXEC counts only with its pipe, a START_FAILED only
+ * after it.
+ */
 void launch_news(struct launch *l);
 /*
  * exec_pipe's poll revents: at its end of file (POLLHUP, no bytes) it is
@@ -73,6 +81,15 @@ void launch_news(struct launch *l);
  * fake's) is closed unread, and never says it succeeded.
  */
 int launch_exec_done(struct launch *l, short revents);
+/* The run's first process, first, was forked: cont is closed, and shell set. */
+void launch_forked(struct launch *l, pid_t first);
+/*
+ * When ended, the run's first process has ended, and with it any exec of
+ * the agent's (which came before): an exec pipe not ended and told by now
+ * is a login file's, closed unjudged, so that its end (its holder killed)
+ * never says a start that never was.
+ */
+void launch_first_ended(struct launch *l, int ended);
 void launch_free(struct launch *l);
 
 /*

@@ -440,6 +440,7 @@ static void settle_start(struct reaper *r)
 	struct pollfd pf = {l->exec_pipe, POLLIN, 0};
 	if (l->exec_pipe >= 0 && poll(&pf, 1, 0) == 1)
 		exec_news(r, pf.revents);
+	launch_first_ended(l, r->agent_status != -1);
 }
 
 /*
@@ -533,9 +534,7 @@ int reaper_run(struct launch *l, struct reaper_options *o)
 	/* The user namespace's maker, when it was not asked, is no child of the run's. */
 	userns_release();
 	if (ok && (r.agent = start_agent(l, &old, o->pty, &r.mon)) > 0) {
-		/* The inner helper's end is the login shell's now. */
-		close(l->cont);
-		l->cont = -1;
+		launch_forked(l, r.agent);
 		for (;;) {
 			int no_children = reap(&r);
 			if (r.agent_status != -1 && no_children)
