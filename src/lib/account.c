@@ -2,10 +2,12 @@
 #include "account.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 
 static int fill(struct passwd *pw, struct account *a)
@@ -27,7 +29,22 @@ static int out_of_descriptors(int e)
 	return e == EMFILE || e == ENFILE;
 }
 
-static int lookup(const char *name, uid_t uid, struct account *a)
+/*
+ * EMFILE or ENFILE when no descriptor can be opened now, else 0: a "not
+ * found" from a database whose files could not be opened (glibc's nss
+ * files may then say nothing of why) is no answer.
+ */
+static int descriptors_exhausted(void)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return out_of_descriptors(errno) ? errno : 0;
+}
+
+static int lookup_once(const char *name, uid_t uid, struct account *a)
 {
 	struct passwd pw, *res = NULL;
 	size_t size = 4096;
@@ -56,6 +73,9 @@ static int lookup(const char *name, uid_t uid, struct account *a)
 			 * user is then not known to be missing.
 			 */
 			e = seen;
+		} else if (!out_of_descriptors(e)) {
+			int x = descriptors_exhausted();
+			e = x ? x : e;
 		}
 		if (!res && (out_of_descriptors(e) || (e != 0 && e != ENOENT && e != ESRCH &&
 						      e != EBADF && e != EPERM)))
@@ -64,6 +84,17 @@ static int lookup(const char *name, uid_t uid, struct account *a)
 		errno = r == ACCOUNT_ERROR ? e : 0;
 		return r;
 	}
+}
+
+/*
+ * A "not found" is asked twice: other threads may have freed descriptors
+ * between a source's failure and the probe that would have seen it, and a
+ * second answer that finds the user shows the first was no answer.
+ */
+static int lookup(const char *name, uid_t uid, struct account *a)
+{
+	int r = lookup_once(name, uid, a);
+	return r == ACCOUNT_MISSING ? lookup_once(name, uid, a) : r;
 }
 
 int account_lookup(const char *name, struct account *a)

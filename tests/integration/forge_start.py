@@ -13,6 +13,8 @@ inner helper never sent.
   held    START_EXEC with the read end of a pipe whose write end a
           background `sleep 1000` keeps (no end of file while it runs)
   zero    START_EXEC with /dev/zero
+  empty   a record of no bytes (read as the channel's end were it not told
+          apart), so that the real START would go unheard
 
 Exits 0 once sent; the login file then goes on (or not).
 """
@@ -46,6 +48,8 @@ def main():
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(w)
         socket.send_fds(chan, [message(START_EXEC, 0)], [r])
+    elif mode == "empty":
+        chan.send(b"")
     elif mode == "zero":
         z = os.open("/dev/zero", os.O_RDONLY)
         socket.send_fds(chan, [message(START_EXEC, 0)], [z])

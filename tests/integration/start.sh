@@ -247,6 +247,7 @@ for backend in sudo pam; do
 	hostile "$backend" "passes off a pipe a background process holds and exits" \
 		"$FORGE held; exit 0" ok "4 0"
 	hostile "$backend" "passes off /dev/zero, then the real start" "$FORGE zero" slow ran
+	hostile "$backend" "sends a record of no bytes, then the real start" "$FORGE empty" slow ran
 	# ... or puts one on descriptor 3 itself, for the real inner helper.
 	hostile "$backend" "puts /dev/zero on descriptor 3" 'exec 3</dev/zero' ok "4 0"
 	hostile "$backend" "puts on descriptor 3 a pipe a background process holds" \

@@ -245,6 +245,17 @@ static int exec_pipe_of(struct launch *l, int fd)
 	return 1;
 }
 
+/*
+ * Whether every sender has closed news: a record of no bytes reads as 0
+ * as the end does, and a login file's process could send one to make the
+ * inner helper's START go unheard.
+ */
+static int news_ended(int news)
+{
+	struct pollfd pf = {news, POLLIN, 0};
+	return poll(&pf, 1, 0) == 1 && (pf.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
 void launch_news(struct launch *l)
 {
 	/*
@@ -259,6 +270,12 @@ void launch_news(struct launch *l)
 		ssize_t n = channel_recv_from(l->news, m, sizeof m, &fd, &nfds, &sender);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return;
+		if (n == 0 && !news_ended(l->news)) {
+			/* An empty record, not the end: anyone's, and nothing (its descriptor too). */
+			if (fd >= 0)
+				close(fd);
+			continue;
+		}
 		if (n <= 0) {
 			close(l->news);
 			l->news = -1;
@@ -276,7 +293,7 @@ void launch_news(struct launch *l)
 				l->agent_pid = sender;
 				fd = -1;
 			} else if ((state == START_FAILED && l->exec_pipe_taken) ||
-				   state == START_NO_WORK_DIR) {
+				   (state == START_NO_WORK_DIR && !l->exec_pipe_taken)) {
 				l->said = 1;
 				l->started = 0;
 				l->exec_errno = e;
@@ -319,6 +336,8 @@ void launch_first_ended(struct launch *l, int ended)
 	if (ended && !l->told && l->exec_pipe >= 0) {
 		close(l->exec_pipe);
 		l->exec_pipe = -1;
+		/* Its START_EXEC said nothing then: no start, whatever it claimed. */
+		l->said = l->started = 0;
 	}
 }
 

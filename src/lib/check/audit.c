@@ -140,6 +140,8 @@ int ruas_audit(ruas_report **out, const ruas_config *cfg,
 	struct audit_dest d;
 	int r = audit_summary_dest(&d, cfg, opts, "ruas_audit", err);
 	if (r == 0)
+		r = runner_nofile_floor("ruas_audit", err);
+	if (r == 0)
 		r = audit_run(out, cfg, opts ? opts->max_parallel : 0, &real, err);
 	return audit_summary_finish(r, cfg, &d, out, AUDIT_AUDIT, "ruas_audit", err);
 }

@@ -227,19 +227,30 @@ static struct check_run preflight_check_run(const ruas_config *cfg, const struct
 	return run;
 }
 
+/*
+ * A kept passing verdict into *out, when asked for and nothing it stood on
+ * has changed: 1; 0 when there is none to give back; <0 on OOM.
+ */
+static int reused(ruas_report **out, const ruas_config *cfg, unsigned int flags,
+		  const struct runner *runner, ruas_error **err)
+{
+	int real = !runner->fs_root && !(flags & PREFLIGHT_FRESH_HOST);
+	if (!real || !(flags & PREFLIGHT_REUSE_VERDICT) || !(*out = verdict_reuse(cfg)))
+		return 0;
+	if (host_notes(*out, NULL) == 0)
+		return 1;
+	ruas_report_free(*out);
+	*out = NULL;
+	return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "preflight: out of memory");
+}
+
 int preflight_run(ruas_report **out, const ruas_config *cfg,
 		  unsigned int max_parallel, unsigned int flags, const struct runner *runner,
 		  ruas_error **err)
 {
-	/* A kept passing verdict, when asked for and nothing it stood on has changed. */
-	int real = !runner->fs_root && !(flags & PREFLIGHT_FRESH_HOST);
-	if (real && (flags & PREFLIGHT_REUSE_VERDICT) && (*out = verdict_reuse(cfg))) {
-		if (host_notes(*out, NULL) == 0)
-			return 0;
-		ruas_report_free(*out);
-		*out = NULL;
-		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "preflight: out of memory");
-	}
+	int kept = reused(out, cfg, flags, runner, err);
+	if (kept != 0)
+		return kept < 0 ? kept : 0;
 	struct buf probe_host = BUF_INIT;
 	struct check_run run = preflight_check_run(cfg, runner, flags, &probe_host);
 	/* The trees root trusts, walked beside the sudo calls (check/host_jobs.h). */
@@ -258,6 +269,11 @@ int preflight_run(ruas_report **out, const ruas_config *cfg,
 	*out = NULL;
 	if (!names || plan_jobs(cfg, &pl) < 0)
 		goto done;
+	/* Projects without a user to check (or a kept verdict) need no sudo: no floor. */
+	if (pl.n > 0 && !runner->fs_root && runner_nofile_floor("ruas_preflight", err) < 0) {
+		rc = RUAS_ERR_SYSTEM;
+		goto done;
+	}
 	for (size_t i = 0; i < cfg->nprojects; i++)
 		names[i] = cfg->projects[i]->name;
 	if (!(rep = report_new(names, cfg->nprojects)))
@@ -293,8 +309,9 @@ done:
 	if (rc < 0) {
 		buf_free(&key.k);
 		ruas_report_free(rep);
-		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM,
-				 "preflight: out of memory");
+		return rc == RUAS_ERR_SYSTEM ? rc /* the floor's, said */
+					     : error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM,
+							 "preflight: out of memory");
 	}
 	*out = rep;
 	if (key.ok)

@@ -8,12 +8,14 @@
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "channel.h"
+#include "error.h"
 #include "payload.h"
 #include "pty_spawn.h"
 #include "spawn_attr.h"
@@ -288,4 +290,16 @@ out_pipes:;
 	}
 	errno = saved;
 	return rc;
+}
+
+int runner_nofile_floor(const char *fn, struct ruas_error **err)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= RUNNER_NOFILE_MIN)
+		return 0;
+	return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, EMFILE,
+			 "%s: RLIMIT_NOFILE is %llu, and the checks need at least %d descriptors "
+			 "(sudo, its PAM stack and ruas's helper open their own): raise it "
+			 "(ulimit -n, or LimitNOFILE= for a service)",
+			 fn, (unsigned long long)rl.rlim_cur, RUNNER_NOFILE_MIN);
 }

@@ -85,4 +85,15 @@ struct runner {
 int run_capture(void *ctx, const struct run_request *req, struct run_result *res);
 void run_result_free(struct run_result *res);
 
+/*
+ * RUNNER_NOFILE_MIN descriptors at least, or the checks are not run: below
+ * that sudo, its PAM stack and ruas's helper (which keeps its channel at 10
+ * and above) cannot open their own, and what they would say then (a user
+ * "unknown" to sudo, a rule "not configured") would be no answer.
+ * RUAS_ERR_SYSTEM (EMFILE) naming fn and the limit, else 0.
+ */
+#define RUNNER_NOFILE_MIN 16
+struct ruas_error;
+int runner_nofile_floor(const char *fn, struct ruas_error **err);
+
 #endif

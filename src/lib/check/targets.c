@@ -150,5 +150,7 @@ int ruas_check_targets(ruas_report **out, const char *const *targets,
 			return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
 					 "target \"%s\" %s", *t, why);
 	}
+	if (runner_nofile_floor("ruas_check_targets", err) < 0)
+		return RUAS_ERR_SYSTEM;
 	return targets_run(out, targets, &o, &real, err);
 }

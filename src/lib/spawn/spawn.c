@@ -84,17 +84,41 @@ int start_target(struct start *s, int r, const char *const *argv, pid_t *pid,
 	return 0;
 }
 
-/*
- * sudo or ruas-session had not run ruas's helper in 60 s: its PAM session
- * stack (or sudo itself) stalled, as root, before anything of the target
- * ran; nor can a login file have, as none runs before the helper. What
- * that stack started was ended with it where this process may (root, the
- * pam backend); a non-root supervisor cannot end root's processes, which
- * the message says.
- */
-static int stalled(const struct ruas_project *p, int denied, ruas_error **err)
+/* What a stall left, for its message: "" when all of it was ended. */
+static const char *stall_left(const struct stall *st, int pam)
 {
-	if (project_backend(p) == BACKEND_PAM)
+	if (st->kept)
+		return pam ? "; ruas-session could not be ended, and ends by itself"
+			   : "; sudo could not be ended, and ends by itself";
+	if (st->unseen)
+		return "; what ran beneath it could not all be looked for on /proc, and may still "
+		       "run";
+	if (st->denied)
+		return "; what its PAM stack started runs as root, which this user cannot end, "
+		       "until its module returns";
+	return "";
+}
+
+/*
+ * sudo or ruas-session had not let ruas's helper take its payload in 60 s.
+ * Where a process of the target's ran beneath it, the helper had started
+ * and was held (a process of the target's can stop it): the helper's
+ * stage. Else its PAM session stack (or sudo itself) stalled, as root,
+ * before anything of the target ran; no login file can have, as none runs
+ * before the helper.
+ */
+static int stalled(const struct ruas_project *p, const struct stall *st, ruas_error **err)
+{
+	int pam = project_backend(p) == BACKEND_PAM;
+	if (st->target_ran)
+		return error_set_start(
+			err, RUAS_STAGE_HELPER, NULL, ETIMEDOUT,
+			"project \"%s\": the agent did not start as user \"%s\" (helper): ruas's "
+			"helper had started as \"%s\" but had not taken its payload after 60 s (a "
+			"process of that user's can stop it); it was ended, and %s%s",
+			p->name, p->run_as_user, p->run_as_user,
+			pam ? "ruas-session with it" : "sudo with it", stall_left(st, pam));
+	if (pam)
 		return error_set_start(
 			err, RUAS_STAGE_SUDO, NULL, ETIMEDOUT,
 			"project \"%s\": the agent did not start as user \"%s\" (sudo): "
@@ -102,8 +126,7 @@ static int stalled(const struct ruas_project *p, int denied, ruas_error **err)
 			"PAM session stack of service \"%s\" stalled, before anything of the "
 			"target ran; ruas-session and what its stack started were ended%s. Fix: "
 			"find the module that waits (ruas check, as root, runs the same stack)",
-			p->name, p->run_as_user, p->pam_service,
-			denied ? " (but for what this process may not signal)" : "");
+			p->name, p->run_as_user, p->pam_service, stall_left(st, pam));
 	return error_set_start(
 		err, RUAS_STAGE_SUDO, NULL, ETIMEDOUT,
 		"project \"%s\": the agent did not start as user \"%s\" (sudo): sudo had not "
@@ -111,25 +134,22 @@ static int stalled(const struct ruas_project *p, int denied, ruas_error **err)
 		"itself, stalled, as root, before anything of the target ran. sudo was ended%s. "
 		"Fix: find the module that waits (sudo's PAM service, by default "
 		"/etc/pam.d/sudo; try: sudo -n -u %s -- true)",
-		p->name, p->run_as_user,
-		denied ? "; what its PAM stack started runs as root, which this user cannot "
-			 "end, until its module returns"
-		       : "",
-		p->run_as_user);
+		p->name, p->run_as_user, stall_left(st, pam), p->run_as_user);
 }
 
 /* A started program whose helper never took its messages: end it, reap it, say why. */
 static int abandon(struct start *s, pid_t pid, int why, unsigned int version, ruas_error **err)
 {
 	int e = why == HANDOVER_TIMEOUT ? ETIMEDOUT : errno;
-	int denied = stall_end(pid);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+	struct stall st;
+	stall_end(pid, s->target_uid, &st);
+	while (!st.kept && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	if (s->pidfd >= 0)
 		close(s->pidfd);
 	s->pidfd = -1;
 	if (why == HANDOVER_TIMEOUT)
-		return stalled(s->p, denied, err);
+		return stalled(s->p, &st, err);
 	if (why == HANDOVER_VERSION)
 		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, EPROTO,
 				 "project \"%s\": the ruas helper speaks payload version %u, this "
@@ -234,6 +254,7 @@ static int start_as_target(struct start *s, pid_t *pid, ruas_error **err)
 						       : "cannot be looked up: the user database could "
 							 "not be read: ",
 				 lr == ACCOUNT_MISSING ? "" : strerror(lerr));
+	s->target_uid = acct.uid;
 	int r = exec_payload_build(s->cfg, s->p, &acct, s->args, s->env, s->v, s->x, &pl);
 	/* An argument list the agent's exec would refuse is refused here, before anything runs. */
 	if (r == 0 && (r = exec_limits_check(s->p, pl.argv, pl.argc, pl.env_names, pl.env_values,

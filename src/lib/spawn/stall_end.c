@@ -1,10 +1,12 @@
 /*
  * stall_end.c - see stall_end.h. A pid's descendants are found by their
  * parent on /proc, which only holds while each parent lives: so each is
- * stopped as soon as it is found, before anything is killed, and the walk
- * repeats until it finds nothing new. What escaped by a double fork before
- * the stop is not found; PAM modules wait for their children, so a stalled
- * stack's own are there.
+ * held by a pidfd and stopped as soon as it is found, before anything is
+ * killed, and the walk repeats until it finds nothing new. A pidfd opened
+ * after the pid was read could name a new process of that number: its
+ * parent is read again once it is held, and only a match is kept. What
+ * escaped by a double fork before the stop is not found; PAM modules wait
+ * for their children, so a stalled stack's own are there.
  */
 #include "spawn/stall_end.h"
 
@@ -12,55 +14,140 @@
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "proc.h"
 
 #define STALL_MAX 256 /* descendants followed at most */
 
-static int known(const pid_t *v, size_t n, pid_t pid)
+struct held {
+	pid_t pid;
+	int pidfd; /* -1 where the kernel has none: then the pid, as kill(2) does */
+};
+
+static int signal_held(const struct held *h, int sig)
+{
+	if (h->pidfd >= 0)
+		return (int)syscall(SYS_pidfd_send_signal, h->pidfd, sig, NULL, 0);
+	return kill(h->pid, sig);
+}
+
+static int known(const struct held *v, size_t n, pid_t pid)
 {
 	for (size_t i = 0; i < n; i++)
-		if (v[i] == pid)
+		if (v[i].pid == pid)
 			return 1;
 	return 0;
 }
 
-/* One walk of /proc: children of v[0..*n) not yet in v, stopped and added. 1: found some. */
-static int walk(pid_t *v, size_t *n)
+/* The real uid of pid (Uid: in its status), or (uid_t)-1. */
+static uid_t real_uid(pid_t pid)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "re");
+	uid_t u = (uid_t)-1;
+	if (!f)
+		return u;
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, "Uid:", 4) == 0) {
+			char *end;
+			unsigned long v = strtoul(line + 4, &end, 10);
+			if (end != line + 4)
+				u = (uid_t)v;
+			break;
+		}
+	fclose(f);
+	return u;
+}
+
+/* One walk of /proc: children of v[0..*n) not yet in v, held, stopped, added. 1: found some. */
+static int walk(struct held *v, size_t *n, uid_t target, struct stall *st)
 {
 	DIR *d = opendir("/proc");
-	if (!d)
+	if (!d) {
+		st->unseen = 1;
 		return 0;
+	}
 	int found = 0;
 	struct dirent *e;
-	while ((e = readdir(d)) != NULL && *n < STALL_MAX) {
+	while ((e = readdir(d)) != NULL) {
 		if (!isdigit((unsigned char)e->d_name[0]))
 			continue;
 		pid_t pid = (pid_t)strtol(e->d_name, NULL, 10);
 		pid_t parent = process_parent(pid);
 		if (pid <= 1 || parent <= 0 || !known(v, *n, parent) || known(v, *n, pid))
 			continue;
-		kill(pid, SIGSTOP);
-		v[(*n)++] = pid;
+		if (*n == STALL_MAX) {
+			st->unseen = 1;
+			break;
+		}
+		struct held h = {pid, process_pidfd(pid)};
+		if (h.pidfd >= 0 && process_parent(pid) != parent) {
+			close(h.pidfd); /* the number is another process's by now */
+			continue;
+		}
+		if (real_uid(pid) == target)
+			st->target_ran = 1;
+		(void)signal_held(&h, SIGSTOP);
+		v[(*n)++] = h;
 		found = 1;
 	}
 	closedir(d);
 	return found;
 }
 
-int stall_end(pid_t pid)
+/*
+ * Where the helper had started, sudo or ruas-session only waits for it:
+ * let go, with its helper gone it closes its PAM session itself (which a
+ * kill would skip, leaving root's side of it) and ends. 1: it has ended
+ * (not reaped) within 5 s.
+ */
+static int ends_by_itself(pid_t pid)
 {
-	pid_t v[STALL_MAX];
+	(void)kill(pid, SIGCONT);
+	for (int ms = 0; ms < 5000; ms += 20) {
+		siginfo_t si;
+		si.si_pid = 0;
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid)
+			return 1;
+		struct timespec ts = {0, 20 * 1000000L};
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+void stall_end(pid_t pid, uid_t target, struct stall *st)
+{
+	struct held v[STALL_MAX];
 	size_t n = 1;
-	int denied = 0;
-	v[0] = pid;
-	kill(pid, SIGSTOP);
-	for (int pass = 0; pass < 16 && walk(v, &n); pass++)
+	st->denied = st->target_ran = st->unseen = st->kept = 0;
+	/* pid is our unreaped child: its number cannot be another's. */
+	v[0].pid = pid;
+	v[0].pidfd = -1;
+	(void)kill(pid, SIGSTOP);
+	int pass = 0;
+	while (walk(v, &n, target, st) && ++pass < 16)
 		;
-	for (size_t i = n; i-- > 1;)
-		if (kill(v[i], SIGKILL) < 0 && errno == EPERM)
-			denied++;
-	kill(pid, SIGKILL);
-	return denied;
+	if (pass == 16)
+		st->unseen = 1;
+	for (size_t i = n; i-- > 1;) {
+		if (signal_held(&v[i], SIGKILL) < 0 && errno == EPERM)
+			st->denied++;
+		if (v[i].pidfd >= 0)
+			close(v[i].pidfd);
+	}
+	if (st->target_ran && ends_by_itself(pid))
+		return;
+	if (kill(pid, SIGKILL) < 0) {
+		/* Not ours to end after all: let it go on rather than wait on it stopped. */
+		(void)kill(pid, SIGCONT);
+		st->kept = 1;
+	}
 }

@@ -20,6 +20,7 @@ struct start {
 	const struct spawn_values *v; /* the caller's set_env and work_dir, checked */
 	const struct deny_files *x;
 	const char *run_id; /* the audit's, for RUAS_RUN_ID */
+	uid_t target_uid;   /* run_as_user's, as looked up for this spawn (stall_end()) */
 	unsigned int helper_facility; /* payload.h audit_facility */
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
