@@ -26,7 +26,7 @@ flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_G
 lib=(lib/config/config.c lib/config/file.c lib/config/syntax_hint.c lib/config/people.c lib/config/accessors.c
 	lib/config/audit_keys.c lib/audit/log_file.c lib/audit/count.c
 	lib/config/new.c lib/config/project.c lib/config/source.c
-	lib/account.c lib/check/group_risk.c common/buf.c lib/error.c common/names.c
+	lib/account.c lib/check/group_risk.c common/buf.c lib/error.c common/proc.c common/names.c
 	common/env_rules.c common/path.c common/quote.c common/strv.c lib/config/sudo_allowed.c)
 src() { for f in "$@"; do printf '%s\n' "$top/src/$f"; done; }
 build() { # NAME SOURCES... -- LIBS...
@@ -40,7 +40,7 @@ build fuzz_config "$here/fuzz_config.c" $(src "${lib[@]}" lib/provision/sudoers.
 	$(pkg-config --cflags --libs libconfig json-c)
 # shellcheck disable=SC2046
 build fuzz_sudoers "$here/fuzz_sudoers.c" $(src lib/provision/sudoers.c lib/account.c \
-	lib/check/group_risk.c common/buf.c lib/error.c common/names.c common/env_rules.c common/quote.c)
+	lib/check/group_risk.c common/buf.c lib/error.c common/proc.c common/names.c common/env_rules.c common/quote.c)
 # shellcheck disable=SC2046
 build fuzz_contain "$here/fuzz_contain.c" $(src common/contain.c)
 # shellcheck disable=SC2046
@@ -48,7 +48,8 @@ build fuzz_sudo_list "$here/fuzz_sudo_list.c" $(src lib/check/sudo_list.c \
 	lib/check/escalation.c lib/check/report.c lib/check/messages.c \
 	lib/check/messages_escalation.c lib/check/messages_groups.c lib/check/messages_people.c \
 	lib/check/messages_work_dir.c common/buf.c common/quote.c lib/error.c common/strv.c \
-	common/pam_service.c lib/check/targetpw.c)
+	common/pam_service.c lib/check/targetpw.c common/proc.c lib/spawn/sudo_call.c lib/account.c \
+	lib/check/group_risk.c)
 
 # The protocol (src/proto): one target per decoder, each with the codec.
 proto() { src common/buf.c proto/codec.c "$@"; }
