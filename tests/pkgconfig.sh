@@ -58,7 +58,7 @@ for h in ruas.h ruas/common.h ruas/error.h ruas/config.h ruas/audit.h ruas/check
 		fi
 		# shellcheck disable=SC2086
 		ERR=$("$cc" -x "$lang" -std="$std" -Wall -Wextra -Werror -pedantic -DRUAS_HEADER="<$h>" \
-			${RUAS_BUILD_CFLAGS:-} "$abs_top_srcdir/tests/consumer/headers.c" $flags \
+			${RUAS_BUILD_CFLAGS:-} "$abs_top_srcdir/tests/consumer/headers.c" -x none $flags \
 			${RUAS_BUILD_LDFLAGS:-} -o "$dest/headers" 2>&1)
 		RC=$? OUT=""
 		expect "$h alone builds as $std, its _INIT macros included" test "$RC" = 0

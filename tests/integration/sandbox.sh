@@ -53,7 +53,7 @@ sandbox_enter() {
 sandbox_guard() {
 	if [ "${RUAS_IN_SANDBOX:-}" != 1 ] ||
 	   [ "$(readlink /proc/self/ns/mnt)" = "$(readlink /proc/1/ns/mnt)" ] ||
-	   ! mountpoint -q /etc || ! mountpoint -q /home; then
+	   ! mountpoint -q /etc || ! mountpoint -q /home || ! mountpoint -q /run; then
 		echo "ERROR: refusing to touch users or sudoers outside the sandbox" >&2
 		exit 99
 	fi
@@ -87,11 +87,13 @@ sandbox_setup() {
 			;;
 		esac
 	done
-	mkdir -p /run/sudo
-	mount -t tmpfs -o mode=0711 tmpfs /run/sudo
-	# Where a root supervisor keeps its walk of the host's trees (src/lib/host/cache.h).
-	mkdir -p /run/ruas
-	mount -t tmpfs -o mode=0700 tmpfs /run/ruas
+	# A /run of its own: sudo's timestamps (/run/sudo), a root supervisor's
+	# walk of the host's trees (/run/ruas, src/lib/host/cache.h) and
+	# whatever a test makes there never reach the host's, and no mount
+	# point is left behind on it.
+	mount -t tmpfs -o mode=0755 tmpfs /run
+	mkdir -m 0711 /run/sudo
+	mkdir -m 0700 /run/ruas
 	# Keep the host's logs out of it; everything else of sudo stays stock.
 	printf 'Defaults !syslog\n' >/etc/sudoers.d/zz-sandbox-nolog
 	chmod 0440 /etc/sudoers.d/zz-sandbox-nolog

@@ -110,6 +110,8 @@ done
 # sudo at nofile 8 fails in its PAM stack and then says "a password is
 # required"; a sudo killed by a signal says nothing. Neither is a missing
 # rule. (Wrappers as the configuration's sudo, so the supervisor has room.)
+# /usr/local/bin is this namespace's own (a tmpfs): nothing lands on the host.
+mount -t tmpfs -o mode=0755 tmpfs /usr/local/bin || { echo "Bail out! cannot mount a tmpfs on /usr/local/bin" >&2; exit 99; }
 printf '#!/bin/bash\nulimit -n 8\nexec /usr/bin/sudo "$@"\n' >/usr/local/bin/sudo-fd8
 printf '#!/bin/bash\nkill -SEGV $$\n' >/usr/local/bin/sudo-segv
 chmod 755 /usr/local/bin/sudo-fd8 /usr/local/bin/sudo-segv

@@ -50,16 +50,20 @@ EOC
 	chmod 644 "$SB/conf/$backend.conf"
 done
 leftovers() { pgrep -u t1 2>/dev/null | tr '\n' ' '; }
-# The stall: a session module that blocks until the test writes the FIFO.
-mkdir -m 0700 /run/ruas-stall
-mkfifo -m 0600 /run/ruas-stall/fifo
-stall_line='session required pam_exec.so quiet /usr/bin/head -c1 /run/ruas-stall/fifo'
+# The stall: a session module that blocks until the test writes the FIFO,
+# which lives in the sandbox's own directory (nothing on the host's /run).
+# pam.d splits arguments at blanks: mktemp's name has none.
+stall_fifo=$SB/stall/fifo
+case $stall_fifo in *[[:space:]]*) echo "Bail out! a blank in $stall_fifo" >&2; exit 99 ;; esac
+mkdir -m 0700 "$SB/stall"
+mkfifo -m 0600 "$stall_fifo"
+stall_line="session required pam_exec.so quiet /usr/bin/head -c1 $stall_fifo"
 # stalled PID: is a process of the stall (the pam_exec'd head) still there?
-stalled() { pgrep -f '^/usr/bin/head -c1 /run/ruas-stall/fifo' >/dev/null; }
+stalled() { pgrep -fx "/usr/bin/head -c1 $stall_fifo" >/dev/null; }
 # release: let the stalled stack return (a writer on the FIFO), and wait
 # (bounded) until nothing of the stall and of t1 is left.
 release() {
-	printf x >/run/ruas-stall/fifo &
+	printf x >"$stall_fifo" &
 	local w=$!
 	for _ in $(seq 300); do
 		stalled || [ -n "$(leftovers)" ] || break
@@ -93,13 +97,13 @@ for backend in sudo pam; do
 	# What the stack started is ended with it, at once: root may end
 	# anything; sup, on this sudo, what sudo's PAM stack runs as it. Had it
 	# not been allowed, the message would say what still runs.
-	OUT="$OUT; stall: $(pgrep -af 'head -c1 /run/ruas-stall' || true)" ERR=""
+	OUT="$OUT; stall: $(pgrep -af "head -c1 $stall_fifo" || true)" ERR=""
 	expect "$backend: ... and what the PAM stack started is ended with it, at once" eval '! stalled'
 	expect "$backend: ... and the message claims nothing else" hasnt "$OUT" "cannot end"
 	release
 	wait "$pid" 2>/dev/null
 	expect "$backend: the agent never ran" test ! -e "$HOME1/agent-ran"
-	OUT="left: $(leftovers); stall: $(pgrep -af 'head -c1 /run/ruas-stall' || true)" ERR=""
+	OUT="left: $(leftovers); stall: $(pgrep -af "head -c1 $stall_fifo" || true)" ERR=""
 	expect "$backend: once the stack returns, nothing of the run is left" \
 		eval '[ -z "$(leftovers)" ] && ! stalled'
 	cp "$SB/pam.$service.orig" "/etc/pam.d/$service"
