@@ -126,12 +126,18 @@ expect "... not that passwordless sudo is not configured" hasnt "$OUT" "not conf
 run_as sup check -c "$SB/conf/segv.conf"
 OUT=$OUT$ERR
 expect "sudo killed: ruas check says the signal" has "$OUT" "through sudo ended by signal 11"
+expect "... which may be the helper's: sudo ends by its command's signal" has "$OUT" \
+	"The signal ended sudo or the ruas helper it ran: sudo ends by the signal that ended its command."
 OUT=$(as_user sup "$SB/bin/startspawn" "$SB/conf/fd8.conf" mark - </dev/null 2>&1)
 expect "sudo at nofile 8: the spawn fails at stage sudo" has "$OUT" "error code=-8 stage=1 "
 expect "... saying sudo failed by itself, with its words" has "$OUT" "(sudo): sudo failed: sudo: PAM account management error"
+expect "... and what they mean: its PAM stack failed, not a rule" has "$OUT" \
+	"sudo failed by itself, not by its rules: its PAM stack failed"
 expect "... not that it refused, nor the rule's fix" eval '[[ "$OUT" != *refused* && "$OUT" != *NOPASSWD* ]]'
 OUT=$(as_user sup "$SB/bin/startspawn" "$SB/conf/segv.conf" mark - </dev/null 2>&1)
 expect "sudo killed by SIGSEGV: the spawn says so" has "$OUT" "(sudo): sudo was killed: it said nothing (signal 11)"
+expect "... and that the signal may have ended the helper instead" has "$OUT" \
+	"The signal ended sudo or the helper it ran (ruas-exec)"
 expect "... not that it refused" hasnt "$OUT" "refused"
 OUT="left: $(leftovers)"
 expect "... nothing of t1 is left" test -z "$(leftovers)"

@@ -76,6 +76,9 @@ static struct words failure_text(const struct check_run *run, const struct job *
 		return pam_failure_text(run, j, project);
 	switch (j->outcome) {
 	case OUT_USER_MISSING:
+		/* Found before sudo was asked: sudo's "unknown user" was a failure to read it. */
+		if (j->acct.name)
+			return msg_user_unread(project, user, (unsigned long)j->acct.uid, err);
 		return msg_user_missing(project, user, run->supervisor_name);
 	case OUT_NOLOGIN:
 		return msg_nologin(project, user, j->acct.shell ? j->acct.shell : "?");

@@ -134,6 +134,32 @@ struct words msg_user_missing(const char *project, const char *user,
 	return msg_words(&b, fx, fe);
 }
 
+struct words msg_user_unread(const char *project, const char *user, unsigned long uid,
+			     const char *sudo_said)
+{
+	struct buf b = BUF_INIT;
+	project_needs(&b, project, user);
+	buf_adds(&b, ", but user ");
+	q(&b, user);
+	buf_adds(&b, " does not exist.\n");
+	/* The line above is what sudo said; this process knows better. */
+	buf_adds(&b, "That is what sudo says, but this process finds user ");
+	q(&b, user);
+	buf_printf(&b, " (uid %lu): sudo could not read its passwd entry.\n", uid);
+	size_t fx = b.len;
+	buf_adds(&b, "Make the user database readable to sudo: check /etc/nsswitch.conf and the "
+		     "services it names (sudo reads them as root, with this process's limits), "
+		     "then try it by hand: ");
+	buf_printf(&b, "sudo -n -u %s -- true\n", user);
+	size_t fe = b.len;
+	buf_adds(&b, "Then restart ruas.\n");
+	if (sudo_said && *sudo_said) {
+		buf_adds(&b, "sudo said:\n");
+		msg_indent(&b, sudo_said);
+	}
+	return msg_words(&b, fx, fe);
+}
+
 /* The fix of a login shell that sudo -i cannot use. */
 static struct words login_shell_fix(struct buf *b, const char *user)
 {
@@ -231,13 +257,17 @@ struct words msg_sudo_failed(const char *project, const char *user, int status,
 	if (timed_out)
 		buf_printf(&b, " through sudo did not finish within %u seconds.\n", timeout_s);
 	else if (status > 128)
-		buf_printf(&b, " through sudo ended by signal %d without a report.\n", status - 128);
+		buf_printf(&b,
+			   " through sudo ended by signal %d without a report.\n"
+			   "The signal ended sudo or the ruas helper it ran: sudo ends by the "
+			   "signal that ended its command.\n",
+			   status - 128);
 	else
 		buf_printf(&b, " through sudo failed (exit status %d) without a report.\n", status);
 	size_t fx = b.len;
 	buf_printf(&b, "Try it by hand: sudo -n -u %s -- true\n", user);
 	if (sudo_failed_itself(said, user)) {
-		char why[256];
+		char why[SUDO_WORDS_MAX];
 		buf_adds(&b, sudo_failure_words(said, why, sizeof why));
 		buf_adds(&b, ".");
 	} else {

@@ -36,6 +36,9 @@ struct words msg_sudo_not_configured(const char *project, const char *user,
 			      const char *supervisor, const char *sudo_said);
 struct words msg_user_missing(const char *project, const char *user,
 		       const char *supervisor);
+/* sudo says "unknown user" of a user this process finds (uid): it could not read it. */
+struct words msg_user_unread(const char *project, const char *user, unsigned long uid,
+			     const char *sudo_said);
 struct words msg_nologin(const char *project, const char *user, const char *shell);
 struct words msg_shell_missing(const char *project, const char *user, const char *shell);
 struct words msg_sudo_missing(const char *project, const char *user, const char *sudo,

@@ -242,15 +242,21 @@ int run_capture(void *ctx, const struct run_request *req, struct run_result *res
 	if (ch && (queue_messages(ch, &io) < 0 ||
 		   socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0))
 		goto out_pipes;
-	if (spawn_setup(&fa, &attr, 0) != 0)
+	/* These return their error instead of setting errno, which the caller reads. */
+	int fe = spawn_setup(&fa, &attr, 0);
+	if (fe != 0) {
+		errno = fe;
 		goto out_pipes;
+	}
 	int chan_no = ch ? ch->fd_no : -1;
-	if ((ch && posix_spawn_file_actions_adddup2(&fa, sv[1], chan_no)) ||
-	    (chan_no != 0 && posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0)) ||
-	    posix_spawn_file_actions_adddup2(&fa, outp[1], 1) ||
-	    posix_spawn_file_actions_adddup2(&fa, errp[1], 2) ||
-	    spawn_close_from(&fa, chan_no >= 3 ? chan_no + 1 : 3)) {
+	if ((ch && (fe = posix_spawn_file_actions_adddup2(&fa, sv[1], chan_no))) ||
+	    (chan_no != 0 &&
+	     (fe = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0))) ||
+	    (fe = posix_spawn_file_actions_adddup2(&fa, outp[1], 1)) ||
+	    (fe = posix_spawn_file_actions_adddup2(&fa, errp[1], 2)) ||
+	    (fe = spawn_close_from(&fa, chan_no >= 3 ? chan_no + 1 : 3))) {
 		spawn_teardown(&fa, &attr);
+		errno = fe;
 		goto out_pipes;
 	}
 	int e = posix_spawn(&pid, req->path, &fa, &attr, (char *const *)req->argv,

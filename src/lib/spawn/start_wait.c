@@ -154,17 +154,22 @@ static int refused(struct start *s, int exit_code, ruas_error **err)
 	/* Only a refusal is the rules' or the account's; a failure or a signal is said as one. */
 	int own = pam ? 0 : sudo_failed_itself(words, p->run_as_user);
 	if (own || exit_code > 128 || exit_code < 0) {
-		char why[256];
+		char why[SUDO_WORDS_MAX];
 		return error_set_start(
 			err, RUAS_STAGE_SUDO, NULL, own > 0 ? own : 0,
 			"project \"%s\": the agent did not start as user \"%s\" (sudo): %s %s: "
-			"%s (%s %d)%s%s",
+			"%s (%s %d)%s%s%s",
 			p->name, p->run_as_user, pam ? "ruas-session" : "sudo",
 			exit_code > 128 ? "was killed" : exit_code < 0 ? "did not end" : "failed",
 			*words ? words : "it said nothing",
 			exit_code > 128 ? "signal" : "exit status",
 			exit_code > 128 ? exit_code - 128 : exit_code, own ? ". " : "",
-			own ? sudo_failure_words(words, why, sizeof why) : "");
+			own ? sudo_failure_words(words, why, sizeof why) : "",
+			/* sudo ends by the signal that ended its command (ruas-exec) */
+			exit_code > 128 && !pam ? ". The signal ended sudo or the helper it ran "
+						  "(ruas-exec): sudo ends by the signal that "
+						  "ended its command"
+						: "");
 	}
 	return error_set_start(
 		err, RUAS_STAGE_SUDO, NULL, 0,

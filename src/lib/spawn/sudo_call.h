@@ -43,10 +43,12 @@ void sudo_call_build_via(struct sudo_call *c, const char *sudo, const char *via,
 int sudo_failed_itself(const char *said, const char *user);
 
 /*
- * Words for a failure that sudo_failed_itself() sees (said), naming this
- * process's RLIMIT_NOFILE, which sudo and its PAM modules inherit: into
- * buf, which it returns.
+ * Words for a failure that sudo_failed_itself() sees (said), each its own,
+ * naming a limit of this process's (which sudo and its PAM modules
+ * inherit) only where that limit can be the cause: into buf (SUDO_WORDS_MAX
+ * holds any), which it returns.
  */
+#define SUDO_WORDS_MAX 512
 const char *sudo_failure_words(const char *said, char *buf, size_t size);
 
 #endif

@@ -11,12 +11,16 @@
 #include "words.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check/anchors_report.h"
 #include "check/messages.h"
 #include "helper_report.h"
+#include "spawn/sudo_call.h"
+
+#include <sys/resource.h>
 
 static const char sudo_seed[] =
 	"ERROR: project \"claude\" requires passwordless sudo to user "
@@ -531,12 +535,127 @@ static void test_every_error_has_a_fix(void **state)
 	free(text_of(w));
 }
 
+/*
+ * sudo's own failures: each gets its own words, and names a limit only
+ * where it can be the cause (issue 26: RLIMIT_NOFILE was named for every
+ * one, "a PAM account management error" and EAGAIN included).
+ */
+static void test_sudo_own_failure_words(void **state)
+{
+	(void)state;
+	struct rlimit nofile, nproc, lowered;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &nofile), 0);
+	assert_int_equal(getrlimit(RLIMIT_NPROC, &nproc), 0);
+	lowered = nofile;
+	lowered.rlim_cur = nofile.rlim_max < 777 ? nofile.rlim_max : 777;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &lowered), 0);
+	char nofile_words[64];
+	snprintf(nofile_words, sizeof nofile_words, "RLIMIT_NOFILE %llu;",
+		 (unsigned long long)lowered.rlim_cur);
+	lowered = nproc;
+	lowered.rlim_cur = nproc.rlim_max < 4321 ? nproc.rlim_max : 4321;
+	assert_int_equal(setrlimit(RLIMIT_NPROC, &lowered), 0);
+	char nproc_words[64];
+	snprintf(nproc_words, sizeof nproc_words, "RLIMIT_NPROC allows (%llu",
+		 (unsigned long long)lowered.rlim_cur);
+	static const struct {
+		const char *said;
+		int errnum;
+		const char *has, *also;
+		int names_nofile; /* as the cause ("raise it"), or not at all (-1) */
+	} cases[] = {
+		{"sudo: pipe: Too many open files\n", EMFILE, "ran out of file descriptors", "raise it", 1},
+		{"sudo: Too many open files in system\n", ENFILE, "the host ran out of file descriptors",
+		 "fs.file-max", -1},
+		{"sudo: unable to allocate memory\n", ENOMEM, "ran out of memory", "RLIMIT_AS", -1},
+		{"sudo: unable to initialize PAM: Cannot allocate memory\n", ENOMEM, "ran out of memory",
+		 "RLIMIT_AS", -1},
+		{"sudo: PAM account management error: Authentication service cannot retrieve "
+		 "authentication info\n",
+		 -1, "its PAM stack failed", "auth log", 0},
+		{"sudo: unable to initialize PAM: Critical error - immediate abort\n", -1,
+		 "its PAM stack failed", "names the module", 0},
+		{"sudo: unknown uid 1001: who are you?\n", -1, "passwd entry of the user it runs as",
+		 "nsswitch.conf", -1},
+		{"sudo: unable to fork: Resource temporarily unavailable\n", -1, "could not fork",
+		 "pids cgroup", -1},
+		{"sudo: unable to execute /x: Resource temporarily unavailable\n", -1,
+		 "resource ran out (EAGAIN)", "the user it switches to", -1},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		assert_int_equal(sudo_failed_itself(cases[i].said, NULL), cases[i].errnum);
+		char why[SUDO_WORDS_MAX];
+		const char *w = sudo_failure_words(cases[i].said, why, sizeof why);
+		assert_ptr_equal(w, why);
+		assert_starts(w, "sudo failed by itself, not by its rules: ");
+		assert_has(w, cases[i].has);
+		assert_has(w, cases[i].also);
+		if (cases[i].names_nofile > 0)
+			assert_has(w, nofile_words);
+		if (cases[i].names_nofile < 0 && strstr(w, "RLIMIT_NOFILE"))
+			fail_msg("\"%s\" named RLIMIT_NOFILE: %s", cases[i].said, w);
+		if (strstr(cases[i].has, "EAGAIN") || strstr(cases[i].has, "fork"))
+			assert_has(w, strstr(cases[i].has, "fork") ? nproc_words : "RLIMIT_NPROC allows (");
+		if (strlen(w) + 1 >= sizeof why)
+			fail_msg("the words were cut: %s", w);
+	}
+	/* A refusal by the rules is not sudo's own failure. */
+	assert_int_equal(sudo_failed_itself("sudo: a password is required\n", NULL), 0);
+	assert_int_equal(sudo_failed_itself("sudo: unknown user ruas-no-such-user\n",
+					    "ruas-no-such-user"),
+			 0);
+	/* "unknown user" of a user this process finds (root) is a failure to read it. */
+	assert_int_equal(sudo_failed_itself("sudo: unknown user root\n", "root"), -1);
+	char why[SUDO_WORDS_MAX];
+	assert_has(sudo_failure_words("sudo: unknown user root\n", why, sizeof why),
+		   "could not read the target's passwd entry, which this process reads");
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &nofile), 0);
+	assert_int_equal(setrlimit(RLIMIT_NPROC, &nproc), 0);
+}
+
+/* Killed by a signal: sudo passes on the signal that ended its command. */
+static void test_sudo_signal_may_be_the_helpers(void **state)
+{
+	(void)state;
+	char *m = text_of(msg_sudo_failed("claude", "partseeker-coder", 128 + 11, 0, 0, ""));
+	assert_starts(m, "ERROR: project \"claude\": the checks run as user \"partseeker-coder\" "
+			 "through sudo ended by signal 11 without a report.\n"
+			 "The signal ended sudo or the ruas helper it ran: sudo ends by the signal "
+			 "that ended its command.\n");
+	free(m);
+	m = text_of(msg_sudo_failed("claude", "partseeker-coder", 3, 0, 0, ""));
+	if (strstr(m, "The signal"))
+		fail_msg("an exit status said as a signal: %s", m);
+	free(m);
+}
+
+/* sudo's "unknown user" of a user this process finds: not "create it". */
+static void test_sudo_unknown_user_found_here(void **state)
+{
+	(void)state;
+	char *m = text_of(msg_user_unread("claude", "partseeker-coder", 1234,
+					  "sudo: unknown user partseeker-coder\n"));
+	assert_starts(m, "ERROR: project \"claude\" requires passwordless sudo to user "
+			 "\"partseeker-coder\", but user \"partseeker-coder\" does not exist.\n"
+			 "That is what sudo says, but this process finds user \"partseeker-coder\" "
+			 "(uid 1234): sudo could not read its passwd entry.\n");
+	assert_has(m, "/etc/nsswitch.conf");
+	assert_has(m, "sudo -n -u partseeker-coder -- true\n");
+	assert_has(m, "sudo said:\n  sudo: unknown user partseeker-coder\n");
+	if (strstr(m, "useradd") || strstr(m, "Create it"))
+		fail_msg("a user that exists is to be created: %s", m);
+	free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sudo_not_configured_exact),
 		cmocka_unit_test(test_sudo_not_configured_other_reason),
 		cmocka_unit_test(test_other_sudo_outcomes),
+		cmocka_unit_test(test_sudo_own_failure_words),
+		cmocka_unit_test(test_sudo_signal_may_be_the_helpers),
+		cmocka_unit_test(test_sudo_unknown_user_found_here),
 		cmocka_unit_test(test_escalation),
 		cmocka_unit_test(test_work_dir_denied),
 		cmocka_unit_test(test_work_dir_missing),

@@ -1263,6 +1263,10 @@ static void test_unknown_user_says_does_not_exist(void **state)
 	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "sudo",
 		    "ERROR: project \"proj\" requires passwordless sudo to user \"t1\", "
 		    "but user \"t1\" does not exist.\n");
+	/* ... which is sudo's word: this process finds t1, so sudo could not read it. */
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "sudo",
+		    "That is what sudo says, but this process finds user \"t1\" (uid ");
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "sudo", "/etc/nsswitch.conf");
 	done(rep, cfg, &fk);
 }
 
@@ -1596,6 +1600,28 @@ static void run_real(int fd_no, const struct buf *session, const struct buf *pay
 	assert_int_equal(r, 0);
 	assert_int_equal(res->spawn_errno, 0);
 	assert_false(res->timed_out);
+}
+
+/*
+ * A spawn the runner cannot even prepare (posix_spawn_file_actions_*
+ * return their error rather than set errno) fails with that error in
+ * errno, which the caller's message gives, not a stale one.
+ */
+static void test_real_runner_prepare_errno(void **state)
+{
+	(void)state;
+	struct buf payload = BUF_INIT;
+	buf_adds(&payload, "x");
+	const char *const argv[] = {"sh", "-c", "exit 0", NULL};
+	const char *const envp[] = {"PATH=/usr/bin:/bin", NULL};
+	struct run_channel ch = {-5, NULL, &payload}; /* no such descriptor number: EBADF */
+	struct run_request req = {"/bin/sh", argv, envp, 65536, 30000, 0, &ch};
+	struct run_result res;
+	errno = ERANGE;
+	assert_int_equal(run_capture(NULL, &req, &res), -1);
+	assert_int_equal(errno, EBADF);
+	run_result_free(&res);
+	buf_free(&payload);
 }
 
 /*
@@ -2701,6 +2727,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_forged_output_beside_real_report_ignored),
 		cmocka_unit_test(test_channel_not_trusted),
 		cmocka_unit_test(test_real_runner_channel),
+		cmocka_unit_test(test_real_runner_prepare_errno),
 		cmocka_unit_test(test_pam_reports),
 		cmocka_unit_test(test_pam_service_file),
 		cmocka_unit_test(test_pam_channel_not_trusted),
