@@ -118,14 +118,20 @@ struct words msg_sudo_not_configured(const char *project, const char *user,
 	return msg_words(&b, fx, fe);
 }
 
+/* The first line when there is no such user, or sudo says so. */
+static void user_does_not_exist(struct buf *b, const char *project, const char *user)
+{
+	project_needs(b, project, user);
+	buf_adds(b, ", but user ");
+	q(b, user);
+	buf_adds(b, " does not exist.\n");
+}
+
 struct words msg_user_missing(const char *project, const char *user,
 			      const char *supervisor)
 {
 	struct buf b = BUF_INIT;
-	project_needs(&b, project, user);
-	buf_adds(&b, ", but user ");
-	q(&b, user);
-	buf_adds(&b, " does not exist.\n");
+	user_does_not_exist(&b, project, user);
 	size_t fx = b.len;
 	buf_printf(&b, "Create it, for example with: ruas-setup useradd --target %s | sh\n", user);
 	sudoers_example(&b, user, supervisor);
@@ -138,10 +144,7 @@ struct words msg_user_unread(const char *project, const char *user, unsigned lon
 			     const char *sudo_said)
 {
 	struct buf b = BUF_INIT;
-	project_needs(&b, project, user);
-	buf_adds(&b, ", but user ");
-	q(&b, user);
-	buf_adds(&b, " does not exist.\n");
+	user_does_not_exist(&b, project, user);
 	/* The line above is what sudo said; this process knows better. */
 	buf_adds(&b, "That is what sudo says, but this process finds user ");
 	q(&b, user);
