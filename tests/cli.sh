@@ -4,6 +4,8 @@
 # taken as git takes them; a syntax error that says what is missing and
 # where it was opened; a FIFO for a configuration refused at once. Needs no
 # root: nothing here gets as far as sudo.
+. "${abs_top_srcdir:?run this through make check}/tests/host_private.sh" || exit 99
+host_private "$0" "$@"
 . "${abs_top_srcdir:?run this through make check}/tests/integration/tap.sh"
 RUAS="$abs_top_builddir/ruas"
 T=$(mktemp -d /var/tmp/ruas-cli.XXXXXX)

@@ -4,6 +4,8 @@
 # the library from the build's .libs. Skipped only when configure found no
 # python3 or was told --without-python.
 : "${abs_top_srcdir:?run this through make check}" "${abs_top_builddir:?}"
+. "$abs_top_srcdir/tests/host_private.sh" || exit 99
+host_private "$0" "$@"
 if [ -z "${PYTHON:-}" ] || [ "$PYTHON" = : ]; then
 	echo "SKIP: configured without the Python binding (no python3, or --without-python)" >&2
 	exit 77
