@@ -25,7 +25,7 @@ flags=(-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -D_G
 	-I"$top/include" -I"$top/src/common" -I"$top/src/proto" -I"$top/src/lib")
 lib=(lib/config/config.c lib/config/file.c lib/config/syntax_hint.c lib/config/people.c lib/config/accessors.c
 	lib/config/audit_keys.c lib/audit/log_file.c lib/audit/count.c
-	lib/config/new.c lib/config/project.c lib/config/source.c
+	lib/config/new.c lib/config/project.c lib/config/limits.c lib/config/source.c
 	lib/account.c lib/check/group_risk.c common/buf.c lib/error.c common/proc.c common/names.c
 	common/env_rules.c common/path.c common/quote.c common/strv.c lib/config/sudo_allowed.c)
 src() { for f in "$@"; do printf '%s\n' "$top/src/$f"; done; }

@@ -48,6 +48,17 @@ RUAS_EXTERN int ruas_child_signal(ruas_child *child, int sig, ruas_error **err);
 RUAS_EXTERN int ruas_child_pidfd(const ruas_child *child);
 /* After a wait reported the end: the signal that killed the agent, or 0. */
 RUAS_EXTERN int ruas_child_term_signal(const ruas_child *child);
+/*
+ * ruas_child_limit(): which limit of the project's ended the run. A wait
+ * must have reported the end; before, or on NULL, RUAS_LIMIT_NONE.
+ */
+typedef enum {
+	RUAS_LIMIT_NONE = 0,
+	RUAS_LIMIT_MEMORY = 1, /* memory_max: the run's cgroup killed a process of it */
+	RUAS_LIMIT_TASKS = 2,  /* tasks_max: a fork failed at pids.max (the run went on) */
+	RUAS_LIMIT_TIME = 3    /* wall_time_max: the library terminated it */
+} ruas_limit;
+RUAS_EXTERN ruas_limit ruas_child_limit(const ruas_child *child);
 /* The master of the agent's pty when the caller relays it (owned by the handle), else -1. */
 RUAS_EXTERN int ruas_child_pty_fd(const ruas_child *child);
 

@@ -74,6 +74,9 @@ RUAS_EXTERN const char *const *ruas_project_command(const ruas_project *p);
 RUAS_EXTERN const char *ruas_project_backend(const ruas_project *p);
 /* Seconds between SIGTERM and SIGKILL of the agent's tree (terminate_grace). */
 RUAS_EXTERN unsigned int ruas_project_terminate_grace(const ruas_project *p);
+/* Its runs' wall_time_max in seconds (0: none), open_files_max (0: as the run gets it). */
+RUAS_EXTERN unsigned int ruas_project_wall_time_max(const ruas_project *p);
+RUAS_EXTERN unsigned int ruas_project_open_files_max(const ruas_project *p);
 /* The effective allowlist (global plus the project's additions), NULL-terminated. */
 RUAS_EXTERN const char *const *ruas_project_env_allowlist(const ruas_project *p);
 /* The effective target_sudo_allowed (global plus the project's), NULL-terminated. */
@@ -90,8 +93,11 @@ RUAS_EXTERN const char *const *ruas_project_target_sudo_allowed(const ruas_proje
  */
 #define RUAS_UNSET (-1)
 
-/* The top-level keys of ruas.conf(5). Version 2 added the audit keys, 3 host_check_interval. */
-#define RUAS_CONFIG_GLOBALS_VERSION 3
+/*
+ * The top-level keys of ruas.conf(5). Version 2 added the audit keys, 3
+ * host_check_interval, 4 the limits of every project's runs.
+ */
+#define RUAS_CONFIG_GLOBALS_VERSION 4
 typedef struct {
 	unsigned int version;
 	const char *name; /* the configuration's name in messages; NULL: "(ruas_config_new)" */
@@ -113,6 +119,11 @@ typedef struct {
 	int audit_argv_max;         /* bytes kept of each argument when truncated */
 	/* Version 3: seconds a walk of the host's trees is reused (0: never). */
 	int host_check_interval;
+	/* Version 4, the limits of each run (ruas.conf(5) "LIMITS"), a project's own win: */
+	int open_files_max;        /* RLIMIT_NOFILE, soft and hard; RUAS_UNSET: as the run gets it */
+	const char *file_size_max; /* RLIMIT_FSIZE: bytes, or "64M" (K, M, G, T); NULL: as it gets it */
+	int core_dumps;            /* 1: as the host has them; 0 or RUAS_UNSET: none (RLIMIT_CORE 0) */
+	int wall_time_max;         /* seconds, then terminated (terminate_grace); RUAS_UNSET, 0: none */
 } ruas_config_globals;
 #define RUAS_CONFIG_GLOBALS_INIT                                                            \
 	{RUAS_DESIGNATED(version) RUAS_CONFIG_GLOBALS_VERSION, RUAS_DESIGNATED(name) NULL,   \
@@ -124,7 +135,9 @@ typedef struct {
 	 RUAS_DESIGNATED(target_sudo_allowed) NULL, RUAS_DESIGNATED(lifetime) NULL,           \
 	 RUAS_DESIGNATED(audit_facility) NULL, RUAS_DESIGNATED(audit_log) NULL,               \
 	 RUAS_DESIGNATED(audit_argv) NULL, RUAS_DESIGNATED(audit_argv_max) RUAS_UNSET,        \
-	 RUAS_DESIGNATED(host_check_interval) RUAS_UNSET}
+	 RUAS_DESIGNATED(host_check_interval) RUAS_UNSET,                                     \
+	 RUAS_DESIGNATED(open_files_max) RUAS_UNSET, RUAS_DESIGNATED(file_size_max) NULL,     \
+	 RUAS_DESIGNATED(core_dumps) RUAS_UNSET, RUAS_DESIGNATED(wall_time_max) RUAS_UNSET}
 RUAS_EXTERN int ruas_config_globals_init(ruas_config_globals *globals, unsigned int version);
 
 /*
@@ -177,7 +190,8 @@ RUAS_EXTERN int ruas_people_spec_init(ruas_people_spec *spec, unsigned int versi
 RUAS_EXTERN int ruas_config_set_people(ruas_config *cfg, const ruas_people_spec *spec,
 				       ruas_error **err);
 
-#define RUAS_PROJECT_SPEC_VERSION 1
+/* Version 2 added the limits. */
+#define RUAS_PROJECT_SPEC_VERSION 2
 typedef struct {
 	unsigned int version;
 	/* Required: name (unique), work_dir (absolute), command (non-empty). */
@@ -195,6 +209,11 @@ typedef struct {
 	const char *pam_service;
 	int terminate_grace;
 	const char *lifetime;
+	/* Version 2: the limits of its runs, as ruas_config_globals's (absent: the global one). */
+	int open_files_max;
+	const char *file_size_max;
+	int core_dumps;
+	int wall_time_max;
 } ruas_project_spec;
 #define RUAS_PROJECT_SPEC_INIT                                                              \
 	{RUAS_DESIGNATED(version) RUAS_PROJECT_SPEC_VERSION, RUAS_DESIGNATED(name) NULL,     \
@@ -203,7 +222,9 @@ typedef struct {
 	 RUAS_DESIGNATED(person) NULL, RUAS_DESIGNATED(deny_settings_args) NULL,              \
 	 RUAS_DESIGNATED(scan_prune) NULL, RUAS_DESIGNATED(target_sudo_allowed) NULL,         \
 	 RUAS_DESIGNATED(backend) NULL, RUAS_DESIGNATED(pam_service) NULL,                    \
-	 RUAS_DESIGNATED(terminate_grace) RUAS_UNSET, RUAS_DESIGNATED(lifetime) NULL}
+	 RUAS_DESIGNATED(terminate_grace) RUAS_UNSET, RUAS_DESIGNATED(lifetime) NULL,         \
+	 RUAS_DESIGNATED(open_files_max) RUAS_UNSET, RUAS_DESIGNATED(file_size_max) NULL,     \
+	 RUAS_DESIGNATED(core_dumps) RUAS_UNSET, RUAS_DESIGNATED(wall_time_max) RUAS_UNSET}
 RUAS_EXTERN int ruas_project_spec_init(ruas_project_spec *spec, unsigned int version);
 
 /*

@@ -32,6 +32,9 @@ static int encode_exec(const struct payload *p, struct buf *b)
 	if (enc_str(b, p->root ? p->root : "") < 0 || enc_str(b, p->run_id ? p->run_id : "") < 0)
 		return -1;
 	enc_u32(b, p->audit_facility);
+	enc_u64(b, p->rlim_nofile);
+	enc_u64(b, p->rlim_fsize);
+	enc_u32(b, p->core_dumps);
 	return 0;
 }
 
@@ -129,6 +132,13 @@ static int decode_exec(struct dec *d, struct payload *p)
 	    dec_lifetime(d, &p->lifetime) < 0 || dec_str(d, &p->root) < 0 ||
 	    dec_str(d, &p->run_id) < 0 || dec_uint(d, &p->audit_facility) < 0)
 		return -1;
+	uint64_t nofile, fsize;
+	if (dec_u64(d, &nofile) < 0 || dec_u64(d, &fsize) < 0 || dec_uint(d, &p->core_dumps) < 0)
+		return -1;
+	p->rlim_nofile = nofile;
+	p->rlim_fsize = fsize;
+	if (p->core_dumps > 1)
+		return dec_fail(d, "payload core_dumps is neither 0 nor 1");
 	p->supervisor_start = start;
 	if (p->exec_flags & ~(unsigned int)EXEC_FLAGS_ALL)
 		return dec_fail(d, "payload exec flags unknown");

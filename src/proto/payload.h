@@ -15,7 +15,8 @@
  * session (session.h) names the person whose private TMPDIR ruas-session
  * covers. Version 14: the helper says whether the agent's exec succeeded
  * (STARTED, started.h), which the library's ruas_spawn() waits for.
- * Version 15: STARTED names the agent's pid.
+ * Version 15: STARTED names the agent's pid. Version 16: an exec payload
+ * carries the run's rlimits (ruas.conf(5) "LIMITS").
  */
 #ifndef RUAS_PROTO_PAYLOAD_H
 #define RUAS_PROTO_PAYLOAD_H
@@ -24,7 +25,7 @@
 
 #include "buf.h"
 
-#define PAYLOAD_VERSION 15
+#define PAYLOAD_VERSION 16
 enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2 };
 /*
  * PAYLOAD_EXEC flags. EXEC_PTY: the agent's stdin is a pty slave that the
@@ -99,6 +100,14 @@ struct payload {
 	 */
 	char *run_id;
 	unsigned int audit_facility;
+	/*
+	 * The run's rlimits, soft and hard, which the helper sets before the
+	 * login shell starts: RLIMIT_NOFILE and RLIMIT_FSIZE (0: as the run
+	 * gets them), and RLIMIT_CORE 0 unless core_dumps is 1.
+	 */
+	unsigned long long rlim_nofile;
+	unsigned long long rlim_fsize;
+	unsigned int core_dumps;
 	/* PAYLOAD_CHECK */
 	char *sudo_path;
 	unsigned int scan_cap;

@@ -10,6 +10,15 @@
 #include <stdio.h>
 
 #define SIZE(T) printf(#T " %zu\n", sizeof(T))
+/*
+ * A struct that grew since the split (a new version, fields at its end):
+ * the size of the version the old header has, which is where the new
+ * fields begin; the library reads that much of an old program's struct.
+ */
+#define SIZE_UPTO(T, version, grown, first_new)                                     \
+	printf(#T " %zu\n", (version) > (grown) ? offsetof(T, first_new) : sizeof(T))
+/* A version constant: the old header's, as long as today's is not below it. */
+#define AT_LEAST(v, old) ((v) >= (old) ? (old) : (v))
 #define AT(T, f) printf(#T "." #f " %zu\n", offsetof(T, f))
 
 int main(void)
@@ -17,7 +26,11 @@ int main(void)
 	SIZE(ruas_config_options);
 	AT(ruas_config_options, supervisor_uid);
 	AT(ruas_config_options, skip_owner_check);
+#if RUAS_CONFIG_GLOBALS_VERSION > 3
+	SIZE_UPTO(ruas_config_globals, RUAS_CONFIG_GLOBALS_VERSION, 3, open_files_max);
+#else
 	SIZE(ruas_config_globals);
+#endif
 	AT(ruas_config_globals, name);
 	AT(ruas_config_globals, env_allowlist);
 	AT(ruas_config_globals, sudo);
@@ -45,7 +58,11 @@ int main(void)
 	AT(ruas_people_spec, enforce);
 	AT(ruas_people_spec, members);
 	AT(ruas_people_spec, member_count);
+#if RUAS_PROJECT_SPEC_VERSION > 1
+	SIZE_UPTO(ruas_project_spec, RUAS_PROJECT_SPEC_VERSION, 1, open_files_max);
+#else
 	SIZE(ruas_project_spec);
+#endif
 	AT(ruas_project_spec, name);
 	AT(ruas_project_spec, work_dir);
 	AT(ruas_project_spec, command);
@@ -92,8 +109,8 @@ int main(void)
 	AT(ruas_target_options, sudo_allowed);
 	/* The values a program compiled in: versions, codes, modes. */
 	printf("versions %d %d %d %d %d %d %d %d %d\n", RUAS_CONFIG_OPTIONS_VERSION,
-	       RUAS_CONFIG_GLOBALS_VERSION, RUAS_PERSON_SPEC_VERSION, RUAS_PEOPLE_SPEC_VERSION,
-	       RUAS_PROJECT_SPEC_VERSION, RUAS_AUDIT_SINK_VERSION, RUAS_PREFLIGHT_OPTIONS_VERSION,
+	       AT_LEAST(RUAS_CONFIG_GLOBALS_VERSION, 3), RUAS_PERSON_SPEC_VERSION,
+	       RUAS_PEOPLE_SPEC_VERSION, AT_LEAST(RUAS_PROJECT_SPEC_VERSION, 1), RUAS_AUDIT_SINK_VERSION, RUAS_PREFLIGHT_OPTIONS_VERSION,
 	       RUAS_SPAWN_OPTIONS_VERSION, RUAS_TARGET_OPTIONS_VERSION);
 	printf("codes %d %d %d %d %d %d %d %d stages %d %d %d %d %d\n", RUAS_ERR_CONFIG,
 	       RUAS_ERR_NOTFOUND, RUAS_ERR_SYSTEM, RUAS_ERR_INVALID, RUAS_ERR_NOMEM,

@@ -181,6 +181,8 @@ int launch_prepare(struct launch *l, const struct payload *p, const struct agent
 	char *shell = NULL;
 	memset(l, 0, sizeof *l);
 	l->cont = l->news = l->bwrap_args = l->exec_pipe = -1;
+	if (run_limits_plan(p, &l->rlimits) < 0)
+		return -1;
 	if (login_of(p->user, p->shell, p->home, &shell, &l->home) < 0) {
 		l->login_refused = 1;
 		return -1;
@@ -214,6 +216,11 @@ _Noreturn void launch_exec(const struct launch *l, const sigset_t *old)
 	/* Where sudo -i starts it; root's / when the home is gone (as login(1)). */
 	if (chdir(l->home) < 0 && chdir("/") < 0) {
 		perror("ruas-exec: chdir");
+		_exit(126);
+	}
+	/* Last, so that nothing of this process's own needs what they forbid. */
+	if (run_limits_apply(&l->rlimits) < 0) {
+		perror("ruas-exec: the run's limits (open_files_max, file_size_max, core_dumps)");
 		_exit(126);
 	}
 	sigprocmask(SIG_SETMASK, old, NULL);

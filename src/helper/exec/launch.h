@@ -26,6 +26,7 @@
 
 #include "agent.h"
 #include "payload.h"
+#include "run_limits.h"
 
 struct launch {
 	char *path;  /* what the child execs: the login shell, or bwrap */
@@ -51,6 +52,7 @@ struct launch {
 	int exec_ok;    /* the agent's exec succeeded: its pipe ended with no START_FAILED */
 	int login_refused;    /* the login shell cannot give a login environment (launch_prepare) */
 	int work_dir_refused; /* the outer helper could not enter the work_dir: the errno, else 0 */
+	struct run_rlimits rlimits; /* set in the child before its exec (run_limits.h) */
 	/* owned storage */
 	char **owned;
 	size_t nowned;

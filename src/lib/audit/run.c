@@ -235,7 +235,7 @@ void audit_run_started(struct audit_run *a, const char *lifetime, long agent_pid
 }
 
 void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long survivors,
-		   int started)
+		   int started, const char *limit)
 {
 	if (!a || a->ended)
 		return;
@@ -258,6 +258,7 @@ void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long sur
 		a->agent_pid > 0
 			? (struct audit_field){"agent_pid", AUDIT_INT, NULL, a->agent_pid, NULL, 0}
 			: (struct audit_field){"agent_pid", AUDIT_STR, NULL, 0, NULL, 0},
+		{"limit", AUDIT_STR, limit, 0, NULL, 0},
 	};
 	if (term_signal)
 		f[2] = (struct audit_field){"exit", AUDIT_STR, NULL, 0, NULL, 0};

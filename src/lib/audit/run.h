@@ -64,10 +64,11 @@ void audit_run_started(struct audit_run *a, const char *lifetime, long agent_pid
  * gives it, the signal that ended the agent (0: none), the processes
  * killed when it ended (-1: unknown), whether the agent's program started
  * (1, or 0: exit_code is then the helper's own, never the agent's; -1:
+ * unknown), and the limit that ended it ("none", "time": static; NULL:
  * unknown).
  */
 void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long survivors,
-		   int started);
+		   int started, const char *limit);
 /* Closes the log and frees a (NULL: nothing). */
 void audit_run_free(struct audit_run *a);
 

@@ -106,6 +106,16 @@ const ruas_project *ruas_config_project_find(const ruas_config *cfg,
 const char *ruas_project_name(const ruas_project *p) { return p->name; }
 const char *ruas_project_person(const ruas_project *p) { return p->person; }
 
+unsigned int ruas_project_wall_time_max(const ruas_project *p)
+{
+	return p ? p->limits.wall_time : 0;
+}
+
+unsigned int ruas_project_open_files_max(const ruas_project *p)
+{
+	return p ? (unsigned int)p->limits.open_files : 0;
+}
+
 unsigned int ruas_project_terminate_grace(const ruas_project *p)
 {
 	return p->terminate_grace;

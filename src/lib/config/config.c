@@ -35,7 +35,8 @@ static const char *const global_keys[] = {
 	"env_allowlist", "sudo", "helper", "session_helper", "projects",
 	"scan_prune", "scan_time_limit", "backend", "pam_service",
 	"terminate_grace", "people", "target_sudo_allowed", "lifetime", "audit_facility",
-	"audit_log", "audit_argv", "audit_argv_max", "host_check_interval", NULL};
+	"audit_log", "audit_argv", "audit_argv_max", "host_check_interval", "open_files_max",
+	"file_size_max", "core_dumps", "wall_time_max", NULL};
 
 __attribute__((format(printf, 3, 0))) static int ld_vfail(struct loader *ld, int line,
 							  const char *fmt, va_list ap)
@@ -275,7 +276,7 @@ static int global_programs(struct loader *ld, const struct src *s)
 			   sudo_allowed_problem, NULL);
 }
 
-/* backend, pam_service, terminate_grace, lifetime: what a project may override. */
+/* backend, pam_service, terminate_grace, lifetime, the limits: what a project may override. */
 static int global_overrides(struct loader *ld, const struct src *s)
 {
 	struct ruas_config *cfg = ld->cfg;
@@ -286,7 +287,7 @@ static int global_overrides(struct loader *ld, const struct src *s)
 	cfg->lifetime = LIFETIME_CFG_AUTO;
 	if ((r = ld_backend(ld, s, &cfg->backend)) < 0 || (r = ld_service(ld, s, &service)) < 0 ||
 	    (r = ld_grace(ld, s, &cfg->terminate_grace)) < 0 ||
-	    (r = ld_lifetime(ld, s, &cfg->lifetime)) < 0)
+	    (r = ld_lifetime(ld, s, &cfg->lifetime)) < 0 || (r = ld_limits(ld, s, &cfg->limits)) < 0)
 		return r;
 	return ld_dup(ld, &cfg->pam_service, service);
 }

@@ -26,6 +26,21 @@ enum backend { BACKEND_AUTO = 0, BACKEND_SUDO, BACKEND_PAM };
 enum lifetime { LIFETIME_CFG_AUTO = 0, LIFETIME_CFG_PIDNS, LIFETIME_CFG_SUBREAPER };
 #define SCAN_REPORT_CAP 50u
 
+/*
+ * The limits of a run (ruas.conf(5) "LIMITS"): rlimits that ruas-exec sets,
+ * soft and hard, before the target's login shell starts, and the wall
+ * clock that the library keeps (src/lib/spawn/wall_time.h).
+ */
+struct run_limits {
+	unsigned long long open_files; /* RLIMIT_NOFILE; 0: as the run gets it */
+	unsigned long long file_size;  /* RLIMIT_FSIZE in bytes; 0: as the run gets it */
+	int core_dumps;                /* 0 (the default): RLIMIT_CORE 0 */
+	unsigned int wall_time;        /* seconds; 0: none */
+};
+#define OPEN_FILES_MIN 16u
+#define OPEN_FILES_MAX 1048576u /* fs.nr_open's default */
+#define WALL_TIME_MAX_MAX 31536000u /* a year */
+
 struct ruas_project {
 	char *name;
 	char *work_dir;
@@ -45,6 +60,7 @@ struct ruas_project {
 	char *pam_service;     /* effective */
 	unsigned int terminate_grace; /* effective */
 	enum lifetime lifetime;       /* effective, as configured */
+	struct run_limits limits;     /* effective: the global ones, each the project's where it has one */
 	int line;
 	/*
 	 * What the last ruas_preflight() on this configuration said of the
@@ -136,6 +152,7 @@ struct ruas_config {
 	const char *pam_dir;
 	unsigned int terminate_grace;
 	enum lifetime lifetime;
+	struct run_limits limits;
 };
 
 const struct ruas_person *people_find(const struct ruas_config *cfg, const char *id);

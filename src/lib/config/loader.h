@@ -56,7 +56,12 @@ static inline int ld_dup(struct loader *ld, char **dst, const char *src)
 /* ------------------------------------------------------------- sources */
 
 /* SRC_GROUPS: a file's list of groups, ( { ... }, ... ); in code an array of structs. */
-enum src_type { SRC_STRING, SRC_LIST, SRC_INT, SRC_GROUPS };
+/*
+ * SRC_BOOL: a file's true/false, an int (RUAS_UNSET, 0 or 1) in code.
+ * SRC_SIZE: a file's whole number (64-bit too) or string ("64M"), a string
+ * in code; the schema reads the string (ld_size()).
+ */
+enum src_type { SRC_STRING, SRC_LIST, SRC_INT, SRC_GROUPS, SRC_BOOL, SRC_SIZE };
 
 struct src_array;
 
@@ -92,7 +97,8 @@ struct src_val {
 	int present;
 	int line;
 	const char *str;                 /* SRC_STRING */
-	int num;                         /* SRC_INT */
+	int num;                         /* SRC_INT, SRC_BOOL */
+	long long num64;                 /* SRC_SIZE given as a number (str NULL) */
 	size_t n;                        /* SRC_LIST: how many elements */
 	const config_setting_t *setting; /* SRC_LIST, SRC_GROUPS from a file */
 	const char *const *strv;         /* SRC_LIST from code */
@@ -117,6 +123,13 @@ int src_elem(struct loader *ld, const struct src_val *v, const char *key, size_t
 /* An optional whole number; a file's value of another type is refused with type_msg. */
 int src_int(struct loader *ld, const struct src *s, const char *key, const char *type_msg,
 	    struct src_val *v);
+
+/* An optional true or false; a file's value of another type is refused with type_msg. */
+int src_bool(struct loader *ld, const struct src *s, const char *key, const char *type_msg,
+	     struct src_val *v);
+/* An optional size: a number (num64) or a string (str); another type: type_msg. */
+int src_size(struct loader *ld, const struct src *s, const char *key, const char *type_msg,
+	     struct src_val *v);
 
 /*
  * An optional list of groups; a file's value of another type is refused
@@ -161,6 +174,8 @@ int ld_backend(struct loader *ld, const struct src *s, enum backend *out);
 int ld_service(struct loader *ld, const struct src *s, const char **out);
 int ld_grace(struct loader *ld, const struct src *s, unsigned int *out);
 int ld_lifetime(struct loader *ld, const struct src *s, enum lifetime *out);
+/* The limits' keys (limits.c): each kept in *out when absent. */
+int ld_limits(struct loader *ld, const struct src *s, struct run_limits *out);
 /*
  * A string under key that must be one of words (NULL-terminated): *index
  * its position; *index kept when absent; refusal, the message, when it is

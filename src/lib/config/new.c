@@ -40,6 +40,10 @@ static const struct src_field globals_fields[] = {
 	GLOBAL(audit_argv, SRC_STRING),
 	GLOBAL(audit_argv_max, SRC_INT),
 	GLOBAL(host_check_interval, SRC_INT),
+	GLOBAL(open_files_max, SRC_INT),
+	GLOBAL(file_size_max, SRC_SIZE),
+	GLOBAL(core_dumps, SRC_BOOL),
+	GLOBAL(wall_time_max, SRC_INT),
 	{NULL, SRC_STRING, 0, NULL},
 };
 
@@ -58,6 +62,10 @@ static const struct src_field project_fields[] = {
 	PROJECT(pam_service, SRC_STRING),
 	PROJECT(terminate_grace, SRC_INT),
 	PROJECT(lifetime, SRC_STRING),
+	PROJECT(open_files_max, SRC_INT),
+	PROJECT(file_size_max, SRC_SIZE),
+	PROJECT(core_dumps, SRC_BOOL),
+	PROJECT(wall_time_max, SRC_INT),
 	{NULL, SRC_STRING, 0, NULL},
 };
 
@@ -98,15 +106,17 @@ int ruas_config_new(ruas_config **out, const ruas_config_globals *globals,
 		globals = &none;
 	/*
 	 * Version 1 ends before the audit keys, version 2 before
-	 * host_check_interval: read only what it has, the rest absent.
+	 * host_check_interval, version 3 before the limits: read only what it
+	 * has, the rest absent.
 	 */
-	ruas_config_globals v3 = RUAS_CONFIG_GLOBALS_INIT;
+	static const size_t ends[] = {offsetof(ruas_config_globals, audit_facility),
+				      offsetof(ruas_config_globals, host_check_interval),
+				      offsetof(ruas_config_globals, open_files_max)};
+	ruas_config_globals now = RUAS_CONFIG_GLOBALS_INIT;
 	if (globals->version < RUAS_CONFIG_GLOBALS_VERSION) {
-		memcpy(&v3, globals, globals->version == 1
-					     ? offsetof(ruas_config_globals, audit_facility)
-					     : offsetof(ruas_config_globals, host_check_interval));
-		v3.version = RUAS_CONFIG_GLOBALS_VERSION;
-		globals = &v3;
+		memcpy(&now, globals, ends[globals->version - 1]);
+		now.version = RUAS_CONFIG_GLOBALS_VERSION;
+		globals = &now;
 	}
 	ld.cfg = calloc(1, sizeof *ld.cfg);
 	struct src s = {NULL, globals, globals_fields};
@@ -131,9 +141,16 @@ int ruas_config_add_project(ruas_config *cfg, const ruas_project_spec *spec, rua
 	if (!cfg || !spec)
 		return error_set(err, RUAS_ERR_INVALID, NULL, 0, 0,
 				 "ruas_config_add_project: %s is NULL", cfg ? "spec" : "cfg");
-	if (error_options_version(err, "ruas_config_add_project", &spec->version,
-				  RUAS_PROJECT_SPEC_VERSION, RUAS_PROJECT_SPEC_VERSION))
+	if (error_options_version(err, "ruas_config_add_project", &spec->version, 1,
+				  RUAS_PROJECT_SPEC_VERSION))
 		return RUAS_ERR_INVALID;
+	/* Version 1 ends before the limits: read only what it has, the rest absent. */
+	ruas_project_spec now = RUAS_PROJECT_SPEC_INIT;
+	if (spec->version < RUAS_PROJECT_SPEC_VERSION) {
+		memcpy(&now, spec, offsetof(ruas_project_spec, open_files_max));
+		now.version = RUAS_PROJECT_SPEC_VERSION;
+		spec = &now;
+	}
 	/*
 	 * A run_as_user that is no account is refused here, where a bridge
 	 * builds its projects, not only at preflight; a project or user name

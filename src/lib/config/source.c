@@ -52,6 +52,9 @@ static int struct_value(struct loader *ld, const struct src *s, const char *key,
 		v->present = v->elems != NULL;
 		v->n = v->present ? *(const size_t *)((const char *)s->st + f->array->count_offset)
 				  : 0;
+	} else if (type == SRC_SIZE) {
+		v->str = *(const char *const *)at;
+		v->present = v->str != NULL;
 	} else {
 		v->num = *(const int *)at;
 		v->present = v->num != RUAS_UNSET;
@@ -78,6 +81,12 @@ static int group_value(struct loader *ld, const struct src *s, const char *key,
 		v->n = (size_t)config_setting_length(m);
 	} else if (type == SRC_INT && t == CONFIG_TYPE_INT) {
 		v->num = config_setting_get_int(m);
+	} else if (type == SRC_BOOL && t == CONFIG_TYPE_BOOL) {
+		v->num = config_setting_get_bool(m);
+	} else if (type == SRC_SIZE && (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64)) {
+		v->num64 = config_setting_get_int64(m);
+	} else if (type == SRC_SIZE && t == CONFIG_TYPE_STRING) {
+		v->str = config_setting_get_string(m);
 	} else if (type == SRC_STRING) {
 		return ld_fail(ld, m, "key \"%s\" must be a string", key);
 	} else if (type == SRC_LIST) {
@@ -113,7 +122,7 @@ int src_has(const struct src *s, const char *key, int *line)
 	const char *at = f ? (const char *)s->st + f->offset : NULL;
 	if (!f)
 		return 0;
-	if (f->type == SRC_INT)
+	if (f->type == SRC_INT || f->type == SRC_BOOL)
 		return *(const int *)at != RUAS_UNSET;
 	if (f->type == SRC_LIST)
 		return *(const char *const *const *)at != NULL;
@@ -158,6 +167,18 @@ int src_int(struct loader *ld, const struct src *s, const char *key, const char 
 	    struct src_val *v)
 {
 	return value(ld, s, key, SRC_INT, type_msg, v);
+}
+
+int src_bool(struct loader *ld, const struct src *s, const char *key, const char *type_msg,
+	     struct src_val *v)
+{
+	return value(ld, s, key, SRC_BOOL, type_msg, v);
+}
+
+int src_size(struct loader *ld, const struct src *s, const char *key, const char *type_msg,
+	     struct src_val *v)
+{
+	return value(ld, s, key, SRC_SIZE, type_msg, v);
 }
 
 int src_groups(struct loader *ld, const struct src *s, const char *key, const char *type_msg,

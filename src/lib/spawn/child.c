@@ -11,6 +11,7 @@
  * signal, which sudo's own status (128+N) cannot.
  */
 #include "spawn/child.h"
+#include "spawn/wall_time.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -165,6 +166,12 @@ int ruas_child_state(ruas_child *c, int *stop_signal)
  * end record (after it has let go of the lock, so that a callback sink may
  * ask the handle about itself).
  */
+/* Whether wall_time_max ended the run: its deadline came before the end. */
+static int time_ended(const ruas_child *c)
+{
+	return c->wall_fired || wall_time_fired(c->wall);
+}
+
 static int end_is_mine(ruas_child *c)
 {
 	int mine = c->reaped && !c->end_recorded;
@@ -176,9 +183,10 @@ static int end_is_mine(ruas_child *c)
 static void record_end(ruas_child *c)
 {
 	if (c->end_unknown)
-		audit_run_end(c->audit, -1, -1, -1, -1);
+		audit_run_end(c->audit, -1, -1, -1, -1, NULL);
 	else
-		audit_run_end(c->audit, c->exit_code, c->term_signal, c->survivors, c->started);
+		audit_run_end(c->audit, c->exit_code, c->term_signal, c->survivors, c->started,
+			      time_ended(c) ? "time" : "none");
 }
 
 /*
@@ -441,10 +449,24 @@ static void end_running(ruas_child *c)
 		record_end(c);
 }
 
+ruas_limit ruas_child_limit(const ruas_child *c)
+{
+	if (!c)
+		return RUAS_LIMIT_NONE;
+	pthread_mutex_lock((pthread_mutex_t *)&c->lock);
+	int reaped = c->reaped;
+	pthread_mutex_unlock((pthread_mutex_t *)&c->lock);
+	return reaped && time_ended(c) ? RUAS_LIMIT_TIME : RUAS_LIMIT_NONE;
+}
+
 void ruas_child_free(ruas_child *c)
 {
 	if (!c)
 		return;
+	/* Before anything ends or is freed: the wall clock signals nothing after this. */
+	c->wall_fired = wall_time_fired(c->wall);
+	wall_time_stop(c->wall);
+	c->wall = NULL;
 	int code;
 	spawn_relay_finish(c, 0);
 	if (wait_common(c, &code, 0, NULL) == 1)

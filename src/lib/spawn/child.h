@@ -38,6 +38,8 @@ struct ruas_child {
 	struct audit_run *audit; /* its run id and records (audit/run.h) */
 	int end_recorded;        /* the end record has been made (or is being), under the lock */
 	int end_unknown;         /* ... saying the end is unknown (audit.md) */
+	struct wall_time *wall;  /* the project's wall_time_max (wall_time.h), NULL: none */
+	int wall_fired;          /* its deadline came, kept when free stops it */
 };
 
 /*

@@ -106,6 +106,9 @@ int exec_payload_build(const struct ruas_config *cfg, const struct ruas_project 
 	pl->supervisor_start = process_start_time(getpid());
 	pl->grace_seconds = p->terminate_grace;
 	pl->lifetime = payload_lifetime(p);
+	pl->rlim_nofile = p->limits.open_files;
+	pl->rlim_fsize = p->limits.file_size;
+	pl->core_dumps = p->limits.core_dumps ? 1 : 0;
 	if (p->person) {
 		pl->scope = x->scope;
 		pl->person = p->person;

@@ -37,6 +37,7 @@
 #include "spawn_attr.h"
 #include "spawn/stall_end.h"
 #include "spawn/child.h"
+#include "spawn/wall_time.h"
 #include "spawn/exec_limits.h"
 #include "spawn/exec_payload.h"
 #include "spawn/pty.h"
@@ -388,10 +389,18 @@ static int spawn_started(struct start *s, struct ruas_child *c, ruas_error **err
 	int e = c->relayed ? spawn_relay_start(c, s->term_in, s->term_out) : 0;
 	s->term_in = s->term_out = -1;
 	start_close_after(s);
-	if (!e)
+	/* A wall_time_max that cannot be kept is not a run without one. */
+	int we = !e && s->p->limits.wall_time
+			 ? wall_time_start(c, s->p->limits.wall_time, s->p->terminate_grace, &c->wall)
+			 : 0;
+	if (!e && !we)
 		return 0;
-	/* Started, but nobody to relay: it ends, and nothing is left of it. */
+	/* Started, but nobody to relay or keep its time: it ends, and nothing is left of it. */
 	ruas_child_free(c);
+	if (we)
+		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, we,
+				 "project \"%s\": cannot keep its wall_time_max: %s", s->p->name,
+				 strerror(we));
 	return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
 			 "project \"%s\": cannot start the pty's relay: %s", s->p->name, strerror(e));
 }

@@ -69,10 +69,13 @@ static const char people_text[] =
 static const char *const agent_cmd[] = {"agent", NULL};
 #define SPEC(...)                                                                        \
 	{RUAS_PROJECT_SPEC_VERSION, .name = "p", .work_dir = "/srv/p", .command = agent_cmd, \
-	 .terminate_grace = RUAS_UNSET, __VA_ARGS__}
+	 .terminate_grace = RUAS_UNSET, .open_files_max = RUAS_UNSET,                      \
+	 .core_dumps = RUAS_UNSET, .wall_time_max = RUAS_UNSET, __VA_ARGS__}
 #define GLOBALS(...)                                                                     \
 	{RUAS_CONFIG_GLOBALS_VERSION, .scan_time_limit = RUAS_UNSET,                       \
-	 .terminate_grace = RUAS_UNSET, .audit_argv_max = RUAS_UNSET, __VA_ARGS__}
+	 .terminate_grace = RUAS_UNSET, .audit_argv_max = RUAS_UNSET,                      \
+	 .host_check_interval = RUAS_UNSET, .open_files_max = RUAS_UNSET,                  \
+	 .core_dumps = RUAS_UNSET, .wall_time_max = RUAS_UNSET, __VA_ARGS__}
 
 #define A8 "aaaaaaaa"
 #define A128 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8
@@ -120,6 +123,21 @@ static void put_int(struct buf *b, const char *key, int v)
 		buf_printf(b, "  %s = %d;\n", key, v);
 }
 
+static void put_bool(struct buf *b, const char *key, int v)
+{
+	if (v != RUAS_UNSET)
+		buf_printf(b, "  %s = %s;\n", key, v ? "true" : "false");
+}
+
+/* The limits, as a file writes them (file_size_max as its string). */
+static void put_limits(struct buf *b, int open_files, const char *file_size, int core, int wall)
+{
+	put_int(b, "open_files_max", open_files);
+	put_str(b, "file_size_max", file_size);
+	put_bool(b, "core_dumps", core);
+	put_int(b, "wall_time_max", wall);
+}
+
 static void spec_text(struct buf *b, const ruas_project_spec *sp)
 {
 	buf_adds(b, "{\n");
@@ -135,6 +153,7 @@ static void spec_text(struct buf *b, const ruas_project_spec *sp)
 	put_str(b, "backend", sp->backend);
 	put_str(b, "pam_service", sp->pam_service);
 	put_int(b, "terminate_grace", sp->terminate_grace);
+	put_limits(b, sp->open_files_max, sp->file_size_max, sp->core_dumps, sp->wall_time_max);
 	buf_adds(b, "}");
 }
 
@@ -156,6 +175,7 @@ static void globals_text(struct buf *b, const ruas_config_globals *g)
 	put_str(b, "audit_log", g->audit_log);
 	put_str(b, "audit_argv", g->audit_argv);
 	put_int(b, "audit_argv_max", g->audit_argv_max);
+	put_limits(b, g->open_files_max, g->file_size_max, g->core_dumps, g->wall_time_max);
 }
 
 /* ------------------------------------------------------------- two paths */
@@ -369,6 +389,22 @@ static const struct pcase pcases[] = {
 	{"terminate_grace must be between 0 and 3600", SPEC(.terminate_grace = 3601), 0},
 	{"terminate_grace must be between 0 and 3600", SPEC(.terminate_grace = INT_MIN), 0},
 	{"terminate_grace must be between 0 and 3600", SPEC(.terminate_grace = INT_MAX), 0},
+	{"open_files_max must be between 16 and 1048576", SPEC(.open_files_max = 0), 0},
+	{"open_files_max must be between 16 and 1048576", SPEC(.open_files_max = 15), 0},
+	{"open_files_max must be between 16 and 1048576", SPEC(.open_files_max = 1048577), 0},
+	{"open_files_max must be between 16 and 1048576", SPEC(.open_files_max = INT_MIN), 0},
+	{"file_size_max must be a number of bytes", SPEC(.file_size_max = "0"), 0},
+	{"file_size_max must be a number of bytes", SPEC(.file_size_max = ""), 0},
+	{"file_size_max must be a number of bytes", SPEC(.file_size_max = "64X"), 0},
+	{"file_size_max must be a number of bytes", SPEC(.file_size_max = "64MB"), 0},
+	{"file_size_max must be a number of bytes", SPEC(.file_size_max = "-1"), 0},
+	{"file_size_max must be a number of bytes", SPEC(.file_size_max = " 64M"), 0},
+	{"file_size_max must be a number of bytes", SPEC(.file_size_max = "64 M"), 0},
+	{"file_size_max must be a number of bytes", SPEC(.file_size_max = "4194305T"), 0},
+	{"file_size_max must be a number of bytes", SPEC(.file_size_max = "99999999999999999999"), 0},
+	{"file_size_max must be a number of bytes", SPEC(.file_size_max = INJECTION), 0},
+	{"wall_time_max must be between 0 (none) and 31536000", SPEC(.wall_time_max = -2), 0},
+	{"wall_time_max must be between 0 (none) and 31536000", SPEC(.wall_time_max = 31536001), 0},
 };
 
 static void check_pcase(const char *what, const struct pcase *pc)
@@ -434,6 +470,9 @@ static const struct gcase gcases[] = {
 	{"backend must be", GLOBALS(.backend = "pam ")},
 	{"must be a PAM service name", GLOBALS(.pam_service = "../x")},
 	{"terminate_grace must be between 0 and 3600", GLOBALS(.terminate_grace = 3601)},
+	{"open_files_max must be between 16 and 1048576", GLOBALS(.open_files_max = 8)},
+	{"file_size_max must be a number of bytes", GLOBALS(.file_size_max = "1.5G")},
+	{"wall_time_max must be between 0 (none) and 31536000", GLOBALS(.wall_time_max = -3)},
 	{"not a variable name", GLOBALS(.env_allowlist = L("TERM", "X Y"))},
 	{"plain file name", GLOBALS(.scan_prune = L("a/b"))},
 	{"names ALL", GLOBALS(.target_sudo_allowed = L("/usr/bin/systemctl restart ALL"))},
@@ -510,6 +549,7 @@ static void assert_same_project(const struct ruas_project *a, const struct ruas_
 	assert_int_equal(a->nsudo_allowed, b->nsudo_allowed);
 	assert_int_equal(a->backend, b->backend);
 	assert_int_equal(a->terminate_grace, b->terminate_grace);
+	assert_memory_equal(&a->limits, &b->limits, sizeof a->limits);
 }
 
 static void assert_same_config(const struct ruas_config *a, const struct ruas_config *b)
@@ -528,6 +568,7 @@ static void assert_same_config(const struct ruas_config *a, const struct ruas_co
 	assert_int_equal(a->supervisor_uid, b->supervisor_uid);
 	assert_int_equal(a->backend, b->backend);
 	assert_int_equal(a->terminate_grace, b->terminate_grace);
+	assert_memory_equal(&a->limits, &b->limits, sizeof a->limits);
 	assert_int_equal(a->nprojects, b->nprojects);
 	for (size_t i = 0; i < a->nprojects; i++) {
 		assert_same_project(a->projects[i], b->projects[i]);
@@ -587,6 +628,77 @@ static void test_hostile_values_byte_exact(void **state)
 	free(big);
 }
 
+/*
+ * What only code can give: core_dumps neither 0 nor 1 (a file's is true or
+ * false); a version 1 spec, which ends before the limits, read as none.
+ */
+static void test_limits_from_code(void **state)
+{
+	(void)state;
+	ruas_config *cfg;
+	ruas_error *err = NULL;
+	ruas_config_options o = RUAS_CONFIG_OPTIONS_INIT;
+	o.supervisor_uid = 0;
+	assert_int_equal(ruas_config_new(&cfg, NULL, &o, &err), 0);
+	ruas_project_spec sp = SPEC(.core_dumps = 2);
+	assert_int_equal(ruas_config_add_project(cfg, &sp, &err), RUAS_ERR_CONFIG);
+	assert_non_null(strstr(ruas_error_message(err), "core_dumps must be true or false"));
+	ruas_error_free(err);
+	err = NULL;
+	/* Version 1: the bytes after lifetime are not the library's to read. */
+	struct {
+		ruas_project_spec spec;
+		char guard[64];
+	} v1;
+	memset(&v1, 0x5a, sizeof v1);
+	assert_int_equal(ruas_project_spec_init(&v1.spec, 1), 0);
+	v1.spec.name = "old";
+	v1.spec.work_dir = "/srv/p";
+	v1.spec.command = agent_cmd;
+	assert_int_equal(ruas_config_add_project(cfg, &v1.spec, &err), 0);
+	const ruas_project *p = ruas_config_project_find(cfg, "old");
+	assert_non_null(p);
+	assert_int_equal(ruas_project_wall_time_max(p), 0);
+	assert_int_equal(ruas_project_open_files_max(p), 0);
+	assert_int_equal(p->limits.file_size, 0);
+	assert_int_equal(p->limits.core_dumps, 0);
+	ruas_config_free(cfg);
+	/* A file's sizes: a string with a unit, or a number, 64-bit too; the project's win. */
+	static const char text[] =
+		"file_size_max = \"64M\"; wall_time_max = 30; core_dumps = true;\n"
+		"projects = ( { name = \"a\"; work_dir = \"/srv/a\"; command = [\"x\"]; },\n"
+		"  { name = \"b\"; work_dir = \"/srv/b\"; command = [\"x\"];\n"
+		"    file_size_max = 5000000000L; wall_time_max = 0; core_dumps = false;\n"
+		"    open_files_max = 512; } );\n";
+	ruas_config_options lo = RUAS_CONFIG_OPTIONS_INIT;
+	lo.supervisor_uid = 0;
+	lo.skip_owner_check = 1;
+	assert_int_equal(ruas_config_load_buffer(&cfg, text, sizeof text - 1, "t", &lo, &err), 0);
+	const ruas_project *a = ruas_config_project_find(cfg, "a");
+	const ruas_project *b = ruas_config_project_find(cfg, "b");
+	assert_true(a->limits.file_size == 64ULL << 20);
+	assert_int_equal(ruas_project_wall_time_max(a), 30);
+	assert_int_equal(a->limits.core_dumps, 1);
+	assert_int_equal(ruas_project_open_files_max(a), 0);
+	assert_true(b->limits.file_size == 5000000000ULL);
+	assert_int_equal(ruas_project_wall_time_max(b), 0);
+	assert_int_equal(b->limits.core_dumps, 0);
+	assert_int_equal(ruas_project_open_files_max(b), 512);
+	ruas_config_free(cfg);
+	/* A boolean where a number is, and a number where a boolean is: refused by name. */
+	static const char bad[] = "core_dumps = 1;\nprojects = ();\n";
+	assert_int_equal(ruas_config_load_buffer(&cfg, bad, sizeof bad - 1, "t", &lo, &err),
+			 RUAS_ERR_CONFIG);
+	assert_non_null(strstr(ruas_error_message(err), "core_dumps must be true or false"));
+	ruas_error_free(err);
+	err = NULL;
+	static const char bad2[] = "file_size_max = true;\nprojects = ();\n";
+	assert_int_equal(ruas_config_load_buffer(&cfg, bad2, sizeof bad2 - 1, "t", &lo, &err),
+			 RUAS_ERR_CONFIG);
+	assert_non_null(strstr(ruas_error_message(err), "file_size_max must be a number"));
+	ruas_error_free(err);
+}
+
 /* Every key of a project and of the globals, set: the same as from the file. */
 static void test_every_key_same_as_file(void **state)
 {
@@ -598,12 +710,14 @@ static void test_every_key_same_as_file(void **state)
 			.backend = "sudo", .pam_service = "ruas-x", .terminate_grace = 9,
 			.target_sudo_allowed = L("/usr/bin/systemctl restart a"),
 			.audit_facility = "local3", .audit_log = "/var/log/ruas dir/a \"b\".jsonl",
-			.audit_argv = "full", .audit_argv_max = 100);
+			.audit_argv = "full", .audit_argv_max = 100, .open_files_max = 4096,
+			.file_size_max = "1G", .core_dumps = 1, .wall_time_max = 3600);
 	const ruas_project_spec specs[] = {
 		SPEC(.name = "full", .run_as_user = "t1", .env_allowlist = L("FOO", "TERM", "FOO"),
 		     .scan_prune = EMPTY, .target_sudo_allowed = L("/usr/bin/systemctl restart b"),
 		     .backend = "pam", .pam_service = "other", .terminate_grace = 0,
-		     .command = L("claude", "--print", "")),
+		     .command = L("claude", "--print", ""), .open_files_max = 16,
+		     .file_size_max = "67108864", .core_dumps = 0, .wall_time_max = 0),
 		SPEC(.name = "plain"),
 	};
 	assert_same_accepted(&g, specs, 2, 0);
@@ -829,7 +943,7 @@ static void test_bad_arguments(void **state)
 	g.version = RUAS_CONFIG_GLOBALS_VERSION + 1; /* one past the newest */
 	assert_int_equal(ruas_config_new(&cfg, &g, NULL, &err), RUAS_ERR_INVALID);
 	assert_null(cfg);
-	assert_string_equal(ruas_error_message(err), "ruas_config_new: unknown options version 4");
+	assert_string_equal(ruas_error_message(err), "ruas_config_new: unknown options version 5");
 	ruas_error_free(err);
 	ruas_config_options o = RUAS_CONFIG_OPTIONS_INIT;
 	o.version = 0;
@@ -1758,6 +1872,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_global_refusals_same),
 		cmocka_unit_test(test_hostile_values_byte_exact),
 		cmocka_unit_test(test_every_key_same_as_file),
+		cmocka_unit_test(test_limits_from_code),
 		cmocka_unit_test(test_globals_version_1),
 		cmocka_unit_test(test_defaults_as_file),
 		cmocka_unit_test(test_duplicate_name),

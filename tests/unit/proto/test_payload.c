@@ -339,12 +339,23 @@ static void raw_exec_to_root(struct buf *b)
 	raw_exec_to_root_with(b, 0, LIFETIME_PIDNS);
 }
 
-/* raw_exec_to_root(), then the run id and the audit facility. */
+/* The rlimits that end an EXEC body: nofile and fsize (64-bit), core_dumps. */
+static void raw_rlimits(struct buf *b, uint64_t nofile, uint64_t fsize, uint32_t core)
+{
+	raw_u32(b, (uint32_t)(nofile >> 32));
+	raw_u32(b, (uint32_t)nofile);
+	raw_u32(b, (uint32_t)(fsize >> 32));
+	raw_u32(b, (uint32_t)fsize);
+	raw_u32(b, core);
+}
+
+/* raw_exec_to_root(), then the run id and the audit facility, and no rlimits. */
 static void raw_exec_with_run(struct buf *b, const char *run_id, unsigned int facility)
 {
 	raw_exec_to_root(b);
 	raw_str(b, run_id);
 	raw_u32(b, facility);
+	raw_rlimits(b, 0, 0, 0);
 }
 
 /* A valid EXEC body, whole. */
@@ -592,6 +603,36 @@ static void test_payload_encode_refuses_invalid(void **state)
 	assert_int_equal(payload_encode(&p, &body), 0);
 	assert_memory_equal(body.data, "beforeRUAS", 10);
 	buf_free(&body);
+}
+
+/* The run's rlimits cross whole, 64 bits each; core_dumps is 0 or 1. */
+static void test_rlimits_carried(void **state)
+{
+	(void)state;
+	struct buf raw = BUF_INIT;
+	struct payload p;
+	const char *why = NULL;
+	raw_exec_to_root(&raw);
+	raw_str(&raw, "");
+	raw_u32(&raw, 0);
+	raw_rlimits(&raw, 4096, 0x123456789ULL, 1);
+	assert_int_equal(payload_decode(raw.data, raw.len, &p, &why), 0);
+	assert_int_equal(p.rlim_nofile, 4096);
+	assert_true(p.rlim_fsize == 0x123456789ULL);
+	assert_int_equal(p.core_dumps, 1);
+	struct buf again = BUF_INIT;
+	assert_int_equal(payload_encode(&p, &again), 0);
+	assert_int_equal(again.len, raw.len);
+	assert_memory_equal(again.data, raw.data, raw.len);
+	payload_free(&p);
+	buf_free(&again);
+	buf_free(&raw);
+	raw_exec_to_root(&raw);
+	raw_str(&raw, "");
+	raw_u32(&raw, 0);
+	raw_rlimits(&raw, 0, 0, 2);
+	assert_raw_refused(&raw, "core_dumps");
+	buf_free(&raw);
 }
 
 /* --------------------------------------------------- crafted refusals */
@@ -1080,6 +1121,7 @@ static void test_helper_path_absolute(void **state)
 		raw_str(&raw, "");
 		raw_str(&raw, "");
 		raw_u32(&raw, 0);
+		raw_rlimits(&raw, 0, 0, 0);
 		assert_raw_refused(&raw, "helper path is not absolute");
 		buf_free(&raw);
 	}
@@ -1100,6 +1142,7 @@ static void test_flags_checked(void **state)
 		raw_exec_to_root_with(&raw, f, LIFETIME_SUBREAPER);
 		raw_str(&raw, "");
 		raw_u32(&raw, 0);
+		raw_rlimits(&raw, 0, 0, 0);
 		const char *why;
 		if (decode_raw(&raw, &why) != 0)
 			fail_msg("exec flags %u refused: %s", f, why);
@@ -1111,6 +1154,7 @@ static void test_flags_checked(void **state)
 		raw_exec_to_root_with(&raw, bad_exec[i], LIFETIME_SUBREAPER);
 		raw_str(&raw, "");
 		raw_u32(&raw, 0);
+		raw_rlimits(&raw, 0, 0, 0);
 		assert_raw_refused(&raw, "exec flags unknown");
 		buf_free(&raw);
 	}
@@ -1149,6 +1193,7 @@ static void test_lifetime(void **state)
 		raw_exec_to_root_with(&raw, 0, l);
 		raw_str(&raw, "");
 		raw_u32(&raw, 0);
+		raw_rlimits(&raw, 0, 0, 0);
 		const char *why;
 		if (l <= LIFETIME_AUTO)
 			assert_int_equal(decode_raw(&raw, &why), 0);
@@ -1160,6 +1205,7 @@ static void test_lifetime(void **state)
 	raw_exec_to_root_with(&raw, 0, 0xffffffffu);
 	raw_str(&raw, "");
 	raw_u32(&raw, 0);
+	raw_rlimits(&raw, 0, 0, 0);
 	assert_raw_refused(&raw, "lifetime");
 	buf_free(&raw);
 }
@@ -1177,8 +1223,8 @@ static void test_hello(void **state)
 	unsigned int v = 0;
 	assert_int_equal(payload_hello_encode(&b), 0);
 	assert_int_equal(b.len, PAYLOAD_HELLO_BODY);
-	assert_memory_equal(b.data, "RUAS\x0f", 5);
-	assert_int_equal(PAYLOAD_VERSION, 15);
+	assert_memory_equal(b.data, "RUAS\x10", 5);
+	assert_int_equal(PAYLOAD_VERSION, 16);
 	assert_int_equal(payload_hello_decode(b.data, b.len, &v), 0);
 	assert_int_equal(v, PAYLOAD_VERSION);
 	/* Another version decodes, for the caller to name. */
@@ -1231,6 +1277,7 @@ int main(void)
 		cmocka_unit_test(test_payload_truncations_refused),
 		cmocka_unit_test(test_payload_encode_refuses_invalid),
 		cmocka_unit_test(test_crafted_valid_is_accepted),
+		cmocka_unit_test(test_rlimits_carried),
 		cmocka_unit_test(test_run_id_and_facility_checked),
 		cmocka_unit_test(test_facility_only_the_configurable_ones),
 		cmocka_unit_test(test_wrong_version_refused),
