@@ -14,6 +14,7 @@
 #define EXIT_FATAL 1
 #define EXIT_USAGE 2
 #define EXIT_SPAWN 125
+#define EXIT_WALL_TIME 124 /* as timeout(1): the project's wall_time_max ended the run */
 
 /* args_parse()'s "no exit code yet": the verb goes on. */
 #define ARGS_GO_ON (-1)

@@ -127,9 +127,18 @@ static int start(const ruas_config *cfg, const char *project, char **args)
 		ruas_error_free(err);
 		return rc;
 	}
-	unsigned int grace = ruas_project_terminate_grace(ruas_config_project_find(cfg, project));
+	const ruas_project *p = ruas_config_project_find(cfg, project);
+	unsigned int grace = ruas_project_terminate_grace(p);
 	int rc = ruas_child_pty_fd(child) >= 0 ? relay_pty(child, &set, grace)
 					       : wait_relaying(child, &set, grace);
+	/* As timeout(1): a run its wall clock ended exits 124, whatever it ended with. */
+	if (ruas_child_limit(child) == RUAS_LIMIT_TIME) {
+		fprintf(stderr,
+			"ruas: project \"%s\": wall_time_max (%u s) reached: the run was "
+			"terminated (exit status 124)\n",
+			project, ruas_project_wall_time_max(p));
+		rc = EXIT_WALL_TIME;
+	}
 	ruas_child_free(child);
 	return rc;
 }

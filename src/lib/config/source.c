@@ -38,7 +38,7 @@ static int struct_value(struct loader *ld, const struct src *s, const char *key,
 		return error_set(ld->err, RUAS_ERR_INVALID, NULL, 0, 0,
 				 "internal error: key \"%s\" has no field", key);
 	const char *at = (const char *)s->st + f->offset;
-	if (type == SRC_STRING) {
+	if (type == SRC_STRING || type == SRC_SIZE) { /* a size from code is its string */
 		v->str = *(const char *const *)at;
 		v->present = v->str != NULL;
 	} else if (type == SRC_LIST) {
@@ -52,9 +52,6 @@ static int struct_value(struct loader *ld, const struct src *s, const char *key,
 		v->present = v->elems != NULL;
 		v->n = v->present ? *(const size_t *)((const char *)s->st + f->array->count_offset)
 				  : 0;
-	} else if (type == SRC_SIZE) {
-		v->str = *(const char *const *)at;
-		v->present = v->str != NULL;
 	} else {
 		v->num = *(const int *)at;
 		v->present = v->num != RUAS_UNSET;
@@ -73,7 +70,7 @@ static int group_value(struct loader *ld, const struct src *s, const char *key,
 	v->line = ld_line(m);
 	v->present = 1;
 	int t = config_setting_type(m);
-	if (type == SRC_STRING && t == CONFIG_TYPE_STRING) {
+	if ((type == SRC_STRING || type == SRC_SIZE) && t == CONFIG_TYPE_STRING) {
 		v->str = config_setting_get_string(m);
 	} else if ((type == SRC_LIST && (t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST)) ||
 		   (type == SRC_GROUPS && t == CONFIG_TYPE_LIST)) {
@@ -85,8 +82,6 @@ static int group_value(struct loader *ld, const struct src *s, const char *key,
 		v->num = config_setting_get_bool(m);
 	} else if (type == SRC_SIZE && (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64)) {
 		v->num64 = config_setting_get_int64(m);
-	} else if (type == SRC_SIZE && t == CONFIG_TYPE_STRING) {
-		v->str = config_setting_get_string(m);
 	} else if (type == SRC_STRING) {
 		return ld_fail(ld, m, "key \"%s\" must be a string", key);
 	} else if (type == SRC_LIST) {

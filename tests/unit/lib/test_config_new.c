@@ -652,6 +652,7 @@ static void test_limits_from_code(void **state)
 	} v1;
 	memset(&v1, 0x5a, sizeof v1);
 	assert_int_equal(ruas_project_spec_init(&v1.spec, 1), 0);
+	assert_int_equal(v1.guard[0], 0x5a); /* the init wrote only version 1's bytes */
 	v1.spec.name = "old";
 	v1.spec.work_dir = "/srv/p";
 	v1.spec.command = agent_cmd;
