@@ -32,6 +32,9 @@
  *                                               password status, as passwd says it)
  *   DOAS    i32 RC, str(output)                (`doas -n true`, where doas is
  *                                               installed: 0 is root without a password)
+ *   RLIMITS u64 NOFILE, u64 FSIZE             (the hard RLIMIT_NOFILE and RLIMIT_FSIZE
+ *                                               the target's runs get from sudo or PAM;
+ *                                               UINT64_MAX: unlimited)
  *
  *   from ruas-session
  *   ACCT    u8 ok, str(PAM's reason when not ok)
@@ -77,6 +80,7 @@ enum report_tag {
 	REC_PASSWD,
 	REC_DOAS,
 	REC_ESC_KNOWN, /* in place of esc, esctty, passwd and doas: the payload said CHECK_ESC_KNOWN */
+	REC_RLIMITS,
 };
 /* The most probes one audit sends (their verdicts index helper_report.probes). */
 #define REPORT_MAX_PROBES 256
@@ -172,6 +176,8 @@ struct helper_report {
 	size_t ngids;
 	struct dir_result *dirs;
 	size_t ndirs;
+	int rlimits_seen; /* the hard limits a run gets (ruas.conf(5) LIMITS judges them) */
+	unsigned long long hard_nofile, hard_fsize; /* UINT64_MAX: unlimited */
 	int anchors_seen;
 	unsigned long long anchors_total;
 	struct anchor_hit *anchors; /* nanchors <= ANCHOR_REPORT_CAP */

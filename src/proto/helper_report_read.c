@@ -197,6 +197,20 @@ static int lifetime_record(struct dec *d, struct helper_report *r)
 	return 0;
 }
 
+/* RLIMITS u64 NOFILE u64 FSIZE */
+static int rlimits_record(struct dec *d, struct helper_report *r)
+{
+	uint64_t nofile, fsize;
+	if (r->rlimits_seen)
+		return dec_fail(d, "report repeats its rlimits record");
+	if (dec_u64(d, &nofile) < 0 || dec_u64(d, &fsize) < 0)
+		return -1;
+	r->rlimits_seen = 1;
+	r->hard_nofile = nofile;
+	r->hard_fsize = fsize;
+	return 0;
+}
+
 /* PROBE u32 K u8 verdict */
 static int probe_record(struct dec *d, struct helper_report *r)
 {
@@ -349,6 +363,8 @@ static int helper_record(struct dec *d, unsigned int tag, struct helper_report *
 	case REC_DOAS:
 		return run_record(d, "report repeats its doas record", &r->doas_seen, &r->doas_rc,
 				  &r->doas_out);
+	case REC_RLIMITS:
+		return rlimits_record(d, r);
 	case REC_ESC_KNOWN:
 		if (r->esc_known)
 			return dec_fail(d, "report repeats its esc-known record");

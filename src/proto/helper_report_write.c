@@ -121,6 +121,13 @@ void report_put_lifetime(struct buf *b, int errnum, const char *why)
 	(void)enc_str(b, why ? why : "");
 }
 
+void report_put_rlimits(struct buf *b, unsigned long long nofile, unsigned long long fsize)
+{
+	enc_u8(b, REC_RLIMITS);
+	enc_u64(b, nofile);
+	enc_u64(b, fsize);
+}
+
 void report_put_probe(struct buf *b, size_t idx, int verdict)
 {
 	enc_u8(b, REC_PROBE);

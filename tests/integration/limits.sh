@@ -10,6 +10,10 @@
 # Inside the private-namespace sandbox; needs root.
 . "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
 sandbox_need_root "tests/integration/limits.sh"
+if ! command -v pkg-config >/dev/null || ! command -v cc >/dev/null; then
+	echo "SKIP: tests/integration/limits.sh needs pkg-config and cc" >&2
+	exit 77
+fi
 sandbox_enter "$0" "$@"
 SANDBOX_ID_BASE=56000
 sandbox_setup
@@ -18,6 +22,10 @@ set -u
 EXTRA_ENV=()
 . "$abs_top_srcdir/tests/integration/tap.sh"
 [ -x "$SESSION" ] || { echo "Bail out! ruas-session was not installed at $SESSION" >&2; exit 99; }
+consumer_flags
+expect "pkg-config finds the staged ruas" test "$RC" = 0
+consumer_build startspawn "$abs_top_srcdir/tests/consumer/startspawn.c"
+expect "startspawn builds against the installed library" test "$RC" = 0
 
 sandbox_user sup
 sandbox_user t1
@@ -128,15 +136,31 @@ for backend in sudo pam; do
 		has "$OUT" "size=1048576"
 	expect "$backend: ... and the writer was stopped (not a clean exit)" hasnt "$OUT" "rc=0"
 
-	# A value above the hard limit the run gets: the run does not start.
+	# A value above the hard limit the run gets: ruas check says so, and
+	# the run does not start; a spawn without the check (an embedder that
+	# skipped it) is refused by the helper, nothing of the target run.
 	rm -f "$HOME1/agent-ran"
-	as_user "$who" prlimit --nofile=1024:2048 -- "$RUAS" run --quiet -c "$conf" above \
+	as_user "$who" prlimit --nofile=1024:2048 -- "$RUAS" check -c "$conf" \
 		>"$SB/out" 2>"$SB/err" </dev/null
 	RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
-	expect "$backend: open_files_max 4096 above a hard limit of 2048: the run fails (125)" test "$RC" = 125
-	expect "$backend: ... naming the key, its value and the hard limit" has "$ERR" \
+	expect "$backend: ruas check: open_files_max 4096 above a hard limit of 2048 is fatal (exit 1)" \
+		test "$RC" = 1
+	expect "$backend: ... naming the key, both values, the user" has "$ERR" \
+		'ERROR: project "above": open_files_max 4096 is above the hard RLIMIT_NOFILE (2048) that runs as user "t1" get from sudo or PAM'
+	expect "$backend: ... and the fix" has "$ERR" \
+		'Lower open_files_max to 2048 or less, or raise the hard limit of "t1" (pam_limits, for example in /etc/security/limits.conf: t1 hard nofile 4096).'
+	expect "$backend: ... the other projects, within it, have no such finding" hasnt "$ERR" 'project "lim": open_files_max'
+	as_user "$who" prlimit --nofile=1024:2048 -- "$RUAS" run --quiet -c "$conf" above \
+		>"$SB/out" 2>"$SB/err" </dev/null
+	RC=$?
+	expect "$backend: ... ruas run refuses it (exit 1)" test "$RC" = 1
+	as_user "$who" prlimit --nofile=1024:2048 -- "$SB/bin/startspawn" "$conf" above - \
+		>"$SB/out" 2>"$SB/err" </dev/null
+	RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+	expect "$backend: a spawn without the check fails at the helper's stage (RUAS_STAGE_HELPER)" \
+		has "$OUT" "error code=-8 stage=5 "
+	expect "$backend: ... naming the key, its value and the hard limit" has "$OUT" \
 		"open_files_max 4096 is above the hard limit 2048 that this run got from sudo or PAM"
-	expect "$backend: ... at the helper's stage" has "$ERR" "(helper)"
 	expect "$backend: ... and nothing of the target ran" test ! -e "$HOME1/agent-ran"
 	expect "$backend: ... nothing of t1 is left" no_leftovers
 

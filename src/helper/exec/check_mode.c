@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,14 +109,22 @@ static void check_dir(struct buf *rep, size_t idx, const struct payload_dir *pd,
 
 int check_mode(const struct payload *p, int chan)
 {
-	struct rlimit rl;
+	struct rlimit rl, fsize;
 	struct buf rep = BUF_INIT;
+	report_begin(&rep, REPORT_FROM_HELPER);
+	/*
+	 * The hard limits a run gets from sudo or PAM, which ruas-exec may only
+	 * lower (run_limits.h): the library judges the project's against them.
+	 */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && getrlimit(RLIMIT_FSIZE, &fsize) == 0)
+		report_put_rlimits(&rep,
+				   rl.rlim_max == RLIM_INFINITY ? UINT64_MAX : rl.rlim_max,
+				   fsize.rlim_max == RLIM_INFINITY ? UINT64_MAX : fsize.rlim_max);
 	/* The scan holds one descriptor per directory level. */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
-	report_begin(&rep, REPORT_FROM_HELPER);
 	struct esc_probe plain = {0, 0, BUF_INIT, 0}, tty = {0, 0, BUF_INIT, 0};
 	struct cmd_probe pw = {0, 0, BUF_INIT}, da = {0, 0, BUF_INIT};
 	int known = (p->check_flags & CHECK_ESC_KNOWN) != 0;

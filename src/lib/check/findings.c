@@ -11,6 +11,7 @@
 #include "check/anchors_report.h"
 #include "check/escalation.h"
 #include "check/lifetime.h"
+#include "check/limits_check.h"
 #include "check/messages.h"
 #include "check/pam_stack.h"
 #include "check/polkit.h"
@@ -391,7 +392,8 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
 					    run, j, p->name);
 		else
 			r |= report_checks(cfg, j, pi, jp->dir_of[k], ways, rep) |
-			     report_lifetime_mode(j, pi, p, rep);
+			     report_lifetime_mode(j, pi, p, rep) |
+			     report_limits(rep, pi, p, user, &j->hr);
 		r |= report_anchors(rep, pi, user, cfg->supervisor_name,
 				    j->outcome == OUT_OK ? &j->hr : NULL);
 		if (j->outcome == OUT_OK && p->person && cfg->people->enforce_bwrap &&

@@ -173,6 +173,25 @@ static int project_overrides(struct loader *ld, const struct src *s, struct ruas
 	return ld_dup(ld, &p->pam_service, service);
 }
 
+/*
+ * The rlimits are set by ruas-exec, which a project without run_as_user
+ * never runs: such a project with them (its own or the top level's) is
+ * refused rather than run without them.
+ */
+static int limits_need_user(struct loader *ld, const struct ruas_project *p)
+{
+	const char *key = p->limits.open_files ? "open_files_max"
+			  : p->limits.file_size ? "file_size_max"
+						: NULL;
+	if (p->run_as_user || !key)
+		return 0;
+	return ld_fail_at(ld, p->line,
+			  "%s needs run_as_user: ruas's helper sets it, and a project without "
+			  "one runs as the supervisor (set run_as_user, or remove %s from the "
+			  "project and the top level)",
+			  key, key);
+}
+
 /* A name that a project already has is refused, naming where the first one is. */
 static int refuse_duplicate(struct loader *ld, const struct ruas_project *p)
 {
@@ -213,7 +232,8 @@ int schema_add_project(struct loader *ld, const struct src *s)
 	p->line = src_line(s);
 	if ((r = project_name(ld, s, p)) < 0 || (r = project_command(ld, s, p)) < 0 ||
 	    (r = project_user(ld, s, p)) < 0 || (r = project_lists(ld, s, p)) < 0 ||
-	    (r = project_overrides(ld, s, p)) < 0 || (r = refuse_duplicate(ld, p)) < 0 ||
+	    (r = project_overrides(ld, s, p)) < 0 || (r = limits_need_user(ld, p)) < 0 ||
+	    (r = refuse_duplicate(ld, p)) < 0 ||
 	    (r = append_project(ld, p)) < 0) {
 		project_free(p);
 		return r;

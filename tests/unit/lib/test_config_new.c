@@ -389,6 +389,8 @@ static const struct pcase pcases[] = {
 	{"terminate_grace must be between 0 and 3600", SPEC(.terminate_grace = 3601), 0},
 	{"terminate_grace must be between 0 and 3600", SPEC(.terminate_grace = INT_MIN), 0},
 	{"terminate_grace must be between 0 and 3600", SPEC(.terminate_grace = INT_MAX), 0},
+	{"open_files_max needs run_as_user", SPEC(.open_files_max = 64), 0},
+	{"file_size_max needs run_as_user", SPEC(.file_size_max = "1M"), 0},
 	{"open_files_max must be between 16 and 1048576", SPEC(.open_files_max = 0), 0},
 	{"open_files_max must be between 16 and 1048576", SPEC(.open_files_max = 15), 0},
 	{"open_files_max must be between 16 and 1048576", SPEC(.open_files_max = 1048577), 0},
@@ -667,8 +669,8 @@ static void test_limits_from_code(void **state)
 	/* A file's sizes: a string with a unit, or a number, 64-bit too; the project's win. */
 	static const char text[] =
 		"file_size_max = \"64M\"; wall_time_max = 30; core_dumps = true;\n"
-		"projects = ( { name = \"a\"; work_dir = \"/srv/a\"; command = [\"x\"]; },\n"
-		"  { name = \"b\"; work_dir = \"/srv/b\"; command = [\"x\"];\n"
+		"projects = ( { name = \"a\"; run_as_user = \"t1\"; work_dir = \"/srv/a\"; command = [\"x\"]; },\n"
+		"  { name = \"b\"; run_as_user = \"t2\"; work_dir = \"/srv/b\"; command = [\"x\"];\n"
 		"    file_size_max = 5000000000L; wall_time_max = 0; core_dumps = false;\n"
 		"    open_files_max = 512; } );\n";
 	ruas_config_options lo = RUAS_CONFIG_OPTIONS_INIT;
@@ -686,6 +688,16 @@ static void test_limits_from_code(void **state)
 	assert_int_equal(b->limits.core_dumps, 0);
 	assert_int_equal(ruas_project_open_files_max(b), 512);
 	ruas_config_free(cfg);
+	/* The top level's rlimits bind a project without run_as_user too: refused, not dropped. */
+	static const char legacy[] = "open_files_max = 64;\n"
+				     "projects = ( { name = \"l\"; work_dir = \"/srv/l\"; "
+				     "command = [\"x\"]; } );\n";
+	assert_int_equal(ruas_config_load_buffer(&cfg, legacy, sizeof legacy - 1, "t", &lo, &err),
+			 RUAS_ERR_CONFIG);
+	assert_non_null(strstr(ruas_error_message(err),
+			       "project \"l\": open_files_max needs run_as_user"));
+	ruas_error_free(err);
+	err = NULL;
 	/* A boolean where a number is, and a number where a boolean is: refused by name. */
 	static const char bad[] = "core_dumps = 1;\nprojects = ();\n";
 	assert_int_equal(ruas_config_load_buffer(&cfg, bad, sizeof bad - 1, "t", &lo, &err),
@@ -719,7 +731,7 @@ static void test_every_key_same_as_file(void **state)
 		     .backend = "pam", .pam_service = "other", .terminate_grace = 0,
 		     .command = L("claude", "--print", ""), .open_files_max = 16,
 		     .file_size_max = "67108864", .core_dumps = 0, .wall_time_max = 0),
-		SPEC(.name = "plain"),
+		SPEC(.name = "plain", .run_as_user = "t2"),
 	};
 	assert_same_accepted(&g, specs, 2, 0);
 	assert_same_accepted(NULL, specs, 2, 0);

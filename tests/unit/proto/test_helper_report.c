@@ -348,6 +348,7 @@ static void test_round_trip(void **state)
 	report_put_passwd(&b, 0, "t1 NP 2026-12-05 0 99999 7 -1\n");
 	report_put_doas(&b, 1, "doas: Authentication required\n");
 	report_put_lifetime(&b, 1, "unshare: Operation not permitted");
+	report_put_rlimits(&b, 2048, UINT64_MAX);
 	report_put_probe(&b, 0, PROBE_DENIED);
 	report_put_probe(&b, 3, PROBE_READABLE);
 	report_put_probe(&b, 255, PROBE_MISSING);
@@ -431,6 +432,8 @@ static void test_round_trip(void **state)
 	assert_true(r->lifetime_seen);
 	assert_int_equal(r->lifetime_errno, 1);
 	assert_string_equal(r->lifetime_why, "unshare: Operation not permitted");
+	assert_true(r->rlimits_seen);
+	assert_true(r->hard_nofile == 2048 && r->hard_fsize == UINT64_MAX);
 	assert_int_equal(r->probes[0], PROBE_DENIED);
 	assert_int_equal(r->probes[1], PROBE_UNKNOWN);
 	assert_int_equal(r->probes[3], PROBE_READABLE);
@@ -570,11 +573,16 @@ static void test_repeats_refused(void **state)
 	gid_t g[1] = {27};
 	struct dir_result ok = {.state = DIR_OK};
 	struct scan_item it = {(char *)"/w/a", 1, 0600, 1234, NULL};
-	for (int k = 0; k < 12; k++) {
+	for (int k = 0; k < 13; k++) {
 		struct buf b = BUF_INIT;
 		helper_start(&b);
 		const char *what = "";
 		switch (k) {
+		case 12:
+			report_put_rlimits(&b, 64, 64);
+			report_put_rlimits(&b, UINT64_MAX, UINT64_MAX);
+			what = "rlimits";
+			break;
 		case 0:
 			report_put_esc(&b, 0, 0, 0, "forged", 0);
 			what = "esc";

@@ -1,0 +1,29 @@
+/* limits_check.c - see limits_check.h. */
+#include "check/limits_check.h"
+
+#include "check/messages.h"
+#include "check/report.h"
+
+int report_limits(ruas_report *rep, size_t pi, const struct ruas_project *p, const char *user,
+		  const struct helper_report *hr)
+{
+	const struct run_limits *l = &p->limits;
+	if (!l->open_files && !l->file_size)
+		return 0;
+	if (!hr->rlimits_seen)
+		return report_add(rep, pi, RUAS_SEVERITY_FATAL, "limits", user, NULL,
+				  msg_limit_unjudged(p->name, user));
+	int r = 0;
+	if (l->open_files && l->open_files > hr->hard_nofile)
+		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "limits", user, NULL,
+				msg_limit_above_hard(p->name, user, "open_files_max", l->open_files,
+						     "RLIMIT_NOFILE", hr->hard_nofile, "nofile",
+						     l->open_files));
+	/* limits.conf counts fsize in KiB: the line that would admit file_size_max, rounded up. */
+	if (l->file_size && l->file_size > hr->hard_fsize)
+		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "limits", user, NULL,
+				msg_limit_above_hard(p->name, user, "file_size_max", l->file_size,
+						     "RLIMIT_FSIZE", hr->hard_fsize, "fsize",
+						     (l->file_size + 1023) / 1024));
+	return r;
+}
