@@ -10,6 +10,7 @@ package ruas
 import "C"
 
 import (
+	"math"
 	"runtime"
 	"sync"
 	"time"
@@ -28,6 +29,10 @@ type Config struct {
 // NoGrace as a TerminateGrace asks for 0 s: SIGKILL right after SIGTERM.
 // (The zero Duration leaves the key absent, so that its default applies.)
 const NoGrace time.Duration = -1
+
+// NoWallTime as a WallTimeMax asks for none (wall_time_max 0): a
+// project's, over a global one. (The zero Duration leaves the key absent.)
+const NoWallTime time.Duration = -1
 
 // Globals are the top-level keys of ruas.conf(5) for NewConfigGlobals. A
 // zero value (""; nil; 0) leaves its key absent, so that its default
@@ -53,6 +58,12 @@ type Globals struct {
 	AuditLog      string
 	AuditArgv     string
 	AuditArgvMax  int
+	// The limits of every project's runs, as ProjectSpec's (a project's
+	// own win).
+	OpenFilesMax int
+	FileSizeMax  string
+	CoreDumps    *bool
+	WallTimeMax  time.Duration // whole seconds, or NoWallTime
 }
 
 // ProjectSpec is one project for AddProject: the project keys of
@@ -76,9 +87,23 @@ type ProjectSpec struct {
 	Backend           string // as Project reports it: "sudo", "pam" or "none"
 	PAMService        string
 	Lifetime          string
+	// The limits of its runs (ruas.conf(5) open_files_max, file_size_max,
+	// core_dumps, wall_time_max); zero: the global one. OpenFilesMax is
+	// RLIMIT_NOFILE, 16 to 1048576. FileSizeMax is RLIMIT_FSIZE as the file
+	// writes it, a string: bytes ("67108864", strconv.FormatInt of a
+	// number) or a number with K, M, G or T ("64M", binary), which the
+	// library judges. CoreDumps is a pointer so that absent (nil) is told
+	// from false (none: RLIMIT_CORE 0, also the default). WallTimeMax is
+	// whole seconds after which the library terminates the run (SIGTERM,
+	// SIGKILL after TerminateGrace; ProcessState.Limit is LimitTime).
+	OpenFilesMax int
+	FileSizeMax  string
+	CoreDumps    *bool
+	WallTimeMax  time.Duration // whole seconds, or NoWallTime
 }
 
-// seconds maps a Duration to a key of whole seconds: 0 is absent.
+// seconds maps a Duration to a key of whole seconds: 0 is absent, NoGrace
+// and NoWallTime (both -1) are 0.
 func seconds(key string, d time.Duration) (C.int, error) {
 	switch {
 	case d == 0:
@@ -91,6 +116,32 @@ func seconds(key string, d time.Duration) (C.int, error) {
 		return 1 << 30, nil // the library's range check names the key
 	}
 	return C.int(d / time.Second), nil
+}
+
+// count maps an int key to C's: 0 is absent. A negative one (-1 would be
+// RUAS_UNSET, absent) or one beyond C's int (it would wrap into a value
+// the library takes) goes as a bound the library refuses, naming the key.
+func count(n int) C.int {
+	switch {
+	case n == 0:
+		return C.RUAS_UNSET
+	case n < 0:
+		return C.int(math.MinInt32)
+	case n > math.MaxInt32:
+		return C.int(math.MaxInt32)
+	}
+	return C.int(n)
+}
+
+// flag maps a *bool key to C's: nil is absent.
+func flag(b *bool) C.int {
+	switch {
+	case b == nil:
+		return C.RUAS_UNSET
+	case *b:
+		return 1
+	}
+	return 0
 }
 
 func newConfig(c *C.ruas_config) *Config {
@@ -152,6 +203,12 @@ func NewConfigGlobals(g Globals) (*Config, error) {
 	if cg.terminate_grace, err = seconds("terminate_grace", g.TerminateGrace); err != nil {
 		return nil, err
 	}
+	cg.open_files_max = count(g.OpenFilesMax)
+	cg.file_size_max = a.opt("Globals.FileSizeMax", g.FileSizeMax)
+	cg.core_dumps = flag(g.CoreDumps)
+	if cg.wall_time_max, err = seconds("wall_time_max", g.WallTimeMax); err != nil {
+		return nil, err
+	}
 	if a.err != nil {
 		return nil, a.err
 	}
@@ -187,6 +244,12 @@ func (cfg *Config) AddProject(p ProjectSpec) error {
 	cs.lifetime = a.opt("ProjectSpec.Lifetime", p.Lifetime)
 	var err error
 	if cs.terminate_grace, err = seconds("terminate_grace", p.TerminateGrace); err != nil {
+		return err
+	}
+	cs.open_files_max = count(p.OpenFilesMax)
+	cs.file_size_max = a.opt("ProjectSpec.FileSizeMax", p.FileSizeMax)
+	cs.core_dumps = flag(p.CoreDumps)
+	if cs.wall_time_max, err = seconds("wall_time_max", p.WallTimeMax); err != nil {
 		return err
 	}
 	if a.err != nil {
@@ -245,8 +308,11 @@ func (cfg *Config) Projects() []string {
 
 // Project is what the library holds of project name, read from it now:
 // the effective EnvAllowlist and TargetSudoAllowed (global plus the
-// project's), TerminateGrace in force, and Backend resolved for this
-// process ("none" in legacy mode). false when there is no such project.
+// project's), TerminateGrace, WallTimeMax (NoWallTime: none) and
+// OpenFilesMax (0: as the run gets it) in force, and Backend resolved for
+// this process ("none" in legacy mode). FileSizeMax and CoreDumps, which
+// the library does not tell, are left zero. false when there is no such
+// project.
 func (cfg *Config) Project(name string) (ProjectSpec, bool) {
 	var a arena
 	defer a.free()
@@ -264,6 +330,11 @@ func (cfg *Config) Project(name string) (ProjectSpec, bool) {
 	if grace == 0 {
 		grace = NoGrace
 	}
+	// As grace: the value means what it would in a ProjectSpec.
+	wall := time.Duration(C.ruas_project_wall_time_max(p)) * time.Second
+	if wall == 0 {
+		wall = NoWallTime
+	}
 	return ProjectSpec{
 		Name:              goString(C.ruas_project_name(p)),
 		WorkDir:           goString(C.ruas_project_work_dir(p)),
@@ -274,5 +345,7 @@ func (cfg *Config) Project(name string) (ProjectSpec, bool) {
 		TerminateGrace:    grace,
 		TargetSudoAllowed: goStrings((**C.char)(C.ruas_project_target_sudo_allowed(p))),
 		Backend:           goString(C.ruas_project_backend(p)),
+		OpenFilesMax:      int(C.ruas_project_open_files_max(p)),
+		WallTimeMax:       wall,
 	}, true
 }

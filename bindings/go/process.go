@@ -112,7 +112,8 @@ func (p *Process) Wait() (*ProcessState, error) {
 	if err != nil {
 		return nil, err
 	}
-	st = &ProcessState{pid: p.Pid, code: code, sig: int(C.ruas_child_term_signal(h))}
+	st = &ProcessState{pid: p.Pid, code: code, sig: int(C.ruas_child_term_signal(h)),
+		limit: limitOf(C.ruas_child_limit(h))}
 	p.mu.Lock()
 	p.state = st
 	p.mu.Unlock()
@@ -174,11 +175,40 @@ func pollChild(h *C.ruas_child) (code int, ok bool, err error) {
 	return code, true, werr
 }
 
+// Limit is the limit of the project's that ended a run
+// (ruas_child_limit), a string so that it prints and logs as it is:
+// LimitNone (""), "memory", "tasks" or "time".
+type Limit string
+
+// The limits ProcessState.Limit reports.
+const (
+	LimitNone   Limit = ""
+	LimitMemory Limit = "memory" // memory_max: the run's cgroup killed a process of it
+	LimitTasks  Limit = "tasks"  // tasks_max: a fork failed at pids.max (the run went on)
+	LimitTime   Limit = "time"   // wall_time_max: the library terminated it
+)
+
+func limitOf(l C.ruas_limit) Limit {
+	switch l {
+	case C.RUAS_LIMIT_NONE:
+		return LimitNone
+	case C.RUAS_LIMIT_MEMORY:
+		return LimitMemory
+	case C.RUAS_LIMIT_TASKS:
+		return LimitTasks
+	case C.RUAS_LIMIT_TIME:
+		return LimitTime
+	}
+	// One this binding does not know yet (a newer libruas): not taken for none.
+	return Limit("limit " + strconv.Itoa(int(l)))
+}
+
 // ProcessState is how an agent ended, as os.ProcessState says it.
 type ProcessState struct {
-	pid  int
-	code int // the wait's status: the exit code, or 128+N for signal N
-	sig  int // the signal that ended the agent, 0 when it exited
+	pid   int
+	code  int   // the wait's status: the exit code, or 128+N for signal N
+	sig   int   // the signal that ended the agent, 0 when it exited
+	limit Limit // the project's limit that ended it, if one did
 }
 
 // Pid is the pid of the process that ended.
@@ -200,6 +230,16 @@ func (s *ProcessState) Success() bool { return s.sig == 0 && s.code == 0 }
 
 // Signal is the signal that ended the agent, 0 when it exited.
 func (s *ProcessState) Signal() syscall.Signal { return syscall.Signal(s.sig) }
+
+// Limit is the limit of the project's that ended the agent (LimitTime:
+// wall_time_max, whose SIGTERM, or SIGKILL after the grace, Signal
+// reports), LimitNone when none did.
+func (s *ProcessState) Limit() Limit {
+	if s == nil {
+		return LimitNone
+	}
+	return s.limit
+}
 
 // Sys is the end as a syscall.WaitStatus.
 func (s *ProcessState) Sys() interface{} {

@@ -574,3 +574,124 @@ func TestOnAudit(t *testing.T) {
 		t.Fatalf("AuditArgv some: %v", err)
 	}
 }
+
+// The limits of a run (open_files_max, file_size_max, core_dumps,
+// wall_time_max) in Globals and ProjectSpec: taken, and what the library
+// holds read back; the project's own win, NoWallTime over a global one too.
+func TestLimitsTakenAndReadBack(t *testing.T) {
+	dir := t.TempDir()
+	yes, no := true, false
+	cfg, err := ruas.NewConfigGlobals(ruas.Globals{OpenFilesMax: 256, FileSizeMax: "67108864",
+		CoreDumps: &yes, WallTimeMax: 600 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Close()
+	specs := []ruas.ProjectSpec{
+		{Name: "global", WorkDir: dir, Command: []string{"true"}},
+		{Name: "own", WorkDir: dir, Command: []string{"true"}, OpenFilesMax: 4096,
+			FileSizeMax: "64M", CoreDumps: &no, WallTimeMax: ruas.NoWallTime},
+		{Name: "big", WorkDir: dir, Command: []string{"true"}, FileSizeMax: "4611686018427387904",
+			WallTimeMax: 31536000 * time.Second},
+	}
+	for _, s := range specs {
+		if err := cfg.AddProject(s); err != nil {
+			t.Fatalf("AddProject(%q): %v", s.Name, err)
+		}
+	}
+	type held struct {
+		wall time.Duration
+		open int
+	}
+	want := map[string]held{"global": {600 * time.Second, 256}, "own": {ruas.NoWallTime, 4096},
+		"big": {31536000 * time.Second, 256}}
+	for name, w := range want {
+		p, ok := cfg.Project(name)
+		if got := (held{p.WallTimeMax, p.OpenFilesMax}); !ok || got != w {
+			t.Errorf("%s: %+v, want %+v", name, got, w)
+		}
+	}
+	// None given: none, and as the run gets it.
+	plain, _ := legacy(t, sh("p", "true"))
+	if p, _ := plain.Project("p"); p.WallTimeMax != ruas.NoWallTime || p.OpenFilesMax != 0 {
+		t.Fatalf("no limits: WallTimeMax %v OpenFilesMax %d", p.WallTimeMax, p.OpenFilesMax)
+	}
+}
+
+// Values the file would refuse are refused from code with the library's
+// messages, in Globals and in a ProjectSpec alike; what C cannot be given
+// as written (a Duration not whole seconds, an int beyond C's) is refused
+// too, never rounded or wrapped into one it takes.
+func TestLimitsRefused(t *testing.T) {
+	cases := []struct {
+		spec ruas.ProjectSpec // its limit fields, for Globals as well
+		code ruas.Code
+		says string
+	}{
+		{ruas.ProjectSpec{OpenFilesMax: 8}, ruas.ErrConfig, "open_files_max must be between 16 and 1048576"},
+		{ruas.ProjectSpec{OpenFilesMax: 1048577}, ruas.ErrConfig, "open_files_max must be between 16 and 1048576"},
+		// -1 is C's RUAS_UNSET: it must not pass as absent.
+		{ruas.ProjectSpec{OpenFilesMax: -1}, ruas.ErrConfig, "open_files_max must be between 16 and 1048576"},
+		// 2^32+64 wraps to 64 as a C int.
+		{ruas.ProjectSpec{OpenFilesMax: 1<<32 + 64}, ruas.ErrConfig, "open_files_max must be between 16 and 1048576"},
+		{ruas.ProjectSpec{FileSizeMax: "64X"}, ruas.ErrConfig, "file_size_max must be a number of bytes"},
+		{ruas.ProjectSpec{FileSizeMax: "0"}, ruas.ErrConfig, "file_size_max must be a number of bytes"},
+		{ruas.ProjectSpec{FileSizeMax: "4611686018427387905"}, ruas.ErrConfig, "file_size_max must be a number of bytes"},
+		{ruas.ProjectSpec{FileSizeMax: "64\x00M"}, ruas.ErrInvalid, "FileSizeMax"},
+		{ruas.ProjectSpec{WallTimeMax: 31536001 * time.Second}, ruas.ErrConfig, "wall_time_max must be between 0 (none) and 31536000 seconds"},
+		{ruas.ProjectSpec{WallTimeMax: 1500 * time.Millisecond}, ruas.ErrInvalid, "wall_time_max must be a whole number of seconds"},
+		{ruas.ProjectSpec{WallTimeMax: -2 * time.Second}, ruas.ErrInvalid, "wall_time_max must be a whole number of seconds"},
+	}
+	cfg, dir := legacy(t)
+	for _, c := range cases {
+		s := c.spec
+		_, gerr := ruas.NewConfigGlobals(ruas.Globals{OpenFilesMax: s.OpenFilesMax,
+			FileSizeMax: s.FileSizeMax, CoreDumps: s.CoreDumps, WallTimeMax: s.WallTimeMax})
+		s.Name, s.WorkDir, s.Command = "p", dir, []string{"true"}
+		perr := cfg.AddProject(s)
+		for what, err := range map[string]error{"Globals": gerr, "ProjectSpec": perr} {
+			var re *ruas.Error
+			if !errors.As(err, &re) || re.Code != c.code || !strings.Contains(re.Message, c.says) {
+				t.Errorf("%s %+v: %v, want %v saying %q", what, c.spec, err, c.code, c.says)
+			}
+		}
+	}
+	if n := len(cfg.Projects()); n != 0 {
+		t.Fatalf("refused projects were added: %v", cfg.Projects())
+	}
+}
+
+// ProcessState.Limit: none for a run that ended by itself or by the
+// supervisor's SIGTERM; LimitTime, with SIGTERM, for one that wall_time_max
+// ended (the library keeps it in legacy mode too).
+func TestWallTimeMaxLimit(t *testing.T) {
+	cfg, _ := legacy(t, sh("exits", "exit 3"),
+		ruas.ProjectSpec{Name: "slow", Command: []string{"/bin/sh", "-c", "exec sleep 30"}, WallTimeMax: time.Second},
+		ruas.ProjectSpec{Name: "long", Command: []string{"/bin/sh", "-c", "exec sleep 30"}, WallTimeMax: time.Minute})
+	c := cfg.Command("exits")
+	var ee *ruas.ExitError
+	if err := c.Run(); !errors.As(err, &ee) || ee.ExitCode() != 3 || ee.Limit() != ruas.LimitNone {
+		t.Fatalf("a run that exited: %v, limit %q", err, c.ProcessState.Limit())
+	}
+	start := time.Now()
+	c = cfg.Command("slow")
+	err := c.Run()
+	took := time.Since(start)
+	if !errors.As(err, &ee) || ee.Signal() != syscall.SIGTERM || ee.Limit() != ruas.LimitTime {
+		t.Fatalf("wall_time_max 1 s: %v, limit %q", err, c.ProcessState.Limit())
+	}
+	// Not before its second, and well before sleep's 30.
+	if took < 900*time.Millisecond || took > 10*time.Second {
+		t.Fatalf("wall_time_max 1 s ended the run after %v", took)
+	}
+	c = cfg.Command("long")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Process.Terminate(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Wait(); !errors.As(err, &ee) || ee.Signal() != syscall.SIGTERM || ee.Limit() != ruas.LimitNone {
+		t.Fatalf("terminated before its wall_time_max: %v, limit %q", err, c.ProcessState.Limit())
+	}
+}

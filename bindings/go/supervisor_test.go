@@ -1,7 +1,8 @@
 // supervisor_test.go - a small chat-bridge-like supervisor over real
 // users: three agents at once, a turn interrupted with SIGINT, sessions
 // cancelled mid-turn, 10 MiB of output, an agent that fails, a spawn
-// refused by preflight and a project built in code from hostile strings.
+// refused by preflight, a project built in code from hostile strings and
+// the limits of a run given in code.
 // It needs the sandbox of tests/integration/go.sh (root, users, sudoers,
 // the staged install), which runs each subtest on the sudo backend as a
 // supervisor user and on the pam backend as root; elsewhere it skips.
@@ -137,6 +138,68 @@ func TestSupervisor(t *testing.T) {
 	t.Run("refused", supRefused)
 	t.Run("hostile", supHostile)
 	t.Run("env", supEnv)
+	t.Run("limits", supLimits)
+}
+
+// The limits of a run given in code reach the target's: ruas-exec sets
+// RLIMIT_NOFILE and RLIMIT_FSIZE, soft and hard, and RLIMIT_CORE 0 unless
+// CoreDumps (the agent's own python3 reads them); and wall_time_max ends an
+// agent that ignores SIGTERM too (SIGKILL after the grace), as LimitTime.
+func supLimits(t *testing.T) {
+	work, agent := itEnv(t, "RUAS_GO_IT_WORK"), itEnv(t, "RUAS_GO_IT_AGENT")
+	cfg, err := ruas.NewConfigGlobals(ruas.Globals{
+		Helper:         itEnv(t, "RUAS_GO_IT_HELPER"),
+		SessionHelper:  itEnv(t, "RUAS_GO_IT_SESSION"),
+		Backend:        itEnv(t, "RUAS_GO_IT_BACKEND"),
+		TerminateGrace: time.Second,
+		OpenFilesMax:   64,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Close()
+	probe := []string{"python3", "-c", `import resource as r
+print(*[v for k in ("NOFILE", "FSIZE", "CORE") for v in r.getrlimit(getattr(r, "RLIMIT_" + k))])`}
+	w1 := filepath.Join(work, "t1")
+	yes, no := true, false
+	for _, spec := range []ruas.ProjectSpec{
+		{Name: "on", WorkDir: w1, RunAsUser: "t1", Command: probe, FileSizeMax: "1M", CoreDumps: &yes},
+		{Name: "off", WorkDir: w1, RunAsUser: "t1", Command: probe, OpenFilesMax: 128,
+			FileSizeMax: "4096", CoreDumps: &no},
+		{Name: "slow", WorkDir: w1, RunAsUser: "t1", Command: []string{"python3", agent, "stubborn"},
+			WallTimeMax: time.Second},
+	} {
+		if err := cfg.AddProject(spec); err != nil {
+			t.Fatalf("AddProject(%q): %v", spec.Name, err)
+		}
+	}
+	if rep, err := cfg.Preflight(context.Background()); err != nil || rep.Fatal {
+		t.Fatalf("preflight: %v %+v", err, rep)
+	}
+	out, err := cfg.Command("on").Output()
+	on := strings.Fields(string(out))
+	// CoreDumps leaves the hard limit as the run got it. sudo's own
+	// rlimit_core is 0 unless sudoers says otherwise (sudoers(5)): only
+	// PAM's shows it.
+	pam := itEnv(t, "RUAS_GO_IT_BACKEND") == "pam"
+	if err != nil || len(on) != 6 || strings.Join(on[:4], " ") != "64 64 1048576 1048576" || (pam && on[5] == "0") {
+		t.Fatalf("the global open_files_max, file_size_max 1M, core_dumps: %q %v", out, err)
+	}
+	out, err = cfg.Command("off").Output()
+	if err != nil || strings.TrimSpace(string(out)) != "128 128 4096 4096 0 0" {
+		t.Fatalf("the project's own limits: %q %v", out, err)
+	}
+	s := start(t, cfg.Command("slow"))
+	s.send(1, "hello")
+	s.turn()
+	began := time.Now()
+	err = s.cmd.Wait() // stdin left open: only wall_time_max ends it
+	var ee *ruas.ExitError
+	if !errors.As(err, &ee) || ee.Signal() != syscall.SIGKILL || ee.Limit() != ruas.LimitTime ||
+		time.Since(began) > 15*time.Second {
+		t.Fatalf("wall_time_max of an agent that ignores SIGTERM: %v, limit %q after %v; stderr: %s",
+			err, s.cmd.ProcessState.Limit(), time.Since(began), s.errb.String())
+	}
 }
 
 // exec.Cmd's habit with run_as_user: Env = append(os.Environ(), ...) starts,

@@ -6,7 +6,9 @@
 # SIGINT, sessions cancelled mid-turn (SIGTERM, and SIGKILL after the grace
 # for an agent that ignores it), 10 MiB of output, an agent that exits
 # non-zero, a spawn refused by preflight, a project built in code from
-# hostile strings; and the example bridge (examples/go/bridge) end to end.
+# hostile strings, the limits of a run given in code (rlimits in the
+# target's run, wall_time_max); and the example bridge (examples/go/bridge)
+# end to end.
 # Inside the private-namespace sandbox; needs root, and go (CI installs
 # golang-go: without it, as root, this fails).
 . "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
@@ -115,11 +117,12 @@ declare -A what=(
 	[fail]="an agent that exits 7: *ExitError with code 7 and its stderr"
 	[refused]="a target with passwordless sudo of its own: Preflight is fatal with the escalation item"
 	[hostile]="a project built in code from hostile strings: refusals name them; what is taken arrives byte for byte"
+	[limits]="the limits given in code reach the target's run; wall_time_max ends an agent that ignores SIGTERM (Limit time)"
 )
 for backend in sudo pam; do
 	who=sup
 	[ "$backend" = pam ] && who=root
-	for name in three interrupt cancel stubborn big fail refused hostile; do
+	for name in three interrupt cancel stubborn big fail refused hostile limits; do
 		sup_test "$who" "$backend" "$name"
 		expect "$backend: ${what[$name]}" passed "$name"
 		OUT="left: $(leftovers)"

@@ -72,7 +72,7 @@ for backend in sudo pam; do
 		WORK="$SB/w")
 	for t in three_agents_at_once sigint_interrupts_a_turn cancel_mid_turn ten_mib_reply \
 		nonzero_exit spawn_refused_by_preflight project_in_code_from_hostile_strings \
-		asyncio_turn; do
+		limits_reach_the_run asyncio_turn; do
 		as_user "$who" "$PY" "$SB/py/test_bridge.py" -v "Bridge.test_$t" \
 			>"$SB/py.out" 2>&1 </dev/null
 		RC=$? OUT=$(cat "$SB/py.out") ERR=""

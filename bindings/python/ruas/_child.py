@@ -17,6 +17,9 @@ DEVNULL = subprocess.DEVNULL
 STDOUT = subprocess.STDOUT
 TimeoutExpired = subprocess.TimeoutExpired
 
+# ruas_child_limit()'s ruas_limit: which of the project's limits ended the run.
+_LIMITS = {0: None, 1: "memory", 2: "tasks", 3: "time"}
+
 
 def _entries(mapping, what):
     """NAME=value strings of a mapping; a name that is empty or holds "=" is refused, as Popen does."""
@@ -92,7 +95,9 @@ class Child:
     """An agent started with Config.spawn(), as subprocess.Popen: pid (and
     agent_pid, the agent's own as this host sees it, 0 when unknown), stdin,
     stdout, stderr, poll(), wait(), returncode, send_signal(), terminate(),
-    kill(), communicate(), a context manager. Behind sudo or ruas-session,
+    kill(), communicate(), a context manager; and limit, once it has ended,
+    the project's limit that ended it: None, "memory", "tasks" or "time"
+    (wall_time_max). Behind sudo or ruas-session,
     signals go to the agent's process group through the helper, and
     terminate() ends the agent's whole tree with the project's grace.
 
@@ -111,6 +116,7 @@ class Child:
         self.args = list(args)
         self.project = project
         self.returncode = None
+        self.limit = None
         self.stdin = self.stdout = self.stderr = None
         self._config = config  # the handle stays alive while the child is
         self._h = Handle("child")  # close() frees it after the calls in progress
@@ -170,6 +176,11 @@ class Child:
 
     def _record(self, h, code):
         sig = _lib.lib.ruas_child_term_signal(h)
+        # Read with the status, while the handle is there (close() frees it), and set
+        # before returncode, so that a thread that sees the returncode sees it too. A
+        # value this binding does not know yet (a newer libruas) is not taken for none.
+        n = _lib.lib.ruas_child_limit(h)
+        self.limit = _LIMITS.get(n, "limit %d" % n)
         self.returncode = -sig if sig else code
         return self.returncode
 

@@ -5,7 +5,7 @@ import os
 import threading
 import warnings
 from dataclasses import dataclass, field
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Union
 
 from . import _errors, _lib
 from ._handle import Handle
@@ -87,6 +87,37 @@ def _report_of(rep) -> Report:
                          _lib.text(lib.ruas_report_unjudged_path(rep, i)))
                 for i in range(lib.ruas_report_unjudged_count(rep))]
     return Report(bool(lib.ruas_report_has_fatal(rep)), projects, host, unjudged)
+
+
+def _count(v):
+    """A limit in seconds or descriptors as C's int (None stays None). A negative one
+    (-1 would be RUAS_UNSET, absent) or one C's int cannot hold (ctypes would wrap
+    it into one the library takes) goes as INT_MIN, which the library refuses
+    with its own message."""
+    if v is None:
+        return None
+    v = int(v)
+    return v if 0 <= v <= 0x7fffffff else -0x80000000
+
+
+def _file_size(v):
+    """file_size_max as the C string it crosses as: an int is bytes, in decimal; a str
+    as written ("64M"). The library judges either, with the file's message."""
+    if v is None:
+        return None
+    # A bool is an int to Python: True must not become a limit of 1 byte.
+    if isinstance(v, bool) or not isinstance(v, (int, str)):
+        raise TypeError("ruas: file_size_max is an int (bytes) or a str such as \"64M\", "
+                        "not %s" % type(v).__name__)
+    return _lib.encode("%d" % v if isinstance(v, int) else v)
+
+
+def _core_dumps(v):
+    """core_dumps as the C int: a bool (an int 0 or 1 too; any other the library refuses).
+    Anything else, such as the str "false", which is true, is a TypeError."""
+    if not isinstance(v, int):
+        raise TypeError("ruas: core_dumps is a bool, not %s" % type(v).__name__)
+    return int(v)
 
 
 def _options(supervisor_uid, skip_owner_check):
@@ -177,9 +208,14 @@ class Config:
             supervisor_uid: Optional[int] = None, audit_facility: Optional[str] = None,
             audit_log: Optional[str] = None, audit_argv: Optional[str] = None,
             audit_argv_max: Optional[int] = None, host_check_interval: Optional[int] = None,
+            open_files_max: Optional[int] = None,
+            file_size_max: Optional[Union[int, str]] = None,
+            core_dumps: Optional[bool] = None, wall_time_max: Optional[int] = None,
             audit=None) -> "Config":
         """An empty configuration with ruas.conf's top-level keys (ruas_config_new);
-        None keeps each key's default."""
+        None keeps each key's default. The limits of every project's runs:
+        open_files_max, file_size_max (an int of bytes or a str such as "64M"),
+        core_dumps (a bool), wall_time_max (seconds; 0: none)."""
         def num(v):
             return _lib.RUAS_UNSET if v is None else int(v)
         g = _lib.options(_lib.ConfigGlobals, _lib.CONFIG_GLOBALS_VERSION,
@@ -194,7 +230,12 @@ class Config:
                          audit_facility=_lib.encode(audit_facility),
                          audit_log=_lib.encode(audit_log), audit_argv=_lib.encode(audit_argv),
                          audit_argv_max=num(audit_argv_max),
-                         host_check_interval=num(host_check_interval))
+                         host_check_interval=num(host_check_interval),
+                         open_files_max=num(_count(open_files_max)),
+                         file_size_max=_file_size(file_size_max),
+                         core_dumps=_lib.RUAS_UNSET if core_dumps is None
+                         else _core_dumps(core_dumps),
+                         wall_time_max=num(_count(wall_time_max)))
         h, err = _lib.P(), _errors.new_err()
         opts, _keep = _options(supervisor_uid, False)
         _errors.check(_lib.lib.ruas_config_new(ctypes.byref(h), ctypes.byref(g), opts,
@@ -208,9 +249,14 @@ class Config:
                     pam_service: Optional[str] = None, lifetime: Optional[str] = None,
                     deny_settings_args: Optional[Sequence[str]] = None,
                     scan_prune: Optional[Sequence[str]] = None,
-                    target_sudo_allowed: Optional[Sequence[str]] = None) -> None:
+                    target_sudo_allowed: Optional[Sequence[str]] = None,
+                    open_files_max: Optional[int] = None,
+                    file_size_max: Optional[Union[int, str]] = None,
+                    core_dumps: Optional[bool] = None,
+                    wall_time_max: Optional[int] = None) -> None:
         """Adds a project, checked as the file's would be (ruas_config_add_project):
-        a value the file would refuse raises ConfigError naming it."""
+        a value the file would refuse raises ConfigError naming it. The limits
+        are Config.new()'s, the project's own winning; None: the global one."""
         if isinstance(command, (str, bytes)):
             raise TypeError("ruas: command is a list of arguments, not a string")
         s = _lib.options(_lib.ProjectSpec, _lib.PROJECT_SPEC_VERSION,
@@ -221,9 +267,15 @@ class Config:
                          scan_prune=_lib.strv(scan_prune),
                          target_sudo_allowed=_lib.strv(target_sudo_allowed),
                          backend=_lib.encode(backend), pam_service=_lib.encode(pam_service),
-                         lifetime=_lib.encode(lifetime))
+                         lifetime=_lib.encode(lifetime), file_size_max=_file_size(file_size_max))
         if terminate_grace is not None:
             s.terminate_grace = int(terminate_grace)
+        if open_files_max is not None:
+            s.open_files_max = _count(open_files_max)
+        if core_dumps is not None:
+            s.core_dumps = _core_dumps(core_dumps)
+        if wall_time_max is not None:
+            s.wall_time_max = _count(wall_time_max)
         err = _errors.new_err()
         with self._use() as h:
             _errors.check(_lib.lib.ruas_config_add_project(h, ctypes.byref(s),
@@ -263,7 +315,8 @@ class Config:
                     for i in range(_lib.lib.ruas_config_project_count(h))]
 
     def project(self, name: str) -> dict:
-        """A project's settings as loaded: name, work_dir, command, run_as_user, ..."""
+        """A project's settings as loaded: name, work_dir, command, run_as_user, ...;
+        wall_time_max and open_files_max in force (0: none, and as the run gets it)."""
         lib = _lib.lib
         with self._use() as h:
             p = lib.ruas_config_project_find(h, _lib.encode(name))
@@ -277,6 +330,8 @@ class Config:
                     "person": _lib.text(lib.ruas_project_person(p)),
                     "backend": _lib.text(lib.ruas_project_backend(p)),
                     "terminate_grace": lib.ruas_project_terminate_grace(p),
+                    "wall_time_max": lib.ruas_project_wall_time_max(p),
+                    "open_files_max": lib.ruas_project_open_files_max(p),
                     "env_allowlist": _lib.strv_list(lib.ruas_project_env_allowlist(p))}
 
     def _use(self):

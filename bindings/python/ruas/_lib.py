@@ -17,9 +17,9 @@ except ImportError:  # the source tree: RUAS_LIBRARY names the build's
 
 RUAS_UNSET = -1
 CONFIG_OPTIONS_VERSION = 1
-PROJECT_SPEC_VERSION = 1
+PROJECT_SPEC_VERSION = 2
 SPAWN_OPTIONS_VERSION = 5
-CONFIG_GLOBALS_VERSION = 3
+CONFIG_GLOBALS_VERSION = 4
 PREFLIGHT_OPTIONS_VERSION = 3
 AUDIT_SINK_VERSION = 1
 AUDIT_TO_CALLBACK = 2
@@ -54,7 +54,10 @@ class ConfigGlobals(ctypes.Structure):
                 ("audit_facility", c_str), ("audit_log", c_str), ("audit_argv", c_str),
                 ("audit_argv_max", ctypes.c_int),
                 # version 3
-                ("host_check_interval", ctypes.c_int)]
+                ("host_check_interval", ctypes.c_int),
+                # version 4: the limits of each run
+                ("open_files_max", ctypes.c_int), ("file_size_max", c_str),
+                ("core_dumps", ctypes.c_int), ("wall_time_max", ctypes.c_int)]
 
 
 class AuditRecord(ctypes.Structure):
@@ -77,7 +80,10 @@ class ProjectSpec(ctypes.Structure):
                 ("command", c_strv), ("run_as_user", c_str), ("env_allowlist", c_strv),
                 ("person", c_str), ("deny_settings_args", c_strv), ("scan_prune", c_strv),
                 ("target_sudo_allowed", c_strv), ("backend", c_str), ("pam_service", c_str),
-                ("terminate_grace", ctypes.c_int), ("lifetime", c_str)]
+                ("terminate_grace", ctypes.c_int), ("lifetime", c_str),
+                # version 2: the limits of its runs
+                ("open_files_max", ctypes.c_int), ("file_size_max", c_str),
+                ("core_dumps", ctypes.c_int), ("wall_time_max", ctypes.c_int)]
 
 
 class PreflightOptions(ctypes.Structure):
@@ -145,6 +151,8 @@ _PROTOS = [
     ("ruas_project_person", c_str, [P]),
     ("ruas_project_backend", c_str, [P]),
     ("ruas_project_terminate_grace", ctypes.c_uint, [P]),
+    ("ruas_project_wall_time_max", ctypes.c_uint, [P]),
+    ("ruas_project_open_files_max", ctypes.c_uint, [P]),
     ("ruas_project_command", c_strv, [P]),
     ("ruas_project_env_allowlist", c_strv, [P]),
     ("ruas_preflight", ctypes.c_int, [PP, P, ctypes.POINTER(PreflightOptions), PP]),
@@ -179,6 +187,7 @@ _PROTOS = [
     ("ruas_child_signal", ctypes.c_int, [P, ctypes.c_int, PP]),
     ("ruas_child_pidfd", ctypes.c_int, [P]),
     ("ruas_child_term_signal", ctypes.c_int, [P]),
+    ("ruas_child_limit", ctypes.c_int, [P]),
     ("ruas_child_free", None, [P]),
 ]
 for _name, _res, _args in _PROTOS:

@@ -48,6 +48,12 @@ class Process:
     def returncode(self) -> Optional[int]:
         return self._child.returncode
 
+    @property
+    def limit(self) -> Optional[str]:
+        """The project's limit that ended the agent (ruas.Child.limit): None,
+        "memory", "tasks" or "time"."""
+        return self._child.limit
+
     async def _connect(self, limit):
         c, loop = self._child, self._loop
         if c.stdin:

@@ -139,6 +139,39 @@ class Bridge(unittest.TestCase):
         self.assertEqual(r["argv"], hostile)
         self.assertEqual(r["user"], TARGET)
 
+    def test_limits_reach_the_run(self):
+        """The limits given in code reach the target's run: ruas-exec sets RLIMIT_NOFILE
+        and RLIMIT_FSIZE, soft and hard, and RLIMIT_CORE 0 unless core_dumps (the
+        agent's own python3 reads them); wall_time_max ends a turn that never ends."""
+        probe = [sys.executable, "-c", "import resource as r\nprint(*[v for k in ('NOFILE', "
+                 "'FSIZE', 'CORE') for v in r.getrlimit(getattr(r, 'RLIMIT_' + k))])"]
+        with ruas.Config.new(name="limits", helper=E["HELPER"], session_helper=E["SESSION"],
+                             backend=E["BACKEND"], terminate_grace=1, open_files_max=64) as cfg:
+            cfg.add_project(name="on", work_dir=E["WORK"], run_as_user=TARGET, command=probe,
+                            file_size_max="1M", core_dumps=True)
+            cfg.add_project(name="off", work_dir=E["WORK"], run_as_user=TARGET, command=probe,
+                            open_files_max=128, file_size_max=4096, core_dumps=False)
+            cfg.add_project(name="slow", work_dir=E["WORK"], run_as_user=TARGET,
+                            command=[sys.executable, E["AGENT"]], wall_time_max=1)
+            report = cfg.preflight()
+            self.assertFalse(report.fatal)
+            with cfg.spawn("on", stdout=ruas.PIPE) as k:
+                on = [int(v) for v in k.communicate(timeout=60)[0].split()]
+            self.assertEqual(on[:4], [64, 64, 1 << 20, 1 << 20])
+            # core_dumps leaves the hard limit as the run got it. sudo's own rlimit_core
+            # is 0 unless sudoers says otherwise (sudoers(5)): only PAM's shows it.
+            if E["BACKEND"] == "pam":
+                self.assertNotEqual(on[5], 0, "core_dumps: the hard limit as the run got it")
+            with cfg.spawn("off", stdout=ruas.PIPE) as k:
+                off = [int(v) for v in k.communicate(timeout=60)[0].split()]
+            self.assertEqual(off, [128, 128, 4096, 4096, 0, 0])
+            k = start(cfg, report, "slow")
+            self.assertEqual(turn(k, "hello")["reply"], "hello")
+            # stdin left open: only wall_time_max ends it.
+            self.assertEqual(k.wait(30), -signal.SIGTERM)
+            self.assertEqual(k.limit, "time")
+            k.close()
+
     def test_asyncio_turn(self):
         async def main():
             p = await rasyncio.spawn(self.cfg, "agent", stdin=ruas.PIPE, stdout=ruas.PIPE)

@@ -123,7 +123,12 @@ class LayoutTests(unittest.TestCase):
         self.assertEqual((o.version, o.stdin_fd, o.stdout_fd, o.stderr_fd, o.pty, o.pty_relay),
                          (5, -1, -1, -1, -1, 0))
         g = _lib.options(_lib.ConfigGlobals, _lib.CONFIG_GLOBALS_VERSION)
-        self.assertEqual((g.version, g.terminate_grace, g.host_check_interval), (3, -1, -1))
+        self.assertEqual((g.version, g.terminate_grace, g.host_check_interval), (4, -1, -1))
+        self.assertEqual((g.open_files_max, g.file_size_max, g.core_dumps, g.wall_time_max),
+                         (-1, None, -1, -1))
+        s = _lib.options(_lib.ProjectSpec, _lib.PROJECT_SPEC_VERSION)
+        self.assertEqual((s.version, s.terminate_grace, s.open_files_max, s.file_size_max,
+                          s.core_dumps, s.wall_time_max), (2, -1, -1, None, -1, -1))
         k = _lib.options(_lib.AuditSink, 1, to=_lib.AUDIT_TO_CALLBACK)
         self.assertEqual((k.to, k.fd), (_lib.AUDIT_TO_CALLBACK, -1))
         with self.assertRaises(ruas.InvalidError):
@@ -192,6 +197,127 @@ class AuditTests(unittest.TestCase):
                 self.assertNotIn("secret-arg", f.read())
         with self.assertRaises(ruas.ConfigError):
             ruas.Config.new(audit_argv="some")
+
+
+class LimitTests(unittest.TestCase):
+    """The limits of a run (ruas.conf(5) keys open_files_max, file_size_max,
+    core_dumps, wall_time_max) through Config.new() and add_project(), judged
+    by the library with its own messages; and Child.limit. Legacy-mode
+    projects: the library keeps wall_time_max without run_as_user too."""
+
+    def test_keys_taken_and_read_back(self):
+        cfg = ruas.Config.new(name="limits", open_files_max=256, file_size_max=64 << 20,
+                              core_dumps=True, wall_time_max=600)
+        try:
+            cfg.add_project(name="global", work_dir=WORK, command=["true"])
+            # A project's own win, 0 (none) over the global 600 too.
+            cfg.add_project(name="own", work_dir=WORK, command=["true"], open_files_max=4096,
+                            file_size_max="64M", core_dumps=False, wall_time_max=0)
+            # The largest size there is, as an int: it crosses as its decimal string.
+            cfg.add_project(name="big", work_dir=WORK, command=["true"],
+                            file_size_max=1 << 62, core_dumps=1)
+            got = {n: (cfg.project(n)["wall_time_max"], cfg.project(n)["open_files_max"])
+                   for n in cfg.projects}
+            self.assertEqual(got, {"global": (600, 256), "own": (0, 4096), "big": (600, 256)})
+        finally:
+            cfg.close()
+        cfg = config()
+        try:
+            p = cfg.project("sh")  # none given: none, and as the run gets it
+            self.assertEqual((p["wall_time_max"], p["open_files_max"]), (0, 0))
+        finally:
+            cfg.close()
+
+    BAD = [
+        (dict(open_files_max=8), "open_files_max must be between 16 and 1048576"),
+        (dict(open_files_max=1048577), "open_files_max must be between 16 and 1048576"),
+        # -1 is C's RUAS_UNSET: it must not pass as absent; 2^32+64 wraps to 64 as a C int.
+        (dict(open_files_max=-1), "open_files_max must be between 16 and 1048576"),
+        (dict(open_files_max=(1 << 32) + 64), "open_files_max must be between 16 and 1048576"),
+        (dict(file_size_max="64X"), "file_size_max must be a number of bytes"),
+        (dict(file_size_max="-1"), "file_size_max must be a number of bytes"),
+        (dict(file_size_max=0), "file_size_max must be a number of bytes"),
+        # One byte past the largest: the int reaches the library exactly.
+        (dict(file_size_max=(1 << 62) + 1), "file_size_max must be a number of bytes"),
+        (dict(core_dumps=2), "core_dumps must be true or false"),
+        (dict(wall_time_max=31536001),
+         "wall_time_max must be between 0 (none) and 31536000 seconds"),
+        (dict(wall_time_max=-1), "wall_time_max must be between 0 (none) and 31536000 seconds"),
+        (dict(wall_time_max=(1 << 32) + 1),
+         "wall_time_max must be between 0 (none) and 31536000 seconds"),
+    ]
+
+    def test_bad_values_refused_with_the_librarys_message(self):
+        for kw, says in self.BAD:
+            with self.assertRaises(ruas.ConfigError, msg=repr(kw)) as cm:
+                ruas.Config.new(**kw)
+            self.assertIn(says, str(cm.exception), kw)
+        cfg = ruas.Config.new(name="limits")
+        try:
+            for i, (kw, says) in enumerate(self.BAD):
+                with self.assertRaises(ruas.ConfigError, msg=repr(kw)) as cm:
+                    cfg.add_project(name="p%d" % i, work_dir=WORK, command=["true"], **kw)
+                self.assertIn(says, str(cm.exception), kw)
+            self.assertEqual(cfg.projects, [])
+        finally:
+            cfg.close()
+
+    def test_values_of_the_wrong_type_never_reach_c(self):
+        # "false" is a true str, True an int of 1 byte: neither may pass as such.
+        for kw in (dict(core_dumps="false"), dict(core_dumps=1.0),
+                   dict(file_size_max=True), dict(file_size_max=1.5),
+                   dict(file_size_max=b"64M")):
+            with self.assertRaises(TypeError, msg=repr(kw)):
+                ruas.Config.new(**kw)
+            cfg = ruas.Config.new(name="limits")
+            try:
+                with self.assertRaises(TypeError, msg=repr(kw)):
+                    cfg.add_project(name="p", work_dir=WORK, command=["true"], **kw)
+            finally:
+                cfg.close()
+
+    def test_a_run_that_ends_by_itself_has_no_limit(self):
+        cfg = config()
+        try:
+            c = cfg.spawn("sh", ["exit 3"])
+            self.assertIsNone(c.limit)
+            self.assertEqual(c.wait(timeout=30), 3)
+            self.assertIsNone(c.limit)
+            c.close()
+        finally:
+            cfg.close()
+
+    def test_wall_time_max_ends_the_run(self):
+        cfg = ruas.Config.new(name="limits")
+        try:
+            cfg.add_project(name="slow", work_dir=WORK, command=["/bin/sh", "-c", "exec sleep 30"],
+                            wall_time_max=1)
+            cfg.add_project(name="long", work_dir=WORK, command=["/bin/sh", "-c", "exec sleep 30"],
+                            wall_time_max=60)
+            t0 = time.monotonic()
+            c = cfg.spawn("slow")
+            self.assertEqual(c.wait(timeout=20), -signal.SIGTERM)
+            took = time.monotonic() - t0
+            self.assertEqual(c.limit, "time")
+            # Not before its second, and well before sleep's 30.
+            self.assertGreaterEqual(took, 0.9)
+            self.assertLess(took, 10)
+            c.close()
+            # The same signal from the supervisor, before the deadline, is no limit's.
+            c = cfg.spawn("long")
+            c.terminate()
+            self.assertEqual(c.wait(timeout=20), -signal.SIGTERM)
+            self.assertIsNone(c.limit)
+            c.close()
+
+            async def main():
+                p = await rasyncio.spawn(cfg, "slow")
+                self.assertIsNone(p.limit)
+                self.assertEqual(await asyncio.wait_for(p.wait(), 20), -signal.SIGTERM)
+                self.assertEqual(p.limit, "time")
+            asyncio.run(main())
+        finally:
+            cfg.close()
 
 
 class ConfigTests(Base):
