@@ -588,10 +588,10 @@ func TestLimitsTakenAndReadBack(t *testing.T) {
 	}
 	defer cfg.Close()
 	specs := []ruas.ProjectSpec{
-		{Name: "global", WorkDir: dir, Command: []string{"true"}},
-		{Name: "own", WorkDir: dir, Command: []string{"true"}, OpenFilesMax: 4096,
+		{Name: "global", RunAsUser: "nobody", WorkDir: dir, Command: []string{"true"}},
+		{Name: "own", RunAsUser: "nobody", WorkDir: dir, Command: []string{"true"}, OpenFilesMax: 4096,
 			FileSizeMax: "64M", CoreDumps: &no, WallTimeMax: ruas.NoWallTime},
-		{Name: "big", WorkDir: dir, Command: []string{"true"}, FileSizeMax: "4611686018427387904",
+		{Name: "big", RunAsUser: "nobody", WorkDir: dir, Command: []string{"true"}, FileSizeMax: "4611686018427387904",
 			WallTimeMax: 31536000 * time.Second},
 	}
 	for _, s := range specs {

@@ -209,12 +209,12 @@ class LimitTests(unittest.TestCase):
         cfg = ruas.Config.new(name="limits", open_files_max=256, file_size_max=64 << 20,
                               core_dumps=True, wall_time_max=600)
         try:
-            cfg.add_project(name="global", work_dir=WORK, command=["true"])
+            cfg.add_project(name="global", run_as_user="nobody", work_dir=WORK, command=["true"])
             # A project's own win, 0 (none) over the global 600 too.
-            cfg.add_project(name="own", work_dir=WORK, command=["true"], open_files_max=4096,
+            cfg.add_project(name="own", run_as_user="nobody", work_dir=WORK, command=["true"], open_files_max=4096,
                             file_size_max="64M", core_dumps=False, wall_time_max=0)
             # The largest size there is, as an int: it crosses as its decimal string.
-            cfg.add_project(name="big", work_dir=WORK, command=["true"],
+            cfg.add_project(name="big", run_as_user="nobody", work_dir=WORK, command=["true"],
                             file_size_max=1 << 62, core_dumps=1)
             got = {n: (cfg.project(n)["wall_time_max"], cfg.project(n)["open_files_max"])
                    for n in cfg.projects}
