@@ -193,9 +193,8 @@ func NewConfigGlobals(g Globals) (*Config, error) {
 	cg.audit_facility = a.opt("Globals.AuditFacility", g.AuditFacility)
 	cg.audit_log = a.opt("Globals.AuditLog", g.AuditLog)
 	cg.audit_argv = a.opt("Globals.AuditArgv", g.AuditArgv)
-	if g.AuditArgvMax != 0 {
-		cg.audit_argv_max = C.int(g.AuditArgvMax)
-	}
+	// Through count(): a negative or too big one is refused, never wrapped.
+	cg.audit_argv_max = count(g.AuditArgvMax)
 	var err error
 	if cg.scan_time_limit, err = seconds("scan_time_limit", g.ScanTimeLimit); err != nil {
 		return nil, err

@@ -573,6 +573,13 @@ func TestOnAudit(t *testing.T) {
 	if _, err := ruas.NewConfigGlobals(ruas.Globals{AuditArgv: "some"}); !errors.Is(err, ruas.ErrConfig) {
 		t.Fatalf("AuditArgv some: %v", err)
 	}
+	// A C int would take 2^32+1 as 1, and -1 as absent: both refused by the library.
+	for _, n := range []int{1<<32 + 1, -1} {
+		_, err := ruas.NewConfigGlobals(ruas.Globals{AuditArgvMax: n})
+		if !errors.Is(err, ruas.ErrConfig) || !strings.Contains(err.Error(), "audit_argv_max must be") {
+			t.Fatalf("AuditArgvMax %d: %v", n, err)
+		}
+	}
 }
 
 // The limits of a run (open_files_max, file_size_max, core_dumps,

@@ -90,7 +90,7 @@ def _report_of(rep) -> Report:
 
 
 def _count(v):
-    """A limit in seconds or descriptors as C's int (None stays None). A negative one
+    """A number of seconds, bytes or descriptors as C's int (None stays None). A negative one
     (-1 would be RUAS_UNSET, absent) or one C's int cannot hold (ctypes would wrap
     it into one the library takes) goes as INT_MIN, which the library refuses
     with its own message."""
@@ -217,7 +217,8 @@ class Config:
         open_files_max, file_size_max (an int of bytes or a str such as "64M"),
         core_dumps (a bool), wall_time_max (seconds; 0: none)."""
         def num(v):
-            return _lib.RUAS_UNSET if v is None else int(v)
+            # Every number through _count(): -1 must not pass as absent, nor 2^32 as 0.
+            return _lib.RUAS_UNSET if v is None else _count(v)
         g = _lib.options(_lib.ConfigGlobals, _lib.CONFIG_GLOBALS_VERSION,
                          name=_lib.encode(name), env_allowlist=_lib.strv(env_allowlist),
                          sudo=_lib.encode(sudo), helper=_lib.encode(helper),
@@ -231,11 +232,11 @@ class Config:
                          audit_log=_lib.encode(audit_log), audit_argv=_lib.encode(audit_argv),
                          audit_argv_max=num(audit_argv_max),
                          host_check_interval=num(host_check_interval),
-                         open_files_max=num(_count(open_files_max)),
+                         open_files_max=num(open_files_max),
                          file_size_max=_file_size(file_size_max),
                          core_dumps=_lib.RUAS_UNSET if core_dumps is None
                          else _core_dumps(core_dumps),
-                         wall_time_max=num(_count(wall_time_max)))
+                         wall_time_max=num(wall_time_max))
         h, err = _lib.P(), _errors.new_err()
         opts, _keep = _options(supervisor_uid, False)
         _errors.check(_lib.lib.ruas_config_new(ctypes.byref(h), ctypes.byref(g), opts,
@@ -269,7 +270,7 @@ class Config:
                          backend=_lib.encode(backend), pam_service=_lib.encode(pam_service),
                          lifetime=_lib.encode(lifetime), file_size_max=_file_size(file_size_max))
         if terminate_grace is not None:
-            s.terminate_grace = int(terminate_grace)
+            s.terminate_grace = _count(terminate_grace)
         if open_files_max is not None:
             s.open_files_max = _count(open_files_max)
         if core_dumps is not None:

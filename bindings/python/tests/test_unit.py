@@ -346,6 +346,22 @@ class ConfigTests(Base):
         out, _ = self.cfg.spawn("odd", stdout=ruas.PIPE).communicate(timeout=30)
         self.assertEqual(json.loads(out)["cwd"], odd)
 
+    def test_numbers_c_would_misread_refused(self):
+        # -1 is C's RUAS_UNSET and 2^32 wraps to 0 as a C int: neither may pass as another
+        # value; each is refused with the library's message, for every numeric key.
+        for bad in (-1, 1 << 32):
+            with self.assertRaises(ruas.ConfigError) as cm:
+                self.cfg.add_project(name="g", work_dir=WORK, command=["true"],
+                                     terminate_grace=bad)
+            self.assertIn("terminate_grace must be between 0 and 3600", str(cm.exception))
+            for kw, says in ((dict(terminate_grace=bad), "terminate_grace must be between"),
+                             (dict(scan_time_limit=bad), "scan_time_limit must be between"),
+                             (dict(audit_argv_max=bad), "audit_argv_max must be"),
+                             (dict(host_check_interval=bad), "host_check_interval must be")):
+                with self.assertRaises(ruas.ConfigError, msg=repr(kw)) as cm:
+                    ruas.Config.new(**kw)
+                self.assertIn(says, str(cm.exception), kw)
+
     def test_nul_refused_before_c(self):
         with self.assertRaises(ValueError):
             self.cfg.add_project(name="n", work_dir=WORK, command=["a\0b"])
