@@ -150,10 +150,15 @@ for backend in sudo pam; do
 	expect "$backend: ... and the fix" has "$ERR" \
 		'Lower open_files_max to 2048 or less, or raise the hard limit of "t1" (pam_limits, for example in /etc/security/limits.conf: t1 hard nofile 4096).'
 	expect "$backend: ... the other projects, within it, have no such finding" hasnt "$ERR" 'project "lim": open_files_max'
+	# ruas run keeps a passing check (verdict.h): the runs above passed it
+	# at the supervisor's usual limits; at a lower hard limit it is judged anew.
 	as_user "$who" prlimit --nofile=1024:2048 -- "$RUAS" run --quiet -c "$conf" above \
 		>"$SB/out" 2>"$SB/err" </dev/null
-	RC=$?
-	expect "$backend: ... ruas run refuses it (exit 1)" test "$RC" = 1
+	RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+	expect "$backend: ... ruas run refuses it (exit 1), a check kept at other limits not reused" \
+		test "$RC" = 1
+	expect "$backend: ... saying why" has "$ERR" 'open_files_max 4096 is above the hard RLIMIT_NOFILE (2048)'
+	expect "$backend: ... and nothing of the target ran" test ! -e "$HOME1/agent-ran"
 	as_user "$who" prlimit --nofile=1024:2048 -- "$SB/bin/startspawn" "$conf" above - \
 		>"$SB/out" 2>"$SB/err" </dev/null
 	RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")

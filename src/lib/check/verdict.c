@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,6 +25,7 @@
 /* Files and directories whose change can change a check's verdict. */
 static const char *const watched[] = {
 	"/etc/sudoers", "/etc/sudoers.d", "/etc/sudo.conf", "/etc/pam.d", "/etc/security",
+	"/etc/security/limits.d",
 	"/etc/passwd", "/etc/group", "/etc/shadow", "/etc/gshadow", "/etc/nsswitch.conf",
 	"/etc/login.defs", "/etc/doas.conf", "/etc/polkit-1/rules.d", "/run/polkit-1/rules.d",
 	"/usr/local/share/polkit-1/rules.d", "/usr/share/polkit-1/rules.d",
@@ -32,12 +34,13 @@ static const char *const watched[] = {
 	"/etc/cron.deny", "/etc/at.allow", "/etc/at.deny", "/var/spool/cron/crontabs",
 	"/var/spool/cron/atjobs", "/proc/sys/kernel/random/boot_id", NULL};
 /* Of those, the directories whose entries are each watched too (where they can be listed). */
-static const char *const listed[] = {"/etc/sudoers.d", "/etc/pam.d", "/etc/security", NULL};
+static const char *const listed[] = {"/etc/sudoers.d", "/etc/pam.d", "/etc/security",
+				     "/etc/security/limits.d", NULL};
 
 /* The checks' ids, so that a kept report's ids are the library's own strings. */
 static const char *const checks[] = {
 	"account", "anchors", "audit",	"audit_log", "bwrap",	 "containment", "escalation",
-	"groups",  "lifetime", "pam",	"password",  "people",	 "polkit",	"scan",
+	"groups",  "lifetime", "limits", "pam",	"password",  "people",	 "polkit",	"scan",
 	"sudo",	   "work_dir", "refused", NULL};
 
 void verdict_sig(struct buf *k, const char *what, const char *path)
@@ -114,7 +117,13 @@ static int key_of(const ruas_config *cfg, struct buf *k)
 	if (!cfg->file_id.set || !cfg->host_check_interval)
 		return -1;
 	buf_adds(k, VERDICT_MAGIC);
-	buf_printf(k, "euid %u\nconfig ", (unsigned int)geteuid());
+	buf_printf(k, "euid %u\n", (unsigned int)geteuid());
+	/* The hard limits the targets' runs start from, which the limits check judges. */
+	struct rlimit nofile, fsize;
+	if (getrlimit(RLIMIT_NOFILE, &nofile) < 0 || getrlimit(RLIMIT_FSIZE, &fsize) < 0)
+		return -1;
+	buf_printf(k, "rlimits %llu %llu\nconfig ", (unsigned long long)nofile.rlim_max,
+		   (unsigned long long)fsize.rlim_max);
 	buf_add(k, cfg->path, strlen(cfg->path) + 1);
 	buf_printf(k, " %llu %llu %lld %lld.%09ld %lld.%09ld\n",
 		   (unsigned long long)cfg->file_id.dev, (unsigned long long)cfg->file_id.ino,

@@ -10,7 +10,9 @@
  * preflight that asks for it (ruas_preflight_options.reuse_verdict: `ruas
  * run` does) gets it back instead of running the probes again, while:
  *   - it is younger than host_check_interval (CLOCK_BOOTTIME, same boot);
- *   - its key is the same: the configuration file, the supervisor, each
+ *   - its key is the same: the configuration file, the supervisor (and
+ *     its hard RLIMIT_NOFILE and RLIMIT_FSIZE, which the targets' runs
+ *     start from), each
  *     target's uid, gid and groups, the helpers and sudo, and the identity
  *     (device, inode, mode, owner, size, mtime, ctime) of the files and
  *     directories that hold sudo's, PAM's, doas's and polkit's rules, the
