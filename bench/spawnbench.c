@@ -3,7 +3,9 @@
  * a spawn alone, without the startup checks. Prints the median in ms. With
  * `-- CMD...`, each round also runs CMD (posix_spawnp and waitpid, what a
  * supervisor without ruas does), interleaved, and prints both medians: the
- * baseline first, so that both sides pay the same harness.
+ * baseline first, so that both sides pay the same harness. `-- @OTHER`
+ * makes the baseline a ruas_spawn() of project OTHER of the same
+ * configuration (a spawn without the limits PROJECT has, say).
  */
 #include <spawn.h>
 #include <stdio.h>
@@ -29,12 +31,33 @@ static double since_ms(const struct timespec *a)
 	return (double)(b.tv_sec - a->tv_sec) * 1e3 + (double)(b.tv_nsec - a->tv_nsec) / 1e6;
 }
 
-/* One run of the baseline command; its wall time in ms, or -1. */
-static double run_baseline(char **cmd)
+/* One ruas_spawn() and wait of project; its wall time in ms, or -1 (said on stderr). */
+static double run_project(const ruas_config *cfg, const char *project)
+{
+	struct timespec a;
+	ruas_child *c;
+	ruas_error *err = NULL;
+	int code;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	if (ruas_spawn(&c, cfg, project, NULL, NULL, &err) < 0 ||
+	    ruas_child_wait(c, &code, &err) < 0) {
+		fprintf(stderr, "spawnbench: %s\n", ruas_error_message(err));
+		ruas_error_free(err);
+		return -1;
+	}
+	double ms = since_ms(&a);
+	ruas_child_free(c);
+	return ms;
+}
+
+/* One run of the baseline command (or @PROJECT of cfg); its wall time in ms, or -1. */
+static double run_baseline(const ruas_config *cfg, char **cmd)
 {
 	struct timespec a;
 	pid_t pid;
 	int status;
+	if (cmd[0][0] == '@')
+		return run_project(cfg, cmd[0] + 1);
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	if (posix_spawnp(&pid, cmd[0], NULL, NULL, cmd, environ) != 0 ||
 	    waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
@@ -62,21 +85,12 @@ int main(int argc, char **argv)
 	if (!ms || !base)
 		return 2;
 	for (int i = 0; i < n; i++) {
-		if (cmd && (base[i] = run_baseline(cmd)) < 0) {
+		if (cmd && (base[i] = run_baseline(cfg, cmd)) < 0) {
 			fprintf(stderr, "spawnbench: %s failed\n", cmd[0]);
 			return 1;
 		}
-		struct timespec a;
-		ruas_child *c;
-		int code;
-		clock_gettime(CLOCK_MONOTONIC, &a);
-		if (ruas_spawn(&c, cfg, argv[2], NULL, NULL, &err) < 0 ||
-		    ruas_child_wait(c, &code, &err) < 0) {
-			fprintf(stderr, "spawnbench: %s\n", ruas_error_message(err));
+		if ((ms[i] = run_project(cfg, argv[2])) < 0)
 			return 1;
-		}
-		ms[i] = since_ms(&a);
-		ruas_child_free(c);
 	}
 	qsort(ms, (size_t)n, sizeof *ms, cmp);
 	qsort(base, (size_t)n, sizeof *base, cmp);

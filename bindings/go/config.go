@@ -12,6 +12,7 @@ import "C"
 import (
 	"math"
 	"runtime"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -334,6 +335,12 @@ func (cfg *Config) Project(name string) (ProjectSpec, bool) {
 	if wall == 0 {
 		wall = NoWallTime
 	}
+	// As a ProjectSpec says them: "" for none, the bytes in decimal.
+	size := ""
+	if n := uint64(C.ruas_project_file_size_max(p)); n != 0 {
+		size = strconv.FormatUint(n, 10)
+	}
+	dumps := C.ruas_project_core_dumps(p) != 0
 	return ProjectSpec{
 		Name:              goString(C.ruas_project_name(p)),
 		WorkDir:           goString(C.ruas_project_work_dir(p)),
@@ -345,6 +352,8 @@ func (cfg *Config) Project(name string) (ProjectSpec, bool) {
 		TargetSudoAllowed: goStrings((**C.char)(C.ruas_project_target_sudo_allowed(p))),
 		Backend:           goString(C.ruas_project_backend(p)),
 		OpenFilesMax:      int(C.ruas_project_open_files_max(p)),
+		FileSizeMax:       size,
+		CoreDumps:         &dumps,
 		WallTimeMax:       wall,
 	}, true
 }

@@ -607,14 +607,20 @@ func TestLimitsTakenAndReadBack(t *testing.T) {
 		}
 	}
 	type held struct {
-		wall time.Duration
-		open int
+		wall  time.Duration
+		open  int
+		size  string
+		dumps bool
 	}
-	want := map[string]held{"global": {600 * time.Second, 256}, "own": {ruas.NoWallTime, 4096},
-		"big": {31536000 * time.Second, 256}}
+	want := map[string]held{"global": {600 * time.Second, 256, "67108864", true},
+		"own": {ruas.NoWallTime, 4096, "67108864", false},
+		"big": {31536000 * time.Second, 256, "4611686018427387904", true}}
 	for name, w := range want {
 		p, ok := cfg.Project(name)
-		if got := (held{p.WallTimeMax, p.OpenFilesMax}); !ok || got != w {
+		if !ok || p.CoreDumps == nil {
+			t.Fatalf("%s: not found, or no CoreDumps", name)
+		}
+		if got := (held{p.WallTimeMax, p.OpenFilesMax, p.FileSizeMax, *p.CoreDumps}); got != w {
 			t.Errorf("%s: %+v, want %+v", name, got, w)
 		}
 	}

@@ -216,9 +216,11 @@ class LimitTests(unittest.TestCase):
             # The largest size there is, as an int: it crosses as its decimal string.
             cfg.add_project(name="big", run_as_user="nobody", work_dir=WORK, command=["true"],
                             file_size_max=1 << 62, core_dumps=1)
-            got = {n: (cfg.project(n)["wall_time_max"], cfg.project(n)["open_files_max"])
-                   for n in cfg.projects}
-            self.assertEqual(got, {"global": (600, 256), "own": (0, 4096), "big": (600, 256)})
+            keys = ("wall_time_max", "open_files_max", "file_size_max", "core_dumps")
+            got = {n: tuple(cfg.project(n)[k] for k in keys) for n in cfg.projects}
+            self.assertEqual(got, {"global": (600, 256, 64 << 20, True),
+                                   "own": (0, 4096, 64 << 20, False),
+                                   "big": (600, 256, 1 << 62, True)})
         finally:
             cfg.close()
         cfg = config()

@@ -116,6 +116,16 @@ unsigned int ruas_project_open_files_max(const ruas_project *p)
 	return p ? (unsigned int)p->limits.open_files : 0;
 }
 
+unsigned long long ruas_project_file_size_max(const ruas_project *p)
+{
+	return p ? p->limits.file_size : 0;
+}
+
+int ruas_project_core_dumps(const ruas_project *p)
+{
+	return p ? p->limits.core_dumps : 0;
+}
+
 unsigned int ruas_project_terminate_grace(const ruas_project *p)
 {
 	return p->terminate_grace;
