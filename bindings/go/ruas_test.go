@@ -674,37 +674,18 @@ func TestLimitsRefused(t *testing.T) {
 	}
 }
 
-// ProcessState.Limit: none for a run that ended by itself or by the
-// supervisor's SIGTERM; LimitTime, with SIGTERM, for one that wall_time_max
-// ended (the library keeps it in legacy mode too).
-func TestWallTimeMaxLimit(t *testing.T) {
-	cfg, _ := legacy(t, sh("exits", "exit 3"),
-		ruas.ProjectSpec{Name: "slow", Command: []string{"/bin/sh", "-c", "exec sleep 30"}, WallTimeMax: time.Second},
-		ruas.ProjectSpec{Name: "long", Command: []string{"/bin/sh", "-c", "exec sleep 30"}, WallTimeMax: time.Minute})
-	c := cfg.Command("exits")
-	var ee *ruas.ExitError
-	if err := c.Run(); !errors.As(err, &ee) || ee.ExitCode() != 3 || ee.Limit() != ruas.LimitNone {
-		t.Fatalf("a run that exited: %v, limit %q", err, c.ProcessState.Limit())
-	}
-	start := time.Now()
-	c = cfg.Command("slow")
-	err := c.Run()
-	took := time.Since(start)
-	if !errors.As(err, &ee) || ee.Signal() != syscall.SIGTERM || ee.Limit() != ruas.LimitTime {
-		t.Fatalf("wall_time_max 1 s: %v, limit %q", err, c.ProcessState.Limit())
-	}
-	// Not before its second, and well before sleep's 30.
-	if took < 900*time.Millisecond || took > 10*time.Second {
-		t.Fatalf("wall_time_max 1 s ended the run after %v", took)
-	}
-	c = cfg.Command("long")
-	if err := c.Start(); err != nil {
+// Without RunAsUser a terminate reaches one pid, not the run's tree:
+// wall_time_max is refused rather than kept in part (supervisor_test.go's
+// limits keep it, with users).
+func TestWallTimeMaxNeedsRunAsUser(t *testing.T) {
+	cfg, err := ruas.NewConfig()
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Process.Terminate(); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Wait(); !errors.As(err, &ee) || ee.Signal() != syscall.SIGTERM || ee.Limit() != ruas.LimitNone {
-		t.Fatalf("terminated before its wall_time_max: %v, limit %q", err, c.ProcessState.Limit())
+	defer cfg.Close()
+	err = cfg.AddProject(ruas.ProjectSpec{Name: "slow", WorkDir: t.TempDir(), Command: []string{"true"},
+		WallTimeMax: time.Second})
+	if !errors.Is(err, ruas.ErrConfig) || !strings.Contains(err.Error(), `project "slow": wall_time_max needs run_as_user`) {
+		t.Fatalf("wall_time_max without RunAsUser: %v", err)
 	}
 }

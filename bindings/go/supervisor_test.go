@@ -168,6 +168,8 @@ print(*[v for k in ("NOFILE", "FSIZE", "CORE") for v in r.getrlimit(getattr(r, "
 			FileSizeMax: "4096", CoreDumps: &no},
 		{Name: "slow", WorkDir: w1, RunAsUser: "t1", Command: []string{"python3", agent, "stubborn"},
 			WallTimeMax: time.Second},
+		{Name: "long", WorkDir: w1, RunAsUser: "t1", Command: []string{"python3", agent},
+			WallTimeMax: time.Minute},
 	} {
 		if err := cfg.AddProject(spec); err != nil {
 			t.Fatalf("AddProject(%q): %v", spec.Name, err)
@@ -199,6 +201,16 @@ print(*[v for k in ("NOFILE", "FSIZE", "CORE") for v in r.getrlimit(getattr(r, "
 		time.Since(began) > 15*time.Second {
 		t.Fatalf("wall_time_max of an agent that ignores SIGTERM: %v, limit %q after %v; stderr: %s",
 			err, s.cmd.ProcessState.Limit(), time.Since(began), s.errb.String())
+	}
+	// The supervisor's own terminate before the deadline is no limit's.
+	s = start(t, cfg.Command("long"))
+	s.send(1, "hello")
+	s.turn()
+	if err := s.cmd.Process.Terminate(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.cmd.Wait(); !errors.As(err, &ee) || ee.Signal() != syscall.SIGTERM || ee.Limit() != ruas.LimitNone {
+		t.Fatalf("terminated before its wall_time_max: %v, limit %q", err, s.cmd.ProcessState.Limit())
 	}
 }
 

@@ -13,6 +13,8 @@
  *   message=MESSAGE
  * and exits 3; otherwise it says on stderr "startspawn: spawned in N ms"
  * (how long ruas_spawn() took), waits and prints "exit=N", and exits 0.
+ * With STARTSPAWN_PTY=1 in its environment the agent gets a pty of its own
+ * (RUAS_PTY_ALWAYS), relayed by the library.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -61,7 +63,8 @@ int main(int argc, char **argv)
 	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
 	o.stdin_fd = null;
 	o.stderr_fd = null;
-	o.pty = RUAS_PTY_NONE;
+	const char *pty = getenv("STARTSPAWN_PTY");
+	o.pty = pty && strcmp(pty, "1") == 0 ? RUAS_PTY_ALWAYS : RUAS_PTY_NONE;
 	o.work_dir = strcmp(argv[3], "-") == 0 ? NULL : argv[3];
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);

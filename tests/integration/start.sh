@@ -116,6 +116,7 @@ EOC
 done
 
 # start WHO BACKEND PROJECT WORK_DIR [ARG...]: the supervisor $SUP; sets RC, OUT, ERR.
+START_ENV=() # more of start()'s environment (STARTSPAWN_PTY=1: the agent on a pty)
 start() {
 	local who=$1 backend=$2 prog
 	shift 2
@@ -126,7 +127,7 @@ start() {
 	pyaio) prog=("$PY" "$SB/bin/startspawn.py" --asyncio) ;;
 	go) prog=("$SB/bin/startspawn-go") ;;
 	esac
-	EXTRA_ENV=("${PY_ENV[@]}")
+	EXTRA_ENV=("${PY_ENV[@]}" "${START_ENV[@]}")
 	as_user "$who" "${prog[@]}" "$SB/conf/$backend.conf" "$@" >"$SB/out" 2>"$SB/err" </dev/null
 	RC=$?
 	EXTRA_ENV=()
@@ -212,7 +213,7 @@ hostile() {
 	t0=$(date +%s%N)
 	start "$who" "$backend" "$project" -
 	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-	name="c/$backend: a login file that $name"
+	name="$SUP/$backend: a login file that $name"
 	if [ "$want" = ran ]; then
 		expect "$name: the start is said, the agent ran" has "$OUT" "agent-ran"$'\n'"exit=0"
 		ms=$(printf '%s' "$ERR" | sed -n 's/^startspawn: spawned in \([0-9]*\) ms$/\1/p')
@@ -262,6 +263,23 @@ done
 # shell that runs something else for ever: never a start.
 hostile sudo "passes off a pipe at its end at once, then runs something else" \
 	"$FORGE closed; exec sleep 1000" ok "4 $ETIMEDOUT" 75
+# The same forgeries against the bindings' supervisors (Python, asyncio,
+# Go), which take the library's error through their own types: each kind
+# of forgery that must fail the start (a forged START_EXEC, a forged
+# START_FAILED, a pipe passed off at its end, one a background process
+# holds), on both backends.
+for SUP in "${SUPS[@]}"; do
+	[ "$SUP" = c ] && continue
+	for backend in sudo pam; do
+		hostile "$backend" "forges START_EXEC with no pipe and exits" "$FORGE nofd; exit 0" ok "4 0"
+		hostile "$backend" "forges START_FAILED and exits" "$FORGE failed; exit 0" ok "4 0"
+		hostile "$backend" "passes off a pipe at its end at once, then an exec that fails" \
+			"$FORGE closed" nocmd "3 $ENOENT"
+		hostile "$backend" "passes off a pipe a background process holds and exits" \
+			"$FORGE held; exit 0" ok "4 0"
+	done
+done
+SUP=c
 printf '%s\n' 'echo "$$" >> "$HOME/login-ran"' >"$T1_HOME/.profile"
 for SUP in "${SUPS[@]}"; do
 for backend in sudo pam; do

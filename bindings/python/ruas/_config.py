@@ -117,7 +117,8 @@ def _core_dumps(v):
     Anything else, such as the str "false", which is true, is a TypeError."""
     if not isinstance(v, int):
         raise TypeError("ruas: core_dumps is a bool, not %s" % type(v).__name__)
-    return int(v)
+    # Through _count(): 2**32 + 1 must not reach C as 1 (core dumps on).
+    return _count(v)
 
 
 def _options(supervisor_uid, skip_owner_check):

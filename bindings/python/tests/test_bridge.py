@@ -153,6 +153,8 @@ class Bridge(unittest.TestCase):
                             open_files_max=128, file_size_max=4096, core_dumps=False)
             cfg.add_project(name="slow", work_dir=E["WORK"], run_as_user=TARGET,
                             command=[sys.executable, E["AGENT"]], wall_time_max=1)
+            cfg.add_project(name="long", work_dir=E["WORK"], run_as_user=TARGET,
+                            command=[sys.executable, E["AGENT"]], wall_time_max=60)
             report = cfg.preflight()
             self.assertFalse(report.fatal)
             with cfg.spawn("on", stdout=ruas.PIPE) as k:
@@ -171,6 +173,20 @@ class Bridge(unittest.TestCase):
             self.assertEqual(k.wait(30), -signal.SIGTERM)
             self.assertEqual(k.limit, "time")
             k.close()
+            # The supervisor's own terminate before the deadline is no limit's.
+            k = start(cfg, report, "long")
+            self.assertEqual(turn(k, "hello")["reply"], "hello")
+            k.terminate()
+            self.assertEqual(k.wait(30), -signal.SIGTERM)
+            self.assertIsNone(k.limit)
+            k.close()
+
+            async def main():
+                p = await rasyncio.spawn(cfg, "slow", stdin=ruas.PIPE, stdout=ruas.PIPE)
+                self.assertIsNone(p.limit)
+                self.assertEqual(await asyncio.wait_for(p.wait(), 30), -signal.SIGTERM)
+                self.assertEqual(p.limit, "time")
+            asyncio.run(main())
 
     def test_asyncio_turn(self):
         async def main():

@@ -10,6 +10,11 @@ static int add(struct run_rlimits *out, int resource, unsigned long long value, 
 	       const char *name)
 {
 	struct rlimit now;
+	/* Where rlim_t is 32 bits, a value it cannot hold is refused, never cut or unlimited. */
+	if ((unsigned long long)(rlim_t)value != value || (rlim_t)value == RLIM_INFINITY) {
+		complain("cannot set", name, "the value is too large for this system's rlimits");
+		return -1;
+	}
 	if (getrlimit(resource, &now) < 0) {
 		complain("cannot read", name, NULL);
 		return -1;

@@ -393,7 +393,7 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
 		else
 			r |= report_checks(cfg, j, pi, jp->dir_of[k], ways, rep) |
 			     report_lifetime_mode(j, pi, p, rep) |
-			     report_limits(rep, pi, p, user, &j->hr);
+			     report_limits(rep, pi, p, user, &j->hr, j->spec->pam);
 		r |= report_anchors(rep, pi, user, cfg->supervisor_name,
 				    j->outcome == OUT_OK ? &j->hr : NULL);
 		if (j->outcome == OUT_OK && p->person && cfg->people->enforce_bwrap &&

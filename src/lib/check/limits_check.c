@@ -5,8 +5,13 @@
 #include "check/report.h"
 
 int report_limits(ruas_report *rep, size_t pi, const struct ruas_project *p, const char *user,
-		  const struct helper_report *hr)
+		  const struct helper_report *hr, int pam)
 {
+	/*
+	 * ruas-session opens no PAM session in a check (no pam_limits ran):
+	 * what it saw may not be what a run gets, so a warning there.
+	 */
+	ruas_severity above = pam ? RUAS_SEVERITY_WARNING : RUAS_SEVERITY_FATAL;
 	const struct run_limits *l = &p->limits;
 	if (!l->open_files && !l->file_size)
 		return 0;
@@ -15,15 +20,15 @@ int report_limits(ruas_report *rep, size_t pi, const struct ruas_project *p, con
 				  msg_limit_unjudged(p->name, user));
 	int r = 0;
 	if (l->open_files && l->open_files > hr->hard_nofile)
-		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "limits", user, NULL,
+		r |= report_add(rep, pi, above, "limits", user, NULL,
 				msg_limit_above_hard(p->name, user, "open_files_max", l->open_files,
 						     "RLIMIT_NOFILE", hr->hard_nofile, "nofile",
-						     l->open_files));
+						     l->open_files, pam));
 	/* limits.conf counts fsize in KiB: the line that would admit file_size_max, rounded up. */
 	if (l->file_size && l->file_size > hr->hard_fsize)
-		r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "limits", user, NULL,
+		r |= report_add(rep, pi, above, "limits", user, NULL,
 				msg_limit_above_hard(p->name, user, "file_size_max", l->file_size,
 						     "RLIMIT_FSIZE", hr->hard_fsize, "fsize",
-						     (l->file_size + 1023) / 1024));
+						     (l->file_size + 1023) / 1024, pam));
 	return r;
 }

@@ -1,9 +1,8 @@
 /*
  * limits_check.h - the "limits" check (ruas.conf(5) LIMITS): a project's
  * open_files_max or file_size_max above the hard limit its runs get from
- * sudo or PAM, as the helper reported it, is fatal, since ruas-exec would
- * refuse every run of it; so are such limits when no report gave the hard
- * ones. The cgroup limits will be judged here too.
+ * sudo, as the helper reported it, is fatal, since ruas-exec would refuse
+ * every run of it; so are such limits when no report gave the hard ones. The cgroup limits will be judged here too.
  */
 #ifndef RUAS_CHECK_LIMITS_CHECK_H
 #define RUAS_CHECK_LIMITS_CHECK_H
@@ -13,8 +12,12 @@
 #include "config/config_int.h"
 #include "helper_report.h"
 
-/* The findings of project p (index pi), whose checks ran as user with report hr. -1 on OOM. */
+/*
+ * The findings of project p (index pi), whose checks ran as user with
+ * report hr; pam: on the pam backend, whose check opens no PAM session (so
+ * pam_limits did not run), an excess is a warning. -1 on OOM.
+ */
 int report_limits(ruas_report *rep, size_t pi, const struct ruas_project *p, const char *user,
-		  const struct helper_report *hr);
+		  const struct helper_report *hr, int pam);
 
 #endif

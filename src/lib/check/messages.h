@@ -171,12 +171,13 @@ void msg_scan_reasons(struct buf *b, unsigned int flags);
 /*
  * messages_limits.c: a project's open_files_max or file_size_max above the
  * hard limit its runs get (limits_item, limits_value: the limits.conf line
- * that would raise it), and hard limits that no report gave (both fatal).
+ * that would raise it; a warning where the check saw the limits before the
+ * PAM session, before_session), and hard limits that no report gave (fatal).
  */
 struct words msg_limit_above_hard(const char *project, const char *user, const char *key,
 				  unsigned long long value, const char *resource,
 				  unsigned long long hard, const char *limits_item,
-				  unsigned long long limits_value);
+				  unsigned long long limits_value, int before_session);
 struct words msg_limit_unjudged(const char *project, const char *user);
 
 #endif

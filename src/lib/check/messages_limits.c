@@ -7,15 +7,19 @@
 struct words msg_limit_above_hard(const char *project, const char *user, const char *key,
 				  unsigned long long value, const char *resource,
 				  unsigned long long hard, const char *limits_item,
-				  unsigned long long limits_value)
+				  unsigned long long limits_value, int before_session)
 {
 	struct buf b = BUF_INIT;
-	msg_prefix(&b, "ERROR: ", project);
+	msg_prefix(&b, before_session ? "WARNING: " : "ERROR: ", project);
 	buf_printf(&b, "%s %llu is above the hard %s (%llu) that runs as user ", key, value,
 		   resource, hard);
 	q(&b, user);
 	buf_adds(&b, " get from sudo or PAM, so no run of it would start: ruas sets limits, it "
 		     "cannot raise them.\n");
+	if (before_session)
+		buf_adds(&b, "On the pam backend this check runs before the PAM session, whose "
+			     "pam_limits may set other hard limits: if they do not admit it either, "
+			     "every run is refused as it starts.\n");
 	size_t fx = b.len;
 	buf_printf(&b, "Lower %s to %llu or less, or raise the hard limit of ", key, hard);
 	q(&b, user);

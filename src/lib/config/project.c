@@ -174,21 +174,23 @@ static int project_overrides(struct loader *ld, const struct src *s, struct ruas
 }
 
 /*
- * The rlimits are set by ruas-exec, which a project without run_as_user
- * never runs: such a project with them (its own or the top level's) is
- * refused rather than run without them.
+ * The rlimits are set by ruas-exec, and a run is ended whole only through
+ * it, which a project without run_as_user never runs (its terminate is a
+ * kill(2) of one pid): such a project with a limit (its own or the top
+ * level's) is refused rather than run without it.
  */
 static int limits_need_user(struct loader *ld, const struct ruas_project *p)
 {
-	const char *key = p->limits.open_files ? "open_files_max"
+	const char *key = p->limits.open_files  ? "open_files_max"
 			  : p->limits.file_size ? "file_size_max"
+			  : p->limits.wall_time ? "wall_time_max"
 						: NULL;
 	if (p->run_as_user || !key)
 		return 0;
 	return ld_fail_at(ld, p->line,
-			  "%s needs run_as_user: ruas's helper sets it, and a project without "
-			  "one runs as the supervisor (set run_as_user, or remove %s from the "
-			  "project and the top level)",
+			  "%s needs run_as_user: a project without one runs as the supervisor, "
+			  "without ruas's helper, which sets the limits and ends the run's whole "
+			  "tree (set run_as_user, or remove %s from the project and the top level)",
 			  key, key);
 }
 

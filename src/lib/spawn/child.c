@@ -166,10 +166,22 @@ int ruas_child_state(ruas_child *c, int *stop_signal)
  * end record (after it has let go of the lock, so that a callback sink may
  * ask the handle about itself).
  */
-/* Whether wall_time_max ended the run: its deadline came before the end. */
-static int time_ended(const ruas_child *c)
+/*
+ * Under the lock, as c is reaped: whether wall_time_max ended the run (its
+ * deadline came while the run still ran), fixed then, so that nothing the
+ * thread does later changes what the end record and ruas_child_limit() say.
+ */
+static void note_limit(ruas_child *c)
 {
-	return c->wall_fired || wall_time_fired(c->wall);
+	c->time_limited = c->wall_fired || wall_time_fired(c->wall);
+}
+
+int child_has_been_reaped(ruas_child *c)
+{
+	pthread_mutex_lock(&c->lock);
+	int r = c->reaped;
+	pthread_mutex_unlock(&c->lock);
+	return r;
 }
 
 static int end_is_mine(ruas_child *c)
@@ -186,7 +198,7 @@ static void record_end(ruas_child *c)
 		audit_run_end(c->audit, -1, -1, -1, -1, NULL);
 	else
 		audit_run_end(c->audit, c->exit_code, c->term_signal, c->survivors, c->started,
-			      time_ended(c) ? "time" : "none");
+			      c->time_limited ? "time" : "none");
 }
 
 /*
@@ -236,6 +248,7 @@ static int wait_common(ruas_child *c, int *exit_code, int block, ruas_error **er
 				c->exit_code = exit_status_code(status);
 				c->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 				c->reaped = 1;
+				note_limit(c);
 				read_exit(c);
 			}
 		}
@@ -408,6 +421,14 @@ static void kill_unanswered(ruas_child *c)
 	kill(c->pid, SIGKILL);
 }
 
+void child_end_unanswered(ruas_child *c)
+{
+	pthread_mutex_lock(&c->lock);
+	if (!c->reaped && child_has_ended(c->pid) != 1)
+		kill_unanswered(c);
+	pthread_mutex_unlock(&c->lock);
+}
+
 /*
  * A child still running at free: its tree is killed at once, and what we
  * started is reaped, so that neither a zombie nor an orphan is left. Over
@@ -442,6 +463,7 @@ static void end_running(ruas_child *c)
 			read_exit(c);
 		}
 		c->reaped = 1;
+		note_limit(c);
 	}
 	int record = unknown || end_is_mine(c);
 	pthread_mutex_unlock(&c->lock);
@@ -454,9 +476,9 @@ ruas_limit ruas_child_limit(const ruas_child *c)
 	if (!c)
 		return RUAS_LIMIT_NONE;
 	pthread_mutex_lock((pthread_mutex_t *)&c->lock);
-	int reaped = c->reaped;
+	int reaped = c->reaped, limited = c->time_limited;
 	pthread_mutex_unlock((pthread_mutex_t *)&c->lock);
-	return reaped && time_ended(c) ? RUAS_LIMIT_TIME : RUAS_LIMIT_NONE;
+	return reaped && limited ? RUAS_LIMIT_TIME : RUAS_LIMIT_NONE;
 }
 
 void ruas_child_free(ruas_child *c)
@@ -464,8 +486,7 @@ void ruas_child_free(ruas_child *c)
 	if (!c)
 		return;
 	/* Before anything ends or is freed: the wall clock signals nothing after this. */
-	c->wall_fired = wall_time_fired(c->wall);
-	wall_time_stop(c->wall);
+	c->wall_fired = wall_time_stop(c->wall);
 	c->wall = NULL;
 	int code;
 	spawn_relay_finish(c, 0);

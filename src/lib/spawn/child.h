@@ -40,6 +40,7 @@ struct ruas_child {
 	int end_unknown;         /* ... saying the end is unknown (audit.md) */
 	struct wall_time *wall;  /* the project's wall_time_max (wall_time.h), NULL: none */
 	int wall_fired;          /* its deadline came, kept when free stops it */
+	int time_limited;        /* wall_time_max ended it: fixed as it is reaped, under the lock */
 };
 
 /*
@@ -54,5 +55,12 @@ void child_take_message(struct ruas_child *c, int type, const struct buf *body);
  * asking every 10 ms, so that it gets the same time either way.
  */
 void child_wait_end(const struct ruas_child *c, int ms_max);
+/* Whether c has been reaped (under its lock). */
+int child_has_been_reaped(struct ruas_child *c);
+/*
+ * c's run, should it not have ended, ended as free ends one whose helper
+ * does not answer (kill_unanswered() in child.c): for the wall clock.
+ */
+void child_end_unanswered(struct ruas_child *c);
 
 #endif

@@ -399,8 +399,11 @@ static int spawn_started(struct start *s, struct ruas_child *c, ruas_error **err
 	ruas_child_free(c);
 	if (we)
 		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, we,
-				 "project \"%s\": cannot keep its wall_time_max: %s", s->p->name,
-				 strerror(we));
+				 "project \"%s\": cannot keep its wall_time_max, so the run was "
+				 "ended: %s",
+				 s->p->name,
+				 we == ENOSYS ? "the kernel gives no pidfd of it (Linux 5.3 or later does)"
+					      : strerror(we));
 	return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
 			 "project \"%s\": cannot start the pty's relay: %s", s->p->name, strerror(e));
 }

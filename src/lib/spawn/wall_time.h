@@ -1,10 +1,18 @@
 /*
  * wall_time.h - a project's wall_time_max, kept by the library: the
- * supervisor's side is the only one the target cannot signal, ptrace or
- * stop (ruas-exec runs as the target). At the deadline the run is
- * terminated as ruas_child_terminate() does (the helper's SIGTERM, then
- * SIGKILL after terminate_grace), and killed from here after the grace
- * and a second more should the helper not have done it.
+ * supervisor's side, which the target's processes cannot signal. At the
+ * deadline the run is terminated as ruas_child_terminate() does (the
+ * helper's SIGTERM, then SIGKILL after terminate_grace); should what ruas
+ * started not have ended a second after the grace (a helper that a
+ * process of the target's stopped), it is ended as ruas_child_free() ends
+ * an unanswered run: ruas-session (root) kills the run's init, and the
+ * kernel the PID namespace with it; sudo is killed, and the helper ends
+ * the tree when it runs again.
+ *
+ * The deadline counts CLOCK_BOOTTIME (a suspend is time too) from the
+ * agent's start. It needs the run's pidfd: without one (Linux before 5.3)
+ * an end that someone else reaped could not be told from a recycled pid,
+ * so the spawn is refused instead.
  */
 #ifndef RUAS_WALL_TIME_H
 #define RUAS_WALL_TIME_H
@@ -15,13 +23,18 @@ struct wall_time;
 /*
  * A thread that ends c seconds from now, grace the project's
  * terminate_grace; it ends by itself when c's pidfd says c ended. 0, or an
- * errno (the spawn then fails: a limit that cannot be kept is refused).
+ * errno (ENOSYS: c has no pidfd).
  */
 int wall_time_start(struct ruas_child *c, unsigned int seconds, unsigned int grace,
 		    struct wall_time **out);
-/* Whether the deadline came before c ended (w may be NULL: no). */
+/* Whether the deadline came while the run still ran (w may be NULL: no). */
 int wall_time_fired(const struct wall_time *w);
-/* Stops the thread and waits for it: it signals nothing after this. w may be NULL. */
-void wall_time_stop(struct wall_time *w);
+/*
+ * Stops the thread and waits for it: it signals nothing after this, and
+ * the return is whether it fired. w may be NULL (0). In a child forked
+ * from the process that started it, where the thread does not exist, it
+ * only frees w.
+ */
+int wall_time_stop(struct wall_time *w);
 
 #endif

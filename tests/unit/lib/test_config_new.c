@@ -391,6 +391,7 @@ static const struct pcase pcases[] = {
 	{"terminate_grace must be between 0 and 3600", SPEC(.terminate_grace = INT_MAX), 0},
 	{"open_files_max needs run_as_user", SPEC(.open_files_max = 64), 0},
 	{"file_size_max needs run_as_user", SPEC(.file_size_max = "1M"), 0},
+	{"wall_time_max needs run_as_user", SPEC(.wall_time_max = 60), 0},
 	{"open_files_max must be between 16 and 1048576", SPEC(.open_files_max = 0), 0},
 	{"open_files_max must be between 16 and 1048576", SPEC(.open_files_max = 15), 0},
 	{"open_files_max must be between 16 and 1048576", SPEC(.open_files_max = 1048577), 0},

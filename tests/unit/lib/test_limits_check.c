@@ -31,7 +31,7 @@ static ruas_report *judge(const struct ruas_project *p, const struct helper_repo
 {
 	ruas_report *rep = report_new((const char *const[]){"proj"}, 1);
 	assert_non_null(rep);
-	assert_int_equal(report_limits(rep, 0, p, "t1", hr), 0);
+	assert_int_equal(report_limits(rep, 0, p, "t1", hr, 0), 0);
 	return rep;
 }
 
@@ -77,6 +77,27 @@ static void test_above_the_hard_limits(void **state)
 	ruas_report_free(rep);
 }
 
+/* On the pam backend the check saw the limits before pam_limits: a warning that says so. */
+static void test_pam_before_its_session(void **state)
+{
+	(void)state;
+	struct helper_report hr = {0};
+	hr.rlimits_seen = 1;
+	hr.hard_nofile = 2048;
+	hr.hard_fsize = UINT64_MAX;
+	struct ruas_project p = project(4096, 0);
+	ruas_report *rep = report_new((const char *const[]){"proj"}, 1);
+	assert_int_equal(report_limits(rep, 0, &p, "t1", &hr, 1), 0);
+	assert_int_equal(ruas_report_item_count(rep, 0), 1);
+	assert_int_equal(ruas_report_item_severity(rep, 0, 0), RUAS_SEVERITY_WARNING);
+	assert_false(ruas_report_has_fatal(rep));
+	const char *t = ruas_report_item_text(rep, 0, 0);
+	assert_non_null(strstr(t, "WARNING: project \"proj\": open_files_max 4096 is above the "
+				  "hard RLIMIT_NOFILE (2048)"));
+	assert_non_null(strstr(t, "On the pam backend this check runs before the PAM session"));
+	ruas_report_free(rep);
+}
+
 static void test_within_or_none(void **state)
 {
 	(void)state;
@@ -117,6 +138,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_above_the_hard_limits),
+		cmocka_unit_test(test_pam_before_its_session),
 		cmocka_unit_test(test_within_or_none),
 		cmocka_unit_test(test_unreported),
 	};
