@@ -61,10 +61,13 @@ int main(int argc, char **argv)
 	if (null < 0)
 		goto done;
 	ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
-	o.stdin_fd = null;
-	o.stderr_fd = null;
 	const char *pty = getenv("STARTSPAWN_PTY");
 	o.pty = pty && strcmp(pty, "1") == 0 ? RUAS_PTY_ALWAYS : RUAS_PTY_NONE;
+	/* On a pty the agent's stdio is the pty, which the library relays to this process's. */
+	if (o.pty == RUAS_PTY_NONE) {
+		o.stdin_fd = null;
+		o.stderr_fd = null;
+	}
 	o.work_dir = strcmp(argv[3], "-") == 0 ? NULL : argv[3];
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -263,6 +263,40 @@ done
 # shell that runs something else for ever: never a start.
 hostile sudo "passes off a pipe at its end at once, then runs something else" \
 	"$FORGE closed; exec sleep 1000" ok "4 $ETIMEDOUT" 75
+# On a pty the login shell's pid is not known (the monitor forks it), so
+# the first START of any process of the run counts (launch.c): a login
+# file can only harm its own run, a start said before it happens or one
+# never said. Whatever it forges, the spawn returns within its bound,
+# says a start or an error, and nothing of the target is left, a real
+# agent that started after a forged failure included.
+hostile_pty() { # BACKEND NAME PROFILE PROJECT
+	local backend=$1 name="pty/$1: a login file that $2" who=sup t0 ms
+	[ "$backend" = pam ] && who=root
+	printf '%s\n' "$3" >"$T1_HOME/.profile"
+	START_ENV=(STARTSPAWN_PTY=1)
+	t0=$(date +%s%N)
+	start "$who" "$backend" "$4" -
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	START_ENV=()
+	expect "$name: the spawn says a start or an error" \
+		eval '[[ "$OUT" == *exit=* || "$OUT" == *"error code=-8 "* ]]'
+	OUT="$ms ms"
+	expect "$name: ... within its bound ($ms ms)" test "$ms" -lt 70000
+	OUT="left: $(leftovers) zombies: $(ps -eo stat=,user= | awk '$1 ~ /^Z/ && $2 == "t1"')"
+	expect "$name: ... nothing of the target left, no zombie" \
+		test -z "$(leftovers)" -a -z "$(ps -eo stat=,user= | awk '$1 ~ /^Z/ && $2 == "t1"')"
+}
+for backend in sudo pam; do
+	hostile_pty "$backend" "writes bytes on descriptor 3 and exits" \
+		'printf "\0\0\0\5\13\1\0\0\0\0garbage" >&3; exit 0' ok
+	hostile_pty "$backend" "forges START_EXEC with no pipe and exits" "$FORGE nofd; exit 0" ok
+	hostile_pty "$backend" "forges START_FAILED, then the real start" "$FORGE failed" slow
+	hostile_pty "$backend" "passes off a pipe at its end at once and exits" \
+		"$FORGE closed; exit 0" ok
+	hostile_pty "$backend" "passes off a pipe a background process holds, then the real start" \
+		"$FORGE held" slow
+done
+
 # The same forgeries against the bindings' supervisors (Python, asyncio,
 # Go), which take the library's error through their own types: each kind
 # of forgery that must fail the start (a forged START_EXEC, a forged

@@ -30,7 +30,9 @@ printf 'helper = %s;\nsession_helper = %s;\nprojects = (\n' "$(cfgstr "$HELPER")
 	"$(cfgstr "$SESSION")" >"$conf"
 printf '  { name = "stress"; run_as_user = "st1"; work_dir = %s; command = ["/bin/sleep"]; ' \
 	"$(cfgstr "$SB/lw")" >>"$conf"
-printf 'terminate_grace = 1; }\n);\n' >>"$conf"
+# wall_time_max: every spawn has the library's wall clock thread too, started
+# and stopped among the signals, terminates and frees of the other threads.
+printf 'terminate_grace = 1; wall_time_max = 3600; }\n);\n' >>"$conf"
 chmod 644 "$conf"
 
 rc=0
