@@ -12,7 +12,6 @@ import "C"
 import (
 	"math"
 	"runtime"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -335,11 +334,8 @@ func (cfg *Config) Project(name string) (ProjectSpec, bool) {
 	if wall == 0 {
 		wall = NoWallTime
 	}
-	// As a ProjectSpec says them: "" for none, the bytes in decimal.
-	size := ""
-	if n := uint64(C.ruas_project_file_size_max(p)); n != 0 {
-		size = strconv.FormatUint(n, 10)
-	}
+	// As a ProjectSpec says it: "" for none, the bytes in decimal.
+	size := goString(C.ruas_project_file_size_max(p))
 	dumps := C.ruas_project_core_dumps(p) != 0
 	return ProjectSpec{
 		Name:              goString(C.ruas_project_name(p)),

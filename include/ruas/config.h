@@ -77,8 +77,11 @@ RUAS_EXTERN unsigned int ruas_project_terminate_grace(const ruas_project *p);
 /* Its runs' wall_time_max in seconds (0: none), open_files_max (0: as the run gets it). */
 RUAS_EXTERN unsigned int ruas_project_wall_time_max(const ruas_project *p);
 RUAS_EXTERN unsigned int ruas_project_open_files_max(const ruas_project *p);
-/* Its runs' file_size_max in bytes (0: as the run gets it), core_dumps (0 or 1). */
-RUAS_EXTERN unsigned long long ruas_project_file_size_max(const ruas_project *p);
+/*
+ * Its runs' file_size_max in bytes, in decimal as a spec gives it (C89 has
+ * no 64-bit integer), NULL when none; core_dumps (0 or 1).
+ */
+RUAS_EXTERN const char *ruas_project_file_size_max(const ruas_project *p);
 RUAS_EXTERN int ruas_project_core_dumps(const ruas_project *p);
 /* The effective allowlist (global plus the project's additions), NULL-terminated. */
 RUAS_EXTERN const char *const *ruas_project_env_allowlist(const ruas_project *p);

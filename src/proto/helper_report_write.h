@@ -36,7 +36,7 @@ void report_put_doas(struct buf *b, int rc, const char *output);
 void report_put_esc_known(struct buf *b);
 /* LIFETIME: can the target make the agent's PID namespace (errnum 0: yes)? */
 void report_put_lifetime(struct buf *b, int errnum, const char *why);
-/* RLIMITS: the hard RLIMIT_NOFILE and RLIMIT_FSIZE the helper runs under (UINT64_MAX: unlimited). */
+/* RLIMITS: the hard RLIMIT_NOFILE and RLIMIT_FSIZE the helper has (UINT64_MAX: none). */
 void report_put_rlimits(struct buf *b, unsigned long long nofile, unsigned long long fsize);
 /* PROBE K: verdict is an enum probe_verdict other than PROBE_UNKNOWN. */
 void report_put_probe(struct buf *b, size_t idx, int verdict);

@@ -334,7 +334,7 @@ class Config:
                     "terminate_grace": lib.ruas_project_terminate_grace(p),
                     "wall_time_max": lib.ruas_project_wall_time_max(p),
                     "open_files_max": lib.ruas_project_open_files_max(p),
-                    "file_size_max": lib.ruas_project_file_size_max(p),
+                    "file_size_max": int(lib.ruas_project_file_size_max(p) or 0),
                     "core_dumps": bool(lib.ruas_project_core_dumps(p)),
                     "env_allowlist": _lib.strv_list(lib.ruas_project_env_allowlist(p))}
 

@@ -153,7 +153,7 @@ _PROTOS = [
     ("ruas_project_terminate_grace", ctypes.c_uint, [P]),
     ("ruas_project_wall_time_max", ctypes.c_uint, [P]),
     ("ruas_project_open_files_max", ctypes.c_uint, [P]),
-    ("ruas_project_file_size_max", ctypes.c_ulonglong, [P]),
+    ("ruas_project_file_size_max", ctypes.c_char_p, [P]),
     ("ruas_project_core_dumps", ctypes.c_int, [P]),
     ("ruas_project_command", c_strv, [P]),
     ("ruas_project_env_allowlist", c_strv, [P]),

@@ -2,7 +2,8 @@
  * limits_check.h - the "limits" check (ruas.conf(5) LIMITS): a project's
  * open_files_max or file_size_max above the hard limit its runs get from
  * sudo, as the helper reported it, is fatal, since ruas-exec would refuse
- * every run of it; so are such limits when no report gave the hard ones. The cgroup limits will be judged here too.
+ * every run of it; so are such limits when no report gave the hard ones.
+ * The cgroup limits will be judged here too.
  */
 #ifndef RUAS_CHECK_LIMITS_CHECK_H
 #define RUAS_CHECK_LIMITS_CHECK_H

@@ -116,9 +116,9 @@ unsigned int ruas_project_open_files_max(const ruas_project *p)
 	return p ? (unsigned int)p->limits.open_files : 0;
 }
 
-unsigned long long ruas_project_file_size_max(const ruas_project *p)
+const char *ruas_project_file_size_max(const ruas_project *p)
 {
-	return p ? p->limits.file_size : 0;
+	return p && p->limits.file_size ? p->limits.file_size_text : NULL;
 }
 
 int ruas_project_core_dumps(const ruas_project *p)

@@ -34,6 +34,7 @@ enum lifetime { LIFETIME_CFG_AUTO = 0, LIFETIME_CFG_PIDNS, LIFETIME_CFG_SUBREAPE
 struct run_limits {
 	unsigned long long open_files; /* RLIMIT_NOFILE; 0: as the run gets it */
 	unsigned long long file_size;  /* RLIMIT_FSIZE in bytes; 0: as the run gets it */
+	char file_size_text[24];       /* the same in decimal (ruas_project_file_size_max()) */
 	int core_dumps;                /* 0 (the default): RLIMIT_CORE 0 */
 	unsigned int wall_time;        /* seconds; 0: none */
 };

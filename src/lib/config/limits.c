@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "config/loader.h"
@@ -72,6 +73,7 @@ static int file_size(struct loader *ld, const struct src *s, struct run_limits *
 	if (n == 0)
 		return ld_fail_at(ld, v.line, "%s", what);
 	out->file_size = n;
+	snprintf(out->file_size_text, sizeof out->file_size_text, "%llu", n);
 	return 0;
 }
 

@@ -665,6 +665,7 @@ static void test_limits_from_code(void **state)
 	assert_int_equal(ruas_project_wall_time_max(p), 0);
 	assert_int_equal(ruas_project_open_files_max(p), 0);
 	assert_int_equal(p->limits.file_size, 0);
+	assert_null(ruas_project_file_size_max(p));
 	assert_int_equal(p->limits.core_dumps, 0);
 	ruas_config_free(cfg);
 	/* A file's sizes: a string with a unit, or a number, 64-bit too; the project's win. */
@@ -685,6 +686,10 @@ static void test_limits_from_code(void **state)
 	assert_int_equal(a->limits.core_dumps, 1);
 	assert_int_equal(ruas_project_open_files_max(a), 0);
 	assert_true(b->limits.file_size == 5000000000ULL);
+	assert_string_equal(ruas_project_file_size_max(b), "5000000000");
+	assert_string_equal(ruas_project_file_size_max(a), "67108864");
+	assert_int_equal(ruas_project_core_dumps(a), 1);
+	assert_int_equal(ruas_project_core_dumps(b), 0);
 	assert_int_equal(ruas_project_wall_time_max(b), 0);
 	assert_int_equal(b->limits.core_dumps, 0);
 	assert_int_equal(ruas_project_open_files_max(b), 512);
