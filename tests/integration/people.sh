@@ -412,6 +412,36 @@ expect "deny sweep: ... and removed it" test ! -e "$D1"
 expect "deny sweep: ... nothing of ruas's is left in /tmp but the private TMPDIRs" test -z "$OUT"
 rm -f "$W2/alice2/up" "$W2/alice2/release"
 
+# Under bwrap, as on a pty, the login shell's pid is not known (bwrap
+# forks it), so the first START of any process of the run counts: a login
+# file that forges one can only harm its own run. Whatever it forges, ruas
+# run ends within its bound with a status, and nothing of the user is
+# left, a real agent that started after a forged failure included
+# (issue 26; tests/integration/forge_start.py).
+install -m 755 "$abs_top_srcdir/tests/integration/forge_start.py" "$SB/forge_start.py"
+SHARED_HOME=$(getent passwd ruas-shared | cut -d: -f6)
+shared_left() { pgrep -u ruas-shared 2>/dev/null | tr '\n' ' '; }
+for forge in "nofd; exit 0" "failed; exit 0" "failed" "closed; exit 0" "held; exit 0" "held"; do
+	printf 'echo ran >"$HOME/forge-ran"\n/usr/bin/python3 %q %s\n' "$SB/forge_start.py" "$forge" \
+		>"$SHARED_HOME/.profile"
+	chown ruas-shared "$SHARED_HOME/.profile"
+	rm -f "$SHARED_HOME/forge-ran"
+	t0=$(date +%s%N)
+	run_sup run -c "$OWN_CONF" a2-own
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	name="bwrap: a login file that forges ($forge)"
+	expect "$name: ruas run ends with a status" test -n "$RC"
+	OUT="exit $RC"
+	expect "$name: ... the login file did run" test -e "$SHARED_HOME/forge-ran"
+	OUT="$ms ms, exit $RC"
+	expect "$name: ... within its bound" test "$ms" -lt 70000
+	OUT="left: $(shared_left)"
+	expect "$name: ... nothing of the user is left" test -z "$(shared_left)"
+done
+rm -f "$SHARED_HOME/.profile" "$SHARED_HOME/forge-ran"
+run_sup run -c "$OWN_CONF" a2-own
+expect "bwrap: the control, without the login file, runs (exit 0)" test "$RC" = 0 -a "$OUT" = mine
+
 conf nobwrap <<EOC
 people = { worktrees = "$W2"; credentials = "$SB/cred2"; claude_projects = "$SB/cp"; enforce = "bwrap";
   members = ( { id = "alice2"; run_as_user = "ruas-shared"; } ); };
