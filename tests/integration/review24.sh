@@ -372,7 +372,7 @@ EOC
 		RC=$? OUT="3 s after the agent ended: $state" ERR=""
 		expect "stop-cont ($b): after a momentary stop of the helper (STOP, CONT) by a process of the target's, ruas_child_wait() returns once the agent (sleep 2) has ended (rc 124: still waiting after 30 s)" \
 			test "$RC" = 0
-		pkill -KILL -f "sudo -n -u t1 -- " 2>/dev/null
+		pkill -KILL -f "sudo -n -u t1 -- $HELPER" 2>/dev/null # this sandbox's only
 		pkill -KILL -u t1 2>/dev/null
 	done
 fi
