@@ -33,6 +33,7 @@
 #include "audit/sink.h"
 #include "buf.h"
 #include "ruas.h"
+#include "../support/private_state.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -944,6 +945,7 @@ static void test_log_short_write_undone(void **state)
 
 int main(void)
 {
+	private_state();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sink_refusals),
 		cmocka_unit_test(test_fd_and_callback),

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "ruas.h"
+#include "../support/private_state.h"
 
 enum { CALL_OK = 0, CALL_WRONG = 1 };
 
@@ -136,6 +137,7 @@ static void test_spawn_null_config(void **state)
 
 int main(void)
 {
+	private_state();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_null_handles),
 		cmocka_unit_test(test_spawn_null_config),

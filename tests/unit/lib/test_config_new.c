@@ -42,6 +42,7 @@
 #include "spawn/exec_payload.h"
 #include "helper_report.h"
 #include "helper_report_write.h"
+#include "private_state.h"
 
 /* The tables override the defaults of SPEC() and GLOBALS() field by field. */
 #pragma GCC diagnostic ignored "-Woverride-init"
@@ -1884,6 +1885,7 @@ static void test_people_spawn_payload_same(void **state)
 
 int main(int argc, char **argv)
 {
+	private_state();
 	nss_env_reexec(argc, argv, passwd_lines, group_lines);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_project_refusals_same),

@@ -24,6 +24,7 @@
 
 #include "check/runner.h"
 #include "ruas.h"
+#include "../support/private_state.h"
 
 enum { CALL_PREFLIGHT, CALL_AUDIT, CALL_TARGETS, CALL_LEGACY };
 
@@ -97,6 +98,7 @@ static void test_no_user_to_check_is_not_refused(void **state)
 
 int main(void)
 {
+	private_state();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_below_the_floor_is_refused_naming_the_limit),
 		cmocka_unit_test(test_no_user_to_check_is_not_refused),

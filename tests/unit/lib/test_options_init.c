@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ruas.h"
+#include "../support/private_state.h"
 
 #define GUARD 0xA5
 
@@ -189,6 +190,7 @@ static void test_init_is_taken(void **state)
 
 int main(void)
 {
+	private_state();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_current_versions_are_the_macros),
 		cmocka_unit_test(test_defaults),

@@ -50,6 +50,7 @@
 #include "check/preflight.h"
 #include "ruas.h"
 #include "check/runner.h"
+#include "private_state.h"
 
 /* The scripts below are positional and leave the channel's shape and pam's verdicts at 0. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -2705,6 +2706,7 @@ static void test_concurrency(void **state)
 
 int main(int argc, char **argv)
 {
+	private_state();
 	nss_env_reexec(argc, argv, passwd_lines, group_lines);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fake_user_database_active),

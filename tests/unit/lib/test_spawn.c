@@ -53,6 +53,7 @@
 
 #ifdef HAVE_VALGRIND_VALGRIND_H
 #include <valgrind/valgrind.h>
+#include "private_state.h"
 #endif
 #ifndef RUNNING_ON_VALGRIND
 #define RUNNING_ON_VALGRIND 0
@@ -1520,6 +1521,7 @@ static void wrap_users(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	private_state();
 	wrap_users(argc, argv);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_sudo_call_exact, setup, teardown),
