@@ -200,17 +200,44 @@ static int user_gids(const struct account *a, gid_t **out, int *count)
 	}
 }
 
-/* The gid of a group name: 1 found (*gid), 0 no such group, -1 the database failed. */
-static int gid_of(const char *name, gid_t *gid)
+/*
+ * Group `name`: 1 found (*gid, and its member list in *members, which
+ * points into *mem, the caller's to free), 0 no such group, -1 the
+ * database failed or out of memory.
+ */
+static int group_by_name(const char *name, gid_t *gid, char **mem, char ***members)
 {
 	struct group gr, *res = NULL;
-	char mem[16384];
-	int e = getgrnam_r(name, &gr, mem, sizeof mem, &res);
-	if (e != 0 && e != ENOENT && e != ESRCH && e != EBADF && e != EPERM)
-		return -1;
-	if (res)
+	size_t size = 4096;
+	*mem = NULL;
+	*members = NULL;
+	for (;;) {
+		char *buf = malloc(size);
+		if (!buf)
+			return -1;
+		int e = getgrnam_r(name, &gr, buf, size, &res);
+		if (e == ERANGE && size < (1u << 22)) {
+			free(buf);
+			size *= 4;
+			continue;
+		}
+		if (!res) {
+			free(buf);
+			return e != 0 && e != ENOENT && e != ESRCH && e != EBADF && e != EPERM ? -1
+												 : 0;
+		}
 		*gid = res->gr_gid;
-	return res != NULL;
+		*mem = buf;
+		*members = res->gr_mem;
+		return 1;
+	}
+}
+
+void group_risk_gids_clear(struct group_risk_gids *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		free(g->mem[i]);
+	memset(g, 0, sizeof *g);
 }
 
 int group_risk_gids_load(struct group_risk_gids *g)
@@ -219,13 +246,17 @@ int group_risk_gids_load(struct group_risk_gids *g)
 	ruas_severity s;
 	memset(g, 0, sizeof *g);
 	for (size_t i = 0; ruas_group_risk_at(i, &name, &s, &w) == 0; i++) {
-		if (i >= GROUP_RISK_NAMES_MAX)
+		if (i >= GROUP_RISK_NAMES_MAX) {
+			group_risk_gids_clear(g);
 			return -1;
-		int r = gid_of(name, &g->gid[i]);
-		if (r < 0)
-			return -1;
-		g->found[i] = (unsigned char)r;
+		}
 		g->n = i + 1;
+		int r = group_by_name(name, &g->gid[i], &g->mem[i], &g->members[i]);
+		if (r < 0) {
+			group_risk_gids_clear(g);
+			return -1;
+		}
+		g->found[i] = (unsigned char)r;
 	}
 	return 0;
 }
@@ -233,27 +264,18 @@ int group_risk_gids_load(struct group_risk_gids *g)
 /*
  * The worst table entry whose name resolves to gid: a group of another
  * name that shares disk's gid is disk (getgrgid() names only the first).
- * known: the table's gids (NULL: looked up now). -1 when the group
- * database fails.
  */
-static int alias_risk(gid_t gid, const struct group_risk_gids *known, ruas_severity *sev,
-		      const char **why)
+static void alias_risk(gid_t gid, const struct group_risk_gids *known, ruas_severity *sev,
+		       const char **why)
 {
 	const char *name, *w;
 	ruas_severity s;
-	for (size_t i = 0; ruas_group_risk_at(i, &name, &s, &w) == 0; i++) {
-		gid_t g = 0;
-		int r = known && i < known->n ? known->found[i] : gid_of(name, &g);
-		if (known && i < known->n)
-			g = known->gid[i];
-		if (r < 0)
-			return -1;
-		if (r && g == gid && s > *sev) {
+	for (size_t i = 0; i < known->n && ruas_group_risk_at(i, &name, &s, &w) == 0; i++) {
+		if (known->found[i] && known->gid[i] == gid && s > *sev) {
 			*sev = s;
 			*why = w;
 		}
 	}
-	return 0;
 }
 
 static int add_hit(struct group_hits *out, const struct group_hit *h)
@@ -272,10 +294,7 @@ static int judge_gid(gid_t gid, char *name, int primary, int member, int session
 {
 	const char *why;
 	ruas_severity sev = ruas_group_risk(name, (unsigned long)gid, &why);
-	if (alias_risk(gid, known, &sev, &why) < 0) {
-		free(name);
-		return -1;
-	}
+	alias_risk(gid, known, &sev, &why);
 	if (sev == RUAS_SEVERITY_NONE) {
 		free(name);
 		return 0;
@@ -288,16 +307,47 @@ static int judge_gid(gid_t gid, char *name, int primary, int member, int session
 	return 0;
 }
 
+static int listed_in(char **members, const char *user)
+{
+	for (char **m = members; m && *m; m++)
+		if (strcmp(*m, user) == 0)
+			return 1;
+	return 0;
+}
+
+static int hit_for(const struct group_hits *out, unsigned long gid)
+{
+	for (size_t k = 0; k < out->n; k++)
+		if (out->v[k].gid == gid)
+			return 1;
+	return 0;
+}
+
+/* known, or the table looked up now into *local (cleared by the caller). */
+static const struct group_risk_gids *table_gids(const struct group_risk_gids *known,
+						struct group_risk_gids *local)
+{
+	memset(local, 0, sizeof *local);
+	if (known)
+		return known;
+	return group_risk_gids_load(local) == 0 ? local : NULL;
+}
+
 int account_session_group_risks(const struct account *a, const unsigned long *gids, size_t n,
 				const struct group_risk_gids *known, struct group_hits *out)
 {
+	struct group_risk_gids local;
+	const struct group_risk_gids *t = table_gids(known, &local);
 	gid_t *db;
 	int ndb;
-	if (user_gids(a, &db, &ndb) < 0)
+	if (!t || user_gids(a, &db, &ndb) < 0) {
+		group_risk_gids_clear(&local);
 		return -1;
+	}
 	int r = 0;
 	for (size_t i = 0; r == 0 && i < n; i++) {
-		int in_db = 0;
+		/* In the database's list, or found through the group's own: judged. */
+		int in_db = hit_for(out, gids[i]);
 		for (int k = 0; k < ndb; k++)
 			in_db |= (unsigned long)db[k] == gids[i];
 		if (in_db)
@@ -306,35 +356,71 @@ int account_session_group_risks(const struct account *a, const unsigned long *gi
 		int listed;
 		r = group_info((gid_t)gids[i], a->name, &name, &listed);
 		if (r == 0)
-			r = judge_gid((gid_t)gids[i], name, 0, 0, 1, known, out);
+			r = judge_gid((gid_t)gids[i], name, 0, 0, 1, t, out);
 	}
 	free(db);
+	group_risk_gids_clear(&local);
 	return r;
+}
+
+/*
+ * The table's groups whose own member list names the user but which its
+ * group list (getgrouplist) lacked: a database may answer a list in part
+ * (nsswitch.conf's initgroups line, a directory that timed out, a module
+ * not safe on several threads), and a group that gives root must not hide
+ * behind that.
+ */
+static int listed_elsewhere(const struct account *a, const gid_t *gids, int n,
+			    const struct group_risk_gids *t, struct group_hits *out)
+{
+	const char *name;
+	for (size_t i = 0; i < t->n && ruas_group_risk_at(i, &name, NULL, NULL) == 0; i++) {
+		int in_list = 0;
+		for (int k = 0; k < n; k++)
+			in_list |= gids[k] == t->gid[i];
+		if (!t->found[i] || in_list || hit_for(out, t->gid[i]) ||
+		    !listed_in(t->members[i], a->name))
+			continue;
+		char *copy = strdup(name);
+		if (!copy || judge_gid(t->gid[i], copy, 0, 1, 0, t, out) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 int account_group_risks(const struct account *a, const struct group_risk_gids *known,
 			struct group_hits *out)
 {
+	struct group_risk_gids local;
+	const struct group_risk_gids *t = table_gids(known, &local);
 	gid_t *gids;
 	int n;
 	out->v = NULL;
 	out->n = 0;
-	if (user_gids(a, &gids, &n) < 0)
+	if (!t || user_gids(a, &gids, &n) < 0) {
+		group_risk_gids_clear(&local);
 		return -1;
+	}
 	for (int i = 0; i < n; i++) {
 		char *name;
 		int listed;
+		if (hit_for(out, gids[i])) /* a list with a group twice: one hit */
+			continue;
 		if (group_info(gids[i], a->name, &name, &listed) < 0)
 			goto fail;
 		int primary = gids[i] == a->gid;
 		/* getgrouplist() found a non-primary group through its member list. */
-		if (judge_gid(gids[i], name, primary, !primary || listed, 0, known, out) < 0)
+		if (judge_gid(gids[i], name, primary, !primary || listed, 0, t, out) < 0)
 			goto fail;
 	}
+	if (listed_elsewhere(a, gids, n, t, out) < 0)
+		goto fail;
 	free(gids);
+	group_risk_gids_clear(&local);
 	return 0;
 fail:
 	free(gids);
+	group_risk_gids_clear(&local);
 	group_hits_clear(out);
 	return -1;
 }

@@ -48,23 +48,31 @@ struct group_hits {
 };
 
 /*
- * The gid of each name of the risk table (ruas_group_risk_at), looked up
- * once for the many users of a check: each lookup can cost a hundred
- * system calls (NSS's files and systemd's userdb), and every group of every
- * user is compared with all of them.
+ * The gid and member list of each name of the risk table
+ * (ruas_group_risk_at), looked up once for the many users of a check: each
+ * lookup can cost a hundred system calls (NSS's files and systemd's
+ * userdb), and every group of every user is compared with all of them.
  */
 #define GROUP_RISK_NAMES_MAX 64
 struct group_risk_gids {
 	size_t n;
 	gid_t gid[GROUP_RISK_NAMES_MAX];
 	unsigned char found[GROUP_RISK_NAMES_MAX];
+	char **members[GROUP_RISK_NAMES_MAX]; /* the group's own member list */
+	char *mem[GROUP_RISK_NAMES_MAX];      /* what members points into */
 };
-/* 0, or -1 when the group database fails (then pass NULL: each call looks them up). */
+/*
+ * 0 (free with group_risk_gids_clear), or -1 when the group database fails
+ * (then pass NULL: each call looks them up).
+ */
 int group_risk_gids_load(struct group_risk_gids *g);
+void group_risk_gids_clear(struct group_risk_gids *g);
 
 /*
  * The user's groups (primary and supplementary) that give root or read what
- * is not theirs, in the order getgrouplist() gives them: ruas_group_risk()
+ * is not theirs, in the order getgrouplist() gives them, then any table
+ * group whose own member list names the user but which that list lacked
+ * (membership is read both ways, and either is enough): ruas_group_risk()
  * (src/lib/check/group_risk.c) judges each by gid and name; a group of
  * another name that shares a risky group's gid is that group (known: the
  * table's gids, or NULL to look them up now). 0 (free *out with
@@ -75,8 +83,9 @@ int account_group_risks(const struct account *a, const struct group_risk_gids *k
 
 /*
  * The groups the target really had in its login session (the probe's
- * getgroups()), minus those of the group database: what a PAM module such
- * as pam_group granted. Risky ones are appended to *out with session set.
+ * getgroups()), minus those of the group database and those *out already
+ * has: what a PAM module such as pam_group granted. Risky ones are
+ * appended to *out with session set.
  * 0, or -1 when the groups could not be read.
  */
 int account_session_group_risks(const struct account *a, const unsigned long *gids, size_t n,

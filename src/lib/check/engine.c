@@ -542,6 +542,7 @@ struct job *jobs_run(const struct check_run *run, const struct runner *runner,
 	for (size_t i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
 	free(tids);
+	group_risk_gids_clear(&pl.risk.gids);
 	return jobs;
 }
 

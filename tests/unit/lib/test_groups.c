@@ -12,6 +12,9 @@
 
 #include "words.h"
 
+#include <dlfcn.h>
+#include <errno.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +137,67 @@ static void test_table_documented(void **state)
 /* ------------------------------------------------------- a user's groups */
 
 /*
+ * The library's getgrouplist(), interposed (this program's definition comes
+ * before the preloaded nss_wrapper's and libc's): with drop_gid set, the
+ * answer lacks that group, as from a group database that answers a user's
+ * list in part (an initgroups line of nsswitch.conf, a directory server
+ * that timed out, a module not safe to call from several threads at once).
+ */
+static gid_t drop_gid = (gid_t)-1;
+static int dropped;
+/*
+ * getgrnam_r(), interposed too: below erange_below bytes of buffer it says
+ * ERANGE, as glibc does for a group whose member list does not fit (a
+ * thousand members is 16 KiB; nss_wrapper itself answers -1 instead).
+ */
+static size_t erange_below;
+static int eranged;
+
+int getgrnam_r(const char *name, struct group *gr, char *buf, size_t len, struct group **res)
+{
+	int (*next)(const char *, struct group *, char *, size_t, struct group **);
+	*(void **)(&next) = dlsym(RTLD_NEXT, "getgrnam_r");
+	if (!next)
+		abort();
+	if (len < erange_below) {
+		eranged++;
+		*res = NULL;
+		return ERANGE;
+	}
+	return next(name, gr, buf, len, res);
+}
+
+/* Each group twice, as the same fake database can also answer. */
+static int twice, doubled;
+
+int getgrouplist(const char *user, gid_t group, gid_t *groups, int *ngroups)
+{
+	int (*next)(const char *, gid_t, gid_t *, int *);
+	int room = *ngroups;
+	*(void **)(&next) = dlsym(RTLD_NEXT, "getgrouplist");
+	if (!next)
+		abort();
+	int r = next(user, group, groups, ngroups);
+	if (r < 0)
+		return r;
+	int k = 0;
+	for (int i = 0; i < r; i++) {
+		if (groups[i] == drop_gid)
+			dropped++;
+		else
+			groups[k++] = groups[i];
+	}
+	if (twice && 2 * k <= room) {
+		for (int i = 0; i < k; i++)
+			groups[k + i] = groups[i];
+		k *= 2;
+		doubled++;
+	}
+	*ngroups = k;
+	return k;
+}
+
+/*
  * The user's hits, judged twice: looking the table's gids up in the call,
  * and with them looked up once beforehand (as a check does for its many
  * users), which must agree hit for hit.
@@ -157,6 +221,7 @@ static struct group_hits hits_of(const char *user)
 		assert_int_equal(h.v[i].member, k.v[i].member);
 	}
 	group_hits_clear(&k);
+	group_risk_gids_clear(&known);
 	account_clear(&a);
 	return h;
 }
@@ -221,6 +286,86 @@ static void test_each_table_group(void **state)
 		ruas_report_free(rep);
 		group_hits_clear(&h);
 	}
+}
+
+/*
+ * Membership of a group that gives root is read two ways: the user's group
+ * list (getgrouplist) and the group's own member list (getgrnam_r), and
+ * either is enough. A list that lacks the group must not make it silence.
+ */
+static void test_member_list_when_the_group_list_lacks_it(void **state)
+{
+	(void)state;
+	const char *name, *why;
+	ruas_severity sev;
+	for (size_t i = 0; ruas_group_risk_at(i, &name, &sev, &why) == 0; i++) {
+		char user[16];
+		snprintf(user, sizeof user, "g%zu", i);
+		drop_gid = (gid_t)(3000 + i);
+		dropped = 0;
+		struct group_hits h = hits_of(user);
+		drop_gid = (gid_t)-1;
+		/* The library's own lookups lost the group (both of hits_of's). */
+		if (dropped < 2)
+			fail_msg("%s: getgrouplist() dropped %s %d times", user, name, dropped);
+		if (h.n != 1)
+			fail_msg("%s (in %s, not in its group list): %zu hits", user, name, h.n);
+		assert_string_equal(h.v[0].name, name);
+		assert_int_equal(h.v[0].gid, 3000 + i);
+		assert_int_equal(h.v[0].severity, sev);
+		assert_ptr_equal(h.v[0].why, why);
+		assert_false(h.v[0].primary);
+		assert_true(h.v[0].member);
+		group_hits_clear(&h);
+	}
+
+	/* One of several: the others come from the list, this one from the group. */
+	size_t docker = 0;
+	while (ruas_group_risk_at(docker, &name, NULL, NULL) == 0 && strcmp(name, "docker") != 0)
+		docker++;
+	drop_gid = (gid_t)(3000 + docker);
+	dropped = 0;
+	struct group_hits h = hits_of("mixed");
+	drop_gid = (gid_t)-1;
+	assert_true(dropped >= 2);
+	int seen = 0;
+	for (size_t i = 0; i < h.n; i++)
+		seen |= strcmp(h.v[i].name, "docker") == 0 && h.v[i].member && !h.v[i].primary;
+	if (!seen || h.n != 3)
+		fail_msg("mixed, docker not in its group list: %zu hits, docker %s", h.n,
+			 seen ? "among them" : "missing");
+	group_hits_clear(&h);
+}
+
+/* The table's groups with member lists longer than a first buffer holds. */
+static void test_long_member_lists(void **state)
+{
+	(void)state;
+	erange_below = 1u << 20;
+	eranged = 0;
+	struct group_hits h = hits_of("mixed");
+	erange_below = 0;
+	assert_true(eranged > 0);
+	if (h.n != 3)
+		fail_msg("mixed, member lists over a first buffer: %zu hits, not 3", h.n);
+	group_hits_clear(&h);
+}
+
+/* A list that names a group twice: one hit, one finding. */
+static void test_group_listed_twice(void **state)
+{
+	(void)state;
+	twice = 1;
+	doubled = 0;
+	struct group_hits h = hits_of("mixed");
+	twice = 0;
+	assert_true(doubled >= 2);
+	if (h.n != 3)
+		fail_msg("mixed, each group listed twice: %zu hits, not 3", h.n);
+	for (size_t i = 0; i < h.n; i++)
+		for (size_t k = i + 1; k < h.n; k++)
+			assert_int_not_equal(h.v[i].gid, h.v[k].gid);
+	group_hits_clear(&h);
 }
 
 static void test_gid0_primary(void **state)
@@ -348,11 +493,12 @@ int main(int argc, char **argv)
 	for (size_t i = 0; ruas_group_risk_at(i, &name, &sev, NULL) == 0 && i < TABLE_MAX; i++) {
 		buf_printf(&pw, "g%zu:x:%zu:%zu::/home/g%zu:/bin/sh\n", i, 2000 + i, 2000 + i, i);
 		buf_printf(&gr, "g%zu:x:%zu:\n", i, 2000 + i);
-		buf_printf(&gr, "%s:x:%zu:g%zu%s\n", name, 3000 + i, i,
+		buf_printf(&gr, "%s:x:%zu:g%zu%s", name, 3000 + i, i,
 			   strcmp(name, "docker") == 0 || strcmp(name, "adm") == 0 ||
 					   strcmp(name, "sudo") == 0
 				   ? ",mixed"
 				   : "");
+		buf_adds(&gr, "\n");
 	}
 	if (pw.oom || gr.oom)
 		return 99;
@@ -364,6 +510,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_table_documented),
 		cmocka_unit_test(test_fake_database_active),
 		cmocka_unit_test(test_each_table_group),
+		cmocka_unit_test(test_member_list_when_the_group_list_lacks_it),
+		cmocka_unit_test(test_group_listed_twice),
+		cmocka_unit_test(test_long_member_lists),
 		cmocka_unit_test(test_gid0_primary),
 		cmocka_unit_test(test_gid0_supplementary),
 		cmocka_unit_test(test_odd_names_and_no_findings),

@@ -89,6 +89,15 @@ static const char passwd_lines[] =
 	"p6:x:1516:1516::/home/p6:/bin/sh\n"
 	"p7:x:1517:1517::/home/p7:/bin/sh\n"
 	"p8:x:1518:1518::/home/p8:/bin/sh\n"
+	/* Members of docker, all checked at once (test_groups_of_parallel_jobs). */
+	"gm1:x:1531:1531::/home/gm1:/bin/sh\n"
+	"gm2:x:1532:1532::/home/gm2:/bin/sh\n"
+	"gm3:x:1533:1533::/home/gm3:/bin/sh\n"
+	"gm4:x:1534:1534::/home/gm4:/bin/sh\n"
+	"gm5:x:1535:1535::/home/gm5:/bin/sh\n"
+	"gm6:x:1536:1536::/home/gm6:/bin/sh\n"
+	"gm7:x:1537:1537::/home/gm7:/bin/sh\n"
+	"gm8:x:1538:1538::/home/gm8:/bin/sh\n"
 	/* Owns the fake scan's files: the report says 1520, the library names it. */
 	"leigh:x:1520:1520::/home/leigh:/bin/sh\n";
 
@@ -97,7 +106,7 @@ static const char group_lines[] =
 	"sudo:x:27:\n"
 	"adm:x:4:admr\n"
 	"kmem:x:15:rootg\n"
-	"docker:x:998:dockr\n"
+	"docker:x:998:dockr,gm1,gm2,gm3,gm4,gm5,gm6,gm7,gm8\n"
 	"sup:x:1500:\n"
 	"t1:x:1501:\n"
 	"t2:x:1502:\n"
@@ -113,7 +122,15 @@ static const char group_lines[] =
 	"p5:x:1515:\n"
 	"p6:x:1516:\n"
 	"p7:x:1517:\n"
-	"p8:x:1518:\n";
+	"p8:x:1518:\n"
+	"gm1:x:1531:\n"
+	"gm2:x:1532:\n"
+	"gm3:x:1533:\n"
+	"gm4:x:1534:\n"
+	"gm5:x:1535:\n"
+	"gm6:x:1536:\n"
+	"gm7:x:1537:\n"
+	"gm8:x:1538:\n";
 
 /* ------------------------------------------------------- fake runner */
 
@@ -2645,6 +2662,49 @@ static void test_anchors_for_targets(void **state)
 	buf_free(&lines);
 }
 
+/*
+ * Eight users in docker, checked at once, twenty times: every one of them
+ * is found in it every time. Their group lists are read on eight threads
+ * at once, and a group database may answer a list in part under that (the
+ * fake one, nss_wrapper, does: its getgrouplist() walks one shared
+ * enumeration); the group's own member list must make up for it.
+ */
+static void test_groups_of_parallel_jobs(void **state)
+{
+	(void)state;
+	static const char *const users[] = {"gm1", "gm2", "gm3", "gm4",
+					    "gm5", "gm6", "gm7", "gm8"};
+	struct script sc[8];
+	struct proj ps[8];
+	char names[8][8];
+	for (size_t i = 0; i < 8; i++) {
+		memset(&sc[i], 0, sizeof sc[i]);
+		sc[i].user = users[i];
+		sc[i].b = B_REPORT;
+		sc[i].true_rc = sc[i].list_rc = 1;
+		sc[i].esc_set = 1;
+		snprintf(names[i], sizeof names[i], "gq%zu", i + 1);
+		ps[i] = (struct proj){names[i], users[i], "/srv/x", NULL};
+	}
+	for (int round = 0; round < 20; round++) {
+		ruas_config *cfg = load(ps, 8, NULL);
+		struct fake fk;
+		fake_init(&fk, sc, 8);
+		ruas_report *rep = run(cfg, &fk, 8);
+		for (size_t i = 0; i < 8; i++) {
+			char want[128];
+			snprintf(want, sizeof want,
+				 "target user \"%s\" is a member of docker, which give root",
+				 users[i]);
+			if (ruas_report_item_count(rep, i) != 1)
+				print_message("round %d:\n", round);
+			assert_count(rep, i, 1);
+			assert_item(rep, i, 0, RUAS_SEVERITY_FATAL, "groups", want);
+		}
+		done(rep, cfg, &fk);
+	}
+}
+
 static void run_parallel(unsigned int max_parallel, unsigned int sleep_ms,
 			 long long *elapsed, int *peak)
 {
@@ -2746,6 +2806,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_scan_warnings),
 		cmocka_unit_test(test_root_group_warning),
 		cmocka_unit_test(test_root_group_fatal),
+		cmocka_unit_test(test_groups_of_parallel_jobs),
 		cmocka_unit_test(test_items_in_order),
 		cmocka_unit_test(test_lifetime_per_user),
 		cmocka_unit_test(test_concurrency),

@@ -46,8 +46,12 @@ void private_state(void)
 	if (geteuid() == 0) {
 		if (unshare(CLONE_NEWNS) != 0)
 			fail("unshare(CLONE_NEWNS)");
-		/* Private first: on a shared / a mount on /run would reach the host. */
-		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+		/*
+		 * Private first: on a shared / a mount on /run would reach the
+		 * host. (The kernel ignores source and type here; valgrind wants
+		 * them readable.)
+		 */
+		if (mount("none", "/", "none", MS_REC | MS_PRIVATE, NULL) != 0)
 			fail("making / private");
 		if (mount("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755") != 0)
 			fail("a tmpfs on /run");
