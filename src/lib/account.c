@@ -123,40 +123,56 @@ int shell_refuses_login(const char *shell)
 }
 
 /*
+ * Group `name` (or gid, when name is NULL) into *gr, whose strings point
+ * into *mem (the caller's to free), the buffer grown as long as the
+ * database says ERANGE: 1 found, 0 no such group ("not found" comes in
+ * several spellings), -1 the database failed or out of memory.
+ */
+static int group_get(const char *name, gid_t gid, struct group *gr, char **mem)
+{
+	struct group *res = NULL;
+	size_t size = 4096;
+	*mem = NULL;
+	for (;;) {
+		char *buf = malloc(size);
+		if (!buf)
+			return -1;
+		int e = name ? getgrnam_r(name, gr, buf, size, &res)
+			     : getgrgid_r(gid, gr, buf, size, &res);
+		if (e == ERANGE && size < (1u << 22)) {
+			free(buf);
+			size *= 4;
+			continue;
+		}
+		if (!res) {
+			free(buf);
+			return e != 0 && e != ENOENT && e != ESRCH && e != EBADF && e != EPERM ? -1
+												 : 0;
+		}
+		*mem = buf;
+		return 1;
+	}
+}
+
+/*
  * The name of group gid (NULL when it has none) and whether `user` is
  * listed among its members. -1 on OOM or when the group database fails.
  */
 static int group_info(gid_t gid, const char *user, char **name, int *listed)
 {
-	struct group gr, *res = NULL;
-	size_t size = 4096;
+	struct group gr;
+	char *mem;
 	*name = NULL;
 	*listed = 0;
-	for (;;) {
-		char *mem = malloc(size);
-		if (!mem)
-			return -1;
-		int e = getgrgid_r(gid, &gr, mem, size, &res);
-		if (e == ERANGE && size < (1u << 22)) {
-			free(mem);
-			size *= 4;
-			continue;
-		}
-		/* "Not found" in its several spellings is a gid without a name. */
-		int r = !res && e != 0 && e != ENOENT && e != ESRCH && e != EBADF &&
-				e != EPERM
-			? -1
-			: 0;
-		if (res) {
-			for (char **m = res->gr_mem; m && *m; m++)
-				if (strcmp(*m, user) == 0)
-					*listed = 1;
-			if (!(*name = strdup(res->gr_name)))
-				r = -1;
-		}
-		free(mem);
+	int r = group_get(NULL, gid, &gr, &mem);
+	if (r <= 0)
 		return r;
-	}
+	for (char **m = gr.gr_mem; m && *m; m++)
+		if (strcmp(*m, user) == 0)
+			*listed = 1;
+	*name = strdup(gr.gr_name);
+	free(mem);
+	return *name ? 0 : -1;
 }
 
 void group_hits_clear(struct group_hits *h)
@@ -207,30 +223,14 @@ static int user_gids(const struct account *a, gid_t **out, int *count)
  */
 static int group_by_name(const char *name, gid_t *gid, char **mem, char ***members)
 {
-	struct group gr, *res = NULL;
-	size_t size = 4096;
-	*mem = NULL;
+	struct group gr;
 	*members = NULL;
-	for (;;) {
-		char *buf = malloc(size);
-		if (!buf)
-			return -1;
-		int e = getgrnam_r(name, &gr, buf, size, &res);
-		if (e == ERANGE && size < (1u << 22)) {
-			free(buf);
-			size *= 4;
-			continue;
-		}
-		if (!res) {
-			free(buf);
-			return e != 0 && e != ENOENT && e != ESRCH && e != EBADF && e != EPERM ? -1
-												 : 0;
-		}
-		*gid = res->gr_gid;
-		*mem = buf;
-		*members = res->gr_mem;
-		return 1;
+	int r = group_get(name, 0, &gr, mem);
+	if (r > 0) {
+		*gid = gr.gr_gid;
+		*members = gr.gr_mem;
 	}
+	return r;
 }
 
 void group_risk_gids_clear(struct group_risk_gids *g)

@@ -2662,6 +2662,22 @@ static void test_anchors_for_targets(void **state)
 	buf_free(&lines);
 }
 
+/* Eight projects PREFIX1.., one per user, each call a clean report after sleep_ms. */
+static void eight_clean(const char *const users[8], const char *prefix, unsigned int sleep_ms,
+			struct script s[8], struct proj ps[8], char names[8][8])
+{
+	for (size_t i = 0; i < 8; i++) {
+		memset(&s[i], 0, sizeof s[i]);
+		s[i].user = users[i];
+		s[i].b = B_REPORT;
+		s[i].true_rc = s[i].list_rc = 1;
+		s[i].esc_set = 1;
+		s[i].sleep_ms = sleep_ms;
+		snprintf(names[i], sizeof names[i], "%s%zu", prefix, i + 1);
+		ps[i] = (struct proj){names[i], users[i], "/srv/x", NULL};
+	}
+}
+
 /*
  * Eight users in docker, checked at once, twenty times: every one of them
  * is found in it every time. Their group lists are read on eight threads
@@ -2677,15 +2693,7 @@ static void test_groups_of_parallel_jobs(void **state)
 	struct script sc[8];
 	struct proj ps[8];
 	char names[8][8];
-	for (size_t i = 0; i < 8; i++) {
-		memset(&sc[i], 0, sizeof sc[i]);
-		sc[i].user = users[i];
-		sc[i].b = B_REPORT;
-		sc[i].true_rc = sc[i].list_rc = 1;
-		sc[i].esc_set = 1;
-		snprintf(names[i], sizeof names[i], "gq%zu", i + 1);
-		ps[i] = (struct proj){names[i], users[i], "/srv/x", NULL};
-	}
+	eight_clean(users, "gq", 0, sc, ps, names);
 	for (int round = 0; round < 20; round++) {
 		ruas_config *cfg = load(ps, 8, NULL);
 		struct fake fk;
@@ -2712,16 +2720,7 @@ static void run_parallel(unsigned int max_parallel, unsigned int sleep_ms,
 	struct script s[8];
 	struct proj ps[8];
 	char names[8][8];
-	for (size_t i = 0; i < 8; i++) {
-		memset(&s[i], 0, sizeof s[i]);
-		s[i].user = users[i];
-		s[i].b = B_REPORT;
-		s[i].true_rc = s[i].list_rc = 1;
-		s[i].esc_set = 1;
-		s[i].sleep_ms = sleep_ms;
-		snprintf(names[i], sizeof names[i], "q%zu", i + 1);
-		ps[i] = (struct proj){names[i], users[i], "/srv/x", NULL};
-	}
+	eight_clean(users, "q", sleep_ms, s, ps, names);
 	ruas_config *cfg = load(ps, 8, NULL);
 	struct fake fk;
 	fake_init(&fk, s, 8);
