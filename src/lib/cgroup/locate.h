@@ -1,0 +1,32 @@
+/*
+ * locate.h - where cgroup v2 is and where this process is in it.
+ *
+ * The parsing is kept apart from the reading so that the unit tests can
+ * give it any text /proc could hold (escaped mount points, hybrid hosts
+ * with cgroup v1 beside a v2 hierarchy, paths with spaces).
+ */
+#ifndef RUAS_CGROUP_LOCATE_H
+#define RUAS_CGROUP_LOCATE_H
+
+#include <stddef.h>
+
+/*
+ * The mount point of the first cgroup2 file system in mountinfo (the text
+ * of /proc/self/mountinfo) whose root is "/" (a bind of a subtree is not
+ * the hierarchy's top), with mountinfo's octal escapes (\040 ...) undone.
+ * 0, or -1 when there is none or it does not fit in n bytes.
+ */
+int cgroup2_mount_from(const char *mountinfo, char *out, size_t n);
+
+/*
+ * This process's cgroup v2 path (the "0::" line of /proc/self/cgroup,
+ * which begins with "/"), without a " (deleted)" the kernel may append.
+ * 0, or -1 when there is no such line (cgroup v1 only) or it does not fit.
+ */
+int cgroup2_own_from(const char *proc_cgroup, char *out, size_t n);
+
+/* The same, read from /proc/self: 0, or -1 with errno (ENOENT: no cgroup v2). */
+int cgroup2_mount(char *out, size_t n);
+int cgroup2_own(char *out, size_t n);
+
+#endif
