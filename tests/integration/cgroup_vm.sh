@@ -69,6 +69,14 @@ expect "delegated: memory_max holds for the user's run too (137)" test "$(val de
 expect "delegated: ... counted" test "$(val deleg_oom.oom_kills)" -ge 1
 expect "undelegated: a user cannot make a run beneath root's cgroup" \
 	test "$(val undelegated.error)" = "mkdir: Permission denied"
+# The judge (cgroup/judge.c; verdicts as in judge.h) on the kernel's own files.
+expect "judge: root's parent beneath the top is usable" test "$(val judge.parent)" = "0 /ruas-vm 0"
+expect "judge: the top, where root's probe runs, is usable too (exempt)" test "$(val judge.own)" = "0 / 0"
+expect "judge: the user's delegated runs is usable" test "$(val deleg_judge.parent)" = "0 /deleg/runs 0"
+expect "judge: the user's own leaf holds its process: nothing handed down from it" \
+	test "$(val deleg_judge.own)" = "6 /deleg/sup 7"
+expect "judge: root's parent is no user's to make runs in" \
+	test "$(val undelegated_judge.parent)" = "3 /ruas-vm 0"
 expect "nothing of any run is left" test "$(val leftover)" = 0
 [ "$fail" = 0 ] || { echo "# guest output:"; sed 's/^/#   /' "$tmp/out"; echo "# stderr:"; printf '%s\n' "$ERR" | sed 's/^/#   /'; }
 tap_finish

@@ -9,7 +9,7 @@ probe=$1
 uid=56900
 P=/sys/fs/cgroup/ruas-vm
 mkdir "$P" || exit 1
-for c in place oom tasks cpu setup errors; do
+for c in place oom tasks cpu setup errors judge; do
 	"$probe" "$P" "$c" | sed "s/^/$c./"
 	echo "$c.rc=${PIPESTATUS[0]}"
 done
@@ -30,6 +30,8 @@ echo "deleg.rc=${PIPESTATUS[0]}"
 echo "deleg_oom.rc=${PIPESTATUS[0]}"
 "$probe" /sys/fs/cgroup/ruas-vm place | sed s/^/undelegated./
 echo "undelegated.rc=${PIPESTATUS[0]}"
+"$probe" "$D/runs" judge | sed s/^/deleg_judge./
+"$probe" /sys/fs/cgroup/ruas-vm judge | sed s/^/undelegated_judge./
 USER
 # Root puts the user's shell in its leaf (as systemd starts a service in its
 # cgroup), then it is the user's.

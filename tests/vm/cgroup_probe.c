@@ -12,6 +12,8 @@
  *   cgroup_probe PARENT setup   what the child starts with: descriptors,
  *                               signal mask and dispositions, session
  *   cgroup_probe PARENT errors  the launcher's failures, as errnos
+ *   cgroup_probe PARENT judge   the judge's verdict on PARENT and on the
+ *                               probe's own cgroup (cgroup/judge.c)
  */
 #include "config.h"
 
@@ -26,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup/judge.h"
+#include "cgroup/locate.h"
 #include "cgroup/run.h"
 #include "spawn/clone_into.h"
 
@@ -261,10 +265,39 @@ static void errors(void)
 	finish(&rc);
 }
 
+/* The judge of a parent (src/lib/cgroup/judge.c) on the real files: PARENT and its own. */
+static const char *parent_path;
+
+static void judge_one(const char *key, int mount_fd, const char *path, const char *own)
+{
+	struct cgroup_judgement j;
+	enum cgroup_verdict v = cgroup_judge_parent(
+		mount_fd, path, own, CGROUP_CTL_MEMORY | CGROUP_CTL_PIDS | CGROUP_CTL_CPU, &j);
+	printf("%s=%d %s %u\n", key, (int)v, j.where, j.controllers);
+}
+
+static void judge(void)
+{
+	char mnt[4096], own[4096];
+	if (cgroup2_mount(mnt, sizeof mnt) < 0 || cgroup2_own(own, sizeof own) < 0)
+		die("cgroup2_mount");
+	size_t ml = strlen(mnt);
+	if (strncmp(parent_path, mnt, ml) != 0 || parent_path[ml] != '/')
+		die("parent not beneath the mount");
+	int m = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (m < 0)
+		die(mnt);
+	printf("own=%s\n", own);
+	judge_one("parent", m, parent_path + ml, own);
+	judge_one("own", m, own, own);
+	close(m);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3)
 		return 2;
+	parent_path = argv[1];
 	parent_fd = open(argv[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (parent_fd < 0)
 		die(argv[1]);
@@ -273,7 +306,8 @@ int main(int argc, char **argv)
 		const char *name;
 		void (*fn)(void);
 	} cases[] = {{"place", place}, {"oom", oom},	 {"tasks", tasks},
-		     {"cpu", cpu},     {"setup", setup}, {"errors", errors}};
+		     {"cpu", cpu},     {"setup", setup}, {"errors", errors},
+		     {"judge", judge}};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		if (strcmp(argv[2], cases[i].name) == 0) {
 			cases[i].fn();

@@ -10,9 +10,17 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <grp.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "cgroup/judge.h"
 #include "cgroup/locate.h"
 #include "cgroup/run.h"
 
@@ -129,12 +137,193 @@ static void test_from_proc(void **state)
 		assert_int_equal(out[0], '/');
 }
 
+/* ------------------------------------------------ judging a parent */
+
+/*
+ * A fake hierarchy of the files the kernel keeps (a plain directory: the
+ * judge only reads them and asks for access): the top hands memory and
+ * pids down; svc (a service, with a process) has memory and pids, hands
+ * none down; svc/runs is empty; thr is threaded.
+ */
+static char tree[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", tree, rel);
+	FILE *f = fopen(path, "we");
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void dir(const char *rel)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", tree, rel);
+	assert_int_equal(mkdir(path, 0755), 0);
+}
+
+static void fake_tree(void)
+{
+	snprintf(tree, sizeof tree, "/tmp/ruas-cgroup-judge.XXXXXX");
+	assert_non_null(mkdtemp(tree));
+	assert_int_equal(chmod(tree, 0755), 0);
+	put("cgroup.controllers", "cpuset cpu io memory pids\n");
+	put("cgroup.subtree_control", "memory pids\n");
+	put("cgroup.procs", "1\n");
+	dir("svc");
+	put("svc/cgroup.type", "domain\n");
+	put("svc/cgroup.controllers", "memory pids\n");
+	put("svc/cgroup.subtree_control", "\n");
+	put("svc/cgroup.procs", "123\n");
+	dir("svc/runs");
+	put("svc/runs/cgroup.type", "domain\n");
+	put("svc/runs/cgroup.controllers", "memory pids\n");
+	put("svc/runs/cgroup.subtree_control", "\n");
+	put("svc/runs/cgroup.procs", "");
+	dir("thr");
+	put("thr/cgroup.type", "threaded\n");
+	char link[256];
+	snprintf(link, sizeof link, "%s/svc/link", tree);
+	assert_int_equal(symlink("runs", link), 0);
+}
+
+static void remove_tree(void)
+{
+	char *argv[] = {"rm", "-rf", tree, NULL};
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execv("/bin/rm", argv);
+		_exit(127);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+}
+
+static enum cgroup_verdict judge(const char *parent, const char *own, unsigned int want,
+				 struct cgroup_judgement *j)
+{
+	int m = open(tree, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(m >= 0);
+	enum cgroup_verdict v = cgroup_judge_parent(m, parent, own, want, j);
+	close(m);
+	return v;
+}
+
+#define MP (CGROUP_CTL_MEMORY | CGROUP_CTL_PIDS)
+
+static void test_judge_as_root(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* CI runs this as root; the access checks are the next test's */
+	struct cgroup_judgement j;
+	fake_tree();
+	/* A leaf of the service's: the parent hands down what it needs (no process in it). */
+	assert_int_equal(judge("/svc/runs", "/svc/sup", MP, &j), CGROUP_USABLE);
+	assert_int_equal(judge("/svc/runs", "/svc/sup", 0, &j), CGROUP_USABLE);
+	/* cpu is not among its controllers: named, with where. */
+	assert_int_equal(judge("/svc/runs", "/svc/sup", MP | CGROUP_CTL_CPU, &j),
+			 CGROUP_NOT_AVAILABLE);
+	assert_int_equal(j.controllers, CGROUP_CTL_CPU);
+	assert_string_equal(j.where, "/svc/runs");
+	/* The service's own cgroup holds its process: nothing can be handed down from it. */
+	assert_int_equal(judge("/svc", "/svc", MP, &j), CGROUP_INTERNAL_PROCESS);
+	assert_int_equal(j.controllers, MP);
+	/* ... unless it hands them down already. */
+	put("svc/cgroup.subtree_control", "memory pids\n");
+	assert_int_equal(judge("/svc", "/svc", MP, &j), CGROUP_USABLE);
+	put("svc/cgroup.subtree_control", "\n");
+	/* The top is exempt from that rule. */
+	assert_int_equal(judge("/", "/svc", MP | CGROUP_CTL_CPU, &j), CGROUP_USABLE);
+	assert_int_equal(judge("/thr", "/", MP, &j), CGROUP_NOT_DOMAIN);
+	assert_int_equal(judge("/nonexistent", "/", MP, &j), CGROUP_NO_PARENT);
+	assert_string_equal(j.where, "/nonexistent");
+	/* Never out of the hierarchy, never through a link. */
+	assert_int_equal(judge("/../etc", "/", 0, &j), CGROUP_UNREADABLE);
+	assert_int_equal(judge("/svc/link", "/", 0, &j), CGROUP_UNREADABLE);
+	remove_tree();
+}
+
+static void own_path(const char *rel, uid_t uid)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", tree, rel);
+	assert_int_equal(chown(path, uid, (gid_t)-1), 0);
+}
+
+/* As a user (a child of root's that becomes one): what it may write decides. */
+static int judge_as(uid_t uid, const char *parent, const char *own, unsigned int want,
+		    struct cgroup_judgement *j)
+{
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(p[0]);
+		if (setgroups(0, NULL) != 0 || setresgid(uid, uid, uid) != 0 ||
+		    setresuid(uid, uid, uid) != 0)
+			_exit(99);
+		struct cgroup_judgement c;
+		judge(parent, own, want, &c);
+		_exit(write(p[1], &c, sizeof c) == (ssize_t)sizeof c ? 0 : 98);
+	}
+	close(p[1]);
+	size_t got = 0;
+	while (got < sizeof *j) {
+		ssize_t r = read(p[0], (char *)j + got, sizeof *j - got);
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(p[0]);
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(got, sizeof *j);
+	return j->verdict;
+}
+
+static void test_judge_as_a_user(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* a user of its own is root's to become; CI runs this as root */
+	const uid_t u = 56950;
+	struct cgroup_judgement j;
+	fake_tree();
+	/* Root's tree: no directory of its own to make a run in. */
+	assert_int_equal(judge_as(u, "/svc/runs", "/svc/sup", MP, &j), CGROUP_CANNOT_MKDIR);
+	assert_string_equal(j.where, "/svc/runs");
+	/* Its runs directory, but runs' subtree_control is root's: nothing handed down. */
+	own_path("svc/runs", u);
+	assert_int_equal(judge_as(u, "/svc/runs", "/svc/sup", MP, &j), CGROUP_CANNOT_HAND_DOWN);
+	assert_int_equal(j.controllers, MP);
+	/* ... which a run without cgroup limits does not need. */
+	assert_int_equal(judge_as(u, "/svc/runs", "/svc/sup", 0, &j), CGROUP_CANNOT_MOVE);
+	/* Its too, but the service's cgroup.procs is root's: it cannot move one there. */
+	own_path("svc/runs/cgroup.subtree_control", u);
+	assert_int_equal(judge_as(u, "/svc/runs", "/svc/sup", MP, &j), CGROUP_CANNOT_MOVE);
+	assert_string_equal(j.where, "/svc");
+	/* Delegated (systemd's Delegate=yes gives cgroup.procs too): usable. */
+	own_path("svc/cgroup.procs", u);
+	assert_int_equal(judge_as(u, "/svc/runs", "/svc/sup", MP, &j), CGROUP_USABLE);
+	/* Another service's runs, beneath the top: the top's cgroup.procs is root's. */
+	assert_int_equal(judge_as(u, "/svc/runs", "/other/sup", MP, &j), CGROUP_CANNOT_MOVE);
+	assert_string_equal(j.where, "/");
+	remove_tree();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mount_found),  cmocka_unit_test(test_mount_escapes_and_binds),
 		cmocka_unit_test(test_mount_none),   cmocka_unit_test(test_own),
 		cmocka_unit_test(test_controllers), cmocka_unit_test(test_from_proc),
+		cmocka_unit_test(test_judge_as_root), cmocka_unit_test(test_judge_as_a_user),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,139 @@
+/* judge.c - see judge.h. */
+#include "cgroup/judge.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cgroup/run.h"
+
+/*
+ * path (beneath the mount, "/" its top) as a directory descriptor, never
+ * leaving the mount: no "..", no symbolic link, no other mount crossed.
+ */
+static int open_beneath(int mount_fd, const char *path)
+{
+	const char *rel = path[0] == '/' ? path + 1 : path;
+	struct open_how how;
+	memset(&how, 0, sizeof how);
+	how.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV;
+	return (int)syscall(SYS_openat2, mount_fd, rel[0] ? rel : ".", &how, sizeof how);
+}
+
+/* A small file of the cgroup: 0, or -1 with errno. */
+static int read_file(int dir, const char *name, char *out, size_t n)
+{
+	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -1;
+	ssize_t got;
+	do
+		got = read(fd, out, n - 1);
+	while (got < 0 && errno == EINTR);
+	int e = errno;
+	close(fd);
+	if (got < 0) {
+		errno = e;
+		return -1;
+	}
+	out[got] = '\0';
+	return 0;
+}
+
+/* The longest common leading path of a and b, by whole components ("/" at least). */
+static void common_ancestor(const char *a, const char *b, char *out, size_t n)
+{
+	size_t end = 0;
+	for (size_t i = 0;; i++) {
+		int a_end = a[i] == '\0' || a[i] == '/', b_end = b[i] == '\0' || b[i] == '/';
+		if (a_end && b_end)
+			end = i;
+		if (a[i] != b[i] || a[i] == '\0')
+			break;
+	}
+	if (end == 0)
+		snprintf(out, n, "/");
+	else
+		snprintf(out, n, "%.*s", (int)end, a);
+}
+
+static enum cgroup_verdict say(struct cgroup_judgement *j, enum cgroup_verdict v,
+			       const char *where, int err)
+{
+	j->verdict = v;
+	j->err = err;
+	snprintf(j->where, sizeof j->where, "%s", where);
+	return v;
+}
+
+/* Whether the parent's own files allow a run beneath it; pfd is open. */
+static enum cgroup_verdict judge_dir(int pfd, const char *parent, unsigned int want,
+				     struct cgroup_judgement *j)
+{
+	char text[4096];
+	int top = strcmp(parent, "/") == 0;
+	/* The top has no cgroup.type: it is a domain. */
+	if (read_file(pfd, "cgroup.type", text, sizeof text) < 0) {
+		if (!(top && errno == ENOENT))
+			return say(j, CGROUP_UNREADABLE, parent, errno);
+	} else if (strcmp(text, "domain\n") != 0) {
+		return say(j, CGROUP_NOT_DOMAIN, parent, 0);
+	}
+	if (faccessat(pfd, ".", W_OK | X_OK, AT_EACCESS) < 0)
+		return say(j, CGROUP_CANNOT_MKDIR, parent, errno);
+	if (!want)
+		return say(j, CGROUP_USABLE, parent, 0);
+	if (read_file(pfd, "cgroup.controllers", text, sizeof text) < 0)
+		return say(j, CGROUP_UNREADABLE, parent, errno);
+	j->controllers = want & ~cgroup_controllers_parse(text);
+	if (j->controllers)
+		return say(j, CGROUP_NOT_AVAILABLE, parent, 0);
+	if (read_file(pfd, "cgroup.subtree_control", text, sizeof text) < 0)
+		return say(j, CGROUP_UNREADABLE, parent, errno);
+	j->controllers = want & ~cgroup_controllers_parse(text);
+	if (!j->controllers)
+		return say(j, CGROUP_USABLE, parent, 0);
+	/* The kernel hands a controller down only from a cgroup with no process of its own. */
+	if (!top) {
+		if (read_file(pfd, "cgroup.procs", text, sizeof text) < 0)
+			return say(j, CGROUP_UNREADABLE, parent, errno);
+		if (text[0])
+			return say(j, CGROUP_INTERNAL_PROCESS, parent, 0);
+	}
+	if (faccessat(pfd, "cgroup.subtree_control", W_OK, AT_EACCESS) < 0)
+		return say(j, CGROUP_CANNOT_HAND_DOWN, parent, errno);
+	j->controllers = 0;
+	return say(j, CGROUP_USABLE, parent, 0);
+}
+
+enum cgroup_verdict cgroup_judge_parent(int mount_fd, const char *parent, const char *own,
+					unsigned int want, struct cgroup_judgement *j)
+{
+	memset(j, 0, sizeof *j);
+	int pfd = open_beneath(mount_fd, parent);
+	if (pfd < 0)
+		return say(j, errno == ENOENT || errno == ENOTDIR ? CGROUP_NO_PARENT
+								   : CGROUP_UNREADABLE,
+			   parent, errno);
+	enum cgroup_verdict v = judge_dir(pfd, parent, want, j);
+	close(pfd);
+	if (v != CGROUP_USABLE)
+		return v;
+	/* Moving a process from own to beneath parent: the common ancestor's cgroup.procs. */
+	char anc[4096];
+	common_ancestor(parent, own, anc, sizeof anc);
+	int afd = open_beneath(mount_fd, anc);
+	if (afd < 0)
+		return say(j, CGROUP_UNREADABLE, anc, errno);
+	int w = faccessat(afd, "cgroup.procs", W_OK, AT_EACCESS);
+	int e = errno;
+	close(afd);
+	if (w < 0)
+		return say(j, e == ENOENT ? CGROUP_UNREADABLE : CGROUP_CANNOT_MOVE, anc, e);
+	return say(j, CGROUP_USABLE, parent, 0);
+}
