@@ -146,8 +146,11 @@ static int group_get(const char *name, gid_t gid, struct group *gr, char **mem)
 		}
 		if (!res) {
 			free(buf);
-			return e != 0 && e != ENOENT && e != ESRCH && e != EBADF && e != EPERM ? -1
-												 : 0;
+			if (e != 0 && e != ENOENT && e != ESRCH && e != EBADF && e != EPERM) {
+				errno = e;
+				return -1;
+			}
+			return 0;
 		}
 		*mem = buf;
 		return 1;
@@ -237,7 +240,20 @@ void group_risk_gids_clear(struct group_risk_gids *g)
 {
 	for (size_t i = 0; i < g->n; i++)
 		free(g->mem[i]);
+	free(g->root_mem);
 	memset(g, 0, sizeof *g);
+}
+
+/* gid 0's group, judged by number rather than by a name of the table. */
+static int root_group_load(struct group_risk_gids *g)
+{
+	struct group gr;
+	int r = group_get(NULL, 0, &gr, &g->root_mem);
+	if (r > 0) {
+		g->root_name = gr.gr_name;
+		g->root_members = gr.gr_mem;
+	}
+	return r;
 }
 
 int group_risk_gids_load(struct group_risk_gids *g)
@@ -257,6 +273,10 @@ int group_risk_gids_load(struct group_risk_gids *g)
 			return -1;
 		}
 		g->found[i] = (unsigned char)r;
+	}
+	if (root_group_load(g) < 0) {
+		group_risk_gids_clear(g);
+		return -1;
 	}
 	return 0;
 }
@@ -383,6 +403,14 @@ static int listed_elsewhere(const struct account *a, const gid_t *gids, int n,
 			continue;
 		char *copy = strdup(name);
 		if (!copy || judge_gid(t->gid[i], copy, 0, 1, 0, t, out) < 0)
+			return -1;
+	}
+	int in_list = 0;
+	for (int k = 0; k < n; k++)
+		in_list |= gids[k] == 0;
+	if (t->root_name && !in_list && !hit_for(out, 0) && listed_in(t->root_members, a->name)) {
+		char *copy = strdup(t->root_name);
+		if (!copy || judge_gid(0, copy, 0, 1, 0, t, out) < 0)
 			return -1;
 	}
 	return 0;

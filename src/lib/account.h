@@ -49,7 +49,8 @@ struct group_hits {
 
 /*
  * The gid and member list of each name of the risk table
- * (ruas_group_risk_at), looked up once for the many users of a check: each
+ * (ruas_group_risk_at) and of gid 0's group, looked up once for the many
+ * users of a check: each
  * lookup can cost a hundred system calls (NSS's files and systemd's
  * userdb), and every group of every user is compared with all of them.
  */
@@ -60,6 +61,10 @@ struct group_risk_gids {
 	unsigned char found[GROUP_RISK_NAMES_MAX];
 	char **members[GROUP_RISK_NAMES_MAX]; /* the group's own member list */
 	char *mem[GROUP_RISK_NAMES_MAX];      /* what members points into */
+	/* gid 0's group (judged by its number, whatever its name); NULL name: none. */
+	const char *root_name;
+	char **root_members;
+	char *root_mem;
 };
 /*
  * 0 (free with group_risk_gids_clear), or -1 when the group database fails
@@ -71,8 +76,10 @@ void group_risk_gids_clear(struct group_risk_gids *g);
 /*
  * The user's groups (primary and supplementary) that give root or read what
  * is not theirs, in the order getgrouplist() gives them, then any table
- * group whose own member list names the user but which that list lacked
- * (membership is read both ways, and either is enough): ruas_group_risk()
+ * group (or gid 0's) whose own member list names the user but which that
+ * list lacked (membership is read both ways, and either is enough; a group
+ * of another name that shares a risky gid is read only the first way):
+ * ruas_group_risk()
  * (src/lib/check/group_risk.c) judges each by gid and name; a group of
  * another name that shares a risky group's gid is that group (known: the
  * table's gids, or NULL to look them up now). 0 (free *out with

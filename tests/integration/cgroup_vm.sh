@@ -28,6 +28,8 @@ done
 expect "place: the child sees itself in the run's cgroup" has "$(val place.child)" "0::/ruas-vm/run-"
 expect "place: the shell and both sleeps are in it" test "$(val place.procs)" = 3
 expect "place: cgroup.kill ended the shell (SIGKILL)" test "$(val place.status)" = 137
+expect "place: the clone's pidfd is the child's" test "$(val place.pidfd_is_child)" = 1
+expect "place: ... and close-on-exec" test "$(val place.pidfd_cloexec)" = 1
 # oom: memory_max holds, and the kernel's count says so.
 expect "oom: 300 MB under memory_max 64M is killed (137)" test "$(val oom.status)" = 137
 expect "oom: memory.events counts the OOM kill" test "$(val oom.oom_kills)" -ge 1
@@ -57,6 +59,7 @@ expect "setup: stdin is /dev/null" test "$(val setup.out.4)" = /dev/null
 # errors: the launcher's failures come back as errnos, nothing left behind.
 expect "errors: a missing program is ENOENT (2)" test "$(val errors.missing)" = 2
 expect "errors: ... and leaves no zombie" test "$(val errors.zombie)" = 0
+expect "errors: ... nor its pidfd" test "$(val errors.fd_leak)" = 0
 expect "errors: a directory that is no cgroup is refused" test "$(val errors.not_cgroup)" != 0
 expect "errors: a cgroup with controllers for its children takes no process (EBUSY 16)" \
 	test "$(val errors.inner)" = 16

@@ -35,6 +35,31 @@
 
 static int parent_fd;
 static char run_name[64];
+static int last_pidfd = -1; /* start()'s child's, from the clone */
+
+/* The pid a pidfd is of (its fdinfo's Pid line), -1 when none. */
+static long pidfd_pid(int fd)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/self/fdinfo/%d", fd);
+	FILE *f = fopen(path, "re");
+	long pid = -1;
+	while (f && fgets(line, sizeof line, f))
+		if (strncmp(line, "Pid:", 4) == 0)
+			pid = strtol(line + 4, NULL, 10);
+	if (f)
+		fclose(f);
+	return pid;
+}
+
+/* How many descriptors this process has open. */
+static int open_fds(void)
+{
+	int n = 0;
+	for (int fd = 0; fd < 1024; fd++)
+		n += fcntl(fd, F_GETFD) >= 0;
+	return n;
+}
 
 static void die(const char *what)
 {
@@ -66,7 +91,7 @@ static pid_t start(const struct run_cgroup *rc, const char *script, int *out)
 	char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
 	char *envp[] = {"PATH=/usr/bin:/bin", NULL};
 	pid_t pid;
-	int e = clone_into_cgroup(&pid, rc->dir, "/bin/sh", argv, envp, &plan);
+	int e = clone_into_cgroup(&pid, &last_pidfd, rc->dir, "/bin/sh", argv, envp, &plan);
 	if (e != 0) {
 		errno = e;
 		die("clone_into_cgroup");
@@ -143,6 +168,9 @@ static void place(void)
 		printf("child=%s\n", line);
 	}
 	printf("procs=%d\n", count_procs(&rc));
+	printf("pidfd_is_child=%d\n", pidfd_pid(last_pidfd) == (long)pid);
+	printf("pidfd_cloexec=%d\n", (fcntl(last_pidfd, F_GETFD) & FD_CLOEXEC) != 0);
+	close(last_pidfd);
 	finish(&rc);
 	printf("status=%d\n", wait_status(pid));
 	if (f)
@@ -247,21 +275,24 @@ static void setup(void)
 static void errors(void)
 {
 	struct run_cgroup rc;
-	struct cgroup_limits l = {0};
+	/* tasks_max: the parent hands pids down, whatever the cases before did. */
+	struct cgroup_limits l = {.tasks_max = 50};
 	make(&rc, &l);
 	struct clone_plan plan = {.close_from = 3};
 	char *argv[] = {"/nonexistent/program", NULL};
 	char *envp[] = {NULL};
 	pid_t pid = -1;
-	printf("missing=%d\n", clone_into_cgroup(&pid, rc.dir, argv[0], argv, envp, &plan));
-	/* No zombie was left of it. */
-	printf("zombie=%d\n", waitpid(-1, NULL, WNOHANG) > 0);
+	int fd = -1, before = open_fds();
+	printf("missing=%d\n", clone_into_cgroup(&pid, &fd, rc.dir, argv[0], argv, envp, &plan));
+	/* Reaped by the launcher (this process has no other child): none left to wait for. */
+	printf("zombie=%d\n", !(waitpid(-1, NULL, 0) < 0 && errno == ECHILD));
+	printf("fd_leak=%d\n", open_fds() - before);
 	int tmp = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	char *sh[] = {"/bin/true", NULL};
-	printf("not_cgroup=%d\n", clone_into_cgroup(&pid, tmp, sh[0], sh, envp, &plan));
+	printf("not_cgroup=%d\n", clone_into_cgroup(&pid, NULL, tmp, sh[0], sh, envp, &plan));
 	close(tmp);
-	/* The parent has the run as its child: a cgroup with children takes no process. */
-	printf("inner=%d\n", clone_into_cgroup(&pid, parent_fd, sh[0], sh, envp, &plan));
+	/* The parent hands controllers down to the run: it takes no process itself. */
+	printf("inner=%d\n", clone_into_cgroup(&pid, NULL, parent_fd, sh[0], sh, envp, &plan));
 	finish(&rc);
 }
 

@@ -6,10 +6,52 @@
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "cgroup/run.h"
+
+/*
+ * The same as openat2() below, where it is missing (a seccomp filter, or
+ * valgrind): one component at a time, none "." or "..", none a link, each
+ * on the mount's own device.
+ */
+static int open_walk(int mount_fd, const char *rel)
+{
+	struct stat top, st;
+	if (fstat(mount_fd, &top) < 0)
+		return -1;
+	int at = fcntl(mount_fd, F_DUPFD_CLOEXEC, 0);
+	while (at >= 0 && *rel) {
+		size_t len = strcspn(rel, "/");
+		char part[256];
+		if (len == 0 || len >= sizeof part || (len <= 2 && strncmp(rel, "..", len) == 0)) {
+			close(at);
+			errno = EXDEV;
+			return -1;
+		}
+		memcpy(part, rel, len);
+		part[len] = '\0';
+		int next = openat(at, part, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+		/* A link is refused as openat2 refuses it (ELOOP), not taken for no directory. */
+		if (next < 0 && errno == ENOTDIR && fstatat(at, part, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(st.st_mode))
+			errno = ELOOP;
+		int e = errno;
+		close(at);
+		errno = e;
+		if (next >= 0 && (fstat(next, &st) < 0 || st.st_dev != top.st_dev)) {
+			close(next);
+			errno = EXDEV;
+			return -1;
+		}
+		at = next;
+		rel += len;
+		rel += *rel == '/';
+	}
+	return at;
+}
 
 /*
  * path (beneath the mount, "/" its top) as a directory descriptor, never
@@ -22,7 +64,10 @@ static int open_beneath(int mount_fd, const char *path)
 	memset(&how, 0, sizeof how);
 	how.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
 	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV;
-	return (int)syscall(SYS_openat2, mount_fd, rel[0] ? rel : ".", &how, sizeof how);
+	int fd = (int)syscall(SYS_openat2, mount_fd, rel[0] ? rel : ".", &how, sizeof how);
+	if (fd < 0 && (errno == ENOSYS || errno == EPERM))
+		return open_walk(mount_fd, rel);
+	return fd;
 }
 
 /* A small file of the cgroup: 0, or -1 with errno. */

@@ -72,6 +72,21 @@ int cgroup2_mount_from(const char *mountinfo, char *out, size_t n)
 	return -1;
 }
 
+/* A path with a "." or ".." component: it would lead out of where it names. */
+static int has_dot_part(const char *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] != '/')
+			continue;
+		size_t k = i + 1;
+		while (k < len && p[k] == '.')
+			k++;
+		if ((k == i + 2 || k == i + 3) && (k == len || p[k] == '/'))
+			return 1;
+	}
+	return 0;
+}
+
 int cgroup2_own_from(const char *proc_cgroup, char *out, size_t n)
 {
 	for (const char *line = proc_cgroup; line && *line;) {
@@ -81,11 +96,16 @@ int cgroup2_own_from(const char *proc_cgroup, char *out, size_t n)
 		if (end - line >= 4 && memcmp(line, "0::/", 4) == 0) {
 			const char *p = line + 3;
 			size_t len = (size_t)(end - p);
+			/*
+			 * The kernel lists it last and does not escape names: a
+			 * line after it is the rest of a name with a newline.
+			 * Nor is a removed cgroup (" (deleted)") one to judge,
+			 * or a path above a cgroup namespace's root ("/..").
+			 */
 			static const char deleted[] = " (deleted)";
-			if (len > sizeof deleted - 1 &&
-			    memcmp(end - (sizeof deleted - 1), deleted, sizeof deleted - 1) == 0)
-				len -= sizeof deleted - 1;
-			if (len + 1 > n)
+			if ((*end && end[1]) || has_dot_part(p, len) || len + 1 > n ||
+			    (len >= sizeof deleted - 1 &&
+			     memcmp(end - (sizeof deleted - 1), deleted, sizeof deleted - 1) == 0))
 				return -1;
 			memcpy(out, p, len);
 			out[len] = '\0';

@@ -20,8 +20,10 @@ int cgroup2_mount_from(const char *mountinfo, char *out, size_t n);
 
 /*
  * This process's cgroup v2 path (the "0::" line of /proc/self/cgroup,
- * which begins with "/"), without a " (deleted)" the kernel may append.
- * 0, or -1 when there is no such line (cgroup v1 only) or it does not fit.
+ * which begins with "/"). 0, or -1 when there is no such line (cgroup v1
+ * only), it does not fit, or it is not one to trust: not the last line (a
+ * name with a newline), " (deleted)", or with a "." or ".." part (from
+ * inside a cgroup namespace, a cgroup above its root).
  */
 int cgroup2_own_from(const char *proc_cgroup, char *out, size_t n);
 

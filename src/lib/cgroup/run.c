@@ -106,6 +106,25 @@ static int hand_down(int parent, unsigned int want, const char **what)
 	return add[0] ? write_text(parent, "cgroup.subtree_control", add) : 0;
 }
 
+/* 1 when the host has swap on (a line beyond /proc/swaps' header), 0 when not, -1. */
+static int swap_active(void)
+{
+	char text[256];
+	int fd = open("/proc/swaps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t got;
+	do
+		got = read(fd, text, sizeof text - 1);
+	while (got < 0 && errno == EINTR);
+	close(fd);
+	if (got < 0)
+		return -1;
+	text[got] = '\0';
+	const char *nl = strchr(text, '\n');
+	return nl && nl[1] ? 1 : 0;
+}
+
 static int write_limits(int dir, const struct cgroup_limits *l, const char **what)
 {
 	char v[64];
@@ -116,9 +135,18 @@ static int write_limits(int dir, const struct cgroup_limits *l, const char **wha
 			return -1;
 		snprintf(v, sizeof v, "%" PRIu64, l->memory_swap_max);
 		*what = "memory.swap.max";
-		/* A kernel without swap accounting has no such file: no swap to limit. */
-		if (write_text(dir, "memory.swap.max", v) < 0 && !(errno == ENOENT && !l->memory_swap_max))
+		/*
+		 * No such file: the kernel does not account swap (no memcg swap,
+		 * swapaccount=0). Without swap on the host there is none to
+		 * limit; with it, memory_max alone would let the run push the
+		 * rest out to swap, without a bound: refused.
+		 */
+		if (write_text(dir, "memory.swap.max", v) < 0 &&
+		    !(errno == ENOENT && !l->memory_swap_max && swap_active() == 0)) {
+			if (errno == ENOENT)
+				errno = EOPNOTSUPP;
 			return -1;
+		}
 	}
 	if (l->tasks_max) {
 		snprintf(v, sizeof v, "%" PRIu64, l->tasks_max);

@@ -42,9 +42,12 @@ struct run_cgroup {
  * Makes parent_fd/name with these limits. Where the parent's
  * cgroup.subtree_control lacks a controller the limits need, it is added
  * first (which the kernel allows only to a parent with no process of its
- * own, or the root). 0, or -1 with errno and *what naming the file or step
- * that failed ("mkdir", "cgroup.subtree_control", "memory.max", ...);
- * nothing is left made on failure.
+ * own, or the root), and stays added: later runs need it too. 0, or -1 with
+ * errno and *what naming the file or step that failed ("mkdir",
+ * "cgroup.subtree_control", "memory.max", ...); no run cgroup is left made
+ * on failure. A memory_max on a kernel that does not account swap
+ * (no memory.swap.max) while the host has swap on is EOPNOTSUPP: the run
+ * could swap without a bound.
  */
 int run_cgroup_make(struct run_cgroup *rc, int parent_fd, const char *name,
 		    const struct cgroup_limits *l, const char **what);

@@ -31,13 +31,20 @@ struct clone_plan {
 /*
  * Starts path with argv and envp in the cgroup whose directory cgroup_fd
  * is (O_DIRECTORY; the kernel checks that the caller may move a process
- * there, as for a write to its cgroup.procs). 0 with *pid, or an errno:
- * clone3's own (ENOSYS before Linux 5.7, EACCES or EPERM for a cgroup the
- * caller may not use, EBUSY for one with controllers in subtree_control
- * or a threaded one, EOPNOTSUPP for one that is not cgroup v2), or the
- * child's, which it reports before it would exec (ENOENT, EACCES, ...).
+ * there, as for a write to its cgroup.procs). 0 with *pid (and *pidfd,
+ * close-on-exec, unless pidfd is NULL), or an errno: clone3's own (ENOSYS
+ * before Linux 5.7, EACCES or EPERM for a cgroup the caller may not use,
+ * EBUSY for one with controllers in subtree_control or a threaded one,
+ * EOPNOTSUPP for one that is not cgroup v2), or the child's, which it
+ * reports before it would exec (ENOENT, EACCES, ENOSYS without
+ * close_range(), ...).
+ *
+ * The child is a copy of the caller (clone3 without CLONE_VM, as C cannot
+ * give it a stack of its own), so its page tables are charged to the run's
+ * cgroup until its exec: a very large supervisor needs a memory_max above
+ * them.
  */
-int clone_into_cgroup(pid_t *pid, int cgroup_fd, const char *path, char *const argv[],
-		      char *const envp[], const struct clone_plan *plan);
+int clone_into_cgroup(pid_t *pid, int *pidfd, int cgroup_fd, const char *path,
+		      char *const argv[], char *const envp[], const struct clone_plan *plan);
 
 #endif

@@ -90,9 +90,18 @@ static void test_own(void **state)
 	assert_string_equal(out, "/system.slice/bridge.service");
 	assert_int_equal(cgroup2_own_from("0::/\n", out, sizeof out), 0);
 	assert_string_equal(out, "/");
-	/* A removed cgroup, and a path with a space. */
-	assert_int_equal(cgroup2_own_from("0::/a b (deleted)\n", out, sizeof out), 0);
-	assert_string_equal(out, "/a b");
+	/* A path with a space, and names that only look like dots. */
+	assert_int_equal(cgroup2_own_from("0::/a b/...x/.y/z.\n", out, sizeof out), 0);
+	assert_string_equal(out, "/a b/...x/.y/z.");
+	assert_int_equal(cgroup2_own_from("0::/a/...\n", out, sizeof out), 0);
+	/* A removed cgroup is none to judge; a path above a namespace's root leads out. */
+	assert_int_equal(cgroup2_own_from("0::/a b (deleted)\n", out, sizeof out), -1);
+	assert_int_equal(cgroup2_own_from("0::/../x\n", out, sizeof out), -1);
+	assert_int_equal(cgroup2_own_from("0::/a/..\n", out, sizeof out), -1);
+	assert_int_equal(cgroup2_own_from("0::/a/./b\n", out, sizeof out), -1);
+	/* A name with a newline splits its line: what follows gives it away. */
+	assert_int_equal(cgroup2_own_from("0::/svc/evil\n0::/other\n", out, sizeof out), -1);
+	assert_int_equal(cgroup2_own_from("0::/svc/evil\nrest\n", out, sizeof out), -1);
 	/* cgroup v1 only, or a line that does not begin with "/": none. */
 	assert_int_equal(cgroup2_own_from("4:memory:/x\n", out, sizeof out), -1);
 	assert_int_equal(cgroup2_own_from("0::x\n", out, sizeof out), -1);
@@ -191,10 +200,10 @@ static void fake_tree(void)
 
 static void remove_tree(void)
 {
-	char *argv[] = {"rm", "-rf", tree, NULL};
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		char *argv[] = {"rm", "-rf", tree, NULL};
 		execv("/bin/rm", argv);
 		_exit(127);
 	}

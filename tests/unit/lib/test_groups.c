@@ -415,6 +415,17 @@ static void test_gid0_supplementary(void **state)
 	assert_non_null(strstr(m, "\n  usermod -g g0b g0b "));
 	free(m);
 	group_hits_clear(&h);
+
+	/* gid 0 is judged by number, not by a name of the table: its member list is read too. */
+	drop_gid = 0;
+	dropped = 0;
+	h = hits_of("g0s");
+	drop_gid = (gid_t)-1;
+	assert_true(dropped >= 2);
+	if (h.n != 1 || h.v[0].gid != 0 || !h.v[0].member || h.v[0].primary)
+		fail_msg("g0s, gid 0 not in its group list: %zu hits", h.n);
+	assert_int_equal(h.v[0].severity, RUAS_SEVERITY_FATAL);
+	group_hits_clear(&h);
 }
 
 static void test_odd_names_and_no_findings(void **state)

@@ -51,9 +51,10 @@
 #include "spawn/spawn_int.h"
 #include "spawn/sudo_call.h"
 
+#include "private_state.h"
+
 #ifdef HAVE_VALGRIND_VALGRIND_H
 #include <valgrind/valgrind.h>
-#include "private_state.h"
 #endif
 #ifndef RUNNING_ON_VALGRIND
 #define RUNNING_ON_VALGRIND 0

@@ -11,8 +11,10 @@
  * propagates back) with a tmpfs on /run. Otherwise XDG_RUNTIME_DIR names a
  * fresh directory under /tmp that this process removes when it exits. Either
  * way RUAS_TEST_PRIVATE_STATE=1 is set so that a re-run of the test (nss_env)
- * keeps what its parent made. When the namespace cannot be had it says so
- * and exits 99 (a hard error): a root test never falls back to the host.
+ * keeps what its parent made, once it has seen that it is there (the
+ * variable alone, set by anyone, is not enough). When the namespace cannot
+ * be had it says so and exits 99 (a hard error): a root test never falls
+ * back to the host.
  */
 void private_state(void);
 
