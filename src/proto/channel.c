@@ -320,7 +320,7 @@ ssize_t channel_recv_from(int fd, void *buf, size_t size, int *fds, size_t *nfds
 		char buf[CMSG_SPACE(16 * sizeof(int)) + CMSG_SPACE(sizeof(struct ucred))];
 	} cm;
 	if (sender)
-		*sender = 0;
+		*sender = -1;
 	struct iovec iov = {buf, size};
 	struct msghdr m;
 	size_t want = *nfds;

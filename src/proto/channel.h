@@ -124,7 +124,9 @@ void channel_out_free(struct channel_out *o);
 ssize_t channel_recv_some(int fd, void *buf, size_t size, int *fds, size_t *nfds);
 /*
  * The same, and the sender's pid as the kernel gives it on a socket with
- * SO_PASSCRED (in this process's PID namespace; 0 when none came).
+ * SO_PASSCRED (in this process's PID namespace, 0 for a sender outside
+ * it); -1 when no credentials came, as at end of file, which is how a
+ * record of no bytes (which has them) is told from the end (which has not).
  */
 ssize_t channel_recv_from(int fd, void *buf, size_t size, int *fds, size_t *nfds, pid_t *sender);
 /*
