@@ -5,10 +5,15 @@
 # pids bound to cgroup v1): tests/vm/cgroup_probe's cases, judged here.
 # Skips loudly where no VM can run (tests/vm/vm.sh says why).
 . "${abs_top_srcdir:?run this through make check}/tests/integration/tap.sh"
-probe=${abs_top_builddir:?}/tests/vm/cgroup_probe
-[ -x "$probe" ] || { echo "cgroup_vm: $probe not built" >&2; exit 99; }
+built=${abs_top_builddir:?}/tests/vm/cgroup_probe
+[ -x "$built" ] || { echo "cgroup_vm: $built not built" >&2; exit 99; }
 tmp=$(mktemp -d /var/tmp/ruas-cgroup-vm.XXXXXX) || exit 99
 trap 'rm -rf "$tmp"' EXIT
+# The guest has a /tmp of its own (a build tree there is out of its sight),
+# and its user half runs as another uid: a copy it can reach (the directory
+# 0711, its other files unlisted).
+chmod 0711 "$tmp" && install -m 0755 "$built" "$tmp/cgroup_probe" || exit 99
+probe=$tmp/cgroup_probe
 OUT=$(bash "$abs_top_srcdir/tests/vm/vm.sh" -T 300 "$abs_top_srcdir/tests/vm/cgroup_guest.sh" \
 	"$probe" 2>"$tmp/err")
 RC=$? ERR=$(cat "$tmp/err")
