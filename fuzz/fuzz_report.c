@@ -66,6 +66,8 @@ static void rebuild_helper(struct buf *b, const struct helper_report *r)
 		report_put_doas(b, r->doas_rc, r->doas_out);
 	if (r->lifetime_seen)
 		report_put_lifetime(b, r->lifetime_errno, r->lifetime_why);
+	if (r->rlimits_seen)
+		report_put_rlimits(b, r->hard_nofile, r->hard_fsize);
 	for (size_t k = 0; k < REPORT_MAX_PROBES; k++)
 		if (r->probes[k] != PROBE_UNKNOWN)
 			report_put_probe(b, k, r->probes[k]);
@@ -193,6 +195,8 @@ static void same_helper(const struct helper_report *a, const struct helper_repor
 	CHECK(a->doas_seen == b->doas_seen && a->doas_rc == b->doas_rc);
 	same_str(a->doas_out, b->doas_out);
 	same_str(a->lifetime_why, b->lifetime_why);
+	CHECK(a->rlimits_seen == b->rlimits_seen && a->hard_nofile == b->hard_nofile &&
+	      a->hard_fsize == b->hard_fsize);
 	CHECK(memcmp(a->probes, b->probes, sizeof a->probes) == 0);
 	CHECK(a->esc_seen == b->esc_seen && a->true_rc == b->true_rc && a->list_rc == b->list_rc &&
 	      a->list_cut == b->list_cut);
