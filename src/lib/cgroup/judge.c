@@ -70,26 +70,6 @@ static int open_beneath(int mount_fd, const char *path)
 	return fd;
 }
 
-/* A small file of the cgroup: 0, or -1 with errno. */
-static int read_file(int dir, const char *name, char *out, size_t n)
-{
-	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return -1;
-	ssize_t got;
-	do
-		got = read(fd, out, n - 1);
-	while (got < 0 && errno == EINTR);
-	int e = errno;
-	close(fd);
-	if (got < 0) {
-		errno = e;
-		return -1;
-	}
-	out[got] = '\0';
-	return 0;
-}
-
 /* The longest common leading path of a and b, by whole components ("/" at least). */
 static void common_ancestor(const char *a, const char *b, char *out, size_t n)
 {
@@ -123,7 +103,7 @@ static enum cgroup_verdict judge_dir(int pfd, const char *parent, unsigned int w
 	char text[4096];
 	int top = strcmp(parent, "/") == 0;
 	/* The top has no cgroup.type: it is a domain. */
-	if (read_file(pfd, "cgroup.type", text, sizeof text) < 0) {
+	if (cgroup_file_read(pfd, "cgroup.type", text, sizeof text) < 0) {
 		if (!(top && errno == ENOENT))
 			return say(j, CGROUP_UNREADABLE, parent, errno);
 	} else if (strcmp(text, "domain\n") != 0) {
@@ -133,19 +113,19 @@ static enum cgroup_verdict judge_dir(int pfd, const char *parent, unsigned int w
 		return say(j, CGROUP_CANNOT_MKDIR, parent, errno);
 	if (!want)
 		return say(j, CGROUP_USABLE, parent, 0);
-	if (read_file(pfd, "cgroup.controllers", text, sizeof text) < 0)
+	if (cgroup_file_read(pfd, "cgroup.controllers", text, sizeof text) < 0)
 		return say(j, CGROUP_UNREADABLE, parent, errno);
 	j->controllers = want & ~cgroup_controllers_parse(text);
 	if (j->controllers)
 		return say(j, CGROUP_NOT_AVAILABLE, parent, 0);
-	if (read_file(pfd, "cgroup.subtree_control", text, sizeof text) < 0)
+	if (cgroup_file_read(pfd, "cgroup.subtree_control", text, sizeof text) < 0)
 		return say(j, CGROUP_UNREADABLE, parent, errno);
 	j->controllers = want & ~cgroup_controllers_parse(text);
 	if (!j->controllers)
 		return say(j, CGROUP_USABLE, parent, 0);
 	/* The kernel hands a controller down only from a cgroup with no process of its own. */
 	if (!top) {
-		if (read_file(pfd, "cgroup.procs", text, sizeof text) < 0)
+		if (cgroup_file_read(pfd, "cgroup.procs", text, sizeof text) < 0)
 			return say(j, CGROUP_UNREADABLE, parent, errno);
 		if (text[0])
 			return say(j, CGROUP_INTERNAL_PROCESS, parent, 0);

@@ -44,8 +44,7 @@ unsigned int cgroup_controllers_parse(const char *text)
 	return bits;
 }
 
-/* The whole of a small cgroup file (at most n - 1 bytes), NUL-terminated. */
-static int read_small(int dir, const char *name, char *out, size_t n)
+int cgroup_file_read(int dir, const char *name, char *out, size_t n)
 {
 	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
@@ -94,7 +93,7 @@ static int hand_down(int parent, unsigned int want, const char **what)
 {
 	char text[512];
 	*what = "cgroup.subtree_control";
-	if (read_small(parent, "cgroup.subtree_control", text, sizeof text) < 0)
+	if (cgroup_file_read(parent, "cgroup.subtree_control", text, sizeof text) < 0)
 		return -1;
 	unsigned int missing = want & ~cgroup_controllers_parse(text);
 	char add[64] = "";
@@ -110,17 +109,8 @@ static int hand_down(int parent, unsigned int want, const char **what)
 static int swap_active(void)
 {
 	char text[256];
-	int fd = open("/proc/swaps", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (cgroup_file_read(AT_FDCWD, "/proc/swaps", text, sizeof text) < 0)
 		return -1;
-	ssize_t got;
-	do
-		got = read(fd, text, sizeof text - 1);
-	while (got < 0 && errno == EINTR);
-	close(fd);
-	if (got < 0)
-		return -1;
-	text[got] = '\0';
 	const char *nl = strchr(text, '\n');
 	return nl && nl[1] ? 1 : 0;
 }
@@ -219,24 +209,16 @@ void run_cgroup_counts(const struct run_cgroup *rc, struct cgroup_counts *c)
 	c->oom_kills = c->pids_max = c->peak_bytes = c->cpu_usec = UINT64_MAX;
 	if (rc->dir < 0)
 		return;
-	if (read_small(rc->dir, "memory.events", text, sizeof text) == 0)
+	if (cgroup_file_read(rc->dir, "memory.events", text, sizeof text) == 0)
 		c->oom_kills = keyed(text, "oom_kill");
-	if (read_small(rc->dir, "pids.events", text, sizeof text) == 0)
+	if (cgroup_file_read(rc->dir, "pids.events", text, sizeof text) == 0)
 		c->pids_max = keyed(text, "max");
-	if (read_small(rc->dir, "memory.peak", text, sizeof text) == 0)
+	if (cgroup_file_read(rc->dir, "memory.peak", text, sizeof text) == 0)
 		c->peak_bytes = strtoull(text, NULL, 10);
-	if (read_small(rc->dir, "cpu.stat", text, sizeof text) == 0)
+	if (cgroup_file_read(rc->dir, "cpu.stat", text, sizeof text) == 0)
 		c->cpu_usec = keyed(text, "usage_usec");
 }
 
-int run_cgroup_populated(const struct run_cgroup *rc)
-{
-	char text[256];
-	if (rc->dir < 0 || read_small(rc->dir, "cgroup.events", text, sizeof text) < 0)
-		return -1;
-	uint64_t v = keyed(text, "populated");
-	return v == UINT64_MAX ? -1 : v != 0;
-}
 
 int run_cgroup_kill(const struct run_cgroup *rc)
 {
@@ -264,6 +246,18 @@ static int populated_at(int fd)
 		return -1;
 	}
 	return v != 0;
+}
+
+int run_cgroup_populated(const struct run_cgroup *rc)
+{
+	int fd = rc->dir < 0 ? -1 : openat(rc->dir, "cgroup.events", O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -1;
+	int r = populated_at(fd);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return r;
 }
 
 int run_cgroup_wait_empty(const struct run_cgroup *rc, int timeout_ms)

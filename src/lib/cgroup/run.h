@@ -10,6 +10,7 @@
 #ifndef RUAS_CGROUP_RUN_H
 #define RUAS_CGROUP_RUN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct cgroup_limits {
@@ -19,6 +20,12 @@ struct cgroup_limits {
 	uint64_t cpu_quota_us;	  /* cpu.max "QUOTA PERIOD"; 0: no limit */
 	uint64_t cpu_period_us;
 };
+
+/*
+ * The whole of a small file `name` at directory dir (a cgroup's, or
+ * AT_FDCWD), at most n - 1 bytes, NUL-terminated: 0, or -1 with errno.
+ */
+int cgroup_file_read(int dir, const char *name, char *out, size_t n);
 
 /* The controllers a run with these limits needs its parent to hand down. */
 #define CGROUP_CTL_MEMORY 1u

@@ -23,6 +23,7 @@
 #include "cgroup/judge.h"
 #include "cgroup/locate.h"
 #include "cgroup/run.h"
+#include "fixture.h"
 
 /* This host's kind: cgroup v1 controllers, a v2 hierarchy beside them. */
 static const char hybrid[] =
@@ -160,10 +161,7 @@ static void put(const char *rel, const char *text)
 {
 	char path[256];
 	snprintf(path, sizeof path, "%s/%s", tree, rel);
-	FILE *f = fopen(path, "we");
-	assert_non_null(f);
-	assert_int_equal(fputs(text, f) >= 0, 1);
-	assert_int_equal(fclose(f), 0);
+	write_file(path, text, 0644);
 }
 
 static void dir(const char *rel)
@@ -196,19 +194,6 @@ static void fake_tree(void)
 	char link[256];
 	snprintf(link, sizeof link, "%s/svc/link", tree);
 	assert_int_equal(symlink("runs", link), 0);
-}
-
-static void remove_tree(void)
-{
-	pid_t pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		char *argv[] = {"rm", "-rf", tree, NULL};
-		execv("/bin/rm", argv);
-		_exit(127);
-	}
-	int st;
-	assert_int_equal(waitpid(pid, &st, 0), pid);
 }
 
 static enum cgroup_verdict judge(const char *parent, const char *own, unsigned int want,
@@ -253,7 +238,7 @@ static void test_judge_as_root(void **state)
 	/* Never out of the hierarchy, never through a link. */
 	assert_int_equal(judge("/../etc", "/", 0, &j), CGROUP_UNREADABLE);
 	assert_int_equal(judge("/svc/link", "/", 0, &j), CGROUP_UNREADABLE);
-	remove_tree();
+	rm_rf(tree);
 }
 
 static void own_path(const char *rel, uid_t uid)
@@ -323,7 +308,7 @@ static void test_judge_as_a_user(void **state)
 	/* Another service's runs, beneath the top: the top's cgroup.procs is root's. */
 	assert_int_equal(judge_as(u, "/svc/runs", "/other/sup", MP, &j), CGROUP_CANNOT_MOVE);
 	assert_string_equal(j.where, "/");
-	remove_tree();
+	rm_rf(tree);
 }
 
 int main(void)
