@@ -40,11 +40,17 @@ int pam_service_problem(const char *dir, const char *service, char *why, size_t 
 	/* As libpam opens it: following a symlink (a site's own link is its business). */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
-		if (errno == ENOENT)
+		int e = errno;
+		if (e == EMFILE || e == ENFILE) {
+			snprintf(why, n, "cannot open %s: %s", path, strerror(e));
+			errno = e;
+			return PAM_SERVICE_NO_FD;
+		}
+		if (e == ENOENT)
 			snprintf(why, n, "%s does not exist, so PAM would run %s/other in its place",
 				 path, dir);
 		else
-			snprintf(why, n, "%s cannot be read: %s", path, strerror(errno));
+			snprintf(why, n, "%s cannot be read: %s", path, strerror(e));
 		return -1;
 	}
 	int r = -1;

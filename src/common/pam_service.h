@@ -23,8 +23,12 @@
  * 0 when dir/service (dir NULL: PAM_SERVICE_DIR) is a regular file PAM will
  * read as the service (and, for "ruas", ruas's own); else -1 with why, a
  * sentence without its end, naming the file ("/etc/pam.d/x does not exist,
- * so PAM would run /etc/pam.d/other in its place").
+ * so PAM would run /etc/pam.d/other in its place"). PAM_SERVICE_NO_FD, with
+ * errno EMFILE or ENFILE and why "cannot open PATH: ...", when no
+ * descriptor was free to open it: the caller's limit, which says nothing of
+ * the service file.
  */
+#define PAM_SERVICE_NO_FD (-2)
 int pam_service_problem(const char *dir, const char *service, char *why, size_t n);
 /* The fix for such a service, a sentence without its end: one text for the check and the spawn. */
 const char *pam_service_fix(const char *service);

@@ -318,6 +318,34 @@ static int send_verdict(int ok, const char *reason)
 	return r;
 }
 
+/*
+ * PAM runs /etc/pam.d/other for a service it cannot find, without a word;
+ * the library refuses first, and so does this, called directly. 1 (with
+ * *rc) when the session cannot go on: the check's verdict sent, or a
+ * failure said on stderr.
+ */
+static int service_refused(const struct session *p, int check, int *rc)
+{
+	char why[512];
+	int sr = pam_service_problem(PAM_SERVICE_DIR, p->service, why, sizeof why);
+	if (sr == PAM_SERVICE_NO_FD) {
+		/* Its own limit, not the service's verdict: the helper failed. */
+		char words[256];
+		fprintf(stderr, "ruas-session: %s%s\n", why,
+			descriptor_limit_words(errno, words, sizeof words));
+		*rc = EXIT_HELPER;
+		return 1;
+	}
+	if (sr == 0)
+		return 0;
+	if (check)
+		*rc = send_verdict(0, why) == 0 ? 0 : EXIT_HELPER;
+	else
+		fprintf(stderr, "ruas-session: refusing PAM service %s for user %s: %s\n",
+			p->service, p->user, why);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct session p;
@@ -347,19 +375,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	int check = p.mode == SESSION_CHECK;
-	/*
-	 * PAM runs /etc/pam.d/other for a service it cannot find, without a
-	 * word; the library refuses first, and so does this, called directly.
-	 */
-	char svc_why[512];
-	if (pam_service_problem(PAM_SERVICE_DIR, p.service, svc_why, sizeof svc_why) < 0) {
-		if (check)
-			rc = send_verdict(0, svc_why) == 0 ? 0 : EXIT_HELPER;
-		else
-			fprintf(stderr, "ruas-session: refusing PAM service %s for user %s: %s\n",
-				p.service, p.user, svc_why);
+	if (service_refused(&p, check, &rc))
 		goto out;
-	}
 	/* The caller's terminal, as the library named it: this one's stdin is /dev/null. */
 	const char *tty = p.tty && *p.tty ? p.tty : NULL;
 	struct pam_login l;

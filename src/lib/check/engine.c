@@ -400,13 +400,13 @@ static void judge_output(struct job *j)
 static int pam_service_ready(const struct check_run *run, struct job *j)
 {
 	char why[512];
-	errno = 0;
-	if (!j->spec->pam ||
-	    pam_service_problem(run->cfg ? run->cfg->pam_dir : NULL, j->spec->pam_service, why,
-				sizeof why) == 0)
+	int r = j->spec->pam ? pam_service_problem(run->cfg ? run->cfg->pam_dir : NULL,
+						    j->spec->pam_service, why, sizeof why)
+			     : 0;
+	if (r == 0)
 		return 0;
 	/* Out of descriptors says nothing of the service file. */
-	if (errno == EMFILE || errno == ENFILE) {
+	if (r == PAM_SERVICE_NO_FD) {
 		set_internal_errno(j, "its PAM service file could not be opened", errno);
 		return -1;
 	}

@@ -10,6 +10,8 @@
  */
 #include "spawn/pam.h"
 
+#include <errno.h>
+
 #include "channel.h"
 #include "error.h"
 #include "pam_service.h"
@@ -33,7 +35,14 @@ int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error 
 	struct buf session = BUF_INIT, inner = BUF_INIT;
 	char why[512];
 	/* PAM runs /etc/pam.d/other for a service it cannot find, without a word. */
-	if (pam_service_problem(s->cfg->pam_dir, p->pam_service, why, sizeof why) < 0)
+	int sr = pam_service_problem(s->cfg->pam_dir, p->pam_service, why, sizeof why);
+	if (sr == PAM_SERVICE_NO_FD) {
+		/* This process's limit (error_set names it), not a file to put back. */
+		int e = errno;
+		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e, "project \"%s\": %s", p->name,
+				 why);
+	}
+	if (sr < 0)
 		return error_set(err, RUAS_ERR_CONFIG, NULL, 0, 0,
 				 "project \"%s\": refusing to start user \"%s\" through PAM "
 				 "(service \"%s\"): %s. Fix: %s, then restart ruas",

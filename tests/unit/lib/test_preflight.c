@@ -45,6 +45,7 @@
 #include "helper_report.h"
 #include "helper_report_write.h"
 #include "nss_env.h"
+#include "open_fails.h"
 #include "payload.h"
 #include "session.h"
 #include "check/preflight.h"
@@ -1930,6 +1931,43 @@ static void test_pam_service_file(void **state)
 }
 
 /*
+ * Out of descriptors as the check opens the service file (the supervisor's
+ * other threads took the last one): the check fails naming the limit, and
+ * says nothing of the service file, which it did not see. open() of that
+ * one file fails as at the limit (open_fails.h).
+ */
+static void test_pam_service_out_of_descriptors(void **state)
+{
+	(void)state;
+	char svc[128];
+	snprintf(svc, sizeof svc, "%s/ruas", pam_dir);
+	static const int errnos[] = {EMFILE, ENFILE};
+	for (size_t i = 0; i < sizeof errnos / sizeof errnos[0]; i++) {
+		const struct proj ps[] = {{"proj", "t1", "/srv/a", NULL}};
+		ruas_config *cfg = load_backend(ps, 1, NULL, "pam");
+		cfg->pam_dir = pam_dir;
+		struct fake fk;
+		struct script s = {"t1", B_REPORT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 1};
+		fake_init(&fk, &s, 1);
+		open_fails_errno = errnos[i];
+		open_fails_path = svc;
+		ruas_report *rep = run(cfg, &fk, 0);
+		open_fails_path = NULL;
+		assert_int_equal(fk.ncalls, 0);
+		assert_count(rep, 0, 1);
+		assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "pam",
+			    errnos[i] == EMFILE ? "RLIMIT_NOFILE" : "fs.file-max");
+		const char *text = ruas_report_item_text(rep, 0, 0);
+		if (strstr(text, "put back") || strstr(text, "PAM would run") ||
+		    strstr(text, "not the PAM service")) {
+			dump_report(rep);
+			fail_msg("out of descriptors blamed on the service file");
+		}
+		done(rep, cfg, &fk);
+	}
+}
+
+/*
  * What the pam backend's channel must not be trusted with: the session's
  * REPORT missing, second, repeated or of the wrong origin is ruas-session's
  * failure; text on stdout that looks like its verdict is no verdict; and
@@ -2791,6 +2829,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_real_runner_prepare_errno),
 		cmocka_unit_test(test_pam_reports),
 		cmocka_unit_test(test_pam_service_file),
+		cmocka_unit_test(test_pam_service_out_of_descriptors),
 		cmocka_unit_test(test_pam_channel_not_trusted),
 		cmocka_unit_test(test_profile_noise_ignored),
 		cmocka_unit_test(test_escalation_fatal),

@@ -46,6 +46,7 @@
 #include "config/config_int.h"
 #include "fixture.h"
 #include "nss_env.h"
+#include "open_fails.h"
 #include "payload.h"
 #include "ruas.h"
 #include "spawn/spawn_int.h"
@@ -954,6 +955,48 @@ static void test_out_of_descriptors(void **state)
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
+/*
+ * Out of descriptors as the pam backend opens its service file (another
+ * thread of the supervisor took the last one): that is this process's
+ * limit, RUAS_ERR_SYSTEM with the errno and the limit named, not a service
+ * file that is wrong and must be put back. open() of that one file fails,
+ * as the kernel would at the limit (open_fails.h): nothing else
+ * about the spawn changes.
+ */
+static void test_pam_service_out_of_descriptors(void **state)
+{
+	struct fix *f = *state;
+	char dir[PATH_MAX], svc[PATH_MAX + 8];
+	snprintf(dir, sizeof dir, "%s/pam.d", f->dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(svc, sizeof svc, "%s/ruas", dir);
+	write_file(svc, "#%PAM-1.0\n# PAM service of ruas's pam backend\n", 0644);
+	ruas_config *cfg = load_text("backend = \"pam\";\nhelper = \"" HELPER "\";\n"
+				     "projects = ( { name = \"agent\"; run_as_user = \"" TARGET
+				     "\"; work_dir = \"/\"; command = [\"/bin/true\"]; } );\n");
+	cfg->pam_dir = dir;
+	static const int errnos[] = {EMFILE, ENFILE};
+	for (size_t i = 0; i < sizeof errnos / sizeof errnos[0]; i++) {
+		ruas_spawn_options o = RUAS_SPAWN_OPTIONS_INIT;
+		o.pty = RUAS_PTY_NONE;
+		ruas_child *c = NULL;
+		ruas_error *err = NULL;
+		open_fails_errno = errnos[i];
+		open_fails_path = svc;
+		int r = ruas_spawn(&c, cfg, "agent", NULL, &o, &err);
+		open_fails_path = NULL;
+		const char *m = ruas_error_message(err);
+		if (r != RUAS_ERR_SYSTEM || ruas_error_errno(err) != errnos[i] || c ||
+		    !strstr(m, errnos[i] == EMFILE ? "RLIMIT_NOFILE" : "fs.file-max") ||
+		    !strstr(m, "project \"agent\"") || strstr(m, "put back") ||
+		    strstr(m, "refusing"))
+			fail_msg("errno %d: %d: %s", errnos[i], r, m);
+		ruas_error_free(err);
+	}
+	ruas_config_free(cfg);
+	rm_rf(dir);
+}
+
 static void test_spawn_errors(void **state)
 {
 	struct fix *f = *state;
@@ -1541,6 +1584,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_signal_running_child, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_spawn_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_out_of_descriptors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pam_service_out_of_descriptors, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_set_env_crosses_and_overrides, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_set_env_refused, setup, teardown),
