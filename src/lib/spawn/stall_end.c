@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +104,36 @@ static int walk(struct held *v, size_t *n, uid_t target, struct stall *st)
 	return found;
 }
 
+/* How long what was killed may take to be gone (a kill ends it at once; the bound is for a stuck kernel). */
+#define KILLED_GONE_MS 5000
+
+/*
+ * Whether every held process with a pidfd has ended (its pidfd readable:
+ * exited, a zombie at most) within ms; those without one are not waited
+ * for, as a number cannot say whether it is still the same process.
+ */
+static int gone_within(const struct held *v, size_t n, int ms)
+{
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].pidfd < 0)
+			continue;
+		struct pollfd p = {v[i].pidfd, POLLIN, 0};
+		int r;
+		do {
+			struct timespec t;
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			long left = ms - ((t.tv_sec - t0.tv_sec) * 1000L +
+					  (t.tv_nsec - t0.tv_nsec) / 1000000L);
+			r = poll(&p, 1, left > 0 ? (int)left : 0);
+		} while (r < 0 && errno == EINTR);
+		if (r <= 0)
+			return 0;
+	}
+	return 1;
+}
+
 /*
  * Where the helper had started, sudo or ruas-session only waits for it:
  * let go, with its helper gone it closes its PAM session itself (which a
@@ -137,12 +168,20 @@ void stall_end(pid_t pid, uid_t target, struct stall *st)
 		;
 	if (pass == 16)
 		st->unseen = 1;
-	for (size_t i = n; i-- > 1;) {
-		if (signal_held(&v[i], SIGKILL) < 0 && errno == EPERM)
-			st->denied++;
+	for (size_t i = n; i-- > 1;)
+		if (signal_held(&v[i], SIGKILL) < 0) {
+			if (errno == EPERM)
+				st->denied++;
+			if (v[i].pidfd >= 0)
+				close(v[i].pidfd);
+			v[i].pidfd = -1;
+		}
+	/* Ended means gone by the time the spawn says so, not a SIGKILL on its way. */
+	if (!gone_within(v + 1, n - 1, KILLED_GONE_MS))
+		st->unseen = 1;
+	for (size_t i = n; i-- > 1;)
 		if (v[i].pidfd >= 0)
 			close(v[i].pidfd);
-	}
 	if (st->target_ran && ends_by_itself(pid))
 		return;
 	if (kill(pid, SIGKILL) < 0) {

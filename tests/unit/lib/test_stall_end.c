@@ -3,14 +3,18 @@
  * 10): stall_end() of a process finds its descendants (a grandchild too),
  * kills them, and kills the process; where one of them runs as the target
  * (the helper had started), the process is let go to end by itself once
- * they are gone, as sudo or ruas-session then closes its PAM session.
+ * they are gone, as sudo or ruas-session then closes its PAM session; and
+ * what it killed is gone when it returns, however starved of CPU.
  */
+#include "config.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +29,9 @@
  * those sleeps. It says it is ready on `ready` once both exist, then waits
  * for its child and exits 7 when it is gone, as sudo ends with its command.
  */
+/* The grandchild runs last on CPU 0 (SCHED_IDLE), where a busy loop runs: its exit waits. */
+static int grandchild_starved;
+
 static pid_t stand_in(pid_t *grandchild)
 {
 	int p[2];
@@ -37,6 +44,15 @@ static pid_t stand_in(pid_t *grandchild)
 		if (c == 0) {
 			pid_t g = fork();
 			if (g == 0) {
+				if (grandchild_starved) {
+					cpu_set_t one;
+					CPU_ZERO(&one);
+					CPU_SET(0, &one);
+					struct sched_param sp = {0};
+					if (sched_setaffinity(0, sizeof one, &one) < 0 ||
+					    sched_setscheduler(0, SCHED_IDLE, &sp) < 0)
+						_exit(1);
+				}
 				pause();
 				_exit(0);
 			}
@@ -92,6 +108,41 @@ static void test_descendants_and_the_process_are_killed(void **state)
 		fail_msg("the grandchild %d still runs", (int)g);
 }
 
+/*
+ * Ended means gone when stall_end() returns (the spawn then says "sudo was
+ * ended"), not a SIGKILL still on its way, however loaded the machine: the
+ * grandchild is starved of CPU (SCHED_IDLE on a CPU where a busy loop
+ * runs), so its exit comes late, and must have come before the return.
+ */
+static void test_killed_are_gone_on_return(void **state)
+{
+	(void)state;
+	pid_t busy = fork();
+	assert_true(busy >= 0);
+	if (busy == 0) {
+		cpu_set_t one;
+		CPU_ZERO(&one);
+		CPU_SET(0, &one);
+		if (sched_setaffinity(0, sizeof one, &one) < 0)
+			_exit(1);
+		for (;;)
+			;
+	}
+	pid_t g;
+	grandchild_starved = 1;
+	pid_t pid = stand_in(&g);
+	grandchild_starved = 0;
+	struct stall st;
+	stall_end(pid, (uid_t)-2, &st);
+	int still = running(g);
+	kill(busy, SIGKILL);
+	assert_int_equal(waitpid(busy, NULL, 0), busy);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	if (still)
+		fail_msg("the grandchild %d still ran as stall_end() returned", (int)g);
+	assert_int_equal(st.unseen, 0);
+}
+
 static void test_a_target_of_its_own_lets_it_end(void **state)
 {
 	(void)state;
@@ -110,6 +161,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_descendants_and_the_process_are_killed),
+		cmocka_unit_test(test_killed_are_gone_on_return),
 		cmocka_unit_test(test_a_target_of_its_own_lets_it_end),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
