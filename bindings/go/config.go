@@ -64,6 +64,15 @@ type Globals struct {
 	FileSizeMax  string
 	CoreDumps    *bool
 	WallTimeMax  time.Duration // whole seconds, or NoWallTime
+	// The cgroup limits of every project's runs, as ProjectSpec's; and
+	// CgroupParent, the cgroup v2 directory (an absolute path beneath the
+	// mount, which the supervisor can write) that each run's own cgroup is
+	// made in ("": ruas.conf(5)'s default).
+	MemoryMax     string
+	MemorySwapMax string
+	TasksMax      int
+	CPUMax        string
+	CgroupParent  string
 }
 
 // ProjectSpec is one project for AddProject: the project keys of
@@ -100,6 +109,17 @@ type ProjectSpec struct {
 	FileSizeMax  string
 	CoreDumps    *bool
 	WallTimeMax  time.Duration // whole seconds, or NoWallTime
+	// Its runs' cgroup limits (ruas.conf(5) memory_max, memory_swap_max,
+	// tasks_max, cpu_max), in a cgroup v2 of each run's own; zero: the
+	// global one. MemoryMax and MemorySwapMax are bytes as FileSizeMax is
+	// ("64M"); TasksMax is pids.max, 8 to 4194304; CPUMax is CPUs in
+	// decimal ("0.5"). ProcessState.Limit is LimitMemory when the kernel
+	// killed a process of the run at MemoryMax, LimitTasks when a fork
+	// failed at TasksMax.
+	MemoryMax     string
+	MemorySwapMax string
+	TasksMax      int
+	CPUMax        string
 }
 
 // seconds maps a Duration to a key of whole seconds: 0 is absent, NoGrace
@@ -208,6 +228,11 @@ func NewConfigGlobals(g Globals) (*Config, error) {
 	if cg.wall_time_max, err = seconds("wall_time_max", g.WallTimeMax); err != nil {
 		return nil, err
 	}
+	cg.memory_max = a.opt("Globals.MemoryMax", g.MemoryMax)
+	cg.memory_swap_max = a.opt("Globals.MemorySwapMax", g.MemorySwapMax)
+	cg.tasks_max = count(g.TasksMax)
+	cg.cpu_max = a.opt("Globals.CPUMax", g.CPUMax)
+	cg.cgroup_parent = a.opt("Globals.CgroupParent", g.CgroupParent)
 	if a.err != nil {
 		return nil, a.err
 	}
@@ -251,6 +276,10 @@ func (cfg *Config) AddProject(p ProjectSpec) error {
 	if cs.wall_time_max, err = seconds("wall_time_max", p.WallTimeMax); err != nil {
 		return err
 	}
+	cs.memory_max = a.opt("ProjectSpec.MemoryMax", p.MemoryMax)
+	cs.memory_swap_max = a.opt("ProjectSpec.MemorySwapMax", p.MemorySwapMax)
+	cs.tasks_max = count(p.TasksMax)
+	cs.cpu_max = a.opt("ProjectSpec.CPUMax", p.CPUMax)
 	if a.err != nil {
 		return a.err
 	}
@@ -307,8 +336,9 @@ func (cfg *Config) Projects() []string {
 
 // Project is what the library holds of project name, read from it now:
 // the effective EnvAllowlist and TargetSudoAllowed (global plus the
-// project's), TerminateGrace, WallTimeMax (NoWallTime: none) and
-// OpenFilesMax (0: as the run gets it) in force, and Backend resolved for
+// project's), TerminateGrace, WallTimeMax (NoWallTime: none),
+// OpenFilesMax (0: as the run gets it) and the cgroup limits (zero: none;
+// MemoryMax and MemorySwapMax in bytes) in force, and Backend resolved for
 // this process ("none" in legacy mode). FileSizeMax and CoreDumps, which
 // the library does not tell, are left zero. false when there is no such
 // project.
@@ -337,6 +367,11 @@ func (cfg *Config) Project(name string) (ProjectSpec, bool) {
 	// As a ProjectSpec says it: "" for none, the bytes in decimal.
 	size := goString(C.ruas_project_file_size_max(p))
 	dumps := C.ruas_project_core_dumps(p) != 0
+	// "0" (no swap) reads back as absent, as MemoryMax's none does.
+	swap := goString(C.ruas_project_memory_swap_max(p))
+	if swap == "0" {
+		swap = ""
+	}
 	return ProjectSpec{
 		Name:              goString(C.ruas_project_name(p)),
 		WorkDir:           goString(C.ruas_project_work_dir(p)),
@@ -351,5 +386,9 @@ func (cfg *Config) Project(name string) (ProjectSpec, bool) {
 		FileSizeMax:       size,
 		CoreDumps:         &dumps,
 		WallTimeMax:       wall,
+		MemoryMax:         goString(C.ruas_project_memory_max(p)),
+		MemorySwapMax:     swap,
+		TasksMax:          int(C.ruas_project_tasks_max(p)),
+		CPUMax:            goString(C.ruas_project_cpu_max(p)),
 	}, true
 }

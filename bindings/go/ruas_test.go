@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -628,6 +629,71 @@ func TestLimitsTakenAndReadBack(t *testing.T) {
 	plain, _ := legacy(t, sh("p", "true"))
 	if p, _ := plain.Project("p"); p.WallTimeMax != ruas.NoWallTime || p.OpenFilesMax != 0 {
 		t.Fatalf("no limits: WallTimeMax %v OpenFilesMax %d", p.WallTimeMax, p.OpenFilesMax)
+	}
+}
+
+// The cgroup limits (memory_max, memory_swap_max, tasks_max, cpu_max,
+// cgroup_parent) in Globals and ProjectSpec: taken, read back as the
+// library holds them (bytes in decimal), the project's own winning; and
+// refused with the library's messages where the file would be.
+func TestCgroupLimitsTakenAndRefused(t *testing.T) {
+	dir := t.TempDir()
+	cfg, err := ruas.NewConfigGlobals(ruas.Globals{MemoryMax: "64M", TasksMax: 100, CPUMax: "0.5",
+		CgroupParent: "/sys/fs/cgroup/bridge.service/runs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Close()
+	specs := []ruas.ProjectSpec{
+		{Name: "global", RunAsUser: "nobody", WorkDir: dir, Command: []string{"true"}},
+		{Name: "own", RunAsUser: "nobody", WorkDir: dir, Command: []string{"true"}, MemoryMax: "1G",
+			MemorySwapMax: "16M", TasksMax: 20, CPUMax: "1.5"},
+	}
+	for _, s := range specs {
+		if err := cfg.AddProject(s); err != nil {
+			t.Fatalf("AddProject(%q): %v", s.Name, err)
+		}
+	}
+	type held struct {
+		mem, swap string
+		tasks     int
+		cpu       string
+	}
+	want := map[string]held{"global": {"67108864", "", 100, "0.5"},
+		"own": {"1073741824", "16777216", 20, "1.5"}}
+	for name, w := range want {
+		p, _ := cfg.Project(name)
+		if got := (held{p.MemoryMax, p.MemorySwapMax, p.TasksMax, p.CPUMax}); got != w {
+			t.Errorf("%s: %+v, want %+v", name, got, w)
+		}
+	}
+	bad := []struct {
+		spec ruas.ProjectSpec
+		says string
+	}{
+		{ruas.ProjectSpec{MemoryMax: "1M"}, "memory_max must be a number of bytes from 8M"},
+		{ruas.ProjectSpec{MemorySwapMax: "1M"}, "memory_swap_max needs memory_max"},
+		{ruas.ProjectSpec{TasksMax: 7}, "tasks_max must be between 8"},
+		{ruas.ProjectSpec{TasksMax: -1}, "tasks_max must be between 8"},
+		{ruas.ProjectSpec{CPUMax: "half"}, "cpu_max must be a number of CPUs from 0.01 to 1024"},
+	}
+	// Without global limits: memory_swap_max alone then has no memory_max to go beside.
+	none, err := ruas.NewConfigGlobals(ruas.Globals{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer none.Close()
+	for i, b := range bad {
+		s := b.spec
+		s.Name, s.RunAsUser, s.WorkDir, s.Command = "bad"+strconv.Itoa(i), "nobody", dir, []string{"true"}
+		err := none.AddProject(s)
+		if !errors.Is(err, ruas.ErrConfig) || !strings.Contains(err.Error(), b.says) {
+			t.Errorf("%+v: %v, want ErrConfig saying %q", b.spec, err, b.says)
+		}
+	}
+	if _, err := ruas.NewConfigGlobals(ruas.Globals{CgroupParent: "sys/fs/cgroup/x"}); !errors.Is(err, ruas.ErrConfig) ||
+		!strings.Contains(err.Error(), "cgroup_parent") {
+		t.Errorf("a relative cgroup_parent: %v", err)
 	}
 }
 

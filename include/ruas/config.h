@@ -83,6 +83,15 @@ RUAS_EXTERN unsigned int ruas_project_open_files_max(const ruas_project *p);
  */
 RUAS_EXTERN const char *ruas_project_file_size_max(const ruas_project *p);
 RUAS_EXTERN int ruas_project_core_dumps(const ruas_project *p);
+/*
+ * Its runs' cgroup limits as a spec gives them, in decimal: memory_max and
+ * memory_swap_max in bytes ("0" for no swap), cpu_max in CPUs ("0.5");
+ * NULL when none. tasks_max: 0 when none.
+ */
+RUAS_EXTERN const char *ruas_project_memory_max(const ruas_project *p);
+RUAS_EXTERN const char *ruas_project_memory_swap_max(const ruas_project *p);
+RUAS_EXTERN unsigned int ruas_project_tasks_max(const ruas_project *p);
+RUAS_EXTERN const char *ruas_project_cpu_max(const ruas_project *p);
 /* The effective allowlist (global plus the project's additions), NULL-terminated. */
 RUAS_EXTERN const char *const *ruas_project_env_allowlist(const ruas_project *p);
 /* The effective target_sudo_allowed (global plus the project's), NULL-terminated. */
@@ -101,9 +110,10 @@ RUAS_EXTERN const char *const *ruas_project_target_sudo_allowed(const ruas_proje
 
 /*
  * The top-level keys of ruas.conf(5). Version 2 added the audit keys, 3
- * host_check_interval, 4 the limits of every project's runs.
+ * host_check_interval, 4 the limits of every project's runs, 5 the limits
+ * the run's own cgroup holds and where that cgroup is made.
  */
-#define RUAS_CONFIG_GLOBALS_VERSION 4
+#define RUAS_CONFIG_GLOBALS_VERSION 5
 typedef struct {
 	unsigned int version;
 	const char *name; /* the configuration's name in messages; NULL: "(ruas_config_new)" */
@@ -130,6 +140,12 @@ typedef struct {
 	const char *file_size_max; /* RLIMIT_FSIZE: bytes, or "64M" (K, M, G, T); NULL: as it gets it */
 	int core_dumps;            /* 1: as the host has them; 0 or RUAS_UNSET: none (RLIMIT_CORE 0) */
 	int wall_time_max;         /* seconds, then terminated (terminate_grace); RUAS_UNSET, 0: none */
+	/* Version 5, a cgroup v2 of each run's own (ruas.conf(5) "LIMITS"): */
+	const char *memory_max;      /* memory.max: bytes, or "64M" (K, M, G, T); NULL: none */
+	const char *memory_swap_max; /* memory.swap.max beside it: the same; NULL: "0" */
+	int tasks_max;               /* pids.max; RUAS_UNSET: none */
+	const char *cpu_max;         /* CPUs, in decimal: "0.5", "2"; NULL: none */
+	const char *cgroup_parent;   /* the cgroup v2 directory runs are made in; NULL: ruas.conf(5) */
 } ruas_config_globals;
 #define RUAS_CONFIG_GLOBALS_INIT                                                            \
 	{RUAS_DESIGNATED(version) RUAS_CONFIG_GLOBALS_VERSION, RUAS_DESIGNATED(name) NULL,   \
@@ -143,7 +159,10 @@ typedef struct {
 	 RUAS_DESIGNATED(audit_argv) NULL, RUAS_DESIGNATED(audit_argv_max) RUAS_UNSET,        \
 	 RUAS_DESIGNATED(host_check_interval) RUAS_UNSET,                                     \
 	 RUAS_DESIGNATED(open_files_max) RUAS_UNSET, RUAS_DESIGNATED(file_size_max) NULL,     \
-	 RUAS_DESIGNATED(core_dumps) RUAS_UNSET, RUAS_DESIGNATED(wall_time_max) RUAS_UNSET}
+	 RUAS_DESIGNATED(core_dumps) RUAS_UNSET, RUAS_DESIGNATED(wall_time_max) RUAS_UNSET,   \
+	 RUAS_DESIGNATED(memory_max) NULL, RUAS_DESIGNATED(memory_swap_max) NULL,             \
+	 RUAS_DESIGNATED(tasks_max) RUAS_UNSET, RUAS_DESIGNATED(cpu_max) NULL,                \
+	 RUAS_DESIGNATED(cgroup_parent) NULL}
 RUAS_EXTERN int ruas_config_globals_init(ruas_config_globals *globals, unsigned int version);
 
 /*
@@ -197,7 +216,7 @@ RUAS_EXTERN int ruas_config_set_people(ruas_config *cfg, const ruas_people_spec 
 				       ruas_error **err);
 
 /* Version 2 added the limits. */
-#define RUAS_PROJECT_SPEC_VERSION 2
+#define RUAS_PROJECT_SPEC_VERSION 3
 typedef struct {
 	unsigned int version;
 	/* Required: name (unique), work_dir (absolute), command (non-empty). */
@@ -220,6 +239,11 @@ typedef struct {
 	const char *file_size_max;
 	int core_dumps;
 	int wall_time_max;
+	/* Version 3: its runs' cgroup limits, as ruas_config_globals's. */
+	const char *memory_max;
+	const char *memory_swap_max;
+	int tasks_max;
+	const char *cpu_max;
 } ruas_project_spec;
 #define RUAS_PROJECT_SPEC_INIT                                                              \
 	{RUAS_DESIGNATED(version) RUAS_PROJECT_SPEC_VERSION, RUAS_DESIGNATED(name) NULL,     \
@@ -230,7 +254,9 @@ typedef struct {
 	 RUAS_DESIGNATED(backend) NULL, RUAS_DESIGNATED(pam_service) NULL,                    \
 	 RUAS_DESIGNATED(terminate_grace) RUAS_UNSET, RUAS_DESIGNATED(lifetime) NULL,         \
 	 RUAS_DESIGNATED(open_files_max) RUAS_UNSET, RUAS_DESIGNATED(file_size_max) NULL,     \
-	 RUAS_DESIGNATED(core_dumps) RUAS_UNSET, RUAS_DESIGNATED(wall_time_max) RUAS_UNSET}
+	 RUAS_DESIGNATED(core_dumps) RUAS_UNSET, RUAS_DESIGNATED(wall_time_max) RUAS_UNSET,   \
+	 RUAS_DESIGNATED(memory_max) NULL, RUAS_DESIGNATED(memory_swap_max) NULL,             \
+	 RUAS_DESIGNATED(tasks_max) RUAS_UNSET, RUAS_DESIGNATED(cpu_max) NULL}
 RUAS_EXTERN int ruas_project_spec_init(ruas_project_spec *spec, unsigned int version);
 
 /*

@@ -35,7 +35,7 @@ static int encode_exec(const struct payload *p, struct buf *b)
 	enc_u64(b, p->rlim_nofile);
 	enc_u64(b, p->rlim_fsize);
 	enc_u32(b, p->core_dumps);
-	return 0;
+	return enc_str(b, p->cgroup ? p->cgroup : "");
 }
 
 static int encode_check(const struct payload *p, struct buf *b)
@@ -139,6 +139,11 @@ static int decode_exec(struct dec *d, struct payload *p)
 	p->rlim_fsize = fsize;
 	if (p->core_dumps > 1)
 		return dec_fail(d, "payload core_dumps is neither 0 nor 1");
+	if (dec_str(d, &p->cgroup) < 0)
+		return -1;
+	/* As the kernel names one: beneath the mount, one line. */
+	if (p->cgroup[0] && (p->cgroup[0] != '/' || strchr(p->cgroup, '\n')))
+		return dec_fail(d, "payload cgroup is not a cgroup v2 path");
 	p->supervisor_start = start;
 	if (p->exec_flags & ~(unsigned int)EXEC_FLAGS_ALL)
 		return dec_fail(d, "payload exec flags unknown");
@@ -246,6 +251,7 @@ void payload_free(struct payload *p)
 	free(p->scope);
 	free(p->root);
 	free(p->run_id);
+	free(p->cgroup);
 	strv_free_n(p->env_names, p->nenv);
 	strv_free_n(p->env_values, p->nenv);
 	strv_free_n(p->argv, p->argc);

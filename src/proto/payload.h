@@ -16,7 +16,9 @@
  * covers. Version 14: the helper says whether the agent's exec succeeded
  * (STARTED, started.h), which the library's ruas_spawn() waits for.
  * Version 15: STARTED names the agent's pid. Version 16: an exec payload
- * carries the run's rlimits (ruas.conf(5) "LIMITS").
+ * carries the run's rlimits (ruas.conf(5) "LIMITS"). Version 17: the
+ * session says whether ruas-session keeps the run's cgroup (session.h),
+ * and an exec payload names that cgroup.
  */
 #ifndef RUAS_PROTO_PAYLOAD_H
 #define RUAS_PROTO_PAYLOAD_H
@@ -25,7 +27,7 @@
 
 #include "buf.h"
 
-#define PAYLOAD_VERSION 16
+#define PAYLOAD_VERSION 17
 enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2 };
 /*
  * PAYLOAD_EXEC flags. EXEC_PTY: the agent's stdin is a pty slave that the
@@ -108,6 +110,13 @@ struct payload {
 	unsigned long long rlim_nofile;
 	unsigned long long rlim_fsize;
 	unsigned int core_dumps;
+	/*
+	 * The run's own cgroup, its path beneath the cgroup v2 mount as
+	 * /proc/self/cgroup says it ("/ruas/run-ID"), or "" for none: the
+	 * helper refuses to run anything of the target where it finds itself
+	 * elsewhere (a PAM session of sudo's moved it). Version 17.
+	 */
+	char *cgroup;
 	/* PAYLOAD_CHECK */
 	char *sudo_path;
 	unsigned int scan_cap;

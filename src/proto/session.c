@@ -40,6 +40,7 @@ int session_encode(const struct session *s, struct buf *out)
 		enc_u32(out, s->grace_seconds);
 		if (r == 0)
 			r = enc_str(out, s->person ? s->person : "");
+		enc_u32(out, s->keep_cgroup);
 	}
 	if (r < 0 || out->oom) {
 		if (out->data && !out->oom) {
@@ -55,7 +56,7 @@ int session_decode(const void *data, size_t len, struct session *out, const char
 {
 	struct dec d;
 	unsigned int version;
-	uint32_t mode, lifetime, grace;
+	uint32_t mode, lifetime, grace, keep_cgroup;
 	int rc = -1;
 	memset(out, 0, sizeof *out);
 	dec_init(&d, data, len);
@@ -74,8 +75,13 @@ int session_decode(const void *data, size_t len, struct session *out, const char
 	if (dec_str(&d, &out->user) < 0 || dec_str(&d, &out->service) < 0 ||
 	    dec_str(&d, &out->ruser) < 0 || dec_str(&d, &out->tty) < 0 || dec_u32(&d, &mode) < 0 ||
 	    dec_str(&d, &out->helper) < 0 || dec_u32(&d, &lifetime) < 0 || dec_u32(&d, &grace) < 0 ||
-	    dec_str(&d, &out->person) < 0 || dec_done(&d) < 0)
+	    dec_str(&d, &out->person) < 0 || dec_u32(&d, &keep_cgroup) < 0 || dec_done(&d) < 0)
 		goto done;
+	if (keep_cgroup > 1) {
+		dec_fail(&d, "session keep_cgroup is neither 0 nor 1");
+		goto done;
+	}
+	out->keep_cgroup = keep_cgroup;
 	if (mode != SESSION_EXEC && mode != SESSION_CHECK) {
 		dec_fail(&d, "session mode unknown");
 		goto done;

@@ -36,6 +36,13 @@ struct session {
 	 * only this person's directory shows (tmp_cover.h). Version 12.
 	 */
 	char *person;
+	/*
+	 * 1: the run has a cgroup of its own (the library started ruas-session
+	 * in it), which PAM's session must not take it out of: pam_systemd
+	 * moves its caller to a scope of logind's, so ruas-session goes back
+	 * before anything of the target runs. Version 17.
+	 */
+	unsigned int keep_cgroup;
 };
 
 /*

@@ -121,8 +121,8 @@ recs_ok "start: the pid is the sudo that ruas started, the tag's pid is ruas's" 
 	"int(($S)['pid']) > 0 and [r for r in $R][0]['pid'] != int(($S)['pid'])"
 recs_ok "records go to authpriv.info by default" "all(r['pri'] == (10 << 3 | 6) for r in $R)"
 E="[r for r in $R if r['kind'] == 'end'][0]['f']"
-recs_ok "end: run, project, exit, signal, duration_ms, survivors_killed, started, lifetime, agent_pid, limit" \
-	"list($E) == ['run','project','exit','signal','duration_ms','survivors_killed','started','lifetime','agent_pid','limit'] and ($E)['limit'] == 'none' and ($E)['exit'] == '0' and ($E)['signal'] == '-' and int(($E)['duration_ms']) >= 0 and ($E)['survivors_killed'] == '0' and ($E)['started'] == 'yes'"
+recs_ok "end: run, project, exit, signal, duration_ms, survivors_killed, started, lifetime, agent_pid, limit, memory_peak, cpu_usec (- without a cgroup of the run's)" \
+	"list($E) == ['run','project','exit','signal','duration_ms','survivors_killed','started','lifetime','agent_pid','limit','memory_peak','cpu_usec'] and ($E)['memory_peak'] == '-' and ($E)['cpu_usec'] == '-' and ($E)['limit'] == 'none' and ($E)['exit'] == '0' and ($E)['signal'] == '-' and int(($E)['duration_ms']) >= 0 and ($E)['survivors_killed'] == '0' and ($E)['started'] == 'yes'"
 recs_ok "end: the lifetime the run had (not 'auto'), and the agent's own pid, not sudo's" \
 	"($E)['lifetime'] in ('pidns', 'subreaper') and int(($E)['agent_pid']) > 0 and int(($E)['agent_pid']) != int(($S)['pid'])"
 recs_ok "a check record from ruas run's preflight" \

@@ -47,6 +47,10 @@ no_leftovers() {
 report='echo "nofile=$(ulimit -n) hnofile=$(ulimit -Hn) fsize=$(ulimit -f) hfsize=$(ulimit -Hf) core=$(ulimit -c) hcore=$(ulimit -Hc)"; if ulimit -Sn 65 2>/dev/null || ulimit -Hn 100000 2>/dev/null; then echo raised; else echo held; fi; cat "$HOME/login-saw" 2>/dev/null'
 mkdir -p "$SB/conf"
 chmod 755 "$SB/conf"
+# Whether this host's cgroup v2 has a memory controller for runs (the CI host's has not).
+host_cgroup_v2_memory=$(awk '{for (i = 7; i <= NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break }}' \
+	/proc/self/mountinfo | while read -r m; do
+	grep -qw memory "$m/cgroup.controllers" 2>/dev/null && echo "$m"; done | head -1)
 for backend in sudo pam; do
 	cat >"$SB/conf/$backend.conf" <<EOC
 helper = $(cfgstr "$HELPER");
@@ -208,6 +212,43 @@ for backend in sudo pam; do
 	expect "$backend: a run that ends within its wall_time_max exits as it did" test "$RC" = 0
 	OUT=$(end_of "$SB/audit-$backend/log.jsonl" quick)
 	expect "$backend: ... limit none" has "$OUT" "limit=none exit=0"
+
+	# ------------------------------------------- the cgroup limits, on this host
+	# Where no cgroup v2 can hold them (this CI host: memory and pids are
+	# cgroup v1's), a project with them is a fatal check and never starts.
+	# Where one could, tests/integration/limits_vm.sh holds them; making
+	# runs' cgroups in this host's own tree is not this sandbox's to do.
+	if [ -z "$host_cgroup_v2_memory" ]; then
+		cat >"$SB/conf/cg-$backend.conf" <<EOC
+helper = $(cfgstr "$HELPER");
+session_helper = $(cfgstr "$SESSION");
+backend = "$backend";
+projects = (
+  { name = "cg"; run_as_user = "t1"; work_dir = "/tmp"; memory_max = "64M"; tasks_max = 100;
+    command = ["sh", "-c", "echo agent-ran > \"\$HOME/agent-ran\""]; }
+);
+EOC
+		chmod 644 "$SB/conf/cg-$backend.conf"
+		rm -f "$HOME1/agent-ran"
+		run_as "$who" check -c "$SB/conf/cg-$backend.conf"
+		expect "$backend: memory_max and tasks_max without a cgroup v2 for them: ruas check fails (1)" \
+			test "$RC" = 1
+		expect "$backend: ... a fatal limits finding naming the keys and what is missing" has "$ERR" \
+			'ERROR: project "cg": memory_max, tasks_max need a cgroup of each run'"'"'s own, and none can be made: '
+		expect "$backend: ... and the fix" has "$ERR" 'cgroup v2'
+		run_as "$who" run --quiet -c "$SB/conf/cg-$backend.conf" cg
+		expect "$backend: ... ruas run refuses it (1)" test "$RC" = 1
+		as_user "$who" "$SB/bin/startspawn" "$SB/conf/cg-$backend.conf" cg - >"$SB/out" 2>"$SB/err" </dev/null
+		RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+		expect "$backend: ... a spawn without the check is refused (RUAS_ERR_CONFIG), in the same words" \
+			has "$OUT" 'error code=-1 stage=0 errno=0 file=
+message=project "cg": refusing to start user "t1": memory_max, tasks_max need a cgroup of each run'"'"'s own, and none can be made: '
+		expect "$backend: ... and nothing of the target ran" test ! -e "$HOME1/agent-ran"
+		expect "$backend: ... nothing of t1 is left" no_leftovers
+	else
+		echo "# SKIP: this host has a cgroup v2 memory controller ($host_cgroup_v2_memory): the cgroup limits are held in tests/integration/limits_vm.sh" >&2
+		expect "$backend: (cgroup limits on this host: the VM suite's, this host has cgroup v2)" true
+	fi
 done
 
 tap_finish

@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "cgroup/judge.h"
-#include "cgroup/locate.h"
+#include "cgroup_locate.h"
 #include "cgroup/run.h"
 #include "spawn/clone_into.h"
 

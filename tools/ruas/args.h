@@ -15,6 +15,7 @@
 #define EXIT_USAGE 2
 #define EXIT_SPAWN 125
 #define EXIT_WALL_TIME 124 /* as timeout(1): the project's wall_time_max ended the run */
+#define EXIT_MEMORY 137   /* 128 + SIGKILL, as a shell says: memory_max ended the run */
 
 /* args_parse()'s "no exit code yet": the verb goes on. */
 #define ARGS_GO_ON (-1)

@@ -13,6 +13,7 @@
 #include "proc.h"
 #include "ruas.h"
 #include "args.h"
+#include "limit_line.h"
 #include "ending.h"
 #include "relay.h"
 
@@ -131,14 +132,8 @@ static int start(const ruas_config *cfg, const char *project, char **args)
 	unsigned int grace = ruas_project_terminate_grace(p);
 	int rc = ruas_child_pty_fd(child) >= 0 ? relay_pty(child, &set, grace)
 					       : wait_relaying(child, &set, grace);
-	/* As timeout(1): a run its wall clock ended exits 124, whatever it ended with. */
-	if (ruas_child_limit(child) == RUAS_LIMIT_TIME) {
-		fprintf(stderr,
-			"ruas: project \"%s\": wall_time_max (%u s) reached: the run was "
-			"terminated (exit status 124)\n",
-			project, ruas_project_wall_time_max(p));
-		rc = EXIT_WALL_TIME;
-	}
+	/* As timeout(1) and a shell: 124 for the wall clock, 137 for memory, whatever it ended with. */
+	rc = limit_line(stderr, p, project, ruas_child_limit(child), rc);
 	ruas_child_free(child);
 	return rc;
 }

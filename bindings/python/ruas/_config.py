@@ -112,6 +112,30 @@ def _file_size(v):
     return _lib.encode("%d" % v if isinstance(v, int) else v)
 
 
+def _bytes(key, v):
+    """memory_max or memory_swap_max as the C string: as _file_size() does file_size_max."""
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, str)):
+        raise TypeError("ruas: %s is an int (bytes) or a str such as \"64M\", not %s"
+                        % (key, type(v).__name__))
+    return _lib.encode("%d" % v if isinstance(v, int) else v)
+
+
+def _cpus(v):
+    """cpu_max as the C string: CPUs, an int or float (0.5) or a str ("1.5"), in decimal as
+    written; the library judges it (0.01 to 1024, at most three decimals)."""
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float, str)):
+        raise TypeError("ruas: cpu_max is a number of CPUs (0.5) or a str (\"0.5\"), not %s"
+                        % type(v).__name__)
+    if isinstance(v, float):
+        # repr() is the shortest text that reads back as v: 0.1 stays "0.1".
+        return _lib.encode(repr(v))
+    return _lib.encode("%d" % v if isinstance(v, int) else v)
+
+
 def _core_dumps(v):
     """core_dumps as the C int: a bool (an int 0 or 1 too; any other the library refuses).
     Anything else, such as the str "false", which is true, is a TypeError."""
@@ -212,11 +236,17 @@ class Config:
             open_files_max: Optional[int] = None,
             file_size_max: Optional[Union[int, str]] = None,
             core_dumps: Optional[bool] = None, wall_time_max: Optional[int] = None,
+            memory_max: Optional[Union[int, str]] = None,
+            memory_swap_max: Optional[Union[int, str]] = None,
+            tasks_max: Optional[int] = None, cpu_max: Optional[Union[float, str]] = None,
+            cgroup_parent: Optional[str] = None,
             audit=None) -> "Config":
         """An empty configuration with ruas.conf's top-level keys (ruas_config_new);
         None keeps each key's default. The limits of every project's runs:
         open_files_max, file_size_max (an int of bytes or a str such as "64M"),
-        core_dumps (a bool), wall_time_max (seconds; 0: none)."""
+        core_dumps (a bool), wall_time_max (seconds; 0: none); and in a cgroup v2
+        of each run's own, beneath cgroup_parent: memory_max and memory_swap_max
+        (as file_size_max), tasks_max (an int), cpu_max (CPUs: 0.5 or "0.5")."""
         def num(v):
             # Every number through _count(): -1 must not pass as absent, nor 2^32 as 0.
             return _lib.RUAS_UNSET if v is None else _count(v)
@@ -237,7 +267,11 @@ class Config:
                          file_size_max=_file_size(file_size_max),
                          core_dumps=_lib.RUAS_UNSET if core_dumps is None
                          else _core_dumps(core_dumps),
-                         wall_time_max=num(wall_time_max))
+                         wall_time_max=num(wall_time_max),
+                         memory_max=_bytes("memory_max", memory_max),
+                         memory_swap_max=_bytes("memory_swap_max", memory_swap_max),
+                         tasks_max=num(tasks_max), cpu_max=_cpus(cpu_max),
+                         cgroup_parent=_lib.encode(cgroup_parent))
         h, err = _lib.P(), _errors.new_err()
         opts, _keep = _options(supervisor_uid, False)
         _errors.check(_lib.lib.ruas_config_new(ctypes.byref(h), ctypes.byref(g), opts,
@@ -255,7 +289,11 @@ class Config:
                     open_files_max: Optional[int] = None,
                     file_size_max: Optional[Union[int, str]] = None,
                     core_dumps: Optional[bool] = None,
-                    wall_time_max: Optional[int] = None) -> None:
+                    wall_time_max: Optional[int] = None,
+                    memory_max: Optional[Union[int, str]] = None,
+                    memory_swap_max: Optional[Union[int, str]] = None,
+                    tasks_max: Optional[int] = None,
+                    cpu_max: Optional[Union[float, str]] = None) -> None:
         """Adds a project, checked as the file's would be (ruas_config_add_project):
         a value the file would refuse raises ConfigError naming it. The limits
         are Config.new()'s, the project's own winning; None: the global one."""
@@ -269,7 +307,10 @@ class Config:
                          scan_prune=_lib.strv(scan_prune),
                          target_sudo_allowed=_lib.strv(target_sudo_allowed),
                          backend=_lib.encode(backend), pam_service=_lib.encode(pam_service),
-                         lifetime=_lib.encode(lifetime), file_size_max=_file_size(file_size_max))
+                         lifetime=_lib.encode(lifetime), file_size_max=_file_size(file_size_max),
+                         memory_max=_bytes("memory_max", memory_max),
+                         memory_swap_max=_bytes("memory_swap_max", memory_swap_max),
+                         cpu_max=_cpus(cpu_max))
         if terminate_grace is not None:
             s.terminate_grace = _count(terminate_grace)
         if open_files_max is not None:
@@ -278,6 +319,8 @@ class Config:
             s.core_dumps = _core_dumps(core_dumps)
         if wall_time_max is not None:
             s.wall_time_max = _count(wall_time_max)
+        if tasks_max is not None:
+            s.tasks_max = _count(tasks_max)
         err = _errors.new_err()
         with self._use() as h:
             _errors.check(_lib.lib.ruas_config_add_project(h, ctypes.byref(s),
@@ -318,7 +361,8 @@ class Config:
 
     def project(self, name: str) -> dict:
         """A project's settings as loaded: name, work_dir, command, run_as_user, ...;
-        wall_time_max and open_files_max in force (0: none, and as the run gets it)."""
+        wall_time_max and open_files_max in force (0: none, and as the run gets it);
+        memory_max, memory_swap_max and tasks_max (0: none), cpu_max (None: none)."""
         lib = _lib.lib
         with self._use() as h:
             p = lib.ruas_config_project_find(h, _lib.encode(name))
@@ -336,6 +380,10 @@ class Config:
                     "open_files_max": lib.ruas_project_open_files_max(p),
                     "file_size_max": int(lib.ruas_project_file_size_max(p) or 0),
                     "core_dumps": bool(lib.ruas_project_core_dumps(p)),
+                    "memory_max": int(_lib.text(lib.ruas_project_memory_max(p)) or 0),
+                    "memory_swap_max": int(_lib.text(lib.ruas_project_memory_swap_max(p)) or 0),
+                    "tasks_max": lib.ruas_project_tasks_max(p),
+                    "cpu_max": _lib.text(lib.ruas_project_cpu_max(p)),
                     "env_allowlist": _lib.strv_list(lib.ruas_project_env_allowlist(p))}
 
     def _use(self):

@@ -17,9 +17,9 @@ except ImportError:  # the source tree: RUAS_LIBRARY names the build's
 
 RUAS_UNSET = -1
 CONFIG_OPTIONS_VERSION = 1
-PROJECT_SPEC_VERSION = 2
+PROJECT_SPEC_VERSION = 3
 SPAWN_OPTIONS_VERSION = 5
-CONFIG_GLOBALS_VERSION = 4
+CONFIG_GLOBALS_VERSION = 5
 PREFLIGHT_OPTIONS_VERSION = 3
 AUDIT_SINK_VERSION = 1
 AUDIT_TO_CALLBACK = 2
@@ -57,7 +57,10 @@ class ConfigGlobals(ctypes.Structure):
                 ("host_check_interval", ctypes.c_int),
                 # version 4: the limits of each run
                 ("open_files_max", ctypes.c_int), ("file_size_max", c_str),
-                ("core_dumps", ctypes.c_int), ("wall_time_max", ctypes.c_int)]
+                ("core_dumps", ctypes.c_int), ("wall_time_max", ctypes.c_int),
+                # version 5: a cgroup v2 of each run's own
+                ("memory_max", c_str), ("memory_swap_max", c_str), ("tasks_max", ctypes.c_int),
+                ("cpu_max", c_str), ("cgroup_parent", c_str)]
 
 
 class AuditRecord(ctypes.Structure):
@@ -83,7 +86,10 @@ class ProjectSpec(ctypes.Structure):
                 ("terminate_grace", ctypes.c_int), ("lifetime", c_str),
                 # version 2: the limits of its runs
                 ("open_files_max", ctypes.c_int), ("file_size_max", c_str),
-                ("core_dumps", ctypes.c_int), ("wall_time_max", ctypes.c_int)]
+                ("core_dumps", ctypes.c_int), ("wall_time_max", ctypes.c_int),
+                # version 3: its runs' cgroup limits
+                ("memory_max", c_str), ("memory_swap_max", c_str), ("tasks_max", ctypes.c_int),
+                ("cpu_max", c_str)]
 
 
 class PreflightOptions(ctypes.Structure):
@@ -155,6 +161,10 @@ _PROTOS = [
     ("ruas_project_open_files_max", ctypes.c_uint, [P]),
     ("ruas_project_file_size_max", ctypes.c_char_p, [P]),
     ("ruas_project_core_dumps", ctypes.c_int, [P]),
+    ("ruas_project_memory_max", ctypes.c_char_p, [P]),
+    ("ruas_project_memory_swap_max", ctypes.c_char_p, [P]),
+    ("ruas_project_tasks_max", ctypes.c_uint, [P]),
+    ("ruas_project_cpu_max", ctypes.c_char_p, [P]),
     ("ruas_project_command", c_strv, [P]),
     ("ruas_project_env_allowlist", c_strv, [P]),
     ("ruas_preflight", ctypes.c_int, [PP, P, ctypes.POINTER(PreflightOptions), PP]),

@@ -123,12 +123,16 @@ class LayoutTests(unittest.TestCase):
         self.assertEqual((o.version, o.stdin_fd, o.stdout_fd, o.stderr_fd, o.pty, o.pty_relay),
                          (5, -1, -1, -1, -1, 0))
         g = _lib.options(_lib.ConfigGlobals, _lib.CONFIG_GLOBALS_VERSION)
-        self.assertEqual((g.version, g.terminate_grace, g.host_check_interval), (4, -1, -1))
+        self.assertEqual((g.version, g.terminate_grace, g.host_check_interval), (5, -1, -1))
         self.assertEqual((g.open_files_max, g.file_size_max, g.core_dumps, g.wall_time_max),
                          (-1, None, -1, -1))
+        self.assertEqual((g.memory_max, g.memory_swap_max, g.tasks_max, g.cpu_max,
+                          g.cgroup_parent), (None, None, -1, None, None))
         s = _lib.options(_lib.ProjectSpec, _lib.PROJECT_SPEC_VERSION)
         self.assertEqual((s.version, s.terminate_grace, s.open_files_max, s.file_size_max,
-                          s.core_dumps, s.wall_time_max), (2, -1, -1, None, -1, -1))
+                          s.core_dumps, s.wall_time_max), (3, -1, -1, None, -1, -1))
+        self.assertEqual((s.memory_max, s.memory_swap_max, s.tasks_max, s.cpu_max),
+                         (None, None, -1, None))
         k = _lib.options(_lib.AuditSink, 1, to=_lib.AUDIT_TO_CALLBACK)
         self.assertEqual((k.to, k.fd), (_lib.AUDIT_TO_CALLBACK, -1))
         with self.assertRaises(ruas.InvalidError):
@@ -278,6 +282,59 @@ class LimitTests(unittest.TestCase):
                     cfg.add_project(name="p", work_dir=WORK, command=["true"], **kw)
             finally:
                 cfg.close()
+
+    def test_cgroup_keys_taken_and_read_back(self):
+        cfg = ruas.Config.new(name="limits", memory_max="64M", tasks_max=100, cpu_max=0.5,
+                              cgroup_parent="/sys/fs/cgroup/bridge.service/runs")
+        try:
+            cfg.add_project(name="global", run_as_user="nobody", work_dir=WORK, command=["true"])
+            cfg.add_project(name="own", run_as_user="nobody", work_dir=WORK, command=["true"],
+                            memory_max=1 << 30, memory_swap_max="16M", tasks_max=20,
+                            cpu_max="1.5")
+            keys = ("memory_max", "memory_swap_max", "tasks_max", "cpu_max")
+            got = {n: tuple(cfg.project(n)[k] for k in keys) for n in cfg.projects}
+            self.assertEqual(got, {"global": (64 << 20, 0, 100, "0.5"),
+                                   "own": (1 << 30, 16 << 20, 20, "1.5")})
+        finally:
+            cfg.close()
+        cfg = config()
+        try:
+            p = cfg.project("sh")  # none given: none
+            self.assertEqual(tuple(p[k] for k in ("memory_max", "tasks_max", "cpu_max")),
+                             (0, 0, None))
+        finally:
+            cfg.close()
+
+    CGROUP_BAD = [
+        (dict(memory_max="1M"), "memory_max must be a number of bytes from 8M"),
+        (dict(memory_max="64X"), "memory_max must be a number of bytes from 8M"),
+        (dict(memory_max=0), "memory_max must be a number of bytes from 8M"),
+        (dict(memory_swap_max="1M"), "memory_swap_max needs memory_max"),
+        (dict(tasks_max=7), "tasks_max must be between 8"),
+        (dict(tasks_max=(1 << 32) + 20), "tasks_max must be between 8"),
+        (dict(cpu_max=0.001), "cpu_max must be a number of CPUs from 0.01 to 1024"),
+        (dict(cpu_max="2000"), "cpu_max must be a number of CPUs from 0.01 to 1024"),
+        (dict(cpu_max="half"), "cpu_max must be a number of CPUs from 0.01 to 1024"),
+    ]
+
+    def test_bad_cgroup_values_refused_with_the_librarys_message(self):
+        for kw, says in self.CGROUP_BAD:
+            cfg = ruas.Config.new(name="limits")
+            try:
+                with self.assertRaises(ruas.ConfigError, msg=repr(kw)) as cm:
+                    cfg.add_project(name="p", run_as_user="nobody", work_dir=WORK,
+                                    command=["true"], **kw)
+                self.assertIn(says, str(cm.exception), kw)
+                self.assertEqual(cfg.projects, [])
+            finally:
+                cfg.close()
+        with self.assertRaises(ruas.ConfigError) as cm:
+            ruas.Config.new(cgroup_parent="sys/fs/cgroup/x")
+        self.assertIn("cgroup_parent", str(cm.exception))
+        for kw in (dict(memory_max=True), dict(memory_max=1.5), dict(cpu_max=True),
+                   dict(cpu_max=b"0.5"), dict(memory_swap_max=[1])):
+            with self.assertRaises(TypeError, msg=repr(kw)):
+                ruas.Config.new(**kw)
 
     def test_a_run_that_ends_by_itself_has_no_limit(self):
         cfg = config()

@@ -13,9 +13,12 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "cgroup_locate.h"
+#include "complain.h"
 #include "channel.h"
 #include "login_env.h"
 #include "people_exec.h"
+#include "quote.h"
 #include "strv.h"
 
 extern char **environ;
@@ -175,13 +178,44 @@ static int command(struct launch *l, const struct payload *p, const char *shell,
 	return l->argv ? 0 : -1;
 }
 
+/*
+ * The run's own cgroup holds its limits: where this process is not in it,
+ * something before it moved it out (a PAM session module of sudo's, such
+ * as pam_systemd, moves its caller to a scope of logind's), and everything
+ * of the target would run unlimited. Nothing of the target has run yet.
+ * 0 when there is none to be in, or this process is in it.
+ */
+static int in_run_cgroup(const char *want)
+{
+	char here[4096];
+	if (!want || !*want)
+		return 0;
+	if (cgroup2_own(here, sizeof here) < 0) {
+		complain("cannot tell which cgroup it is in", "/proc/self/cgroup", strerror(errno));
+		return -1;
+	}
+	if (strcmp(here, want) == 0)
+		return 0;
+	/* Quoted for display: a cgroup's name is whoever made it's to choose. */
+	struct buf w = BUF_INIT, o = BUF_INIT;
+	quote_display_dq(&w, want);
+	quote_display_dq(&o, here);
+	fprintf(stderr, "ruas-exec: refusing to run anything of the target outside its limits: "
+			"the run's cgroup is %s, but this helper is in %s (a PAM session module "
+			"of sudo's, such as pam_systemd, moved sudo there)\n",
+		w.data ? w.data : "?", o.data ? o.data : "?");
+	buf_free(&w);
+	buf_free(&o);
+	return -1;
+}
+
 int launch_prepare(struct launch *l, const struct payload *p, const struct agent_start *a,
 		   const char *tmp)
 {
 	char *shell = NULL;
 	memset(l, 0, sizeof *l);
 	l->cont = l->news = l->bwrap_args = l->exec_pipe = -1;
-	if (run_limits_plan(p, &l->rlimits) < 0)
+	if (run_limits_plan(p, &l->rlimits) < 0 || in_run_cgroup(p->cgroup) < 0)
 		return -1;
 	if (login_of(p->user, p->shell, p->home, &shell, &l->home) < 0) {
 		l->login_refused = 1;

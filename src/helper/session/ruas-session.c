@@ -61,6 +61,7 @@
 #include "tmp_cover.h"
 #include "proc.h"
 #include "helper_report_write.h"
+#include "keep_cgroup.h"
 #include "session.h"
 
 
@@ -346,6 +347,43 @@ static int service_refused(const struct session *p, int check, int *rc)
 	return 1;
 }
 
+/*
+ * The account checked and, to run, PAM's session opened, in the run's own
+ * cgroup where it has one (keep_cgroup.h). 0 with l begun, or -1 with *rc
+ * and nothing of PAM left open.
+ */
+static int session_begin(struct pam_login *l, const struct session *p, int check, int *rc)
+{
+	struct kept_cgroup k = {.dir = -1};
+	char why[8400];
+	if (!check && p->keep_cgroup && keep_cgroup_open(&k, why, sizeof why) < 0) {
+		fprintf(stderr, "ruas-session: refusing to run user %s: the run has a cgroup of its "
+				"own, but ruas-session %s\n", p->user, why);
+		return -1;
+	}
+	/* The caller's terminal, as the library named it: this one's stdin is /dev/null. */
+	const char *tty = p->tty && *p->tty ? p->tty : NULL;
+	if (pam_login_begin(l, &pam_real_ops, p->service, p->user, p->ruser, tty, !check) < 0) {
+		if (k.dir >= 0)
+			close(k.dir);
+		if (check) {
+			/* A refused account is the check's finding, not the helper's failure. */
+			*rc = send_verdict(0, l->reason) == 0 ? 0 : EXIT_HELPER;
+		} else {
+			fprintf(stderr, "ruas-session: PAM (service %s) refused user %s: %s\n",
+				p->service, p->user, l->reason);
+		}
+		return -1;
+	}
+	/* Before anything of the target runs: nothing of the run outside its limits. */
+	if (k.dir >= 0 && keep_cgroup_return(&k, why, sizeof why) < 0) {
+		fprintf(stderr, "ruas-session: refusing to run user %s: %s\n", p->user, why);
+		pam_login_end(l);
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct session p;
@@ -377,19 +415,9 @@ int main(int argc, char **argv)
 	int check = p.mode == SESSION_CHECK;
 	if (service_refused(&p, check, &rc))
 		goto out;
-	/* The caller's terminal, as the library named it: this one's stdin is /dev/null. */
-	const char *tty = p.tty && *p.tty ? p.tty : NULL;
 	struct pam_login l;
-	if (pam_login_begin(&l, &pam_real_ops, p.service, p.user, p.ruser, tty, !check) < 0) {
-		if (check) {
-			/* A refused account is the check's finding, not the helper's failure. */
-			rc = send_verdict(0, l.reason) == 0 ? 0 : EXIT_HELPER;
-		} else {
-			fprintf(stderr, "ruas-session: PAM (service %s) refused user %s: %s\n",
-				p.service, p.user, l.reason);
-		}
+	if (session_begin(&l, &p, check, &rc) < 0)
 		goto out;
-	}
 	if (check && send_verdict(1, NULL) < 0) {
 		perror("ruas-session: the account's verdict");
 		pam_login_end(&l);

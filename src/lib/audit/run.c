@@ -235,7 +235,7 @@ void audit_run_started(struct audit_run *a, const char *lifetime, long agent_pid
 }
 
 void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long survivors,
-		   int started, const char *limit)
+		   int started, const char *limit, long long memory_peak, long long cpu_usec)
 {
 	if (!a || a->ended)
 		return;
@@ -259,6 +259,11 @@ void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long sur
 			? (struct audit_field){"agent_pid", AUDIT_INT, NULL, a->agent_pid, NULL, 0}
 			: (struct audit_field){"agent_pid", AUDIT_STR, NULL, 0, NULL, 0},
 		{"limit", AUDIT_STR, limit, 0, NULL, 0},
+		memory_peak >= 0
+			? (struct audit_field){"memory_peak", AUDIT_INT, NULL, memory_peak, NULL, 0}
+			: (struct audit_field){"memory_peak", AUDIT_STR, NULL, 0, NULL, 0},
+		cpu_usec >= 0 ? (struct audit_field){"cpu_usec", AUDIT_INT, NULL, cpu_usec, NULL, 0}
+			      : (struct audit_field){"cpu_usec", AUDIT_STR, NULL, 0, NULL, 0},
 	};
 	if (term_signal)
 		f[2] = (struct audit_field){"exit", AUDIT_STR, NULL, 0, NULL, 0};

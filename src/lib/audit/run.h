@@ -64,11 +64,13 @@ void audit_run_started(struct audit_run *a, const char *lifetime, long agent_pid
  * gives it, the signal that ended the agent (0: none), the processes
  * killed when it ended (-1: unknown), whether the agent's program started
  * (1, or 0: exit_code is then the helper's own, never the agent's; -1:
- * unknown), and the limit that ended it ("none", "time": static; NULL:
- * unknown).
+ * unknown), the limit that ended it ("none", "time", "memory", "tasks":
+ * static; NULL: unknown), and what the run's own cgroup counted: its peak
+ * memory in bytes and its CPU time in microseconds (-1: no cgroup, or not
+ * known).
  */
 void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long survivors,
-		   int started, const char *limit);
+		   int started, const char *limit, long long memory_peak, long long cpu_usec);
 /* Closes the log and frees a (NULL: nothing). */
 void audit_run_free(struct audit_run *a);
 

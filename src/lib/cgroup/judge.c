@@ -53,11 +53,8 @@ static int open_walk(int mount_fd, const char *rel)
 	return at;
 }
 
-/*
- * path (beneath the mount, "/" its top) as a directory descriptor, never
- * leaving the mount: no "..", no symbolic link, no other mount crossed.
- */
-static int open_beneath(int mount_fd, const char *path)
+/* See judge.h. */
+int cgroup_open_beneath(int mount_fd, const char *path)
 {
 	const char *rel = path[0] == '/' ? path + 1 : path;
 	struct open_how how;
@@ -96,6 +93,30 @@ static enum cgroup_verdict say(struct cgroup_judgement *j, enum cgroup_verdict v
 	return v;
 }
 
+/*
+ * Whether someone besides root and the supervisor may write the parent, or
+ * the files that move processes into it and give its children their
+ * controllers: such a user (the target, were the parent in a subtree
+ * delegated to it) could move a run out, or take its limits away mid-run.
+ * 0 when none can; else 1 with j saying which.
+ */
+static int open_to_others(int pfd, struct cgroup_judgement *j)
+{
+	static const char *const files[] = {"", "cgroup.procs", "cgroup.subtree_control"};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		struct stat st;
+		if (fstatat(pfd, files[i], &st, files[i][0] ? AT_SYMLINK_NOFOLLOW : AT_EMPTY_PATH) < 0)
+			continue; /* the top has no cgroup.procs to fear; reading fails later */
+		if ((st.st_mode & 022) || (st.st_uid != 0 && st.st_uid != geteuid())) {
+			snprintf(j->file, sizeof j->file, "%s", files[i]);
+			j->owner = (unsigned long)st.st_uid;
+			j->mode = (unsigned int)(st.st_mode & 07777);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* Whether the parent's own files allow a run beneath it; pfd is open. */
 static enum cgroup_verdict judge_dir(int pfd, const char *parent, unsigned int want,
 				     struct cgroup_judgement *j)
@@ -109,15 +130,23 @@ static enum cgroup_verdict judge_dir(int pfd, const char *parent, unsigned int w
 	} else if (strcmp(text, "domain\n") != 0) {
 		return say(j, CGROUP_NOT_DOMAIN, parent, 0);
 	}
+	if (open_to_others(pfd, j))
+		return say(j, CGROUP_OPEN_TO_OTHERS, parent, 0);
+	/*
+	 * A controller the parent does not have comes first: where it is cgroup
+	 * v1's (a hybrid host), no delegation can give it, so that is the fix.
+	 */
+	if (want) {
+		if (cgroup_file_read(pfd, "cgroup.controllers", text, sizeof text) < 0)
+			return say(j, CGROUP_UNREADABLE, parent, errno);
+		j->controllers = want & ~cgroup_controllers_parse(text);
+		if (j->controllers)
+			return say(j, CGROUP_NOT_AVAILABLE, parent, 0);
+	}
 	if (faccessat(pfd, ".", W_OK | X_OK, AT_EACCESS) < 0)
 		return say(j, CGROUP_CANNOT_MKDIR, parent, errno);
 	if (!want)
 		return say(j, CGROUP_USABLE, parent, 0);
-	if (cgroup_file_read(pfd, "cgroup.controllers", text, sizeof text) < 0)
-		return say(j, CGROUP_UNREADABLE, parent, errno);
-	j->controllers = want & ~cgroup_controllers_parse(text);
-	if (j->controllers)
-		return say(j, CGROUP_NOT_AVAILABLE, parent, 0);
 	if (cgroup_file_read(pfd, "cgroup.subtree_control", text, sizeof text) < 0)
 		return say(j, CGROUP_UNREADABLE, parent, errno);
 	j->controllers = want & ~cgroup_controllers_parse(text);
@@ -140,7 +169,7 @@ enum cgroup_verdict cgroup_judge_parent(int mount_fd, const char *parent, const 
 					unsigned int want, struct cgroup_judgement *j)
 {
 	memset(j, 0, sizeof *j);
-	int pfd = open_beneath(mount_fd, parent);
+	int pfd = cgroup_open_beneath(mount_fd, parent);
 	if (pfd < 0)
 		return say(j, errno == ENOENT || errno == ENOTDIR ? CGROUP_NO_PARENT
 								   : CGROUP_UNREADABLE,
@@ -152,7 +181,7 @@ enum cgroup_verdict cgroup_judge_parent(int mount_fd, const char *parent, const 
 	/* Moving a process from own to beneath parent: the common ancestor's cgroup.procs. */
 	char anc[4096];
 	common_ancestor(parent, own, anc, sizeof anc);
-	int afd = open_beneath(mount_fd, anc);
+	int afd = cgroup_open_beneath(mount_fd, anc);
 	if (afd < 0)
 		return say(j, CGROUP_UNREADABLE, anc, errno);
 	int w = faccessat(afd, "cgroup.procs", W_OK, AT_EACCESS);

@@ -23,6 +23,7 @@ enum cgroup_verdict {
 	CGROUP_INTERNAL_PROCESS, /* not handed down, and processes in it keep it from being */
 	CGROUP_CANNOT_HAND_DOWN, /* not handed down, and its subtree_control is not the caller's */
 	CGROUP_UNREADABLE,	 /* a file of it could not be read (errno) */
+	CGROUP_OPEN_TO_OTHERS,	 /* it, its cgroup.procs or subtree_control: others may write */
 };
 
 struct cgroup_judgement {
@@ -30,6 +31,10 @@ struct cgroup_judgement {
 	unsigned int controllers; /* CGROUP_CTL_* the verdict is about (the missing ones) */
 	char where[4096];	  /* the cgroup (path beneath the mount) the verdict is about */
 	int err;		  /* errno for CGROUP_UNREADABLE, CGROUP_NO_PARENT */
+	/* CGROUP_OPEN_TO_OTHERS: the file ("" the directory), its owner and mode. */
+	char file[32];
+	unsigned long owner;
+	unsigned int mode;
 };
 
 /*
@@ -39,5 +44,12 @@ struct cgroup_judgement {
  */
 enum cgroup_verdict cgroup_judge_parent(int mount_fd, const char *parent, const char *own,
 					unsigned int want, struct cgroup_judgement *j);
+
+/*
+ * path (beneath the mount, "/" its top) as a directory descriptor, never
+ * leaving the mount: no "..", no symbolic link, no other mount crossed.
+ * -1 with errno.
+ */
+int cgroup_open_beneath(int mount_fd, const char *path);
 
 #endif

@@ -88,8 +88,7 @@ static int write_text(int dir, const char *name, const char *text)
 	return -1;
 }
 
-/* The parent hands down every controller the limits need. */
-static int hand_down(int parent, unsigned int want, const char **what)
+int cgroup_hand_down(int parent, unsigned int want, const char **what)
 {
 	char text[512];
 	*what = "cgroup.subtree_control";
@@ -169,12 +168,21 @@ int run_cgroup_make(struct run_cgroup *rc, int parent_fd, const char *name,
 	if (rc->parent < 0)
 		return -1;
 	unsigned int want = cgroup_controllers_wanted(l);
-	if (want && hand_down(rc->parent, want, what) < 0)
+	if (want && cgroup_hand_down(rc->parent, want, what) < 0)
 		goto fail;
 	*what = "mkdir";
 	if (mkdirat(rc->parent, name, 0755) < 0)
 		goto fail;
 	rc->dir = openat(rc->parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	if (rc->dir >= 0 && faccessat(rc->dir, "cgroup.kill", W_OK, 0) < 0) {
+		int e = errno == ENOENT ? ENOSYS : errno;
+		*what = "cgroup.kill";
+		close(rc->dir);
+		rc->dir = -1;
+		unlinkat(rc->parent, name, AT_REMOVEDIR);
+		errno = e;
+		goto fail;
+	}
 	if (rc->dir < 0 || write_limits(rc->dir, l, what) < 0) {
 		int e = errno;
 		if (rc->dir >= 0)
@@ -206,12 +214,20 @@ static uint64_t keyed(const char *text, const char *key)
 void run_cgroup_counts(const struct run_cgroup *rc, struct cgroup_counts *c)
 {
 	char text[1024];
-	c->oom_kills = c->pids_max = c->peak_bytes = c->cpu_usec = UINT64_MAX;
+	c->ooms = c->oom_kills = c->pids_max = c->peak_bytes = c->cpu_usec = UINT64_MAX;
 	if (rc->dir < 0)
 		return;
-	if (cgroup_file_read(rc->dir, "memory.events", text, sizeof text) == 0)
+	if (cgroup_file_read(rc->dir, "memory.events", text, sizeof text) == 0) {
+		c->ooms = keyed(text, "oom");
 		c->oom_kills = keyed(text, "oom_kill");
-	if (cgroup_file_read(rc->dir, "pids.events", text, sizeof text) == 0)
+	}
+	/*
+	 * Its own limit's refusals: pids.events.local where the kernel has it
+	 * (6.13); before, pids.events, which counted them where they were
+	 * refused, whichever ancestor's limit it was.
+	 */
+	if (cgroup_file_read(rc->dir, "pids.events.local", text, sizeof text) == 0 ||
+	    cgroup_file_read(rc->dir, "pids.events", text, sizeof text) == 0)
 		c->pids_max = keyed(text, "max");
 	if (cgroup_file_read(rc->dir, "memory.peak", text, sizeof text) == 0)
 		c->peak_bytes = strtoull(text, NULL, 10);

@@ -39,6 +39,13 @@ unsigned int cgroup_controllers_wanted(const struct cgroup_limits *l);
  */
 unsigned int cgroup_controllers_parse(const char *text);
 
+/*
+ * The cgroup at dir hands down every controller in want to its children
+ * (cgroup.subtree_control), adding those it does not. 0, or -1 with errno
+ * and *what "cgroup.subtree_control".
+ */
+int cgroup_hand_down(int dir, unsigned int want, const char **what);
+
 struct run_cgroup {
 	int parent; /* the parent's directory (a dup of the caller's) */
 	int dir;    /* the run's; -1 when none was made */
@@ -52,7 +59,8 @@ struct run_cgroup {
  * own, or the root), and stays added: later runs need it too. 0, or -1 with
  * errno and *what naming the file or step that failed ("mkdir",
  * "cgroup.subtree_control", "memory.max", ...); no run cgroup is left made
- * on failure. A memory_max on a kernel that does not account swap
+ * on failure. A kernel without cgroup.kill (before Linux 5.14) is ENOSYS,
+ * "cgroup.kill": the run could not be ended whole. A memory_max on a kernel that does not account swap
  * (no memory.swap.max) while the host has swap on is EOPNOTSUPP: the run
  * could swap without a bound.
  */
@@ -61,8 +69,9 @@ int run_cgroup_make(struct run_cgroup *rc, int parent_fd, const char *name,
 
 /* What the kernel counted in the run's cgroup (UINT64_MAX: not known). */
 struct cgroup_counts {
-	uint64_t oom_kills;  /* memory.events oom_kill */
-	uint64_t pids_max;   /* pids.events max: forks refused at pids.max */
+	uint64_t ooms;	     /* memory.events oom: its memory.max was hit and the OOM killer ran */
+	uint64_t oom_kills;  /* memory.events oom_kill: processes of it killed, by any OOM killer */
+	uint64_t pids_max;   /* pids.events(.local) max: forks refused at its pids.max */
 	uint64_t peak_bytes; /* memory.peak (Linux 5.19+) */
 	uint64_t cpu_usec;   /* cpu.stat usage_usec */
 };

@@ -272,7 +272,7 @@ static int call_around(const struct check_run *run, const struct job_spec *s,
 		c->ch.fd_no = 3;
 		c->ch.session = &c->session;
 		return session_payload_build(&c->session, run->cfg, s->user, s->pam_service,
-					     SESSION_CHECK, LIFETIME_SUBREAPER, "", 0, NULL);
+					     SESSION_CHECK, LIFETIME_SUBREAPER, "", 0, NULL, 0);
 	}
 	c->ch.fd_no = 0;
 	sudo_call_build_via(&c->call, run->sudo, s->via, s->user, run->helper);

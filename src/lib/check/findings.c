@@ -396,6 +396,8 @@ int report_job(const struct ruas_config *cfg, const struct check_run *run, const
 			     report_limits(rep, pi, p, user, &j->hr, j->spec->pam);
 		r |= report_anchors(rep, pi, user, cfg->supervisor_name,
 				    j->outcome == OUT_OK ? &j->hr : NULL);
+		/* The supervisor's side: whatever the target's call said. */
+		r |= report_cgroup_limits(rep, pi, cfg, p);
 		if (j->outcome == OUT_OK && p->person && cfg->people->enforce_bwrap &&
 		    (!j->hr.bwrap_seen || j->hr.bwrap_rc != 0))
 			r |= report_add(rep, pi, RUAS_SEVERITY_FATAL, "bwrap", user, NULL,

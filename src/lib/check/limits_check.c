@@ -1,6 +1,15 @@
 /* limits_check.c - see limits_check.h. */
 #include "check/limits_check.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgroup/judge.h"
+#include "cgroup/place.h"
+#include "cgroup/run.h"
 #include "check/messages.h"
 #include "check/report.h"
 
@@ -31,4 +40,34 @@ int report_limits(ruas_report *rep, size_t pi, const struct ruas_project *p, con
 						     "RLIMIT_FSIZE", hr->hard_fsize, "fsize",
 						     (l->file_size + 1023) / 1024, pam));
 	return r;
+}
+
+void cgroup_limit_keys(const struct run_limits *l, char *out, size_t n)
+{
+	snprintf(out, n, "%s%s%s%s%s", l->memory ? "memory_max" : "",
+		 l->memory && l->memory_swap_set ? ", memory_swap_max" : "",
+		 l->tasks ? (l->memory ? ", tasks_max" : "tasks_max") : "",
+		 l->cpu_milli && (l->memory || l->tasks) ? ", " : "",
+		 l->cpu_milli ? "cpu_max" : "");
+}
+
+int report_cgroup_limits(ruas_report *rep, size_t pi, const struct ruas_config *cfg,
+			 const struct ruas_project *p)
+{
+	struct cgroup_limits want_l = {p->limits.memory, p->limits.memory_swap, p->limits.tasks,
+				       p->limits.cpu_milli * 100ULL, 100000};
+	unsigned int want = cgroup_controllers_wanted(&want_l);
+	if (!want)
+		return 0;
+	char keys[96];
+	cgroup_limit_keys(&p->limits, keys, sizeof keys);
+	struct cgroup_place pl;
+	struct cgroup_judgement j;
+	const char *why = NULL;
+	int v = cgroup_parent_judge(cfg->cgroup_parent, geteuid(), want, &pl, &j, &why);
+	if (v == CGROUP_USABLE)
+		return 0;
+	return report_add(rep, pi, RUAS_SEVERITY_FATAL, "limits", p->run_as_user, NULL,
+			  msg_cgroup_unusable(p->name, keys, &pl, v < 0 ? why : NULL, &j,
+					      (unsigned long)geteuid()));
 }

@@ -179,5 +179,19 @@ struct words msg_limit_above_hard(const char *project, const char *user, const c
 				  unsigned long long hard, const char *limits_item,
 				  unsigned long long limits_value, int before_session);
 struct words msg_limit_unjudged(const char *project, const char *user);
+/*
+ * The cgroup limits `keys` ("memory_max, tasks_max") of a project cannot be
+ * held: place_why when where runs go could not even be found (pl as far as
+ * it got), else the judge's verdict on it.
+ */
+struct cgroup_place;
+struct cgroup_judgement;
+struct words msg_cgroup_unusable(const char *project, const char *keys,
+				 const struct cgroup_place *pl, const char *place_why,
+				 const struct cgroup_judgement *j, unsigned long supervisor_uid);
+/* The same as one line without its project, "KEYS need ...: what. Fix: ...", for the spawn's refusal; NULL on OOM. */
+char *msg_cgroup_unusable_line(const char *keys, const struct cgroup_place *pl,
+			       const char *place_why, const struct cgroup_judgement *j,
+			       unsigned long supervisor_uid);
 
 #endif

@@ -61,6 +61,7 @@ void ruas_config_free(ruas_config *cfg)
 	strv_free(cfg->env_allowlist);
 	strv_free(cfg->scan_prune);
 	free(cfg->pam_service);
+	free(cfg->cgroup_parent);
 	free(cfg);
 }
 
@@ -124,6 +125,28 @@ const char *ruas_project_file_size_max(const ruas_project *p)
 int ruas_project_core_dumps(const ruas_project *p)
 {
 	return p ? p->limits.core_dumps : 0;
+}
+
+const char *ruas_project_memory_max(const ruas_project *p)
+{
+	return p && p->limits.memory ? p->limits.memory_text : NULL;
+}
+
+const char *ruas_project_memory_swap_max(const ruas_project *p)
+{
+	if (!p || !p->limits.memory)
+		return NULL;
+	return p->limits.memory_swap_set ? p->limits.memory_swap_text : "0";
+}
+
+unsigned int ruas_project_tasks_max(const ruas_project *p)
+{
+	return p ? (unsigned int)p->limits.tasks : 0;
+}
+
+const char *ruas_project_cpu_max(const ruas_project *p)
+{
+	return p && p->limits.cpu_milli ? p->limits.cpu_text : NULL;
 }
 
 unsigned int ruas_project_terminate_grace(const ruas_project *p)

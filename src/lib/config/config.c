@@ -36,7 +36,8 @@ static const char *const global_keys[] = {
 	"scan_prune", "scan_time_limit", "backend", "pam_service",
 	"terminate_grace", "people", "target_sudo_allowed", "lifetime", "audit_facility",
 	"audit_log", "audit_argv", "audit_argv_max", "host_check_interval", "open_files_max",
-	"file_size_max", "core_dumps", "wall_time_max", NULL};
+	"file_size_max", "core_dumps", "wall_time_max", "memory_max", "memory_swap_max",
+	"tasks_max", "cpu_max", "cgroup_parent", NULL};
 
 __attribute__((format(printf, 3, 0))) static int ld_vfail(struct loader *ld, int line,
 							  const char *fmt, va_list ap)
@@ -323,6 +324,51 @@ static int global_host_check_interval(struct loader *ld, const struct src *s)
 	return 0;
 }
 
+/*
+ * Where runs' cgroups are made: a directory of a cgroup v2 hierarchy,
+ * written as its path, absolute and plain (no "." or ".." part, no "//",
+ * no trailing "/", no control character), so that what the check judged is
+ * where runs go. Whether it is a cgroup, and one the supervisor may use, is
+ * the check's and each run's to see: the host can change.
+ */
+static int global_cgroup_parent(struct loader *ld, const struct src *s)
+{
+	struct src_val v;
+	int r = src_string(ld, s, "cgroup_parent", &v);
+	if (r < 0 || !v.present)
+		return r;
+	const char *p = v.str;
+	size_t len = strlen(p);
+	int plain = p[0] == '/' && len > 1 && len < 4096 && p[len - 1] != '/';
+	for (size_t i = 0; plain && i < len; i++) {
+		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
+			plain = 0;
+		if (p[i] == '/') {
+			/* "//", "/./", "/../", and "/." or "/.." at the end */
+			size_t dots = strspn(p + i + 1, ".");
+			char after = p[i + 1 + dots];
+			if (dots <= 2 && (after == '/' || after == '\0'))
+				plain = 0;
+		}
+	}
+	if (!plain) {
+		/* The value quoted, so that the message stays one line. */
+		struct buf q = BUF_INIT;
+		quote_display_dq(&q, p);
+		r = ld_fail_at(ld, v.line,
+			       "cgroup_parent %s must be an absolute path of a cgroup v2 "
+			       "directory, without \".\" or \"..\" parts, \"//\" or a trailing "
+			       "\"/\" (for example \"/sys/fs/cgroup/system.slice/bridge.service/"
+			       "runs\")",
+			       q.data ? q.data : "");
+		buf_free(&q);
+		return r;
+	}
+	if (!(ld->cfg->cgroup_parent = strdup(p)))
+		return ld_oom(ld);
+	return 0;
+}
+
 /* A global list: the key's, or dflt when absent; never NULL. */
 static int global_list(struct loader *ld, const struct src *s, const char *key,
 		       const char *const *dflt, const char *(*check)(const char *), char ***vec)
@@ -345,6 +391,7 @@ int schema_globals(struct loader *ld, const struct src *s)
 	    (r = global_programs(ld, s)) < 0 || (r = global_overrides(ld, s)) < 0 ||
 	    (r = global_scan_time_limit(ld, s)) < 0 ||
 	    (r = global_host_check_interval(ld, s)) < 0 || (r = schema_audit(ld, s)) < 0 ||
+	    (r = global_cgroup_parent(ld, s)) < 0 ||
 	    (r = global_list(ld, s, "env_allowlist", default_allowlist, env_name_refusal,
 			     &ld->cfg->env_allowlist)) < 0)
 		return r;

@@ -37,7 +37,19 @@ struct run_limits {
 	char file_size_text[24];       /* the same in decimal (ruas_project_file_size_max()) */
 	int core_dumps;                /* 0 (the default): RLIMIT_CORE 0 */
 	unsigned int wall_time;        /* seconds; 0: none */
+	/* The run's own cgroup v2 (src/lib/cgroup/run.h); none of them: no cgroup of its own. */
+	unsigned long long memory;      /* memory.max in bytes; 0: none */
+	unsigned long long memory_swap; /* memory.swap.max in bytes beside memory (0: no swap) */
+	int memory_swap_set;            /* memory_swap_max was given (it needs a memory_max) */
+	unsigned long long tasks;       /* pids.max; 0: none */
+	unsigned int cpu_milli;         /* cpu.max in thousandths of a CPU; 0: none */
+	char memory_text[24], memory_swap_text[24], cpu_text[24]; /* the accessors' decimal */
 };
+#define MEMORY_MAX_MIN (8ULL << 20) /* sudo and ruas's helper need a few MiB before the agent */
+#define TASKS_MAX_MIN 8u	    /* sudo, the helpers, the login shell and the agent */
+#define TASKS_MAX_MAX 4194304u	    /* pid_max's top */
+#define CPU_MAX_MIN_MILLI 10u	    /* 0.01 CPUs: cpu.max's smallest quota, 1 ms in 100 ms */
+#define CPU_MAX_MAX_MILLI 1024000u  /* 1024 CPUs */
 #define OPEN_FILES_MIN 16u
 #define OPEN_FILES_MAX 1048576u /* fs.nr_open's default */
 #define WALL_TIME_MAX_MAX 31536000u /* a year */
@@ -130,6 +142,7 @@ struct ruas_config {
 	char *session_helper;
 	unsigned int scan_time_limit;
 	unsigned int host_check_interval; /* seconds a walk of the host's trees is reused; 0: never */
+	char *cgroup_parent; /* where runs' cgroups are made; NULL: the default (ruas.conf(5)) */
 	/*
 	 * Each project is an allocation of its own, so that a pointer to one
 	 * stays valid while ruas_config_add_project() grows the array.

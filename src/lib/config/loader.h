@@ -60,8 +60,10 @@ static inline int ld_dup(struct loader *ld, char **dst, const char *src)
  * SRC_BOOL: a file's true/false, an int (RUAS_UNSET, 0 or 1) in code.
  * SRC_SIZE: a file's whole number (64-bit too) or string ("64M"), a string
  * in code; the schema reads the string (ld_size()).
+ * SRC_DECIMAL: a file's number (whole or not) or string ("0.5"), a string
+ * in code.
  */
-enum src_type { SRC_STRING, SRC_LIST, SRC_INT, SRC_GROUPS, SRC_BOOL, SRC_SIZE };
+enum src_type { SRC_STRING, SRC_LIST, SRC_INT, SRC_GROUPS, SRC_BOOL, SRC_SIZE, SRC_DECIMAL };
 
 struct src_array;
 
@@ -98,7 +100,9 @@ struct src_val {
 	int line;
 	const char *str;                 /* SRC_STRING */
 	int num;                         /* SRC_INT, SRC_BOOL */
-	long long num64;                 /* SRC_SIZE given as a number (str NULL) */
+	long long num64;                 /* SRC_SIZE, SRC_DECIMAL given as a whole number */
+	double dbl;                      /* SRC_DECIMAL given as a number with a point */
+	int is_float;                    /* ... which it was */
 	size_t n;                        /* SRC_LIST: how many elements */
 	const config_setting_t *setting; /* SRC_LIST, SRC_GROUPS from a file */
 	const char *const *strv;         /* SRC_LIST from code */
@@ -130,6 +134,9 @@ int src_bool(struct loader *ld, const struct src *s, const char *key, const char
 /* An optional size: a number (num64) or a string (str); another type: type_msg. */
 int src_size(struct loader *ld, const struct src *s, const char *key, const char *type_msg,
 	     struct src_val *v);
+/* An optional decimal: a whole number (num64), one with a point (dbl) or a string (str). */
+int src_decimal(struct loader *ld, const struct src *s, const char *key, const char *type_msg,
+		struct src_val *v);
 
 /*
  * An optional list of groups; a file's value of another type is refused

@@ -44,6 +44,11 @@ static const struct src_field globals_fields[] = {
 	GLOBAL(file_size_max, SRC_SIZE),
 	GLOBAL(core_dumps, SRC_BOOL),
 	GLOBAL(wall_time_max, SRC_INT),
+	GLOBAL(memory_max, SRC_SIZE),
+	GLOBAL(memory_swap_max, SRC_SIZE),
+	GLOBAL(tasks_max, SRC_INT),
+	GLOBAL(cpu_max, SRC_DECIMAL),
+	GLOBAL(cgroup_parent, SRC_STRING),
 	{NULL, SRC_STRING, 0, NULL},
 };
 
@@ -66,6 +71,10 @@ static const struct src_field project_fields[] = {
 	PROJECT(file_size_max, SRC_SIZE),
 	PROJECT(core_dumps, SRC_BOOL),
 	PROJECT(wall_time_max, SRC_INT),
+	PROJECT(memory_max, SRC_SIZE),
+	PROJECT(memory_swap_max, SRC_SIZE),
+	PROJECT(tasks_max, SRC_INT),
+	PROJECT(cpu_max, SRC_DECIMAL),
 	{NULL, SRC_STRING, 0, NULL},
 };
 
@@ -106,12 +115,13 @@ int ruas_config_new(ruas_config **out, const ruas_config_globals *globals,
 		globals = &none;
 	/*
 	 * Version 1 ends before the audit keys, version 2 before
-	 * host_check_interval, version 3 before the limits: read only what it
-	 * has, the rest absent.
+	 * host_check_interval, version 3 before the limits, version 4 before
+	 * the cgroup's: read only what it has, the rest absent.
 	 */
 	static const size_t ends[] = {offsetof(ruas_config_globals, audit_facility),
 				      offsetof(ruas_config_globals, host_check_interval),
-				      offsetof(ruas_config_globals, open_files_max)};
+				      offsetof(ruas_config_globals, open_files_max),
+				      offsetof(ruas_config_globals, memory_max)};
 	ruas_config_globals now = RUAS_CONFIG_GLOBALS_INIT;
 	if (globals->version < RUAS_CONFIG_GLOBALS_VERSION) {
 		memcpy(&now, globals, ends[globals->version - 1]);
@@ -144,10 +154,15 @@ int ruas_config_add_project(ruas_config *cfg, const ruas_project_spec *spec, rua
 	if (error_options_version(err, "ruas_config_add_project", &spec->version, 1,
 				  RUAS_PROJECT_SPEC_VERSION))
 		return RUAS_ERR_INVALID;
-	/* Version 1 ends before the limits: read only what it has, the rest absent. */
+	/*
+	 * Version 1 ends before the limits, version 2 before the cgroup's: read
+	 * only what it has, the rest absent.
+	 */
+	static const size_t ends[] = {offsetof(ruas_project_spec, open_files_max),
+				      offsetof(ruas_project_spec, memory_max)};
 	ruas_project_spec now = RUAS_PROJECT_SPEC_INIT;
 	if (spec->version < RUAS_PROJECT_SPEC_VERSION) {
-		memcpy(&now, spec, offsetof(ruas_project_spec, open_files_max));
+		memcpy(&now, spec, ends[spec->version - 1]);
 		now.version = RUAS_PROJECT_SPEC_VERSION;
 		spec = &now;
 	}

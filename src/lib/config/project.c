@@ -19,7 +19,8 @@ static const char *const project_keys[] = {
 	"name", "work_dir", "command", "run_as_user", "env_allowlist",
 	"scan_prune", "backend", "pam_service", "terminate_grace", "person",
 	"deny_settings_args", "target_sudo_allowed", "lifetime", "open_files_max",
-	"file_size_max", "core_dumps", "wall_time_max", NULL};
+	"file_size_max", "core_dumps", "wall_time_max", "memory_max", "memory_swap_max",
+	"tasks_max", "cpu_max", NULL};
 
 /* "BEFORE"VALUE"AFTER", the value quoted so that the message stays one line. */
 static int fail_quoted(struct loader *ld, int line, const char *before, const char *value,
@@ -181,10 +182,20 @@ static int project_overrides(struct loader *ld, const struct src *s, struct ruas
  */
 static int limits_need_user(struct loader *ld, const struct ruas_project *p)
 {
-	const char *key = p->limits.open_files  ? "open_files_max"
-			  : p->limits.file_size ? "file_size_max"
-			  : p->limits.wall_time ? "wall_time_max"
-						: NULL;
+	const struct run_limits *l = &p->limits;
+	/* A swap allowance is beside a memory limit: alone it limits nothing. */
+	if (l->memory_swap_set && !l->memory)
+		return ld_fail_at(ld, p->line,
+				  "memory_swap_max needs memory_max: it is the swap a run may "
+				  "use beside its memory (set memory_max, or remove "
+				  "memory_swap_max from the project and the top level)");
+	const char *key = l->open_files	 ? "open_files_max"
+			  : l->file_size ? "file_size_max"
+			  : l->wall_time ? "wall_time_max"
+			  : l->memory	 ? "memory_max"
+			  : l->tasks	 ? "tasks_max"
+			  : l->cpu_milli ? "cpu_max"
+					 : NULL;
 	if (p->run_as_user || !key)
 		return 0;
 	return ld_fail_at(ld, p->line,

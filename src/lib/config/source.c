@@ -38,7 +38,8 @@ static int struct_value(struct loader *ld, const struct src *s, const char *key,
 		return error_set(ld->err, RUAS_ERR_INVALID, NULL, 0, 0,
 				 "internal error: key \"%s\" has no field", key);
 	const char *at = (const char *)s->st + f->offset;
-	if (type == SRC_STRING || type == SRC_SIZE) { /* a size from code is its string */
+	if (type == SRC_STRING || type == SRC_SIZE || type == SRC_DECIMAL) {
+		/* a size or a decimal from code is its string */
 		v->str = *(const char *const *)at;
 		v->present = v->str != NULL;
 	} else if (type == SRC_LIST) {
@@ -70,7 +71,8 @@ static int group_value(struct loader *ld, const struct src *s, const char *key,
 	v->line = ld_line(m);
 	v->present = 1;
 	int t = config_setting_type(m);
-	if ((type == SRC_STRING || type == SRC_SIZE) && t == CONFIG_TYPE_STRING) {
+	if ((type == SRC_STRING || type == SRC_SIZE || type == SRC_DECIMAL) &&
+	    t == CONFIG_TYPE_STRING) {
 		v->str = config_setting_get_string(m);
 	} else if ((type == SRC_LIST && (t == CONFIG_TYPE_ARRAY || t == CONFIG_TYPE_LIST)) ||
 		   (type == SRC_GROUPS && t == CONFIG_TYPE_LIST)) {
@@ -80,8 +82,12 @@ static int group_value(struct loader *ld, const struct src *s, const char *key,
 		v->num = config_setting_get_int(m);
 	} else if (type == SRC_BOOL && t == CONFIG_TYPE_BOOL) {
 		v->num = config_setting_get_bool(m);
-	} else if (type == SRC_SIZE && (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64)) {
+	} else if ((type == SRC_SIZE || type == SRC_DECIMAL) &&
+		   (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64)) {
 		v->num64 = config_setting_get_int64(m);
+	} else if (type == SRC_DECIMAL && t == CONFIG_TYPE_FLOAT) {
+		v->dbl = config_setting_get_float(m);
+		v->is_float = 1;
 	} else if (type == SRC_STRING) {
 		return ld_fail(ld, m, "key \"%s\" must be a string", key);
 	} else if (type == SRC_LIST) {
@@ -174,6 +180,12 @@ int src_size(struct loader *ld, const struct src *s, const char *key, const char
 	     struct src_val *v)
 {
 	return value(ld, s, key, SRC_SIZE, type_msg, v);
+}
+
+int src_decimal(struct loader *ld, const struct src *s, const char *key, const char *type_msg,
+		struct src_val *v)
+{
+	return value(ld, s, key, SRC_DECIMAL, type_msg, v);
 }
 
 int src_groups(struct loader *ld, const struct src *s, const char *key, const char *type_msg,

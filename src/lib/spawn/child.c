@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@
 #include "exit_status.h"
 #include "proc.h"
 #include "people/deny_files.h"
+#include "spawn/limit_cgroup.h"
 #include "spawn/relay.h"
 
 /* How long free() waits for a killed tree before it kills sudo itself. */
@@ -174,6 +176,34 @@ int ruas_child_state(ruas_child *c, int *stop_signal)
 static void note_limit(ruas_child *c)
 {
 	c->time_limited = c->wall_fired || wall_time_fired(c->wall);
+	c->peak_bytes = c->cpu_usec = ULLONG_MAX;
+	if (c->cg) {
+		struct limit_counts k;
+		limit_cgroup_counts(c->cg, &k);
+		c->memory_limited = k.memory;
+		c->tasks_limited = k.tasks;
+		c->peak_bytes = k.peak_bytes;
+		c->cpu_usec = k.cpu_usec;
+	}
+}
+
+/*
+ * Once reaped, not under the lock: the run's cgroup killed whole (what the
+ * helper missed goes too), waited for and removed, by one caller at a
+ * time. A try-wait does not wait for it to empty: what still runs in it
+ * is waited for by the next wait, or by free.
+ */
+static void cgroup_finish(ruas_child *c, int block)
+{
+	pthread_mutex_lock(&c->lock);
+	struct limit_cgroup *cg = c->reaped ? c->cg : NULL;
+	c->cg = cg ? NULL : c->cg;
+	pthread_mutex_unlock(&c->lock);
+	if (cg && !limit_cgroup_end(cg, block ? CGROUP_END_WAIT_MS : 0, 0)) {
+		pthread_mutex_lock(&c->lock);
+		c->cg = cg;
+		pthread_mutex_unlock(&c->lock);
+	}
 }
 
 int child_has_been_reaped(ruas_child *c)
@@ -195,10 +225,15 @@ static int end_is_mine(ruas_child *c)
 static void record_end(ruas_child *c)
 {
 	if (c->end_unknown)
-		audit_run_end(c->audit, -1, -1, -1, -1, NULL);
+		audit_run_end(c->audit, -1, -1, -1, -1, NULL, -1, -1);
 	else
 		audit_run_end(c->audit, c->exit_code, c->term_signal, c->survivors, c->started,
-			      c->time_limited ? "time" : "none");
+			      c->time_limited	  ? "time"
+			      : c->memory_limited ? "memory"
+			      : c->tasks_limited  ? "tasks"
+						  : "none",
+			      c->peak_bytes == ULLONG_MAX ? -1 : (long long)c->peak_bytes,
+			      c->cpu_usec == ULLONG_MAX ? -1 : (long long)c->cpu_usec);
 }
 
 /*
@@ -268,6 +303,7 @@ static int wait_common(ruas_child *c, int *exit_code, int block, ruas_error **er
 					 "pid %d was reaped by someone else", (int)c->pid);
 		}
 	}
+	cgroup_finish(c, block);
 	/* The agent's last output written out and the terminal restored before the wait returns. */
 	spawn_relay_finish(c, 1);
 	if (exit_code)
@@ -476,9 +512,13 @@ ruas_limit ruas_child_limit(const ruas_child *c)
 	if (!c)
 		return RUAS_LIMIT_NONE;
 	pthread_mutex_lock((pthread_mutex_t *)&c->lock);
-	int reaped = c->reaped, limited = c->time_limited;
+	ruas_limit l = !c->reaped	    ? RUAS_LIMIT_NONE
+		       : c->time_limited   ? RUAS_LIMIT_TIME
+		       : c->memory_limited ? RUAS_LIMIT_MEMORY
+		       : c->tasks_limited  ? RUAS_LIMIT_TASKS
+					   : RUAS_LIMIT_NONE;
 	pthread_mutex_unlock((pthread_mutex_t *)&c->lock);
-	return reaped && limited ? RUAS_LIMIT_TIME : RUAS_LIMIT_NONE;
+	return l;
 }
 
 void ruas_child_free(ruas_child *c)
@@ -492,6 +532,9 @@ void ruas_child_free(ruas_child *c)
 	spawn_relay_finish(c, 0);
 	if (wait_common(c, &code, 0, NULL) == 1)
 		end_running(c);
+	/* Reaped by whoever, or never: the run's cgroup goes with the handle all the same. */
+	limit_cgroup_end(c->cg, CGROUP_END_WAIT_MS, 1);
+	c->cg = NULL;
 	if (c->chan >= 0)
 		close(c->chan);
 	if (c->pidfd >= 0)

@@ -41,6 +41,14 @@ struct ruas_child {
 	struct wall_time *wall;  /* the project's wall_time_max (wall_time.h), NULL: none */
 	int wall_fired;          /* its deadline came, kept when free stops it */
 	int time_limited;        /* wall_time_max ended it: fixed as it is reaped, under the lock */
+	/*
+	 * The run's own cgroup (limit_cgroup.h), NULL: none, or ended. Its
+	 * counts are read as the run is reaped (under the lock, into the
+	 * fields below); then the reaper ends it (cgroup_finish()).
+	 */
+	struct limit_cgroup *cg;
+	int memory_limited, tasks_limited;
+	unsigned long long peak_bytes, cpu_usec; /* ULLONG_MAX: not known */
 };
 
 /*

@@ -20,12 +20,13 @@
 
 int session_payload_build(struct buf *out, const struct ruas_config *cfg, const char *user,
 			  const char *service, int mode, unsigned int lifetime,
-			  const char *tty, unsigned int grace, const char *person)
+			  const char *tty, unsigned int grace, const char *person,
+			  unsigned int keep_cgroup)
 {
 	/* session_encode() only reads the fields. */
 	struct session s = {(char *)user, (char *)service, cfg->supervisor_name, (char *)tty,
 			    (unsigned int)mode, cfg->helper, lifetime, grace,
-			    (char *)(person ? person : "")};
+			    (char *)(person ? person : ""), keep_cgroup};
 	return session_encode(&s, out) < 0 ? RUAS_ERR_NOMEM : 0;
 }
 
@@ -51,7 +52,8 @@ int start_pam(struct start *s, const struct payload *pl, pid_t *pid, ruas_error 
 	const char *argv[] = {s->cfg->session_helper, "--channel-fd", "3", NULL};
 	int r = session_payload_build(&session, s->cfg, p->run_as_user, p->pam_service, SESSION_EXEC,
 				      pl->lifetime, s->tty, p->terminate_grace,
-				      pl->exec_flags & EXEC_PRIVATE_TMP ? pl->person : NULL);
+				      pl->exec_flags & EXEC_PRIVATE_TMP ? pl->person : NULL,
+				      s->cg != NULL);
 	if (r == 0 && payload_encode(pl, &inner) < 0)
 		r = RUAS_ERR_NOMEM;
 	if (r == 0 && inner.len > CHANNEL_MAX_BODY)

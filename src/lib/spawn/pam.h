@@ -14,10 +14,12 @@
  * lifetime (enum payload_lifetime): whether ruas-session makes the agent's
  * PID namespace; tty: the caller's terminal, for PAM_TTY, or ""; grace:
  * the project's terminate_grace; person: the person whose private TMPDIR
- * the run has, or NULL. 0 or RUAS_ERR_NOMEM.
+ * the run has, or NULL; keep_cgroup: the run has a cgroup of its own, which
+ * ruas-session keeps whatever PAM's session does. 0 or RUAS_ERR_NOMEM.
  */
 int session_payload_build(struct buf *out, const struct ruas_config *cfg, const char *user,
 			  const char *service, int mode, unsigned int lifetime,
-			  const char *tty, unsigned int grace, const char *person);
+			  const char *tty, unsigned int grace, const char *person,
+			  unsigned int keep_cgroup);
 
 #endif

@@ -38,6 +38,8 @@
 #include "spawn/stall_end.h"
 #include "spawn/child.h"
 #include "spawn/wall_time.h"
+#include "spawn/clone_into.h"
+#include "spawn/limit_cgroup.h"
 #include "spawn/exec_limits.h"
 #include "spawn/exec_payload.h"
 #include "spawn/pty.h"
@@ -48,6 +50,24 @@
 #include "spawn/values.h"
 
 extern char **environ;
+
+/*
+ * What start_target()'s file actions and spawn_setup() do for posix_spawn,
+ * as a plan for clone_into_cgroup(): the same moves in the same order. An
+ * errno, or 0 with *pid and s->pidfd.
+ */
+static int start_in_cgroup(struct start *s, int out, const char *path, const char *const *argv,
+			   pid_t *pid)
+{
+	struct clone_plan plan = {.from = {out, out, s->chan_child},
+				  .to = {1, 2, s->chan_fd},
+				  .nmoves = 3,
+				  .null_stdin = s->chan_fd != 0,
+				  .close_from = s->chan_fd + 1 > 3 ? s->chan_fd + 1 : 3,
+				  .new_session = s->master >= 0};
+	return clone_into_cgroup(pid, &s->pidfd, limit_cgroup_fd(s->cg), path,
+				 (char *const *)argv, (char *const *)sudo_call_envp, &plan);
+}
 
 int start_target(struct start *s, int r, const char *const *argv, pid_t *pid,
 		 ruas_error **err)
@@ -73,8 +93,13 @@ int start_target(struct start *s, int r, const char *const *argv, pid_t *pid,
 					 CHANNEL_MAX_BODY >> 20);
 		return error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory");
 	}
-	int e = posix_spawn(pid, path, &s->fa, &s->attr, (char *const *)argv,
-			    (char *const *)sudo_call_envp);
+	int e = s->cg ? start_in_cgroup(s, out, path, argv, pid)
+		      : posix_spawn(pid, path, &s->fa, &s->attr, (char *const *)argv,
+				    (char *const *)sudo_call_envp);
+	if (e != 0 && s->cg && e != ENOENT && e != EACCES)
+		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
+				 "project \"%s\": cannot start \"%s\" inside the run's cgroup: %s; "
+				 "nothing was started", p->name, path, strerror(e));
 	if (e != 0)
 		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, e,
 				 pam ? "project \"%s\": cannot run the pam backend's helper "
@@ -175,7 +200,8 @@ int start_hand_over(struct start *s, pid_t pid, const struct buf *session,
 	unsigned int version = 0;
 	int chan = s->chan;
 	s->chan = -1;
-	s->pidfd = process_pidfd(pid);
+	if (s->pidfd < 0) /* clone_into_cgroup() gave one already */
+		s->pidfd = process_pidfd(pid);
 	channel_out_init(&first);
 	channel_out_init(&then);
 	/* The payload waits for the helper's HELLO: see payload.h. */
@@ -267,6 +293,8 @@ static int start_as_target(struct start *s, pid_t *pid, ruas_error **err)
 	if (s->master >= 0)
 		pl.exec_flags |= EXEC_PTY;
 	pl.run_id = (char *)s->run_id; /* not the payload's to free: exec_payload_free() leaves it */
+	/* The helper's to find itself in, before anything of the target runs (neither is freed). */
+	pl.cgroup = s->cg ? (char *)limit_cgroup_path(s->cg) : NULL;
 	pl.audit_facility = s->helper_facility;
 	if (r < 0)
 		r = start_target(s, r, NULL, pid, err);
@@ -456,8 +484,11 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 		*r = deny_files_build(cfg, p, &x, err);
 	s.x = &x;
 	if (*r == 0)
+		*r = limit_cgroup_make(cfg, p, s.run_id, &s.cg, err);
+	if (*r == 0)
 		*r = start(&s, &c->pid, err);
 	if (*r < 0) {
+		limit_cgroup_end(s.cg, CGROUP_END_WAIT_MS, 1);
 		start_close_after(&s);
 		deny_files_free(&x);
 		audit_run_free(c->audit);
@@ -472,6 +503,7 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 	c->master = s.master;
 	c->pam = p->run_as_user && project_backend(p) == BACKEND_PAM;
 	c->pidfd = s.pidfd >= 0 ? s.pidfd : process_pidfd(c->pid);
+	c->cg = s.cg; /* the child's now: ended as it is reaped (child.c) */
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_mutex_init(&c->relay_lock, NULL);
 	c->relayed = s.term_in >= 0;

@@ -56,6 +56,11 @@ struct start {
 	 * -1: none.
 	 */
 	int term_in, term_out;
+	/*
+	 * The run's own cgroup (limit_cgroup.h), NULL: none. With one, sudo or
+	 * ruas-session starts inside it (clone_into.h), not by posix_spawn.
+	 */
+	struct limit_cgroup *cg;
 };
 
 /*

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "cgroup/judge.h"
-#include "cgroup/locate.h"
+#include "cgroup_locate.h"
 #include "cgroup/run.h"
 #include "fixture.h"
 
@@ -196,6 +196,8 @@ static void fake_tree(void)
 	assert_int_equal(symlink("runs", link), 0);
 }
 
+static void own_path(const char *rel, uid_t uid);
+
 static enum cgroup_verdict judge(const char *parent, const char *own, unsigned int want,
 				 struct cgroup_judgement *j)
 {
@@ -235,6 +237,29 @@ static void test_judge_as_root(void **state)
 	assert_int_equal(judge("/thr", "/", MP, &j), CGROUP_NOT_DOMAIN);
 	assert_int_equal(judge("/nonexistent", "/", MP, &j), CGROUP_NO_PARENT);
 	assert_string_equal(j.where, "/nonexistent");
+	/*
+	 * A parent that others may write (group or other write; an owner
+	 * neither root nor the supervisor, as in a subtree delegated to the
+	 * target): they could move runs out or take their controllers away.
+	 */
+	char path[256];
+	snprintf(path, sizeof path, "%s/svc/runs", tree);
+	assert_int_equal(chmod(path, 0775), 0);
+	assert_int_equal(judge("/svc/runs", "/svc/sup", MP, &j), CGROUP_OPEN_TO_OTHERS);
+	assert_string_equal(j.file, "");
+	assert_int_equal(j.mode, 0775);
+	assert_int_equal(chmod(path, 0755), 0);
+	own_path("svc/runs/cgroup.procs", 56951);
+	assert_int_equal(judge("/svc/runs", "/svc/sup", MP, &j), CGROUP_OPEN_TO_OTHERS);
+	assert_string_equal(j.file, "cgroup.procs");
+	assert_int_equal(j.owner, 56951);
+	own_path("svc/runs/cgroup.procs", 0);
+	snprintf(path, sizeof path, "%s/svc/runs/cgroup.subtree_control", tree);
+	assert_int_equal(chmod(path, 0646), 0);
+	assert_int_equal(judge("/svc/runs", "/svc/sup", MP, &j), CGROUP_OPEN_TO_OTHERS);
+	assert_string_equal(j.file, "cgroup.subtree_control");
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_int_equal(judge("/svc/runs", "/svc/sup", MP, &j), CGROUP_USABLE);
 	/* Never out of the hierarchy, never through a link. */
 	assert_int_equal(judge("/../etc", "/", 0, &j), CGROUP_UNREADABLE);
 	assert_int_equal(judge("/svc/link", "/", 0, &j), CGROUP_UNREADABLE);
@@ -292,6 +317,13 @@ static void test_judge_as_a_user(void **state)
 	/* Root's tree: no directory of its own to make a run in. */
 	assert_int_equal(judge_as(u, "/svc/runs", "/svc/sup", MP, &j), CGROUP_CANNOT_MKDIR);
 	assert_string_equal(j.where, "/svc/runs");
+	/*
+	 * A controller the parent has not is said first: on a hybrid host (the
+	 * controller is cgroup v1's) no delegation could give it.
+	 */
+	assert_int_equal(judge_as(u, "/svc/runs", "/svc/sup", MP | CGROUP_CTL_CPU, &j),
+			 CGROUP_NOT_AVAILABLE);
+	assert_int_equal(j.controllers, CGROUP_CTL_CPU);
 	/* Its runs directory, but runs' subtree_control is root's: nothing handed down. */
 	own_path("svc/runs", u);
 	assert_int_equal(judge_as(u, "/svc/runs", "/svc/sup", MP, &j), CGROUP_CANNOT_HAND_DOWN);
@@ -311,6 +343,40 @@ static void test_judge_as_a_user(void **state)
 	rm_rf(tree);
 }
 
+/*
+ * A kernel without cgroup.kill (before 5.14) cannot end a run whole: its
+ * run cgroup is refused as it is made (ENOSYS, "cgroup.kill"), and nothing
+ * of it is left. The fake tree's directories are plain ones, without it.
+ */
+static void test_no_cgroup_kill_refused(void **state)
+{
+	(void)state;
+	fake_tree();
+	char parent[128], run[160];
+	snprintf(parent, sizeof parent, "%s/svc/runs", tree);
+	int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(pfd >= 0);
+	struct run_cgroup rc;
+	struct cgroup_limits l = {64u << 20, 0, 0, 0, 0};
+	const char *what = NULL;
+	errno = 0;
+	assert_int_equal(run_cgroup_make(&rc, pfd, "run-x", &l, &what), -1);
+	assert_int_equal(errno, ENOSYS);
+	assert_string_equal(what, "cgroup.kill");
+	assert_int_equal(rc.dir, -1);
+	assert_int_equal(rc.parent, -1);
+	snprintf(run, sizeof run, "%s/run-x", parent);
+	assert_int_equal(access(run, F_OK), -1);
+	/* ... the controller was handed down on the way: later runs need it too. */
+	char *sc = NULL;
+	snprintf(run, sizeof run, "%s/cgroup.subtree_control", parent);
+	sc = read_whole_file(run);
+	assert_non_null(strstr(sc, "+memory"));
+	free(sc);
+	close(pfd);
+	rm_rf(tree);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_mount_none),   cmocka_unit_test(test_own),
 		cmocka_unit_test(test_controllers), cmocka_unit_test(test_from_proc),
 		cmocka_unit_test(test_judge_as_root), cmocka_unit_test(test_judge_as_a_user),
+		cmocka_unit_test(test_no_cgroup_kill_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

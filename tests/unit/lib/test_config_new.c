@@ -71,12 +71,14 @@ static const char *const agent_cmd[] = {"agent", NULL};
 #define SPEC(...)                                                                        \
 	{RUAS_PROJECT_SPEC_VERSION, .name = "p", .work_dir = "/srv/p", .command = agent_cmd, \
 	 .terminate_grace = RUAS_UNSET, .open_files_max = RUAS_UNSET,                      \
-	 .core_dumps = RUAS_UNSET, .wall_time_max = RUAS_UNSET, __VA_ARGS__}
+	 .core_dumps = RUAS_UNSET, .wall_time_max = RUAS_UNSET, .tasks_max = RUAS_UNSET,     \
+	 __VA_ARGS__}
 #define GLOBALS(...)                                                                     \
 	{RUAS_CONFIG_GLOBALS_VERSION, .scan_time_limit = RUAS_UNSET,                       \
 	 .terminate_grace = RUAS_UNSET, .audit_argv_max = RUAS_UNSET,                      \
 	 .host_check_interval = RUAS_UNSET, .open_files_max = RUAS_UNSET,                  \
-	 .core_dumps = RUAS_UNSET, .wall_time_max = RUAS_UNSET, __VA_ARGS__}
+	 .core_dumps = RUAS_UNSET, .wall_time_max = RUAS_UNSET, .tasks_max = RUAS_UNSET,     \
+	 __VA_ARGS__}
 
 #define A8 "aaaaaaaa"
 #define A128 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8
@@ -130,13 +132,26 @@ static void put_bool(struct buf *b, const char *key, int v)
 		buf_printf(b, "  %s = %s;\n", key, v ? "true" : "false");
 }
 
-/* The limits, as a file writes them (file_size_max as its string). */
-static void put_limits(struct buf *b, int open_files, const char *file_size, int core, int wall)
+/* The limits, as a file writes them (the sizes and cpu_max as their strings). */
+struct limit_keys {
+	int open_files;
+	const char *file_size;
+	int core, wall;
+	const char *memory, *memory_swap;
+	int tasks;
+	const char *cpu;
+};
+
+static void put_limits(struct buf *b, const struct limit_keys *k)
 {
-	put_int(b, "open_files_max", open_files);
-	put_str(b, "file_size_max", file_size);
-	put_bool(b, "core_dumps", core);
-	put_int(b, "wall_time_max", wall);
+	put_int(b, "open_files_max", k->open_files);
+	put_str(b, "file_size_max", k->file_size);
+	put_bool(b, "core_dumps", k->core);
+	put_int(b, "wall_time_max", k->wall);
+	put_str(b, "memory_max", k->memory);
+	put_str(b, "memory_swap_max", k->memory_swap);
+	put_int(b, "tasks_max", k->tasks);
+	put_str(b, "cpu_max", k->cpu);
 }
 
 static void spec_text(struct buf *b, const ruas_project_spec *sp)
@@ -154,7 +169,10 @@ static void spec_text(struct buf *b, const ruas_project_spec *sp)
 	put_str(b, "backend", sp->backend);
 	put_str(b, "pam_service", sp->pam_service);
 	put_int(b, "terminate_grace", sp->terminate_grace);
-	put_limits(b, sp->open_files_max, sp->file_size_max, sp->core_dumps, sp->wall_time_max);
+	const struct limit_keys k = {sp->open_files_max, sp->file_size_max, sp->core_dumps,
+				     sp->wall_time_max,	 sp->memory_max,    sp->memory_swap_max,
+				     sp->tasks_max,	 sp->cpu_max};
+	put_limits(b, &k);
 	buf_adds(b, "}");
 }
 
@@ -176,7 +194,11 @@ static void globals_text(struct buf *b, const ruas_config_globals *g)
 	put_str(b, "audit_log", g->audit_log);
 	put_str(b, "audit_argv", g->audit_argv);
 	put_int(b, "audit_argv_max", g->audit_argv_max);
-	put_limits(b, g->open_files_max, g->file_size_max, g->core_dumps, g->wall_time_max);
+	const struct limit_keys k = {g->open_files_max, g->file_size_max, g->core_dumps,
+				     g->wall_time_max,	g->memory_max,	  g->memory_swap_max,
+				     g->tasks_max,	g->cpu_max};
+	put_limits(b, &k);
+	put_str(b, "cgroup_parent", g->cgroup_parent);
 }
 
 /* ------------------------------------------------------------- two paths */
@@ -409,6 +431,37 @@ static const struct pcase pcases[] = {
 	{"file_size_max must be a number of bytes", SPEC(.file_size_max = INJECTION), 0},
 	{"wall_time_max must be between 0 (none) and 31536000", SPEC(.wall_time_max = -2), 0},
 	{"wall_time_max must be between 0 (none) and 31536000", SPEC(.wall_time_max = 31536001), 0},
+	/* The run's own cgroup (issue 27): refused where it could not be kept as written. */
+	{"memory_max needs run_as_user", SPEC(.memory_max = "64M"), 0},
+	{"tasks_max needs run_as_user", SPEC(.tasks_max = 20), 0},
+	{"cpu_max needs run_as_user", SPEC(.cpu_max = "0.5"), 0},
+	{"memory_swap_max needs memory_max", SPEC(.run_as_user = "t1", .memory_swap_max = "1G"), 0},
+	{"memory_max must be a number of bytes from 8M to 2^62", SPEC(.memory_max = "0"), 0},
+	{"memory_max must be a number of bytes from 8M to 2^62", SPEC(.memory_max = "8388607"), 0},
+	{"memory_max must be a number of bytes from 8M to 2^62", SPEC(.memory_max = "7M"), 0},
+	{"memory_max must be a number of bytes from 8M to 2^62", SPEC(.memory_max = "64m"), 0},
+	{"memory_max must be a number of bytes from 8M to 2^62", SPEC(.memory_max = "max"), 0},
+	{"memory_max must be a number of bytes from 8M to 2^62", SPEC(.memory_max = INJECTION), 0},
+	{"memory_swap_max must be a number of bytes from 0 to 2^62",
+	 SPEC(.memory_max = "64M", .memory_swap_max = "-1"), 0},
+	{"memory_swap_max must be a number of bytes from 0 to 2^62",
+	 SPEC(.memory_max = "64M", .memory_swap_max = "1 G"), 0},
+	{"tasks_max must be between 8", SPEC(.tasks_max = 7), 0},
+	{"tasks_max must be between 8", SPEC(.tasks_max = 0), 0},
+	{"tasks_max must be between 8", SPEC(.tasks_max = 4194305), 0},
+	{"tasks_max must be between 8", SPEC(.tasks_max = INT_MIN), 0},
+	{"cpu_max must be a number of CPUs from 0.01 to 1024", SPEC(.cpu_max = "0"), 0},
+	{"cpu_max must be a number of CPUs from 0.01 to 1024", SPEC(.cpu_max = "0.009"), 0},
+	{"cpu_max must be a number of CPUs from 0.01 to 1024", SPEC(.cpu_max = "0.0001"), 0},
+	{"cpu_max must be a number of CPUs from 0.01 to 1024", SPEC(.cpu_max = "1024.001"), 0},
+	{"cpu_max must be a number of CPUs from 0.01 to 1024", SPEC(.cpu_max = ".5"), 0},
+	{"cpu_max must be a number of CPUs from 0.01 to 1024", SPEC(.cpu_max = "1."), 0},
+	{"cpu_max must be a number of CPUs from 0.01 to 1024", SPEC(.cpu_max = "50%"), 0},
+	{"cpu_max must be a number of CPUs from 0.01 to 1024", SPEC(.cpu_max = "1e3"), 0},
+	{"cpu_max must be a number of CPUs from 0.01 to 1024", SPEC(.cpu_max = "-1"), 0},
+	{"cpu_max must be a number of CPUs from 0.01 to 1024", SPEC(.cpu_max = "0.5 "), 0},
+	{"cpu_max must be a number of CPUs from 0.01 to 1024", SPEC(.cpu_max = "99999999999"), 0},
+	{"cpu_max must be a number of CPUs from 0.01 to 1024", SPEC(.cpu_max = INJECTION), 0},
 };
 
 static void check_pcase(const char *what, const struct pcase *pc)
@@ -477,6 +530,17 @@ static const struct gcase gcases[] = {
 	{"open_files_max must be between 16 and 1048576", GLOBALS(.open_files_max = 8)},
 	{"file_size_max must be a number of bytes", GLOBALS(.file_size_max = "1.5G")},
 	{"wall_time_max must be between 0 (none) and 31536000", GLOBALS(.wall_time_max = -3)},
+	{"memory_max must be a number of bytes from 8M", GLOBALS(.memory_max = "1K")},
+	{"tasks_max must be between 8", GLOBALS(.tasks_max = 1)},
+	{"cpu_max must be a number of CPUs", GLOBALS(.cpu_max = "2.5.1")},
+	{"cgroup_parent \"runs\" must be an absolute path", GLOBALS(.cgroup_parent = "runs")},
+	{"cgroup_parent \"/\" must be an absolute path", GLOBALS(.cgroup_parent = "/")},
+	{"cgroup_parent \"/a/\" must be", GLOBALS(.cgroup_parent = "/a/")},
+	{"cgroup_parent \"/a//b\" must be", GLOBALS(.cgroup_parent = "/a//b")},
+	{"cgroup_parent \"/a/./b\" must be", GLOBALS(.cgroup_parent = "/a/./b")},
+	{"cgroup_parent \"/a/../b\" must be", GLOBALS(.cgroup_parent = "/a/../b")},
+	{"cgroup_parent \"/a/..\" must be", GLOBALS(.cgroup_parent = "/a/..")},
+	{"cgroup_parent \"/a\\nb\" must be", GLOBALS(.cgroup_parent = "/a\nb")},
 	{"not a variable name", GLOBALS(.env_allowlist = L("TERM", "X Y"))},
 	{"plain file name", GLOBALS(.scan_prune = L("a/b"))},
 	{"names ALL", GLOBALS(.target_sudo_allowed = L("/usr/bin/systemctl restart ALL"))},
@@ -564,6 +628,7 @@ static void assert_same_config(const struct ruas_config *a, const struct ruas_co
 	assert_same_str("session_helper", a->session_helper, b->session_helper);
 	assert_same_str("supervisor", a->supervisor_name, b->supervisor_name);
 	assert_same_str("pam_service", a->pam_service, b->pam_service);
+	assert_same_str("cgroup_parent", a->cgroup_parent, b->cgroup_parent);
 	assert_same_strv("env_allowlist", a->env_allowlist, (const char *const *)b->env_allowlist);
 	assert_same_strv("scan_prune", a->scan_prune, (const char *const *)b->scan_prune);
 	assert_same_strv("target_sudo_allowed", a->target_sudo_allowed,
@@ -719,6 +784,78 @@ static void test_limits_from_code(void **state)
 	ruas_error_free(err);
 }
 
+/* A file's cgroup limits in each form it may write them, and the accessors' decimal. */
+static void test_cgroup_keys(void **state)
+{
+	(void)state;
+	ruas_config_options lo = RUAS_CONFIG_OPTIONS_INIT;
+	lo.supervisor_uid = 0;
+	lo.skip_owner_check = 1;
+	ruas_config *cfg = NULL;
+	ruas_error *err = NULL;
+	static const char text[] =
+		"memory_max = \"64M\"; cpu_max = 0.5; tasks_max = 64;\n"
+		"cgroup_parent = \"/sys/fs/cgroup/system.slice/bridge.service/runs\";\n"
+		"projects = ( { name = \"a\"; run_as_user = \"t1\"; work_dir = \"/srv/a\"; command = [\"x\"]; },\n"
+		"  { name = \"b\"; run_as_user = \"t2\"; work_dir = \"/srv/b\"; command = [\"x\"];\n"
+		"    memory_max = 5000000000L; memory_swap_max = \"1G\"; cpu_max = 2; tasks_max = 8; },\n"
+		"  { name = \"c\"; run_as_user = \"t2\"; work_dir = \"/srv/c\"; command = [\"x\"];\n"
+		"    cpu_max = \"1024\"; memory_max = 8388608; } );\n";
+	assert_int_equal(ruas_config_load_buffer(&cfg, text, sizeof text - 1, "t", &lo, &err), 0);
+	const ruas_project *a = ruas_config_project_find(cfg, "a");
+	const ruas_project *b = ruas_config_project_find(cfg, "b");
+	const ruas_project *c = ruas_config_project_find(cfg, "c");
+	assert_string_equal(ruas_project_memory_max(a), "67108864");
+	assert_string_equal(ruas_project_memory_swap_max(a), "0"); /* no swap unless given */
+	assert_string_equal(ruas_project_cpu_max(a), "0.5");
+	assert_int_equal(ruas_project_tasks_max(a), 64);
+	assert_string_equal(ruas_project_memory_max(b), "5000000000");
+	assert_string_equal(ruas_project_memory_swap_max(b), "1073741824");
+	assert_string_equal(ruas_project_cpu_max(b), "2");
+	assert_int_equal(ruas_project_tasks_max(b), 8);
+	assert_int_equal(b->limits.cpu_milli, 2000);
+	assert_string_equal(ruas_project_cpu_max(c), "1024");
+	assert_string_equal(ruas_project_memory_max(c), "8388608");
+	assert_string_equal(cfg->cgroup_parent, "/sys/fs/cgroup/system.slice/bridge.service/runs");
+	ruas_config_free(cfg);
+	/* None: NULL and 0. */
+	static const char none[] = "projects = ( { name = \"n\"; run_as_user = \"t1\"; "
+				   "work_dir = \"/srv/n\"; command = [\"x\"]; } );\n";
+	assert_int_equal(ruas_config_load_buffer(&cfg, none, sizeof none - 1, "t", &lo, &err), 0);
+	const ruas_project *n = ruas_config_project_find(cfg, "n");
+	assert_null(ruas_project_memory_max(n));
+	assert_null(ruas_project_memory_swap_max(n));
+	assert_null(ruas_project_cpu_max(n));
+	assert_int_equal(ruas_project_tasks_max(n), 0);
+	assert_null(cfg->cgroup_parent);
+	ruas_config_free(cfg);
+	/* Refused as written, never rounded: a file's forms of each. */
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{"cpu_max = 0.0001;", "cpu_max must be a number of CPUs from 0.01 to 1024"},
+		{"cpu_max = 0.1234;", "cpu_max must be a number of CPUs from 0.01 to 1024"},
+		{"cpu_max = 1025;", "cpu_max must be a number of CPUs from 0.01 to 1024"},
+		{"cpu_max = 1024.5;", "cpu_max must be a number of CPUs from 0.01 to 1024"},
+		{"cpu_max = -0.5;", "cpu_max must be a number of CPUs from 0.01 to 1024"},
+		{"cpu_max = true;", "cpu_max must be a number of CPUs from 0.01 to 1024"},
+		{"memory_max = 1.5;", "memory_max must be a number of bytes from 8M"},
+		{"memory_max = -64;", "memory_max must be a number of bytes from 8M"},
+		{"tasks_max = 20.5;", "tasks_max must be a whole number"},
+		{"cgroup_parent = 5;", "key \"cgroup_parent\" must be a string"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char t[256];
+		snprintf(t, sizeof t, "%s\nprojects = ();\n", bad[i].text);
+		assert_int_equal(ruas_config_load_buffer(&cfg, t, strlen(t), "t", &lo, &err),
+				 RUAS_ERR_CONFIG);
+		if (!strstr(ruas_error_message(err), bad[i].want))
+			fail_msg("%s: %s", bad[i].text, ruas_error_message(err));
+		ruas_error_free(err);
+		err = NULL;
+	}
+}
+
 /* Every key of a project and of the globals, set: the same as from the file. */
 static void test_every_key_same_as_file(void **state)
 {
@@ -731,13 +868,16 @@ static void test_every_key_same_as_file(void **state)
 			.target_sudo_allowed = L("/usr/bin/systemctl restart a"),
 			.audit_facility = "local3", .audit_log = "/var/log/ruas dir/a \"b\".jsonl",
 			.audit_argv = "full", .audit_argv_max = 100, .open_files_max = 4096,
-			.file_size_max = "1G", .core_dumps = 1, .wall_time_max = 3600);
+			.file_size_max = "1G", .core_dumps = 1, .wall_time_max = 3600,
+			.memory_max = "2G", .memory_swap_max = "512M", .tasks_max = 512,
+			.cpu_max = "1.5", .cgroup_parent = "/sys/fs/cgroup/a b/runs...");
 	const ruas_project_spec specs[] = {
 		SPEC(.name = "full", .run_as_user = "t1", .env_allowlist = L("FOO", "TERM", "FOO"),
 		     .scan_prune = EMPTY, .target_sudo_allowed = L("/usr/bin/systemctl restart b"),
 		     .backend = "pam", .pam_service = "other", .terminate_grace = 0,
 		     .command = L("claude", "--print", ""), .open_files_max = 16,
-		     .file_size_max = "67108864", .core_dumps = 0, .wall_time_max = 0),
+		     .file_size_max = "67108864", .core_dumps = 0, .wall_time_max = 0,
+		     .memory_max = "8M", .memory_swap_max = "0", .tasks_max = 8, .cpu_max = "0.01"),
 		SPEC(.name = "plain", .run_as_user = "t2"),
 	};
 	assert_same_accepted(&g, specs, 2, 0);
@@ -963,7 +1103,10 @@ static void test_bad_arguments(void **state)
 	g.version = RUAS_CONFIG_GLOBALS_VERSION + 1; /* one past the newest */
 	assert_int_equal(ruas_config_new(&cfg, &g, NULL, &err), RUAS_ERR_INVALID);
 	assert_null(cfg);
-	assert_string_equal(ruas_error_message(err), "ruas_config_new: unknown options version 5");
+	char want[64];
+	snprintf(want, sizeof want, "ruas_config_new: unknown options version %u",
+		 RUAS_CONFIG_GLOBALS_VERSION + 1u);
+	assert_string_equal(ruas_error_message(err), want);
 	ruas_error_free(err);
 	ruas_config_options o = RUAS_CONFIG_OPTIONS_INIT;
 	o.version = 0;
@@ -1893,6 +2036,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_global_refusals_same),
 		cmocka_unit_test(test_hostile_values_byte_exact),
 		cmocka_unit_test(test_every_key_same_as_file),
+		cmocka_unit_test(test_cgroup_keys),
 		cmocka_unit_test(test_limits_from_code),
 		cmocka_unit_test(test_globals_version_1),
 		cmocka_unit_test(test_defaults_as_file),

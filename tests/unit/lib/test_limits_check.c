@@ -13,7 +13,14 @@
 
 #include <string.h>
 
+#include <errno.h>
+#include <stdlib.h>
+
+#include "cgroup/judge.h"
+#include "cgroup/place.h"
+#include "cgroup/run.h"
 #include "check/limits_check.h"
+#include "check/messages.h"
 #include "check/report.h"
 
 static struct ruas_project project(unsigned long long nofile, unsigned long long fsize)
@@ -134,6 +141,116 @@ static void test_unreported(void **state)
 	ruas_report_free(rep);
 }
 
+/* ------------------------------------------------ the run's own cgroup */
+
+static char *cgroup_text(const struct cgroup_place *pl, const char *why,
+			 const struct cgroup_judgement *j)
+{
+	struct words w = msg_cgroup_unusable("p", "memory_max, tasks_max", pl, why, j, 1000);
+	assert_non_null(w.text);
+	char *t = strdup(w.text);
+	words_free(&w);
+	return t;
+}
+
+static void expect_parts(const char *text, const char *const *parts)
+{
+	for (; *parts; parts++)
+		if (!strstr(text, *parts))
+			fail_msg("no \"%s\" in:\n%s", *parts, text);
+}
+
+/* Each verdict of the judge: what is wrong, where, and the fix, then the restart. */
+static void test_cgroup_messages(void **state)
+{
+	(void)state;
+	struct cgroup_place pl;
+	memset(&pl, 0, sizeof pl);
+	strcpy(pl.mount, "/sys/fs/cgroup");
+	strcpy(pl.own, "/system.slice/bridge.service");
+	strcpy(pl.parent, "/system.slice/bridge.service/runs");
+	struct cgroup_judgement j;
+	memset(&j, 0, sizeof j);
+	strcpy(j.where, "/system.slice/bridge.service/runs");
+	static const struct {
+		enum cgroup_verdict v;
+		unsigned int ctl;
+		const char *where;
+		const char *parts[4];
+	} cases[] = {
+		{CGROUP_NO_PARENT, 0, NULL,
+		 {"cgroup_parent \"/sys/fs/cgroup/system.slice/bridge.service/runs\" does not exist",
+		  "Make it", NULL}},
+		{CGROUP_NOT_DOMAIN, 0, NULL, {"is a threaded cgroup", "domain cgroup", NULL}},
+		{CGROUP_OPEN_TO_OTHERS, 0, NULL,
+		 {"\"/sys/fs/cgroup/system.slice/bridge.service/runs/cgroup.procs\" may be written "
+		  "by others than root and the supervisor (uid 1000): owner uid 2000, mode 0664",
+		  "only the supervisor (or root) may write", NULL}},
+		{CGROUP_CANNOT_MKDIR, 0, NULL,
+		 {"the supervisor (uid 1000) cannot make a cgroup in", "Delegate=yes", NULL}},
+		{CGROUP_CANNOT_MOVE, 0, "/system.slice",
+		 {"from its cgroup \"/sys/fs/cgroup/system.slice/bridge.service\"",
+		  "cgroup.procs of \"/sys/fs/cgroup/system.slice\"", NULL}},
+		{CGROUP_NOT_AVAILABLE, CGROUP_CTL_PIDS, NULL,
+		 {"the pids controller is not available in", "echo \"+pids\"", NULL}},
+		{CGROUP_NOT_AVAILABLE, CGROUP_CTL_MEMORY | CGROUP_CTL_CPU, "/",
+		 {"the memory, cpu controllers are not available in \"/sys/fs/cgroup\"",
+		  "cgroup v1", "systemd.unified_cgroup_hierarchy=1", NULL}},
+		{CGROUP_INTERNAL_PROCESS, CGROUP_CTL_MEMORY, NULL,
+		 {"holds processes of its own", "DelegateSubgroup=supervisor",
+		  "\"/sys/fs/cgroup/system.slice/bridge.service/runs/runs\".", NULL}},
+		{CGROUP_CANNOT_HAND_DOWN, CGROUP_CTL_MEMORY, NULL,
+		 {"does not hand the memory controller down", "echo \"+memory\" >", NULL}},
+		{CGROUP_UNREADABLE, 0, NULL, {"could not be read: Permission denied", NULL}},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		j.verdict = cases[i].v;
+		j.controllers = cases[i].ctl;
+		j.err = EACCES;
+		strcpy(j.where, cases[i].where ? cases[i].where : pl.parent);
+		strcpy(j.file, "cgroup.procs");
+		j.owner = 2000;
+		j.mode = 0664;
+		char *t = cgroup_text(&pl, NULL, &j);
+		if (strncmp(t, "ERROR: project \"p\": memory_max, tasks_max need a cgroup of each "
+			       "run's own, and none can be made: ", 97) != 0)
+			fail_msg("case %zu: %s", i, t);
+		expect_parts(t, cases[i].parts);
+		assert_non_null(strstr(t, " Then restart ruas.\n"));
+		free(t);
+	}
+	/* Where runs go could not be found: no cgroup v2 at all. */
+	memset(&pl, 0, sizeof pl);
+	char *t = cgroup_text(&pl, "no cgroup v2 is mounted", NULL);
+	expect_parts(t, (const char *const[]){"none can be made: no cgroup v2 is mounted.\n",
+					      "cgroup v2 alone", "or remove memory_max, tasks_max",
+					      NULL});
+	free(t);
+}
+
+static void test_cgroup_keys_named(void **state)
+{
+	(void)state;
+	struct run_limits l;
+	char k[96];
+	memset(&l, 0, sizeof l);
+	l.cpu_milli = 500;
+	cgroup_limit_keys(&l, k, sizeof k);
+	assert_string_equal(k, "cpu_max");
+	l.memory = 1 << 30;
+	l.memory_swap_set = 1;
+	cgroup_limit_keys(&l, k, sizeof k);
+	assert_string_equal(k, "memory_max, memory_swap_max, cpu_max");
+	l.tasks = 20;
+	l.cpu_milli = 0;
+	l.memory_swap_set = 0;
+	cgroup_limit_keys(&l, k, sizeof k);
+	assert_string_equal(k, "memory_max, tasks_max");
+	l.memory = 0;
+	cgroup_limit_keys(&l, k, sizeof k);
+	assert_string_equal(k, "tasks_max");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +258,8 @@ int main(void)
 		cmocka_unit_test(test_pam_before_its_session),
 		cmocka_unit_test(test_within_or_none),
 		cmocka_unit_test(test_unreported),
+		cmocka_unit_test(test_cgroup_messages),
+		cmocka_unit_test(test_cgroup_keys_named),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -339,7 +339,13 @@ static void raw_exec_to_root(struct buf *b)
 	raw_exec_to_root_with(b, 0, LIFETIME_PIDNS);
 }
 
-/* The rlimits that end an EXEC body: nofile and fsize (64-bit), core_dumps. */
+/* The cgroup that raw_rlimits() ends an EXEC body with (a test may change it). */
+static const char *raw_cgroup = "";
+
+/*
+ * What ends an EXEC body: the rlimits, nofile and fsize (64-bit) and
+ * core_dumps, then the run's cgroup.
+ */
 static void raw_rlimits(struct buf *b, uint64_t nofile, uint64_t fsize, uint32_t core)
 {
 	raw_u32(b, (uint32_t)(nofile >> 32));
@@ -347,6 +353,7 @@ static void raw_rlimits(struct buf *b, uint64_t nofile, uint64_t fsize, uint32_t
 	raw_u32(b, (uint32_t)(fsize >> 32));
 	raw_u32(b, (uint32_t)fsize);
 	raw_u32(b, core);
+	raw_str(b, raw_cgroup);
 }
 
 /* raw_exec_to_root(), then the run id and the audit facility, and no rlimits. */
@@ -633,6 +640,33 @@ static void test_rlimits_carried(void **state)
 	raw_rlimits(&raw, 0, 0, 2);
 	assert_raw_refused(&raw, "core_dumps");
 	buf_free(&raw);
+}
+
+/* The run's cgroup crosses as written; one that is no cgroup v2 path is refused. */
+static void test_cgroup_carried(void **state)
+{
+	(void)state;
+	struct buf raw = BUF_INIT, again = BUF_INIT;
+	struct payload p;
+	const char *why = NULL;
+	raw_cgroup = "/sup.service/runs/run-0123456789abcdef0123456789abcdef";
+	raw_exec_with_run(&raw, "", 0);
+	assert_int_equal(payload_decode(raw.data, raw.len, &p, &why), 0);
+	assert_string_equal(p.cgroup, raw_cgroup);
+	assert_int_equal(payload_encode(&p, &again), 0);
+	assert_int_equal(again.len, raw.len);
+	assert_memory_equal(again.data, raw.data, raw.len);
+	payload_free(&p);
+	buf_free(&again);
+	buf_free(&raw);
+	static const char *const bad[] = {"ruas/run-x", "/ruas/run-x\n0::/", "\n"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		raw_cgroup = bad[i];
+		raw_exec_with_run(&raw, "", 0);
+		assert_raw_refused(&raw, "cgroup");
+		buf_free(&raw);
+	}
+	raw_cgroup = "";
 }
 
 /* --------------------------------------------------- crafted refusals */
@@ -1223,8 +1257,8 @@ static void test_hello(void **state)
 	unsigned int v = 0;
 	assert_int_equal(payload_hello_encode(&b), 0);
 	assert_int_equal(b.len, PAYLOAD_HELLO_BODY);
-	assert_memory_equal(b.data, "RUAS\x10", 5);
-	assert_int_equal(PAYLOAD_VERSION, 16);
+	assert_memory_equal(b.data, "RUAS\x11", 5);
+	assert_int_equal(PAYLOAD_VERSION, 17);
 	assert_int_equal(payload_hello_decode(b.data, b.len, &v), 0);
 	assert_int_equal(v, PAYLOAD_VERSION);
 	/* Another version decodes, for the caller to name. */
@@ -1278,6 +1312,7 @@ int main(void)
 		cmocka_unit_test(test_payload_encode_refuses_invalid),
 		cmocka_unit_test(test_crafted_valid_is_accepted),
 		cmocka_unit_test(test_rlimits_carried),
+		cmocka_unit_test(test_cgroup_carried),
 		cmocka_unit_test(test_run_id_and_facility_checked),
 		cmocka_unit_test(test_facility_only_the_configurable_ones),
 		cmocka_unit_test(test_wrong_version_refused),

@@ -24,11 +24,14 @@
 /* The project's terminate_grace that every session here carries. */
 #define GRACE 7u
 
+/* The keep_cgroup that session_of() and raw_session() give (a test may change it). */
+static uint32_t keep = 1;
+
 /* A session for t1 (PAM_RUSER sup) with tty; for session_encode(), which only reads it. */
 static struct session session_of(const char *tty, unsigned int mode, unsigned int lifetime)
 {
 	return (struct session){(char *)"t1", (char *)"ruas", (char *)"sup", (char *)tty, mode,
-				(char *)HELPER, lifetime, GRACE, (char *)"alice"};
+				(char *)HELPER, lifetime, GRACE, (char *)"alice", keep};
 }
 
 static void raw_u32(struct buf *b, uint32_t v)
@@ -64,6 +67,7 @@ static void raw_session(struct buf *b, int version, const char *user, const char
 	raw_u32(b, lifetime);
 	raw_u32(b, GRACE);
 	raw_str(b, "alice");
+	raw_u32(b, keep);
 }
 
 static void assert_zeroed(const struct session *s)
@@ -91,36 +95,40 @@ static void test_round_trip(void **state)
 {
 	(void)state;
 	static const char *const ttys[] = {"", "/dev/pts/3", "/dev/tty1"};
-	for (unsigned int mode = SESSION_EXEC; mode <= SESSION_CHECK; mode++)
-		for (unsigned int l = LIFETIME_SUBREAPER; l <= LIFETIME_AUTO; l++)
-			for (size_t t = 0; t < sizeof ttys / sizeof ttys[0]; t++) {
-				struct session in = session_of(ttys[t], mode, l), out;
-				struct buf body = BUF_INIT, again = BUF_INIT, raw = BUF_INIT;
-				const char *why = NULL;
-				assert_int_equal(session_encode(&in, &body), 0);
-				/* The layout of session.h, exactly. */
-				raw_session(&raw, PAYLOAD_VERSION, "t1", ttys[t], mode, HELPER, l);
-				assert_int_equal(body.len, raw.len);
-				assert_memory_equal(body.data, raw.data, raw.len);
-				assert_int_equal(session_decode(body.data, body.len, &out, &why), 0);
-				assert_string_equal(out.user, "t1");
-				assert_string_equal(out.service, "ruas");
-				assert_string_equal(out.ruser, "sup");
-				assert_string_equal(out.tty, ttys[t]);
-				assert_int_equal(out.mode, mode);
-				assert_string_equal(out.helper, HELPER);
-				assert_int_equal(out.lifetime, l);
-				assert_int_equal(out.grace_seconds, GRACE);
-				assert_string_equal(out.person, "alice");
-				assert_int_equal(session_encode(&out, &again), 0);
-				assert_int_equal(again.len, body.len);
-				assert_memory_equal(again.data, body.data, body.len);
-				session_free(&out);
-				assert_zeroed(&out);
-				buf_free(&body);
-				buf_free(&again);
-				buf_free(&raw);
-			}
+	for (keep = 0; keep <= 1; keep++) {
+		for (unsigned int mode = SESSION_EXEC; mode <= SESSION_CHECK; mode++)
+			for (unsigned int l = LIFETIME_SUBREAPER; l <= LIFETIME_AUTO; l++)
+				for (size_t t = 0; t < sizeof ttys / sizeof ttys[0]; t++) {
+					struct session in = session_of(ttys[t], mode, l), out;
+					struct buf body = BUF_INIT, again = BUF_INIT, raw = BUF_INIT;
+					const char *why = NULL;
+					assert_int_equal(session_encode(&in, &body), 0);
+					/* The layout of session.h, exactly. */
+					raw_session(&raw, PAYLOAD_VERSION, "t1", ttys[t], mode, HELPER, l);
+					assert_int_equal(body.len, raw.len);
+					assert_memory_equal(body.data, raw.data, raw.len);
+					assert_int_equal(session_decode(body.data, body.len, &out, &why), 0);
+					assert_string_equal(out.user, "t1");
+					assert_string_equal(out.service, "ruas");
+					assert_string_equal(out.ruser, "sup");
+					assert_string_equal(out.tty, ttys[t]);
+					assert_int_equal(out.mode, mode);
+					assert_string_equal(out.helper, HELPER);
+					assert_int_equal(out.lifetime, l);
+					assert_int_equal(out.grace_seconds, GRACE);
+					assert_string_equal(out.person, "alice");
+					assert_int_equal(out.keep_cgroup, keep);
+					assert_int_equal(session_encode(&out, &again), 0);
+					assert_int_equal(again.len, body.len);
+					assert_memory_equal(again.data, body.data, body.len);
+					session_free(&out);
+					assert_zeroed(&out);
+					buf_free(&body);
+					buf_free(&again);
+					buf_free(&raw);
+				}
+	}
+	keep = 1;
 	/* No tty is "", and no person too. */
 	struct session in = session_of(NULL, SESSION_EXEC, LIFETIME_AUTO), out;
 	struct buf body = BUF_INIT;
@@ -195,7 +203,16 @@ static void test_mode_and_lifetime(void **state)
 		raw_session(&raw, PAYLOAD_VERSION, "t1", "", SESSION_EXEC, HELPER, lifetimes[i]);
 		assert_refused(&raw, "lifetime");
 		buf_free(&raw);
+	}	/* keep_cgroup is a yes or a no: anything else is no session of this release's. */
+	static const uint32_t keeps[] = {2, 0x100, 0xffffffffu};
+	for (size_t i = 0; i < sizeof keeps / sizeof keeps[0]; i++) {
+		struct buf raw = BUF_INIT;
+		keep = keeps[i];
+		raw_session(&raw, PAYLOAD_VERSION, "t1", "", SESSION_EXEC, HELPER, 0);
+		assert_refused(&raw, "keep_cgroup");
+		buf_free(&raw);
 	}
+	keep = 1;
 }
 
 /*

@@ -1,8 +1,9 @@
 /* locate.c - see locate.h. */
-#include "cgroup/locate.h"
+#include "cgroup_locate.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -137,6 +138,20 @@ static int read_proc(const char *path, struct buf *b)
 		}
 		buf_add(b, chunk, (size_t)got);
 	}
+}
+
+char *cgroup_proc_text(const char *file)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/self/%s", file);
+	struct buf b = BUF_INIT;
+	if (read_proc(path, &b) < 0 || buf_addc(&b, '\0') < 0) {
+		int e = b.oom ? ENOMEM : errno;
+		buf_free(&b);
+		errno = e;
+		return NULL;
+	}
+	return b.data;
 }
 
 static int from_proc(const char *path, int (*parse)(const char *, char *, size_t), char *out,

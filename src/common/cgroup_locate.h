@@ -1,12 +1,12 @@
 /*
- * locate.h - where cgroup v2 is and where this process is in it.
+ * cgroup_locate.h - where cgroup v2 is and where this process is in it.
  *
  * The parsing is kept apart from the reading so that the unit tests can
  * give it any text /proc could hold (escaped mount points, hybrid hosts
  * with cgroup v1 beside a v2 hierarchy, paths with spaces).
  */
-#ifndef RUAS_CGROUP_LOCATE_H
-#define RUAS_CGROUP_LOCATE_H
+#ifndef RUAS_COMMON_CGROUP_LOCATE_H
+#define RUAS_COMMON_CGROUP_LOCATE_H
 
 #include <stddef.h>
 
@@ -26,6 +26,9 @@ int cgroup2_mount_from(const char *mountinfo, char *out, size_t n);
  * inside a cgroup namespace, a cgroup above its root).
  */
 int cgroup2_own_from(const char *proc_cgroup, char *out, size_t n);
+
+/* The text of /proc/self/FILE (malloc'd, NUL-terminated), or NULL with errno. */
+char *cgroup_proc_text(const char *file);
 
 /* The same, read from /proc/self: 0, or -1 with errno (ENOENT: no cgroup v2). */
 int cgroup2_mount(char *out, size_t n);
