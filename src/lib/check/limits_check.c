@@ -51,11 +51,17 @@ void cgroup_limit_keys(const struct run_limits *l, char *out, size_t n)
 		 l->cpu_milli ? "cpu_max" : "");
 }
 
+struct cgroup_limits cgroup_limits_of(const struct run_limits *l)
+{
+	struct cgroup_limits c = {l->memory, l->memory_swap, l->tasks, l->cpu_milli * 100ULL,
+				  100000};
+	return c;
+}
+
 int report_cgroup_limits(ruas_report *rep, size_t pi, const struct ruas_config *cfg,
 			 const struct ruas_project *p)
 {
-	struct cgroup_limits want_l = {p->limits.memory, p->limits.memory_swap, p->limits.tasks,
-				       p->limits.cpu_milli * 100ULL, 100000};
+	struct cgroup_limits want_l = cgroup_limits_of(&p->limits);
 	unsigned int want = cgroup_controllers_wanted(&want_l);
 	if (!want)
 		return 0;

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "cgroup/run.h"
 #include "config/config_int.h"
 #include "helper_report.h"
 
@@ -32,5 +33,8 @@ int report_cgroup_limits(ruas_report *rep, size_t pi, const struct ruas_config *
 
 /* Its cgroup limits by name, "memory_max, cpu_max" (memory_swap_max with memory_max). */
 void cgroup_limit_keys(const struct run_limits *l, char *out, size_t n);
+
+/* Its cgroup limits as the run's cgroup files take them (cpu_max over a 100 ms period). */
+struct cgroup_limits cgroup_limits_of(const struct run_limits *l);
 
 #endif

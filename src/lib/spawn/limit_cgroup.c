@@ -62,8 +62,7 @@ int limit_cgroup_make(const struct ruas_config *cfg, const struct ruas_project *
 {
 	*out = NULL;
 	const struct run_limits *l = &p->limits;
-	struct cgroup_limits want_l = {l->memory, l->memory_swap, l->tasks,
-				       l->cpu_milli * 100ULL, 100000};
+	struct cgroup_limits want_l = cgroup_limits_of(l);
 	unsigned int want = cgroup_controllers_wanted(&want_l);
 	if (!want)
 		return 0;

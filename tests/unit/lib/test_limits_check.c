@@ -251,6 +251,34 @@ static void test_cgroup_keys_named(void **state)
 	assert_string_equal(k, "tasks_max");
 }
 
+/* What the check judges and what the spawn writes are one conversion. */
+static void test_cgroup_limits_of(void **state)
+{
+	(void)state;
+	struct run_limits l;
+	memset(&l, 0, sizeof l);
+	struct cgroup_limits c = cgroup_limits_of(&l);
+	assert_int_equal(cgroup_controllers_wanted(&c), 0);
+	l.memory = 64ULL << 20;
+	l.memory_swap = 1ULL << 20;
+	l.tasks = 20;
+	l.cpu_milli = 1500;
+	c = cgroup_limits_of(&l);
+	assert_true(c.memory_max == 64ULL << 20);
+	assert_true(c.memory_swap_max == 1ULL << 20);
+	assert_true(c.tasks_max == 20);
+	assert_true(c.cpu_quota_us == 150000 && c.cpu_period_us == 100000);
+	assert_int_equal(cgroup_controllers_wanted(&c),
+			 CGROUP_CTL_MEMORY | CGROUP_CTL_PIDS | CGROUP_CTL_CPU);
+	l.memory = 0;
+	l.memory_swap = 0;
+	l.tasks = 0;
+	l.cpu_milli = 10;
+	c = cgroup_limits_of(&l);
+	assert_true(c.cpu_quota_us == 1000);
+	assert_int_equal(cgroup_controllers_wanted(&c), CGROUP_CTL_CPU);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_unreported),
 		cmocka_unit_test(test_cgroup_messages),
 		cmocka_unit_test(test_cgroup_keys_named),
+		cmocka_unit_test(test_cgroup_limits_of),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
