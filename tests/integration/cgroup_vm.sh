@@ -5,6 +5,7 @@
 # pids bound to cgroup v1): tests/vm/cgroup_probe's cases, judged here.
 # Skips loudly where no VM can run (tests/vm/vm.sh says why).
 . "${abs_top_srcdir:?run this through make check}/tests/integration/tap.sh"
+. "$abs_top_srcdir/tests/integration/vm_guest.sh"
 built=${abs_top_builddir:?}/tests/vm/cgroup_probe
 [ -x "$built" ] || { echo "cgroup_vm: $built not built" >&2; exit 99; }
 tmp=$(mktemp -d /var/tmp/ruas-cgroup-vm.XXXXXX) || exit 99
@@ -14,15 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 # 0711, its other files unlisted).
 chmod 0711 "$tmp" && install -m 0755 "$built" "$tmp/cgroup_probe" || exit 99
 probe=$tmp/cgroup_probe
-OUT=$(bash "$abs_top_srcdir/tests/vm/vm.sh" -T 300 "$abs_top_srcdir/tests/vm/cgroup_guest.sh" \
-	"$probe" 2>"$tmp/err")
-RC=$? ERR=$(cat "$tmp/err")
-if [ "$RC" = 77 ]; then
-	echo "$ERR" >&2
-	exit 77
-fi
-printf '%s\n' "$OUT" >"$tmp/out"
-val() { sed -n "s/^$1=//p" "$tmp/out" | tail -1; }
+vm_guest 300 "$abs_top_srcdir/tests/vm/cgroup_guest.sh" "$probe"
 expect "the guest script ran to its end" test "$RC" = 0
 for c in place oom tasks cpu setup errors; do
 	expect "$c: the probe ran to its end" test "$(val "$c.rc")" = 0
@@ -86,5 +79,5 @@ expect "judge: the user's own leaf holds its process: nothing handed down from i
 expect "judge: root's parent is no user's to make runs in" \
 	test "$(val undelegated_judge.parent)" = "3 /ruas-vm 0"
 expect "nothing of any run is left" test "$(val leftover)" = 0
-[ "$fail" = 0 ] || { echo "# guest output:"; sed 's/^/#   /' "$tmp/out"; echo "# stderr:"; printf '%s\n' "$ERR" | sed 's/^/#   /'; }
+vm_guest_dump
 tap_finish

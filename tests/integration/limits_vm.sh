@@ -11,6 +11,7 @@
 # of the target is left. tests/vm/limits_guest.sh runs inside; this judges.
 # Skips loudly where no VM can run (tests/vm/vm.sh says why).
 . "${abs_top_srcdir:?run this through make check}/tests/integration/tap.sh"
+. "$abs_top_srcdir/tests/integration/vm_guest.sh"
 : "${RUAS_BINDIR:?}" "${RUAS_LIBDIR:?}" "${RUAS_PKGLIBEXECDIR:?}" "${RUAS_SYSCONFDIR:?}"
 built=${abs_top_builddir:?}/tests/vm/limitspawn
 [ -x "$built" ] || { echo "limits_vm: $built not built" >&2; exit 99; }
@@ -25,17 +26,8 @@ if ! "${MAKE:-make}" -s -C "${abs_top_builddir:?}" install DESTDIR="$tmp/dest" >
 	exit 99
 fi
 install -m 0755 "$built" "$tmp/limitspawn" || exit 99
-OUT=$(bash "$abs_top_srcdir/tests/vm/vm.sh" -T 600 "$abs_top_srcdir/tests/vm/limits_guest.sh" \
-	"$tmp/dest" "$RUAS_BINDIR" "$RUAS_LIBDIR" "$RUAS_PKGLIBEXECDIR" "$RUAS_SYSCONFDIR" \
-	"$tmp/limitspawn" 2>"$tmp/err")
-RC=$? ERR=$(cat "$tmp/err")
-if [ "$RC" = 77 ]; then
-	echo "$ERR" >&2
-	exit 77
-fi
-printf '%s\n' "$OUT" >"$tmp/out"
-val() { sed -n "s/^$1=//p" "$tmp/out" | tail -1; }
-all() { sed -n "s/^$1=//p" "$tmp/out"; }
+vm_guest 600 "$abs_top_srcdir/tests/vm/limits_guest.sh" "$tmp/dest" "$RUAS_BINDIR" \
+	"$RUAS_LIBDIR" "$RUAS_PKGLIBEXECDIR" "$RUAS_SYSCONFDIR" "$tmp/limitspawn"
 expect "the guest script ran to its end" test "$RC" = 0
 for who in sup root; do
 	case $who in
@@ -99,10 +91,5 @@ expect "... nothing of the target left" test "$(val sudo_moved.left)" = 0
 expect "without limits, sudo's PAM session's move is left as it was" \
 	has "$(all sudo_moved_plain.out)" "0::/logind-scope"
 expect "no run's cgroup is left at all" test "$(val leftover)" = 0
-if [ "$fail" != 0 ]; then
-	echo "# guest output:"
-	sed 's/^/#   /' "$tmp/out"
-	echo "# stderr:"
-	printf '%s\n' "$ERR" | tail -60 | sed 's/^/#   /'
-fi
+vm_guest_dump
 tap_finish
