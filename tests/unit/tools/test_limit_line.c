@@ -35,6 +35,34 @@ static int said(const ruas_project *p, ruas_limit limit, int rc, char **text)
 	return r;
 }
 
+static const struct {
+	ruas_limit limit;
+	int rc;     /* what the run ended with */
+	int status; /* what ruas run exits with */
+	const char *line;
+} cases[] = {
+	{RUAS_LIMIT_MEMORY, 1, 137,
+	 "ruas: project \"p.q@x\": memory_max (67108864 bytes) reached: the kernel killed a "
+	 "process of the run (exit status 137)\n"},
+	/* A run that lost a process to it and still succeeded keeps its 0. */
+	{RUAS_LIMIT_MEMORY, 0, 0,
+	 "ruas: project \"p.q@x\": memory_max (67108864 bytes) reached: the kernel killed a "
+	 "process of the run (which went on, and exited 0)\n"},
+	{RUAS_LIMIT_TIME, 143, 124,
+	 "ruas: project \"p.q@x\": wall_time_max (2 s) reached: the run was terminated (exit "
+	 "status 124)\n"},
+	/* timeout(1)'s 124 whatever the run ended with, 0 too. */
+	{RUAS_LIMIT_TIME, 0, 124,
+	 "ruas: project \"p.q@x\": wall_time_max (2 s) reached: the run was terminated (exit "
+	 "status 124)\n"},
+	{RUAS_LIMIT_TASKS, 3, 3,
+	 "ruas: project \"p.q@x\": tasks_max (20) reached: a fork of the run was refused\n"},
+	{RUAS_LIMIT_TASKS, 0, 0,
+	 "ruas: project \"p.q@x\": tasks_max (20) reached: a fork of the run was refused\n"},
+	{RUAS_LIMIT_NONE, 5, 5, ""},
+	{RUAS_LIMIT_NONE, 0, 0, ""},
+};
+
 static void test_limit_lines(void **state)
 {
 	(void)state;
@@ -46,27 +74,14 @@ static void test_limit_lines(void **state)
 		fail_msg("%s", ruas_error_message(err));
 	const ruas_project *p = ruas_config_project_find(cfg, "p.q@x");
 	assert_non_null(p);
-	char *t = NULL;
-	assert_int_equal(said(p, RUAS_LIMIT_MEMORY, 1, &t), 137);
-	assert_string_equal(t, "ruas: project \"p.q@x\": memory_max (67108864 bytes) reached: the "
-			       "kernel killed a process of the run (exit status 137)\n");
-	free(t);
-	/* A run that lost a process to it and still succeeded keeps its 0. */
-	assert_int_equal(said(p, RUAS_LIMIT_MEMORY, 0, &t), 0);
-	assert_string_equal(t, "ruas: project \"p.q@x\": memory_max (67108864 bytes) reached: the "
-			       "kernel killed a process of the run (which went on, and exited 0)\n");
-	free(t);
-	assert_int_equal(said(p, RUAS_LIMIT_TIME, 143, &t), 124);
-	assert_string_equal(t, "ruas: project \"p.q@x\": wall_time_max (2 s) reached: the run was "
-			       "terminated (exit status 124)\n");
-	free(t);
-	assert_int_equal(said(p, RUAS_LIMIT_TASKS, 3, &t), 3);
-	assert_string_equal(t, "ruas: project \"p.q@x\": tasks_max (20) reached: a fork of the run "
-			       "was refused\n");
-	free(t);
-	assert_int_equal(said(p, RUAS_LIMIT_NONE, 5, &t), 5);
-	assert_string_equal(t, "");
-	free(t);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *t = NULL;
+		int r = said(p, cases[i].limit, cases[i].rc, &t);
+		if (r != cases[i].status || strcmp(t, cases[i].line) != 0)
+			fail_msg("case %zu (limit %d, rc %d): status %d, line \"%s\"", i,
+				 (int)cases[i].limit, cases[i].rc, r, t);
+		free(t);
+	}
 	ruas_config_free(cfg);
 }
 
