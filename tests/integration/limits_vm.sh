@@ -29,9 +29,11 @@ install -m 0755 "$built" "$tmp/limitspawn" || exit 99
 vm_guest 600 "$abs_top_srcdir/tests/vm/limits_guest.sh" "$tmp/dest" "$RUAS_BINDIR" \
 	"$RUAS_LIBDIR" "$RUAS_PKGLIBEXECDIR" "$RUAS_SYSCONFDIR" "$tmp/limitspawn"
 expect "the guest script ran to its end" test "$RC" = 0
+expect "sup's service moved itself into its leaf, as ruas-setup(8) says" \
+	test "$(val sup.leaf)" = "0::/sup.service/supervisor"
 for who in sup root; do
 	case $who in
-	sup) how="sudo, non-root supervisor, delegated cgroup_parent" where="0::/sup.service/runs/run-" ;;
+	sup) how="sudo, non-root supervisor, delegated cgroup_parent" where="0::/sup.service/run-" ;;
 	root) how="pam, root supervisor, default parent" where="0::/ruas/run-" ;;
 	esac
 	# memory_max: 300 MB under 64M is killed, and the limit named.
@@ -85,7 +87,7 @@ expect "a PAM session of sudo's that moves sudo did move it" test "$(val sudo_mo
 expect "... and the run with limits did not start: RUAS_ERR_START at the helper's stage" \
 	has "$(all sudo_moved.out)" "error code=-8 stage=5 errno=0 message="
 expect "... saying why" has "$(all sudo_moved.out)" \
-	"refusing to run anything of the target outside its limits: the run's cgroup is \"/sup.service/runs/run-"
+	"refusing to run anything of the target outside its limits: the run's cgroup is \"/sup.service/run-"
 expect "... nothing of the target ran" test "$(val sudo_moved.marker)" = no
 expect "... nothing of the target left" test "$(val sudo_moved.left)" = 0
 expect "without limits, sudo's PAM session's move is left as it was" \

@@ -28,13 +28,14 @@ mkdir -m 0755 /etc/ruas-vm
 # The work_dir of every project: the target's, nothing of root's in it.
 mkdir -m 0755 /srv/work && chown t1: /srv/work
 
-# sup's delegated subtree: the service's cgroup and its files are sup's;
-# sup runs in a leaf of it, its runs go beneath another.
+# sup's service as systemd's Delegate=yes leaves it (ruas-setup delegate):
+# the service's cgroup and its files are sup's, its controllers available
+# but none handed down. sup moves itself into the leaf "supervisor" as it
+# starts (what DelegateSubgroup=supervisor does on systemd 254 and later),
+# and its runs go beside that leaf: cgroup_parent is the service's cgroup.
 D=$C/sup.service
-mkdir "$D" "$D/sup" || exit 1
-chown sup: "$D" "$D/cgroup.procs" "$D/cgroup.subtree_control" "$D/cgroup.threads" \
-	"$D/sup" "$D/sup/cgroup.procs" "$D/sup/cgroup.subtree_control" "$D/sup/cgroup.threads"
-echo "+memory +pids +cpu" >"$D/cgroup.subtree_control"
+mkdir "$D" || exit 1
+chown sup: "$D" "$D/cgroup.procs" "$D/cgroup.subtree_control" "$D/cgroup.threads"
 # A cgroup that is root's alone: no place for sup's runs.
 mkdir "$C/rootonly"
 
@@ -76,7 +77,7 @@ for pid in kids:
 u1, t1 = usage(), time.monotonic()
 print("cpu_per_mille=%d" % ((u1 - u0) / ((t1 - t0) * 1e6) * 1000), flush=True)'
 escape='cg=/sys/fs/cgroup$(cut -d: -f3 /proc/self/cgroup)
-for f in /sys/fs/cgroup/cgroup.procs /sys/fs/cgroup/sup.service/cgroup.procs /sys/fs/cgroup/sup.service/sup/cgroup.procs "$cg/../cgroup.procs"; do
+for f in /sys/fs/cgroup/cgroup.procs /sys/fs/cgroup/sup.service/cgroup.procs /sys/fs/cgroup/sup.service/supervisor/cgroup.procs "$cg/../cgroup.procs"; do
   if echo $$ 2>/dev/null >"$f"; then echo "moved-to=$f"; fi
 done
 for f in memory.max pids.max cpu.max cgroup.subtree_control; do
@@ -117,21 +118,23 @@ conf() { # NAME BACKEND AUDIT_DIR [GLOBAL_LINE]
 }
 mkdir -m 0700 /var/log/ruas-sup /var/log/ruas-root /var/log/ruas-bad
 chown sup: /var/log/ruas-sup /var/log/ruas-bad
-conf sup sudo /var/log/ruas-sup "cgroup_parent = \"$D/runs\";"
+conf sup sudo /var/log/ruas-sup "cgroup_parent = \"$D\";"
 # (Its check's walk of the trusted trees stops at once: a fatal finding of
 # its own beside the one this is about.)
 conf bad sudo /var/log/ruas-bad "cgroup_parent = \"$C/rootonly\"; scan_time_limit = 1;"
 conf root pam /var/log/ruas-root
 
-# as_sup CMD...: as sup, from its leaf of the delegated subtree.
+sup_env() { setpriv --reuid sup --regid sup --init-groups env -i PATH=/usr/bin:/bin \
+	HOME=/home/sup USER=sup LOGNAME=sup LANG=C.UTF-8 LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$@"; }
+# sup's service starts in its cgroup, as systemd starts it (as root), and
+# moves itself into its leaf, as ruas-setup(8) DELEGATE says to.
+(echo $BASHPID >"$D/cgroup.procs" &&
+	sup_env bash -c 'mkdir "$1/supervisor" && echo 0 >"$1/supervisor/cgroup.procs" &&
+		cat /proc/self/cgroup' _ "$D") | sed 's/^/sup.leaf=/'
+# as_sup CMD...: as a process of that supervisor, in its leaf.
 as_sup() {
-	bash -c 'echo $$ >"$1/sup/cgroup.procs" && shift &&
-		exec setpriv --reuid sup --regid sup --init-groups env -i PATH=/usr/bin:/bin \
-		HOME=/home/sup USER=sup LOGNAME=sup LANG=C.UTF-8 LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$@"' \
-		_ "$D" "$@"
+	(echo $BASHPID >"$D/supervisor/cgroup.procs" && sup_env "$@")
 }
-# The runs' parent, made by sup in its subtree.
-as_sup mkdir "$D/runs" || exit 1
 left() { pgrep -u t1 | wc -l; }
 settled() { # nothing of t1 left, within 10 s (polled)
 	for _ in $(seq 100); do

@@ -22,6 +22,11 @@ struct setup_args {
 	const char *home;
 	const char *work_dir;
 	int json;
+	const char *unit;	     /* delegate: the supervisor's systemd service */
+	const char *systemd_dir;     /* delegate --install: where UNIT.d goes */
+	const char *systemd_version; /* delegate: as given, else systemctl's */
+	const char *systemctl;
+	int install;
 	/* --config: target_sudo_allowed of every project with a run_as_user (borrowed) */
 	const char **sudo_allowed;
 };
@@ -32,6 +37,7 @@ int setup_acl(const struct setup_args *a);
 int setup_home(const struct setup_args *a);
 int setup_install(const struct setup_args *a);
 int setup_check(const struct setup_args *a);
+int setup_delegate(const struct setup_args *a);
 
 /* The one target of acl and home, looked up and checked. */
 struct setup_target {

@@ -28,6 +28,8 @@ static void usage(FILE *f)
 	      "       ruas-setup check (--target USER ... | --config FILE) [--supervisor USER] [--json]\n"
 	      "       ruas-setup acl --target USER --work-dir DIR\n"
 	      "       ruas-setup home --target USER --home DIR\n"
+	      "       ruas-setup delegate --unit UNIT [--systemd-version N]\n"
+	      "                           [--install [--systemd-dir DIR]]\n"
 	      "\n"
 	      "  sudoers  print the supervisor's sudoers fragment on stdout\n"
 	      "  useradd  print an idempotent POSIX sh script that creates a target user\n"
@@ -37,8 +39,11 @@ static void usage(FILE *f)
 	      "  acl      grant USER rwX on the tree DIR (default ACLs on directories) by\n"
 	      "           descriptor: no symlink followed, no other filesystem entered\n"
 	      "  home     chmod 0700 the home DIR of USER by descriptor, if USER owns it\n"
+	      "  delegate print the systemd drop-in that gives the supervisor's service UNIT\n"
+	      "           a cgroup of its own for the runs' limits; --install writes it as\n"
+	      "           DIR/UNIT.d/ruas-delegate.conf (DIR /etc/systemd/system)\n"
 	      "\n"
-	      "  other options: --visudo PATH, --sudo PATH, --helper PATH\n"
+	      "  other options: --visudo PATH, --sudo PATH, --helper PATH, --systemctl PATH\n"
 	      "exit status: 0 ok, 1 a validation failed (nothing changed),\n"
 	      "             2 usage error or refused input (nothing printed or written)\n",
 	      f);
@@ -114,13 +119,15 @@ static const struct verb {
 	int (*run)(const struct setup_args *a);
 	int one_target;       /* acts on one user's account: exactly one --target */
 	int needs_supervisor; /* writes or prints the supervisor's fragment */
+	int needs_unit;       /* acts on the supervisor's systemd service, on no user */
 } verbs[] = {
-	{"sudoers", setup_sudoers, 0, 1},
-	{"useradd", setup_useradd, 1, 0},
-	{"install", setup_install, 0, 1},
-	{"check", setup_check, 0, 0},
-	{"acl", setup_acl, 1, 0},
-	{"home", setup_home, 1, 0},
+	{"sudoers", setup_sudoers, 0, 1, 0},
+	{"useradd", setup_useradd, 1, 0, 0},
+	{"install", setup_install, 0, 1, 0},
+	{"check", setup_check, 0, 0, 0},
+	{"acl", setup_acl, 1, 0, 0},
+	{"home", setup_home, 1, 0, 0},
+	{"delegate", setup_delegate, 0, 0, 1},
 };
 
 static const struct verb *find_verb(const char *name)
@@ -165,6 +172,11 @@ static int parse_options(int argc, char **argv, struct setup_args *a, size_t *nt
 		{"home", required_argument, NULL, 'm'},
 		{"work-dir", required_argument, NULL, 'w'},
 		{"json", no_argument, NULL, 'j'},
+		{"unit", required_argument, NULL, 'u'},
+		{"systemd-dir", required_argument, NULL, 'D'},
+		{"systemd-version", required_argument, NULL, 'Y'},
+		{"systemctl", required_argument, NULL, 'C'},
+		{"install", no_argument, NULL, 'i'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0}};
@@ -187,6 +199,11 @@ static int parse_options(int argc, char **argv, struct setup_args *a, size_t *nt
 		case 'm': a->home = optarg; break;
 		case 'w': a->work_dir = optarg; break;
 		case 'j': a->json = 1; break;
+		case 'u': a->unit = optarg; break;
+		case 'D': a->systemd_dir = optarg; break;
+		case 'Y': a->systemd_version = optarg; break;
+		case 'C': a->systemctl = optarg; break;
+		case 'i': a->install = 1; break;
 		case 'h':
 			usage(stdout);
 			return output_ok(stdout) ? SETUP_OK : SETUP_FAILED;
@@ -204,6 +221,20 @@ static int check_targets(const struct verb *v, struct setup_args *a, size_t *nta
 			 ruas_config **cfg)
 {
 	int rc;
+	if (v->needs_unit) {
+		if (*ntargets || a->config || a->supervisor)
+			return setup_fail(SETUP_USAGE, "%s takes --unit UNIT, and no --target, "
+					  "--config nor --supervisor", a->verb);
+		if (!a->unit)
+			return setup_fail(SETUP_USAGE, "%s needs --unit UNIT (the supervisor's "
+					  "systemd service)", a->verb);
+		if (a->systemd_dir && !a->install)
+			return setup_fail(SETUP_USAGE, "--systemd-dir goes with --install");
+		return GO_ON;
+	}
+	if (a->unit || a->install || a->systemd_dir || a->systemd_version || a->systemctl)
+		return setup_fail(SETUP_USAGE, "--unit, --install, --systemd-dir, "
+				  "--systemd-version and --systemctl belong to delegate");
 	if (v->one_target) {
 		if (*ntargets != 1 || a->config)
 			return setup_fail(SETUP_USAGE, "%s takes exactly one --target USER",
