@@ -29,6 +29,9 @@ install -m 0755 "$built" "$tmp/limitspawn" || exit 99
 vm_guest 600 "$abs_top_srcdir/tests/vm/limits_guest.sh" "$tmp/dest" "$RUAS_BINDIR" \
 	"$RUAS_LIBDIR" "$RUAS_PKGLIBEXECDIR" "$RUAS_SYSCONFDIR" "$tmp/limitspawn"
 expect "the guest script ran to its end" test "$RC" = 0
+expect "a supervisor still in its delegated cgroup: ruas check fails" test "$(val early.check.rc)" = 1
+expect "... the limits finding says that cgroup holds processes" test "$(val early.check.says)" -ge 1
+expect "... and to move into its leaf" test "$(val early.check.fix)" -ge 1
 expect "sup's service moved itself into its leaf, as ruas-setup(8) says" \
 	test "$(val sup.leaf)" = "0::/sup.service/supervisor"
 for who in sup root; do

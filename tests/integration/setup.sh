@@ -283,6 +283,84 @@ expect "useradd: id -G or id -g failing: refused, exit 1" test "$RC" = 1
 expect "... saying so" has "$ERR" "cannot read the ids of user agent1"
 gpasswd -d agent1 docker >/dev/null
 
+# ------------------------------------------------------------------ delegate
+# The supervisor's systemd drop-in (ruas-setup(8) DELEGATE): printed, then
+# written where systemd reads it as root, never through a link nor into a
+# directory that others may write.
+SD=$SB/systemd
+mkdir -m 0755 "$SD" "$SB/decoy"
+setup delegate --unit cc-connect --systemd-version 252
+expect "delegate: printed for systemd 252, without DelegateSubgroup=" \
+	test "$RC$(grep -c '^Delegate=cpu memory pids$' <<<"$OUT")$(grep -c '^DelegateSubgroup=' <<<"$OUT")" = 010
+setup delegate --unit cc-connect.service --systemd-version 254
+expect "delegate: from 254, DelegateSubgroup=supervisor" \
+	test "$RC$(sed -n '$p' <<<"$OUT")" = 0DelegateSubgroup=supervisor
+printf '#!/bin/sh\necho "systemd 256 (256.7-2)"\necho "+PAM +AUDIT"\n' >"$SB/systemctl256"
+chmod 755 "$SB/systemctl256"
+setup delegate --unit cc-connect --systemctl "$SB/systemctl256"
+expect "delegate: the version from systemctl --version" has "$OUT" "DelegateSubgroup=supervisor"
+if [ -x /bin/systemctl ]; then
+	v=$(/bin/systemctl --version | sed -n '1s/^systemd \([0-9]*\).*/\1/p')
+	setup delegate --unit cc-connect
+	want=$("$SETUP" delegate --unit cc-connect --systemd-version "$v")
+	expect "delegate: this host's systemctl ($v) by default" test "$RC:$OUT" = "0:$want"
+fi
+setup delegate --unit cc-connect --systemctl /bin/false
+expect "delegate: no version from systemctl: exit 1, saying what to give" \
+	test "$RC:$OUT" = "1:" -a -n "$(grep -F 'give --systemd-version N' <<<"$ERR")"
+for bad in '../evil' 'a/b' $'a\nb' 'x"; ExecStart=/bin/sh' 'cc.socket' 'bridge@.service' ''; do
+	setup delegate --unit "$bad" --install --systemd-dir "$SD" --systemd-version 252
+	expect "delegate: unit $(printf %q "$bad") refused (2), nothing written" \
+		test "$RC:$OUT:$(ls -A "$SD")" = "2::" -a -n "$(grep -F -- '--unit "' <<<"$ERR")"
+done
+mkdir -m 0755 "$SD/cc-connect.service.d"
+printf 'stale\n' >"$SD/cc-connect.service.d/.ruas-delegate.conf.new-deadbeef"
+printf '[Service]\nDelegate=no\n' >"$SD/cc-connect.service.d/ruas-delegate.conf"
+chmod 0600 "$SD/cc-connect.service.d/ruas-delegate.conf"
+printf '[Service]\nNice=5\n' >"$SD/cc-connect.service.d/other.conf"
+want=$("$SETUP" delegate --unit cc-connect --systemd-version 252)
+setup delegate --unit cc-connect --install --systemd-dir "$SD" --systemd-version 252
+F=$SD/cc-connect.service.d/ruas-delegate.conf
+expect "delegate --install: replaces the old drop-in with the printed one" \
+	test "$RC:$(cat "$F")" = "0:$want"
+expect "... 0644 root:root, a regular file" test "$(stat -c '%a %U %G %F' "$F")" = "644 root root regular file"
+expect "... says what to do next" has "$ERR" "systemctl daemon-reload, then systemctl restart cc-connect.service"
+expect "... and the cgroup_parent to set" has "$ERR" 'cgroup_parent = "/sys/fs/cgroup/system.slice/cc-connect.service"'
+expect "... leaves the unit's other drop-ins alone" test "$(cat "$SD/cc-connect.service.d/other.conf")" = $'[Service]\nNice=5'
+expect "... and removes its own stale dot-files" test "$(ls -A "$SD/cc-connect.service.d")" = $'other.conf\nruas-delegate.conf'
+ino=$(stat -c %i "$F")
+setup delegate --unit cc-connect --install --systemd-dir "$SD" --systemd-version 252
+expect "delegate --install again: the same file, untouched" test "$RC:$(stat -c %i "$F")" = "0:$ino"
+expect "... saying it was in place" has "$ERR" "already in place: $F"
+# A link where the drop-in goes is replaced, never written through.
+rm "$F" && ln -s "$SB/decoy/victim" "$F"
+setup delegate --unit cc-connect --install --systemd-dir "$SD" --systemd-version 252
+expect "delegate --install: a symlink at the drop-in is replaced by the file" \
+	test "$RC:$(stat -c %F "$F"):$(ls -A "$SB/decoy")" = "0:regular file:"
+# A link where UNIT.d goes is not followed.
+ln -s "$SB/decoy" "$SD/evil.service.d"
+setup delegate --unit evil --install --systemd-dir "$SD" --systemd-version 252
+expect "delegate --install: UNIT.d a symlink: refused (1), nothing written through it" \
+	test "$RC:$(ls -A "$SB/decoy")" = "1:" -a -n "$(grep -F 'never followed' <<<"$ERR")"
+# Directories that someone else may write: systemd would run what they put there.
+mkdir -m 0755 "$SD/t1.service.d" && chown t1 "$SD/t1.service.d"
+setup delegate --unit t1 --install --systemd-dir "$SD" --systemd-version 252
+expect "delegate --install: UNIT.d owned by a user: refused (1), nothing written" \
+	test "$RC:$(ls -A "$SD/t1.service.d")" = "1:" -a -n "$(grep -F 'owned by root and writable only by root' <<<"$ERR")"
+mkdir -m 0777 "$SB/open"
+setup delegate --unit cc-connect --install --systemd-dir "$SB/open" --systemd-version 252
+expect "delegate --install: a directory others may write: refused (1), nothing written" \
+	test "$RC:$(ls -A "$SB/open")" = "1:"
+as_user sup "$SETUP" delegate --unit cc-connect --install --systemd-dir "$SD" --systemd-version 252 >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "delegate --install as a user: refused (2)" test "$RC" = 2 -a -n "$(grep -F 'must run as root' <<<"$ERR")"
+setup delegate --unit cc-connect --target t1
+expect "delegate with --target: usage (2)" test "$RC" = 2
+setup delegate --unit cc-connect --systemd-dir "$SD" --systemd-version 252
+expect "delegate --systemd-dir without --install: usage (2)" test "$RC" = 2
+setup delegate --unit cc-connect --systemd-version 25x
+expect "delegate --systemd-version 25x: usage (2)" test "$RC:$OUT" = "2:"
+
 # ------------------------------------------------------------------ end to end
 sandbox_user ops
 mkdir -p "$SB/e2e/app"

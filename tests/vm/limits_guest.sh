@@ -126,6 +126,13 @@ conf root pam /var/log/ruas-root
 
 sup_env() { setpriv --reuid sup --regid sup --init-groups env -i PATH=/usr/bin:/bin \
 	HOME=/home/sup USER=sup LOGNAME=sup LANG=C.UTF-8 LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$@"; }
+# Before sup's service has moved itself into its leaf, its check says so.
+conf early sudo /var/log/ruas-sup "cgroup_parent = \"$D\"; scan_time_limit = 1;"
+(echo $BASHPID >"$D/cgroup.procs" &&
+	sup_env "$RUAS" -c /etc/ruas-vm/early.conf check >/tmp/out 2>/tmp/err </dev/null
+	echo "early.check.rc=$?"
+	echo "early.check.says=$(cat /tmp/out /tmp/err | grep -c 'sup.service" holds processes of its own')"
+	echo "early.check.fix=$(cat /tmp/out /tmp/err | grep -c 'move it into "/sys/fs/cgroup/sup.service/supervisor" as it starts)')")
 # sup's service starts in its cgroup, as systemd starts it (as root), and
 # moves itself into its leaf, as ruas-setup(8) DELEGATE says to.
 (echo $BASHPID >"$D/cgroup.procs" &&

@@ -85,9 +85,15 @@ static void controllers_what_and_fix(struct buf *b, const struct cgroup_place *p
 		buf_adds(b, "Run the supervisor in a cgroup of its own inside it (systemd 254 and "
 			    "later: DelegateSubgroup=supervisor; else move it into ");
 		at_sub(b, m, j->where, "/supervisor");
-		buf_adds(b, " as it starts) and set cgroup_parent to another, such as ");
-		at_sub(b, m, j->where, "/runs");
-		buf_adds(b, ".");
+		if (pl->is_default) {
+			/* Its own cgroup is the default: once it has left it, that is the parent. */
+			buf_adds(b, " as it starts) and set cgroup_parent to ");
+			at(b, m, j->where);
+			buf_adds(b, ": its runs then go beside it (ruas-setup(8), DELEGATE).");
+		} else {
+			buf_adds(b, " as it starts): its runs then go beside it (ruas-setup(8), "
+				    "DELEGATE).");
+		}
 		return;
 	case CGROUP_CANNOT_HAND_DOWN:
 		at(b, m, j->where);

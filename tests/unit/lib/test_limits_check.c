@@ -198,7 +198,9 @@ static void test_cgroup_messages(void **state)
 		  "cgroup v1", "systemd.unified_cgroup_hierarchy=1", NULL}},
 		{CGROUP_INTERNAL_PROCESS, CGROUP_CTL_MEMORY, NULL,
 		 {"holds processes of its own", "DelegateSubgroup=supervisor",
-		  "\"/sys/fs/cgroup/system.slice/bridge.service/runs/runs\".", NULL}},
+		  "move it into \"/sys/fs/cgroup/system.slice/bridge.service/runs/supervisor\" as "
+		  "it starts): its runs then go beside it (ruas-setup(8), DELEGATE).",
+		  NULL}},
 		{CGROUP_CANNOT_HAND_DOWN, CGROUP_CTL_MEMORY, NULL,
 		 {"does not hand the memory controller down", "echo \"+memory\" >", NULL}},
 		{CGROUP_UNREADABLE, 0, NULL, {"could not be read: Permission denied", NULL}},
@@ -219,6 +221,21 @@ static void test_cgroup_messages(void **state)
 		assert_non_null(strstr(t, " Then restart ruas.\n"));
 		free(t);
 	}
+	/* The supervisor's own cgroup, the default, holds it: cgroup_parent is to name it. */
+	pl.is_default = 1;
+	strcpy(pl.parent, pl.own);
+	j.verdict = CGROUP_INTERNAL_PROCESS;
+	j.controllers = CGROUP_CTL_MEMORY;
+	strcpy(j.where, pl.own);
+	char *d = cgroup_text(&pl, NULL, &j);
+	expect_parts(d, (const char *const[]){
+				"\"/sys/fs/cgroup/system.slice/bridge.service\" holds processes of its "
+				"own (the supervisor's own cgroup is the default)",
+				"move it into \"/sys/fs/cgroup/system.slice/bridge.service/supervisor\" "
+				"as it starts) and set cgroup_parent to \"/sys/fs/cgroup/system.slice/"
+				"bridge.service\": its runs then go beside it",
+				NULL});
+	free(d);
 	/* Where runs go could not be found: no cgroup v2 at all. */
 	memset(&pl, 0, sizeof pl);
 	char *t = cgroup_text(&pl, "no cgroup v2 is mounted", NULL);
