@@ -77,6 +77,7 @@ two_vars() {
 ruas_install: none
 ruas_prefix: "$PREFIX"
 ruas_supervisor: sup2
+ruas_supervisor_unit: sup2-bridge
 ruas_config_path: /etc/ruas/ruas.conf
 ruas_settings:
   env_allowlist: [LANG, ${1:-TERM}]
@@ -139,6 +140,16 @@ expect "host two: its users are its own (45000), host one has none of them" \
 	"$(getent passwd ops-agent sup2 | wc -l)" = 0
 expect "host one has no users of host two, nor host two of host one" \
 	test -z "$(in_two getent passwd web-agent sup1)"
+DROPIN=/etc/systemd/system/sup2-bridge.service.d/ruas-delegate.conf
+expect "host two: the supervisor's service has ruas-setup delegate's drop-in, 0644 root:root" \
+	test "$(in_two stat -c '%a %U:%G' "$DROPIN")" = "644 root:root" -a \
+	"$(in_two cat "$DROPIN")" = "$(in_two "$PREFIX/sbin/ruas-setup" delegate --unit sup2-bridge)"
+# (Ansible wraps a warning's lines: compared with every run of white space as one space.)
+expect "... and warns that it is to be restarted" \
+	has "$(tr -s ' \n' '  ' <<<"$PLAY")" 'ruas-setup: next: systemctl daemon-reload, then systemctl restart sup2-bridge.service'
+expect "... host one has none" test ! -e /etc/systemd/system/sup2-bridge.service.d
+expect "host two's check warns that the service runs in no leaf of its cgroup yet" \
+	has "$(tr -s ' \n' '  ' <<<"$PLAY")" 'sup2-bridge.service runs no supervisor in a leaf "supervisor" of its cgroup'
 
 # ------------------------------------------------------------------ second run
 playbook --diff -i "$SB/inv-base.yml"
@@ -239,6 +250,17 @@ expect "an integer outside 32 bits is refused, nothing written" \
 expect "a project that is a string, not a mapping, is refused, and no user eve is made" \
 	test "$(recap two failed)" = 1 -a -n "$(grep -F 'a project is a dict of ruas.conf keys' <<<"$PLAY")" -a \
 	-z "$(in_two getent passwd eve)"
+
+# A unit that is not a service: ruas-setup's message, nothing written.
+inventory "$SB/inv-bad6.yml" "$(one_vars no-api; echo 'ruas_supervisor_unit: "sup1.socket"')" \
+	"$(two_vars | sed 's/^ruas_supervisor_unit: .*/ruas_supervisor_unit: "..\/evil"/')"
+playbook -i "$SB/inv-bad6.yml"
+expect "ruas_supervisor_unit not a service fails the play with ruas-setup's message" \
+	test "$(recap one failed)" = 1 -a -n "$(grep -F 'is not a service' <<<"$PLAY")"
+expect "... and a name with a slash" \
+	test "$(recap two failed)" = 1 -a -n "$(grep -F 'may contain only' <<<"$PLAY")"
+expect "... nothing written for either" \
+	test -z "$(ls /etc/systemd/system | grep -F sup1)" -a -z "$(in_two ls /etc/systemd | grep -F evil)"
 
 # A symlink in place of the configuration is replaced, never written through.
 in_two sh -c 'echo decoy >/etc/decoy && chmod 0600 /etc/decoy && ln -sf /etc/decoy /etc/ruas/ruas.conf'

@@ -26,8 +26,10 @@ if ! "${MAKE:-make}" -s -C "${abs_top_builddir:?}" install DESTDIR="$tmp/dest" >
 	exit 99
 fi
 install -m 0755 "$built" "$tmp/limitspawn" || exit 99
+install -m 0644 "$abs_top_srcdir/contrib/ansible/roles/ruas/library/ruas_check.py" "$tmp/ruas_check.py" ||
+	exit 99
 vm_guest 600 "$abs_top_srcdir/tests/vm/limits_guest.sh" "$tmp/dest" "$RUAS_BINDIR" \
-	"$RUAS_LIBDIR" "$RUAS_PKGLIBEXECDIR" "$RUAS_SYSCONFDIR" "$tmp/limitspawn"
+	"$RUAS_LIBDIR" "$RUAS_PKGLIBEXECDIR" "$RUAS_SYSCONFDIR" "$tmp/limitspawn" "$tmp/ruas_check.py"
 expect "the guest script ran to its end" test "$RC" = 0
 expect "a supervisor still in its delegated cgroup: ruas check fails" test "$(val early.check.rc)" = 1
 expect "... the limits finding says that cgroup holds processes" test "$(val early.check.says)" -ge 1
@@ -95,6 +97,12 @@ expect "... nothing of the target ran" test "$(val sudo_moved.marker)" = no
 expect "... nothing of the target left" test "$(val sudo_moved.left)" = 0
 expect "without limits, sudo's PAM session's move is left as it was" \
 	has "$(all sudo_moved_plain.out)" "0::/logind-scope"
+# The Ansible role's check, told the supervisor's unit, checks from its leaf.
+expect "the role's ruas_check, told the unit, ran ruas check in the service's leaf" \
+	test "$(val checkmod.leaf.ran):$(val checkmod.leaf.cgroup)" = "1:/sys/fs/cgroup/sup.service/supervisor"
+expect "... where the cgroup limits are no fatal finding" test "$(val checkmod.leaf.limits)" = 0
+expect "... which they are from where Ansible runs, without the unit" \
+	test "$(val checkmod.here.ran)" = 1 -a "$(val checkmod.here.limits)" -ge 1
 expect "no run's cgroup is left at all" test "$(val leftover)" = 0
 vm_guest_dump
 tap_finish

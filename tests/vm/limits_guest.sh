@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/vm/limits_guest.sh DEST BINDIR LIBDIR PKGLIBEXECDIR SYSCONFDIR LIMITSPAWN - run
+# tests/vm/limits_guest.sh DEST BINDIR LIBDIR PKGLIBEXECDIR SYSCONFDIR LIMITSPAWN CHECKMOD - run
 # inside the VM by tests/integration/limits_vm.sh: ruas's cgroup limits
 # (memory_max, tasks_max, cpu_max, cgroup_parent) for real, on the sudo
 # backend as a non-root supervisor with a delegated cgroup (what systemd's
@@ -8,9 +8,11 @@
 # DESTDIR=DEST; LIMITSPAWN (tests/vm/limitspawn.c) spawns a project through
 # the library, as an embedder does, without the startup checks: their walk
 # of the trusted trees over the VM's 9p share would outlast any bound.
+# CHECKMOD is the Ansible role's ruas_check module, run here as Ansible runs
+# it, to see that it checks from the supervisor's leaf when told the unit.
 # Prints KEY=VALUE lines for the host to judge.
 set -u
-dest=$1 bindir=$2 libdir=$3 pkglibexecdir=$4 sysconfdir=$5 LS=$6
+dest=$1 bindir=$2 libdir=$3 pkglibexecdir=$4 sysconfdir=$5 LS=$6 CHECKMOD=$7
 RUAS=$dest$bindir/ruas HELPER=$dest$pkglibexecdir/ruas-exec SESSION=$dest$pkglibexecdir/ruas-session
 export LD_LIBRARY_PATH=$dest$libdir
 sup_uid=56910 t1_uid=56911
@@ -214,4 +216,34 @@ run sudo_moved sup sup marker
 echo "sudo_moved.by_pam=$(wc -l </var/log/ruas-vm-moved)"
 echo "sudo_moved.marker=$(test -e /home/t1/marker && echo yes || echo no)"
 run sudo_moved_plain sup sup plain
+# The role's ruas_check, as root, told the supervisor's unit: it checks from
+# the service's leaf (systemctl here names the unit's cgroup, as systemd
+# would); without the unit it checks from where Ansible runs (here the top),
+# from where the supervisor could not move a run into its cgroup.
+printf '#!/bin/sh\n[ "$*" = "show -p ControlGroup --value sup.service" ] && echo /sup.service\n' \
+	>/tmp/systemctl
+chmod 755 /tmp/systemctl
+# (The module gives ruas a clean environment: the build's libraries by a wrapper.)
+printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$LD_LIBRARY_PATH" "$RUAS" >/tmp/ruas
+chmod 755 /tmp/ruas
+for how in leaf here; do
+	unit=sup.service
+	[ $how = here ] && unit=
+	python3 - /tmp/ruas "$unit" >/tmp/args.json <<'EOP'
+import json, sys
+print(json.dumps({"ANSIBLE_MODULE_ARGS": {
+    "user": "sup", "ruas": sys.argv[1], "config": "/etc/ruas-vm/early.conf",
+    "unit": sys.argv[2], "systemctl": "/tmp/systemctl", "cgroup_root": "/sys/fs/cgroup"}}))
+EOP
+	python3 "$CHECKMOD" /tmp/args.json >/tmp/out 2>/tmp/err </dev/null
+	python3 - $how /tmp/out <<'EOP'
+import json, sys
+r = json.loads(open(sys.argv[2]).read())
+how = sys.argv[1]
+print("checkmod.%s.cgroup=%s" % (how, r.get("cgroup")))
+print("checkmod.%s.limits=%d" % (how, sum(": limits: " in f for f in r.get("fatal", []))))
+print("checkmod.%s.ran=%d" % (how, "report" in r))
+print("checkmod.%s.msg=%s" % (how, " ".join(str(r.get("msg", "")).split())[:400]))
+EOP
+done
 echo "leftover=$(find $C -mindepth 2 -type d -name 'run-*' | wc -l)"

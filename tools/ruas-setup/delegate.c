@@ -40,9 +40,9 @@ static int version_from_systemctl(const char *systemctl)
 		return -1;
 	posix_spawn_file_actions_t fa;
 	pid_t pid;
-	const char *argv[] = {systemctl, "--version", NULL};
 	int e = posix_spawn_file_actions_init(&fa);
 	if (e == 0) {
+		const char *argv[] = {systemctl, "--version", NULL};
 		posix_spawn_file_actions_adddup2(&fa, p[1], 1);
 		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 		e = posix_spawn(&pid, systemctl, &fa, NULL, (char *const *)argv, environ);
@@ -221,11 +221,13 @@ out:
 
 int setup_delegate(const struct setup_args *a)
 {
-	char unit[300], shown[256];
+	char unit[300];
 	const char *why = dropin_unit(a->unit, unit, sizeof unit);
-	if (why)
+	if (why) {
+		char shown[256];
 		return setup_fail(SETUP_USAGE, "--unit \"%s\" %s; nothing written",
 				  escape_name(a->unit, shown, sizeof shown), why);
+	}
 	if (a->install && geteuid() != 0)
 		return setup_fail(SETUP_USAGE, "delegate --install must run as root; nothing "
 				  "written");

@@ -17,11 +17,19 @@ description:
     clean environment, as a service manager would start the supervisor.
   - Fails when the report is not ok, with every fatal finding's project, check and message
     in the failure message; warnings are returned, and shown as Ansible warnings.
+  - With I(unit), the supervisor's service (ruas_supervisor_unit), the check runs where the
+    supervisor runs, in the leaf C(supervisor) of that service's cgroup (ruas-setup(8),
+    DELEGATE), so that the cgroup limits are judged as the supervisor will meet them. When
+    the service is not running in such a leaf (not restarted since its drop-in), the check
+    runs from here, and a warning says so.
   - Changes nothing; runs in check mode too.
 options:
   user: {description: The supervisor., type: str, required: true}
   ruas: {description: The ruas program., type: str, required: true}
   config: {description: The configuration., type: str, required: true}
+  unit: {description: "The supervisor's systemd service, or empty.", type: str, default: ''}
+  systemctl: {description: The systemctl program., type: str, default: /bin/systemctl}
+  cgroup_root: {description: The cgroup v2 mount., type: str, default: /sys/fs/cgroup}
 '''
 
 
@@ -33,6 +41,43 @@ def as_user(user):
     cwd = pw.pw_dir if os.path.isdir(pw.pw_dir) else '/'
     return dict(user=pw.pw_uid, group=pw.pw_gid, extra_groups=os.getgrouplist(user, pw.pw_gid),
                 env=env, cwd=cwd, umask=0o022)
+
+
+def in_leaf(user, procs):
+    """as_user(user), but first (as root) into the cgroup whose cgroup.procs is procs."""
+    kw = as_user(user)
+    uid, gid, groups = kw.pop('user'), kw.pop('group'), kw.pop('extra_groups')
+
+    def enter():
+        with open(procs, 'w', encoding='ascii') as f:
+            f.write('0\n')
+        os.setgroups(groups)
+        os.setgid(gid)
+        os.setuid(uid)
+    return dict(preexec_fn=enter, **kw)
+
+
+def service_leaf(module, p):
+    """cgroup.procs of the leaf the service p['unit'] runs its supervisor in, or None."""
+    if not p['unit']:
+        return None
+    unit = p['unit'] if p['unit'].endswith('.service') else p['unit'] + '.service'
+    try:
+        proc = subprocess.run([p['systemctl'], 'show', '-p', 'ControlGroup', '--value', unit],
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=60,
+                              check=False)
+        cg = proc.stdout.decode('utf-8', 'replace').strip() if proc.returncode == 0 else ''
+    except (OSError, subprocess.SubprocessError):
+        cg = ''
+    leaf = os.path.join(p['cgroup_root'], cg.lstrip('/'), 'supervisor') if cg.startswith('/') else ''
+    procs = os.path.join(leaf, 'cgroup.procs')
+    if not cg.startswith('/') or '/../' in cg + '/' or not os.path.isfile(procs):
+        module.warn('%s runs no supervisor in a leaf "supervisor" of its cgroup%s (restart it '
+                    'with its drop-in in place; ruas-setup(8), DELEGATE): ruas check judges the '
+                    'cgroup limits from here, not from where the supervisor runs'
+                    % (unit, ' ' + cg if cg else ''))
+        return None
+    return procs
 
 
 def findings(report, kind):
@@ -51,12 +96,17 @@ def main():
     module = AnsibleModule(argument_spec=dict(
         user=dict(type='str', required=True),
         ruas=dict(type='str', required=True),
-        config=dict(type='str', required=True)), supports_check_mode=True)
+        config=dict(type='str', required=True),
+        unit=dict(type='str', default=''),
+        systemctl=dict(type='str', default='/bin/systemctl'),
+        cgroup_root=dict(type='str', default='/sys/fs/cgroup')), supports_check_mode=True)
     p = module.params
     argv = [p['ruas'], 'check', '-c', p['config'], '--json']
+    leaf = service_leaf(module, p)
     try:
+        how = in_leaf(p['user'], leaf) if leaf else as_user(p['user'])
         proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True,
-                              timeout=600, check=False, **as_user(p['user']))
+                              timeout=600, check=False, **how)
     except (KeyError, OSError, subprocess.SubprocessError) as e:
         module.fail_json(msg='cannot run ruas check as %s: %s' % (p['user'], e), cmd=argv)
     out = proc.stdout.decode('utf-8', 'replace')
@@ -71,7 +121,7 @@ def main():
     for w in warnings:
         module.warn(w)
     result = dict(changed=False, report=report, fatal=fatal, warnings_found=warnings,
-                  rc=proc.returncode, stderr=err)
+                  rc=proc.returncode, stderr=err, cgroup=os.path.dirname(leaf) if leaf else None)
     if not report.get('ok') or proc.returncode != 0:
         module.fail_json(msg='ruas check as %s found %d fatal finding(s) in %s:\n%s'
                          % (p['user'], len(fatal), p['config'], '\n'.join(fatal)), **result)
