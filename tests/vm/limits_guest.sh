@@ -16,28 +16,7 @@ dest=$1 bindir=$2 libdir=$3 pkglibexecdir=$4 sysconfdir=$5 LS=$6 CHECKMOD=$7
 RUAS=$dest$bindir/ruas HELPER=$dest$pkglibexecdir/ruas-exec SESSION=$dest$pkglibexecdir/ruas-session
 export LD_LIBRARY_PATH=$dest$libdir
 sup_uid=56910 t1_uid=56911
-C=/sys/fs/cgroup
-# The guest's /etc is a throwaway overlay: a host like the sandboxes'.
-printf 'Defaults !syslog\n' >/etc/sudoers.d/zz-nolog
-chmod 0440 /etc/sudoers.d/zz-nolog
-find /etc/sudoers.d -maxdepth 1 -type f ! -name zz-nolog ! -name README -delete
-useradd -u $sup_uid -U -m -s /bin/bash sup || exit 1
-useradd -u $t1_uid -U -m -s /bin/bash t1 || exit 1
-printf 'sup ALL=(t1) NOPASSWD: ALL\n' >/etc/sudoers.d/ruas-sup
-chmod 0440 /etc/sudoers.d/ruas-sup
-install -m 644 "$dest$sysconfdir/pam.d/ruas" /etc/pam.d/ruas
-mkdir -m 0755 /etc/ruas-vm
-# The work_dir of every project: the target's, nothing of root's in it.
-mkdir -m 0755 /srv/work && chown t1: /srv/work
-
-# sup's service as systemd's Delegate=yes leaves it (ruas-setup delegate):
-# the service's cgroup and its files are sup's, its controllers available
-# but none handed down. sup moves itself into the leaf "supervisor" as it
-# starts (what DelegateSubgroup=supervisor does on systemd 254 and later),
-# and its runs go beside that leaf: cgroup_parent is the service's cgroup.
-D=$C/sup.service
-mkdir "$D" || exit 1
-chown sup: "$D" "$D/cgroup.procs" "$D/cgroup.subtree_control" "$D/cgroup.threads"
+. "$(dirname "$0")/ruas_host.sh"
 # A cgroup that is root's alone: no place for sup's runs.
 mkdir "$C/rootonly"
 
@@ -126,8 +105,6 @@ conf sup sudo /var/log/ruas-sup "cgroup_parent = \"$D\";"
 conf bad sudo /var/log/ruas-bad "cgroup_parent = \"$C/rootonly\"; scan_time_limit = 1;"
 conf root pam /var/log/ruas-root
 
-sup_env() { setpriv --reuid sup --regid sup --init-groups env -i PATH=/usr/bin:/bin \
-	HOME=/home/sup USER=sup LOGNAME=sup LANG=C.UTF-8 LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$@"; }
 # Before sup's service has moved itself into its leaf, its check says so.
 conf early sudo /var/log/ruas-sup "cgroup_parent = \"$D\"; scan_time_limit = 1;"
 (echo $BASHPID >"$D/cgroup.procs" &&
@@ -135,15 +112,7 @@ conf early sudo /var/log/ruas-sup "cgroup_parent = \"$D\"; scan_time_limit = 1;"
 	echo "early.check.rc=$?"
 	echo "early.check.says=$(cat /tmp/out /tmp/err | grep -c 'sup.service" holds processes of its own')"
 	echo "early.check.fix=$(cat /tmp/out /tmp/err | grep -c 'move it into "/sys/fs/cgroup/sup.service/supervisor" as it starts)')")
-# sup's service starts in its cgroup, as systemd starts it (as root), and
-# moves itself into its leaf, as ruas-setup(8) DELEGATE says to.
-(echo $BASHPID >"$D/cgroup.procs" &&
-	sup_env bash -c 'mkdir "$1/supervisor" && echo 0 >"$1/supervisor/cgroup.procs" &&
-		cat /proc/self/cgroup' _ "$D") | sed 's/^/sup.leaf=/'
-# as_sup CMD...: as a process of that supervisor, in its leaf.
-as_sup() {
-	(echo $BASHPID >"$D/supervisor/cgroup.procs" && sup_env "$@")
-}
+sup_service_start | sed 's/^/sup.leaf=/'
 left() { pgrep -u t1 | wc -l; }
 settled() { # nothing of t1 left, within 10 s (polled)
 	for _ in $(seq 100); do

@@ -107,6 +107,8 @@ trap 'rm -rf "$work"' EXIT
 xfer=$work/xfer
 mkdir -m 0700 "$xfer" || exit 99
 install -m 0755 "$script" "$xfer/script" || exit 99
+# What guest scripts source from beside themselves: a host set up for ruas.
+install -m 0644 "$here/ruas_host.sh" "$xfer/ruas_host.sh" || exit 99
 # pid 1 from a path without spaces or commas, whatever the checkout's is:
 # the guest sees the host's /var/tmp at the same place.
 install -m 0755 "$here/init.sh" "$work/init" || exit 99
