@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * barewalk - the floor for one thread: walks DIR with the scan's syscalls
  * (open, getdents64 through readdir, one faccessat per entry, openat with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * scanbench - the descendant scan on its own: walks DIR as the scan does
  * and prints entries, flagged paths, workers, handoffs, seconds and peak

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * spawnbench - ruas_spawn() and wait, N times, of one project: the cost of
  * a spawn alone, without the startup checks. Prints the median in ms. With

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * treewalk - the floor for the walk of the host's trees: one thread per
  * CPU (at most 8) takes directories from one shared stack, reads each and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # bench/vm_guest.sh DEST BINDIR LIBDIR PKGLIBEXECDIR SYSCONFDIR SPAWNBENCH ROUNDS - run
 # inside the VM by bench/run_vm: the cgroup limits' cost. On each backend
 # (sudo as a non-root supervisor in its delegated service's leaf, pam as

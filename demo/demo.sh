@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # demo.sh - ruas check and ruas run on a throwaway host (a private mount
 # namespace with copies of /etc and /home), so nothing touches this machine.
 # Run as root: make demo

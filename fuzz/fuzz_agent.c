@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_agent - AGENT's body decoder (src/proto/agent.h), the inner helper's
  * input, on arbitrary bytes. Properties: it never crashes, leaks or reads

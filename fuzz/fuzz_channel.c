@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_channel - the channel's framing (src/proto/channel.h) on arbitrary
  * bytes: channel_next() splits them into messages, and channel_recv()

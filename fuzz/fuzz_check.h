@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_check.h - what the protocol's fuzz targets (fuzz_*.c over src/proto)
  * share: a failed property is __builtin_trap(), which libFuzzer reports as

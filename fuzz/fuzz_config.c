@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_config - ruas_config_load_buffer on arbitrary bytes: never crash, leak or accept a root
  * run_as_user; and every people block and project it accepts, built again in code

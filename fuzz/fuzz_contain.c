@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_contain - path containment on random trees. The input builds a small
  * tree of directories and symlinks (relative and absolute, pointing inside

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_control - one control message's decoder (src/proto/control.h) on
  * arbitrary bytes; built once per message, as its own target, with one of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_payload - PAYLOAD's decoder (src/proto/payload.h) on arbitrary
  * bytes. Properties: it never crashes, leaks or reads out of bounds; what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_report - REPORT's decoder (src/proto/helper_report.h) on arbitrary
  * bytes: the first byte is how many work_dirs the check's payload sent

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_session - SESSION's decoder (src/proto/session.h) on arbitrary
  * bytes. Properties: it never crashes, leaks or reads out of bounds; what

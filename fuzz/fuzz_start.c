@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_start - START's decoder (src/proto/agent.h) on arbitrary bytes.
  * Properties: it never crashes or reads out of bounds; what it accepts is

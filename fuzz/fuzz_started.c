@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_started - STARTED's decoder (src/proto/started.h) on arbitrary
  * bytes. Properties: it never crashes or reads out of bounds; what it

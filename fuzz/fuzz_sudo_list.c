@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_sudo_list - the reader of `sudo -l` output, and the judgement on it.
  * Properties: no crash, leak or undefined behaviour; a refusal always says

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fuzz_sudoers - user-name validation together with fragment generation.
  * Property: for every accepted input, the fragment grants the supervisor

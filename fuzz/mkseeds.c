@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * mkseeds DIR - the protocol targets' seed inputs, made with the real
  * encoders of src/proto, into DIR/NAME/SEED (NAME: payload, session,

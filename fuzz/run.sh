@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # fuzz/run.sh SECONDS: build every libFuzzer target with clang
 # (-fsanitize=fuzzer,address,undefined) and run each for SECONDS on its
 # committed seed corpus, FUZZ_JOBS of them at a time (default: one per CPU).

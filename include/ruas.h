@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ruas.h - run as user, safely.
  *

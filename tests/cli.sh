@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # The ruas command's usage and configuration messages (issue 26): one line
 # per bad option, naming it; --help per command; options before the command
 # taken as git takes them; a syntax error that says what is missing and

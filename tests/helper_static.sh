@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # ruas-exec reads no user database, and is linked as configure chose
 # (static-pie where the toolchain can: configure.ac, --disable-static-helper).
 # A static program must not load NSS modules (glibc would dlopen the host's

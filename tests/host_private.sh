@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # host_private.sh - for a suite that runs outside the sandbox
 # (tests/integration/sandbox.sh) but may, as root, run a root supervisor's
 # check, which keeps its walk of the host's trees in /run/ruas: as root it

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # The layering rules hold, and their check (scripts/check-layering, run by
 # `make lint`) really fails: on a copy of the tree, each reach across a room
 # boundary is planted in turn and must be refused, naming the file and line.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # The man pages render without a single groff or man warning.
 . "${abs_top_srcdir:?run this through make check}/tests/integration/tap.sh"
 if ! command -v man >/dev/null; then

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # ruas.pc works: the example supervisor of docs/library.md, which includes
 # <ruas.h>, builds against the installed library with nothing but
 # `pkg-config --cflags --libs ruas`, and runs.

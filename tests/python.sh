@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # The Python binding's tests that need no root (bindings/python/tests/
 # test_unit.py), against the build tree: the package from the source tree,
 # the library from the build's .libs. Skipped only when configure found no

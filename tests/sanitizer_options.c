@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * sanitizer_options.c - defaults for the ASan+UBSan CI build.
  *

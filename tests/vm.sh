@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # The VM harness (tests/vm/vm.sh) keeps its promises, so that the tests
 # that need a real cgroup v2 can rely on it: a guest boots this machine's
 # kernel and root, runs a script as root with its arguments byte for byte,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: ISC
+
 // audit.go - the audit trail in Go: Config.OnAudit gets each record (start,
 // end, check) instead of syslog, as ruas_audit_sink's callback does in C.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: ISC
+
 // cmd.go - Cmd: a project's agent to run, after exec.Cmd.
 
 package ruas

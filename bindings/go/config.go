@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: ISC
+
 // config.go - Config: a configuration loaded from ruas.conf or built in
 // code (NewConfig, AddProject), and what it says of its projects.
 

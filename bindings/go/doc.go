@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: ISC
+
 // Package ruas starts coding agents as less-privileged Unix users through
 // libruas, the way os/exec starts programs: code written for exec.Cmd
 // ports by changing its constructor, and any *exec.ExitError it looks for
@@ -31,4 +33,7 @@
 //
 // It is built with cgo against the installed library, found with
 // pkg-config (package "ruas").
+//
+// ruas is free software under the ISC license (the LICENSE file of this
+// module, the same as the ruas source tree's).
 package ruas

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: ISC
+
 // errors.go - the library's errors as Go errors: *Error, with a Code that
 // errors.Is compares, and the errno of a failed system call behind Unwrap.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: ISC
+
 // pipes.go - Output, CombinedOutput and the pipes of Cmd, as exec.Cmd has them.
 
 package ruas

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: ISC
+
 // process.go - Process (a started agent: a ruas_child) and ProcessState
 // (how it ended), after os.Process and os.ProcessState. Waiting parks the
 // goroutine in the runtime's netpoller on the child's pidfd: no OS thread

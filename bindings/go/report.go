@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: ISC
+
 // report.go - Preflight: every startup check of every project, as a Report.
 
 package ruas

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: ISC
+
 // ruas.go - the cgo link to libruas (found with pkg-config) and the
 // conversions between C and Go values that the other files share.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: ISC
+
 // ruas_test.go - tests that need no root: error mapping, hostile strings
 // through NewConfig/AddProject, and legacy-mode projects (no run_as_user),
 // which run as this process's own user through the library. The

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: ISC
+
 // supervisor_test.go - a small chat-bridge-like supervisor over real
 // users: three agents at once, a turn interrupted with SIGINT, sessions
 // cancelled mid-turn, 10 MiB of output, an agent that fails, a spawn

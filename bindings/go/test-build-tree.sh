@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: ISC
 # test-build-tree.sh TOP_SRCDIR TOP_BUILDDIR - gofmt, go vet and go test of
 # the Go binding (and go vet of examples/go) against the uninstalled
 # library of a build tree (make check-go). pkg-config finds it through a

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: ISC
 """bridge.py - a minimal chat bridge on ruas: each line of stdin is a prompt,
 handed to an agent that runs as its own Unix user; each JSON reply of the
 agent is printed as it comes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ruas/audit.h - the audit trail: a "start" and an "end" record per spawn,
  * a "check" per ruas_preflight(), an "audit" per ruas_audit(), each one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ruas/check.h - the startup checks: ruas_preflight() judges every
  * project's boundary, concurrently, into a report of findings per project

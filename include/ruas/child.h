@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ruas/child.h - a started agent: wait for it, signal it, end it
  * (docs/library.md "Spawn"). One thread may wait while others signal;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ruas/common.h - what every part of the API shares: the export marker,
  * the version, the return codes and the release of what the library

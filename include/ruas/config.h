@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ruas/config.h - a configuration of projects: loaded from ruas.conf(5), or
  * built in code from the embedder's own store (docs/library.md

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ruas/error.h - what went wrong: every call that can fail takes a
  * `ruas_error **err` last and, when it is not NULL, stores one there for

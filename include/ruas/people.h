@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ruas/people.h - people on one instance: each person's deny list, the OS
  * audit of what their users can really read, and containment of paths in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ruas/provision.h - for tools that provision hosts (ruas-setup): user
  * names sudoers reads as one user, the group table, the sudoers fragment,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ruas/spawn.h - starting a project's agent as its run_as_user, through
  * sudo and the ruas-exec helper (or a PAM session, for a root supervisor),

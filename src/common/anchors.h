@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * anchors.h - trust anchors: what root (or the supervisor) runs or trusts,
  * which a target user must not be able to write.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * anchors_table.c - the trust anchors, as data (see anchors.h). Keep
  * docs/security.md's table in step: tests/unit/test_anchors.c checks that

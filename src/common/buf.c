@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* buf.c - a growable byte buffer. Every add keeps the data NUL-terminated. */
 #include "buf.h"
 

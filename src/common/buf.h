@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* buf.h - a growable byte buffer, shared by libruas and ruas-exec. */
 #ifndef RUAS_BUF_H
 #define RUAS_BUF_H

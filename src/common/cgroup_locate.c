@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* locate.c - see locate.h. */
 #include "cgroup_locate.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * cgroup_locate.h - where cgroup v2 is and where this process is in it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* contain.c - see contain.h. */
 #include "contain.h"
 

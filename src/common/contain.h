@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * contain.h - does a path resolve inside a root, on the real filesystem?
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * env_rules.c - variables an agent must never receive from the supervisor.
  *

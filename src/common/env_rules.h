@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * env_rules.h - the variables that may never cross from the supervisor to an
  * agent, as data (src/common/env_rules.c; docs/run-as-user.md lists the same).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * exit_status.h - a wait status as one number, the way shells and env(1)
  * report it: the exit code, or 128 + the signal that killed the process.

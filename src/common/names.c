@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* names.c - name validation. Fail closed: anything unusual is refused. */
 #include "names.h"
 

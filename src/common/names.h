@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* names.h - what counts as a safe user name, variable name or project name. */
 #ifndef RUAS_NAMES_H
 #define RUAS_NAMES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* pam_service.c - see pam_service.h. */
 #include "pam_service.h"
 

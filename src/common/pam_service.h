@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pam_service.h - is a PAM service the one the pam backend means to run?
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* path.c - see path.h. */
 #include "path.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* path.h - joining a directory and a name. */
 #ifndef RUAS_PATH_H
 #define RUAS_PATH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* path_follow.c - see path_follow.h. */
 #include "path_follow.h"
 

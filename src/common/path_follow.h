@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * path_follow.h - a path resolved one component at a time, as the kernel
  * resolves it, telling the caller of every symlink on the way.

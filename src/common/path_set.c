@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* path_set.c - see path_set.h. */
 #include "path_set.h"
 

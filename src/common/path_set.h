@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * path_set.h - a set of tagged paths, for the anchor judges (the helper's
  * anchor_probe.c, the library's host/table.c) to remember what they have

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* pidns.c - see pidns.h. */
 #include "pidns.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pidns.h - the agent's PID namespace (lifetime = "pidns"): its init, and
  * how the helper that owns it drives that init.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* proc.c - see proc.h. */
 #include "proc.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* proc.h - facts about processes from /proc. */
 #ifndef RUAS_PROC_H
 #define RUAS_PROC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* pty_copy.c - see pty_copy.h. Modelled on sudo's exec_pty.c and util-linux's pty-session.c. */
 #include "pty_copy.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pty_copy.h - what both relays of an agent's pty do (ruas run's,
  * tools/ruas/relay.c, and the library's, src/lib/spawn/relay.c): the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* pty_spawn.c - see pty_spawn.h. */
 #include "pty_spawn.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pty_spawn.h - start a command on a terminal of its own.
  *

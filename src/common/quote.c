@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* quote.c - escaping for messages and for copy-paste shell commands. */
 #include "quote.h"
 

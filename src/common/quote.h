@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* quote.h - showing untrusted strings to people and to shells. */
 #ifndef RUAS_QUOTE_H
 #define RUAS_QUOTE_H

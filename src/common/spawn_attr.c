@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* spawn_attr.c - see spawn_attr.h. */
 #include "spawn_attr.h"
 

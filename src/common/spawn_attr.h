@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* spawn_attr.h - the posix_spawn settings every child of libruas gets. */
 #ifndef RUAS_SPAWN_ATTR_H
 #define RUAS_SPAWN_ATTR_H

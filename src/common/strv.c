@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* strv.c - see strv.h. */
 #include "strv.h"
 

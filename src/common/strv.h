@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* strv.h - NULL-terminated vectors of malloc'd strings. */
 #ifndef RUAS_STRV_H
 #define RUAS_STRV_H

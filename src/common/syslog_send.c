@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* syslog_send.c - see syslog_send.h. */
 #include "syslog_send.h"
 #include "buf.h"

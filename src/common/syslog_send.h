@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * syslog_send.h - one message to the local syslog socket, without syslog(3).
  *

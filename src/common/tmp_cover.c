@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* tmp_cover.c - see tmp_cover.h. */
 #include "tmp_cover.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tmp_cover.h - a person's private TMPDIR, private from the other people of
  * the same run_as_user too, in the run's own mount namespace (pidns.h).

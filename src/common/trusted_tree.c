@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* trusted_tree.c - see trusted_tree.h. */
 #include "trusted_tree.h"
 

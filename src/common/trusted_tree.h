@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * trusted_tree.h - the trees root and the system trust, where no grant to
  * a target and no agent's work_dir may reach: their programs, libraries,

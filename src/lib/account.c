@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* account.c - getpwnam_r and friends, wrapped so callers never see buffers. */
 #include "account.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* account.h - thread-safe user database lookups. */
 #ifndef RUAS_ACCOUNT_H
 #define RUAS_ACCOUNT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* contain_api.c - containment for embedders: the rule the helper applies. */
 #include <errno.h>
 #include <unistd.h>

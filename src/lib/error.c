@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* error.c - ruas_error: a code, a message, and where it came from. */
 #include "error.h"
 

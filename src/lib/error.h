@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* error.h - building ruas_error values. */
 #ifndef RUAS_ERROR_INT_H
 #define RUAS_ERROR_INT_H

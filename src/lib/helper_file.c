@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* helper_file.c - see helper_file.h. */
 #include "helper_file.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * helper_file.h - may the helper that runs as the target be started at
  * all: not while other users can read it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * options_init.c - ruas_<struct>_init(): an options struct of a given
  * version filled with its defaults, the same as its _INIT macro, for

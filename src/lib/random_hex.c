@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* random_hex.c - see random_hex.h. */
 #include "random_hex.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* random_hex.h - 128 random bits as 32 lower-case hex digits: run ids. */
 #ifndef RUAS_RANDOM_HEX_H
 #define RUAS_RANDOM_HEX_H

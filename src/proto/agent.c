@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* agent.c - AGENT and START, between ruas-exec's halves; see agent.h. */
 #include "agent.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * agent.h - the two messages between ruas-exec's halves, on a channel of
  * their own (a SOCK_SEQPACKET socketpair, one message a packet, framed as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* channel.c - see channel.h. */
 #include "channel.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * channel.h - the spawn channel: how the payload, the agent's stdio, the
  * run's control and the check's report travel between libruas and its

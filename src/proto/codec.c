@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* codec.c - see codec.h. */
 #include "codec.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * codec.h - the one binary form of every message body (msg.h): numbers
  * big-endian, a string as its 32-bit length and its bytes (no NUL), a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* control.c - the run's control messages; see control.h. */
 #include "control.h"
 

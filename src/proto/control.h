@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * control.h - the run's control messages, after the PAYLOAD (channel.h for
  * the framing), each with its typed encoder and decoder:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* report.c - what both halves of REPORT share: the scan items' lifetime. */
 #include <stdlib.h>
 

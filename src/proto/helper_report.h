@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * helper_report.h - REPORT: what the helpers send back over the channel in
  * check mode (channel.h), the records as the library reads them, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* report_read.c - the library's half of REPORT: its one decoder; see report.h. */
 #include <stdint.h>
 #include <stdlib.h>

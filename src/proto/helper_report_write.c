@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* report_write.c - the helpers' half of REPORT; see report_write.h and report.h. */
 #include "helper_report_write.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * report_write.h - the helpers' half of REPORT: one function per record of
  * report.h, each appending to the body in b, which report_begin() started

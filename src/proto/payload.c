@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* payload.c - PAYLOAD, the helper's first message; see payload.h. */
 #include "payload.h"
 

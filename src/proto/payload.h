@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * payload.h - PAYLOAD: what the library hands ruas-exec, the first message
  * of the spawn channel (channel.h), never on a command line.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* session.c - SESSION, ruas-session's own message; see session.h. */
 #include "session.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * session.h - SESSION: what the root library hands ruas-session (the pam
  * backend's root side), the first message of the channel on its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* started.c - STARTED; see started.h. */
 #include "started.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * started.h - STARTED, ruas-exec -> library on the spawn channel (channel.h),
  * once per run, before any EXIT: whether the agent's own program started

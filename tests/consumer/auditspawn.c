@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * auditspawn.c - an embedder's spawn and its audit records, built by
  * tests/integration/audit.sh as an outside program would be.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* consumer.c - see consumer.h; built with the programs, against the installed library only. */
 #define _GNU_SOURCE
 #include "consumer.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* consumer.h - what the outside-style supervisors of tests/integration/spawn.sh share. */
 #ifndef RUAS_TEST_CONSUMER_H
 #define RUAS_TEST_CONSUMER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * headers.c - compiled by tests/pkgconfig.sh once per public header, with
  * RUAS_HEADER naming it: each ruas/ header stands alone (it includes what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * killspawn.c - a supervisor that dies at the worst moment, built by
  * tests/integration/confine.sh as an outside program would be.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * layout.c - every public struct's size and every field's offset, one per
  * line. tests/pkgconfig.sh builds it against today's headers and against

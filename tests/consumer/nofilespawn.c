@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * nofilespawn.c - a supervisor at a low descriptor limit that starts many
  * agents at once (issue 26, item 10): running out of descriptors is an

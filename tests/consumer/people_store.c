@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * people_store.c - a supervisor whose people and projects live in a store of
  * its own and are built in code (ruas_config_set_people), never written as

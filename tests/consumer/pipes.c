@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pipes.c - an outside-style supervisor (issue 13): built against the
  * installed library with `pkg-config --cflags --libs ruas` alone, it drives

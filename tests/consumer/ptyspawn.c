@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ptyspawn.c - a supervisor that starts one agent with the default spawn
  * options, on whatever terminal it was given, and leaves the pty's relay

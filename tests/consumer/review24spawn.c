@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * review24spawn.c - a plain embedder for tests/integration/review24.sh: no
  * preflight (ruas_spawn() does not repeat the checks), the agent's stdio

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * signals.c - signals through the handle (issue 13), as an outside
  * supervisor sends them; built like pipes.c. USER is the projects'

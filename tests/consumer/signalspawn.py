@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """signalspawn.py - a supervisor that signals its agent as a Popen user would
 (bindings/python), for issue 26's item 3: a kill is a kill, and a signal
 sent to child.pid reaches the agent.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * spawn_v1.c - a supervisor as it was written against version 1 of
  * ruas_spawn_options, which ended after env: it must keep working

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * spawnopts.c - a supervisor that starts one agent with per-spawn values,
  * built by tests/integration/spawnopts.sh as an outside program would be.

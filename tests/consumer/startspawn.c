@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * startspawn.c - a supervisor that tells its user how a start went, as a
  * chat bridge would, with the agent's stderr thrown away (stderr=DEVNULL):

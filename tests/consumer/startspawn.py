@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """startspawn.py - tests/consumer/startspawn.c's supervisor in Python, through
 the binding (bindings/python): how a start went, as a bridge would tell its
 user, the agent's stderr thrown away (stderr=DEVNULL).

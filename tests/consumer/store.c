@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* store.c - docs/library.md's example of projects built in code (tests/pkgconfig.sh). */
 #include <ruas.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* The example of docs/library.md, compiled by tests/pkgconfig.sh as an outside program would be. */
 #include <ruas.h>
 #include <stdio.h>

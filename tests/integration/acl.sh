@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests for ruas-setup acl: the grant of rwX on a work tree by
 # descriptor, against a target that races it with symlinks to /etc
 # (renameat2 RENAME_EXCHANGE and plain renames, many rounds); a symlink at

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests for the trust-anchor check (docs/security.md, "Trust
 # anchors"): for each of several representative anchors, make it writable by
 # the target, assert that `ruas check` (and `ruas-setup check`) fails naming

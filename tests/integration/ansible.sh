@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests for the Ansible role ruas (contrib/ansible/roles/ruas):
 # ansible-playbook against two throwaway hosts from one inventory. Host "one"
 # is this sandbox (connection local, ruas_install=source from the build

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # ansible_hosts.sh - two throwaway hosts for tests/integration/ansible.sh, and ansible-playbook
 # run against them from one inventory.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests for the audit trail (issue 16), in the sandbox, as root:
 # a real syslog receiver on /dev/log (syslog_listener.py, on a /dev of the
 # namespace's own) gets the records of `ruas run`, of a failed check, of

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
 """audit_records.py CAPTURE EXPR - the ruas records a test's syslog received.
 
 Parses every datagram of CAPTURE (syslog_listener.py's) whose tag is

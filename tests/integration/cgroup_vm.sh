@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # A run's own cgroup v2 (src/lib/cgroup/run.c) and the launcher that starts
 # its first process inside it (src/lib/spawn/clone_into.c), against a real
 # kernel's cgroup v2 in the VM (tests/vm/vm.sh; this host has memory and

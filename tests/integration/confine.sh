@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests for hostile login files (issue 24): a target's
 # /etc/profile, ~/.bash_profile, ~/.profile and ~/.bashrc are the target's
 # own code, and ruas must hold against them.

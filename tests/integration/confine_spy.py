@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: ISC
 """confine_spy.py EVIDENCE SECRET LABEL SHELL_IN_HOST [FORBIDDEN] - hostile login code.
 
 Run by a target's login files (tests/integration/confine.sh). It does what

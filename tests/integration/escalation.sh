@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests for check 2 (issue 11): every way a target could get
 # back up through sudo, each set up for real and each caught, by ruas check
 # as a non-root supervisor, by ruas check as root (pam backend) and by

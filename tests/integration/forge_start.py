@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: ISC
 """forge_start.py - what a hostile login file of the target's can send on
 descriptor 3, the channel between the outer and the inner ruas-exec, from a
 process of its own (not the login shell's): a START (src/proto/agent.h) the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests of the Go binding (bindings/go): a chat-bridge-like
 # supervisor (supervisor_test.go, built with go test -c against the staged
 # install with pkg-config alone) on both backends, sudo as a supervisor

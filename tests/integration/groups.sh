@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests for the groups a target must not be in (issue 11 part 3):
 # real users and groups, real sudo, ruas check, ruas-setup check and the
 # script that ruas-setup useradd prints; and for the variables that

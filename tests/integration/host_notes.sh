@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests for what ruas check says of the host once (issue 25,
 # src/lib/check/host_notes.c): /proc without hidepid lets every local user
 # read every agent's command line (shown for real: another user reads the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests for the trees root trusts, walked whole (issue 25,
 # src/lib/host): what a target can write anywhere in /etc, /usr, /boot,
 # /opt, /var/lib/dpkg, /var/spool/cron or a directory ld.so.conf names is

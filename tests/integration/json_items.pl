@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # json_items.pl - holds a `check --json` document (ruas check, ruas-setup
 # check) on stdin to the item schema of ruas(1): every item of every entry
 # (projects, targets, host) has check, message, severity (matching the

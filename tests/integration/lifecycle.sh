@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests for the agent's lifetime on both backends (sudo for a
 # non-root supervisor, pam for root), and for what PAM brings: limits,
 # account checks, sessions closed. Inside the private-namespace sandbox.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests for the lifetime check (issue 13): what can keep a
 # target's processes running after a run (lingering, a running systemd user
 # manager, crontab and at), as ruas check reports it, with real users, real

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests for the lifetime modes (lifetime = "pidns", the default
 # where it works, and "subreaper"): whatever the agent does as its own uid
 # (SIGKILL or SIGSTOP to its parent, kill -9 -1, setsid, double fork), when

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # The limits of a run that the host can give without cgroups (issue 27):
 # open_files_max, file_size_max and core_dumps, which ruas-exec sets, soft
 # and hard, before the target's login shell runs; and wall_time_max, which

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # ruas's cgroup limits for real (issue 27): memory_max, tasks_max, cpu_max
 # and cgroup_parent, through ruas_spawn() (tests/vm/limitspawn.c) and
 # `ruas check`, in the VM (tests/vm/vm.sh; this

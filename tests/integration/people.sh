@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests for people on one instance: deny lists from the real
 # filesystem, containment attacks, the deny files and private TMPDIR an
 # agent gets, bubblewrap enforcement for people who share a user, and the

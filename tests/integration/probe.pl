@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # probe.pl - the agent used by the integration tests: it reports exactly
 # what it received (cwd, argv, environment, descriptors, ids) in hex.
 use strict;

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: ISC
 """ptydrive.py - run a command on a fresh pty, as an operator's terminal.
 
 usage: ptydrive.py [--rows R] [--cols C] [--timeout S] [--log FILE]

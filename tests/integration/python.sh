@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests for the Python binding (issue 15), in the sandbox, as
 # root: bindings/python/tests/test_bridge.py, a chat-bridge-like supervisor,
 # as the supervisor user on the sudo backend and as root on the pam

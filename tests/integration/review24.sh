@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests from the hostile review of issue 24 ("Confinement
 # first"): each test here failed on the change's head when it was written,
 # and names the finding it reproduces.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * review24_steal.c - a process of the target's own, running beside ruas
  * (tests/integration/review24.sh, part helper-window).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests for libruas and ruas: real sudo, real users, real PAM,
 # inside a private mount namespace (see sandbox.sh). Needs root.
 . "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # sandbox.sh - a throwaway host inside a private mount namespace.
 #
 # Sourced by the integration tests and the demo. sandbox_enter re-executes

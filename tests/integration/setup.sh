@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests for ruas-setup: golden and random fragments through real
 # visudo, hostile names, install with rollback, useradd twice, and end to
 # end with ruas check. Inside the private-namespace sandbox; needs root.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests of the spawn channel (issue 13), on both backends (sudo
 # for a non-root supervisor, pam for root), through supervisors built as
 # outside programs against the installed library with pkg-config alone

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests of the per-spawn values of ruas_spawn_options (issue 13,
 # item 7), on both backends (sudo for a non-root supervisor, pam for root)
 # and for a person: a per-spawn work_dir reaches the agent as its cwd and

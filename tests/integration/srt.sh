@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration test for `ruas deny --format claude-settings` against a real
 # enforcer: Anthropic's sandbox runtime (npm @anthropic-ai/sandbox-runtime,
 # CLI srt, bubblewrap on Linux). The deny list ruas computes for a person is

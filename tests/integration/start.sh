@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests of a failed start (issue 26, item 1): on both backends
 # (sudo for a non-root supervisor, pam for root), every way a start can
 # fail is the spawn's error, RUAS_ERR_START, with its stage, errno and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests of starts under faults (issue 26, item 10): a
 # supervisor at a low descriptor limit starting many agents at once; ruas
 # check and ruas run out of descriptors; sudo's PAM session that never

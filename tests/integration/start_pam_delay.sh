@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # A start whose PAM session stack stalls (issue 26, item 10: "a 100 s sudo
 # PAM delay was blamed on the target's login files and left a root sleep
 # 100"): a session module of sudo's (sudo backend, non-root supervisor) or

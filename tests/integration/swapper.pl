@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: ISC
 # swapper.pl DIR SECONDS [TO]: the attack on a recursive ACL grant, run as the
 # target inside its own tree. In DIR, for SECONDS (or until killed), it
 # keeps swapping directories with symlinks to /etc (or TO):

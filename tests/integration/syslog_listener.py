@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: ISC
 """syslog_listener.py SOCKET CAPTURE - a minimal syslogd for the audit tests.
 
 Binds a datagram socket at SOCKET (world-writable, as /dev/log is), asks

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # tap.sh - counting and reporting for the integration tests.
 # Each check prints "ok N - name" or "not ok N - name" with the evidence;
 # tap_finish prints "P passed, F failed" and fails when anything failed.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # Integration tests for ruas run on a terminal (issue 14), both backends
 # (sudo for a non-root supervisor, pam for root), with sudoers' use_pty
 # and with !use_pty: the agent's own pty, job control, Ctrl-C, resize, the

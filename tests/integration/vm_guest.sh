@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # vm_guest.sh - sourced by the suites that judge a guest script's output
 # (tests/vm/vm.sh boots it): runs it, skips loudly as vm.sh does where no VM
 # can run, and gives val/all over its NAME=VALUE lines. Needs tap.sh and a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # backends.sh - spawn_stress (built under ThreadSanitizer by make
 # check-tsan-spawn) on the two backends with run_as_user: as root (the pam
 # backend, ruas-session) and as a supervisor user (the sudo backend), with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * spawn_stress.c - threads spawning children while other threads signal,
  * terminate, wait on and free them.

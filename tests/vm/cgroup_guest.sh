@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # tests/vm/cgroup_guest.sh PROBE - run inside the VM by
 # tests/integration/cgroup_vm.sh: tests/vm/cgroup_probe's cases as root
 # beneath a cgroup of the root's, then as a user with a delegated subtree

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * cgroup_probe.c - run inside the VM by tests/vm/cgroup_guest.sh: the
  * library's run cgroup (src/lib/cgroup/run.c) and its launcher

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # tests/vm/init.sh - pid 1 of a tests/vm/vm.sh guest: the file systems a
 # test expects, a cgroup2 with its controllers, then the script from the
 # exchange share, as root, within its bound; its status goes back, and the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # tests/vm/limits_guest.sh DEST BINDIR LIBDIR PKGLIBEXECDIR SYSCONFDIR LIMITSPAWN CHECKMOD - run
 # inside the VM by tests/integration/limits_vm.sh: ruas's cgroup limits
 # (memory_max, tasks_max, cpu_max, cgroup_parent) for real, on the sudo

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * limitspawn.c - a supervisor as an embedder writes one, for the VM's
  * limit tests (tests/vm/limits_guest.sh): it spawns a project through the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # ruas_host.sh - sourced by the guest scripts that run ruas in the VM
 # (limits_guest.sh, bench/vm_guest.sh): a host like the sandboxes', with
 # a supervisor "sup" that may sudo to the target "t1", the pam backend's

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # tests/vm/smoke_guest.sh HOSTFILE ARG SECRET - run inside the VM by tests/vm.sh:
 # what the harness promises, as key=value lines for the host to judge.
 set -u

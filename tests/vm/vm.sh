@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: ISC
 # tests/vm/vm.sh [-t SECONDS] [-T SECONDS] [-m MIB] SCRIPT [ARG...]: run SCRIPT as root
 # (pid 1's child) in a VM that boots this machine's own Debian kernel
 # package over its own root file system, for what this host cannot give a

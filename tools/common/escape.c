@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* escape.c - see escape.h. */
 #include "escape.h"
 

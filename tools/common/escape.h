@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* escape.h - showing a hostile name in a one-line message. */
 #ifndef RUAS_TOOLS_ESCAPE_H
 #define RUAS_TOOLS_ESCAPE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* report_print.c - text and JSON views of a ruas_report. */
 #include "report_print.h"
 

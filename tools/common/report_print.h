@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* report_print.h - how the ruas command shows a preflight report. */
 #ifndef RUAS_REPORT_PRINT_H
 #define RUAS_REPORT_PRINT_H

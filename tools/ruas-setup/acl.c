@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * acl.c - ruas-setup acl --target USER --work-dir DIR: the
  * command around acl_grant_tree() (acl_walk.c), which the script of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * acl_walk.c - the ACL walk of ruas-setup acl; see acl_walk.h.
  *

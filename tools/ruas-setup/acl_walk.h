@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * acl_walk.h - ruas-setup acl: grant one user rwX on a tree it can write,
  * by descriptor, so that the user's own symlinks and renames cannot point

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* args.h - what ruas-setup was asked to do. */
 #ifndef RUAS_SETUP_ARGS_H
 #define RUAS_SETUP_ARGS_H

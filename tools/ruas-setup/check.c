@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* check.c - ruas-setup sudoers and check: no side effects. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * delegate.c - ruas-setup delegate: the systemd drop-in that gives the
  * supervisor's service a cgroup of its own to make each run's cgroup in

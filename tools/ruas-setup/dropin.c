@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* dropin.c - see dropin.h. */
 #include "dropin.h"
 

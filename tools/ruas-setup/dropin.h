@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * dropin.h - the systemd drop-in of ruas-setup delegate: what a
  * supervisor's service needs for ruas's per-run cgroups (a delegated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * home.c - ruas-setup home --target USER --home DIR: chmod 0700 of
  * the user's home, by descriptor. The script of ruas-setup useradd runs it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * install.c - ruas-setup install: put the fragment in place so that
  * sudo never reads a broken, half-written or insecure file.

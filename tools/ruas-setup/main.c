@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ruas-setup - provision target users and the supervisor's scoped sudoers
  * fragment, with the same library code that ruas check uses.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * target.c - the target account of the verbs that act on one user's
  * files as root (acl, home): a plain name, an existing user, not root.

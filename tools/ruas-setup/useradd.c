@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * useradd.c - ruas-setup useradd: an idempotent POSIX sh script that
  * creates a target user the way ruas needs it. Every value is inside single

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* args.c - the options of every verb of ruas, parsed by one function. */
 #include "args.h"
 

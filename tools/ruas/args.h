@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* args.h - the verbs of ruas and the one option parser they share. */
 #ifndef RUAS_TOOLS_RUAS_ARGS_H
 #define RUAS_TOOLS_RUAS_ARGS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* audit.c - ruas audit: as each person's user, try to read what they must not. */
 #include <stdio.h>
 

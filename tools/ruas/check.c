@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* check.c - ruas check: every startup check of every project, and its report. */
 #include <pwd.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* deny.c - ruas deny: what a person's agents must not see, computed now. */
 #include <stdio.h>
 #include <string.h>

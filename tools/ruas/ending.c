@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* ending.c - see ending.h. */
 #include <signal.h>
 

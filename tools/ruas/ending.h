@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* ending.h - the end of a run that ruas was told to end (SIGTERM). */
 #ifndef RUAS_TOOLS_ENDING_H
 #define RUAS_TOOLS_ENDING_H

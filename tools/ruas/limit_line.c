@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* limit_line.c - see limit_line.h. */
 #include "limit_line.h"
 

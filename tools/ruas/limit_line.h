@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* limit_line.h - what ruas run says, and exits with, when a limit of the project's ended a run. */
 #ifndef RUAS_TOOLS_LIMIT_LINE_H
 #define RUAS_TOOLS_LIMIT_LINE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ruas - check that each project's user boundary is real, then run agents
  * across it. A thin client of libruas: main() dispatches on the verb, each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * relay.c - see relay.h. Modelled on sudo's exec_pty.c and util-linux's
  * pty-session.c: one poll loop over the operator's terminal, the pty's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* relay.h - ruas run on a terminal: the agent's pty relayed to the operator's terminal. */
 #ifndef RUAS_TOOLS_RUAS_RELAY_H
 #define RUAS_TOOLS_RUAS_RELAY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * run.c - ruas run: check everything, then start the project's command as
  * its run_as_user, relay signals to it, and exit as it did. On a terminal

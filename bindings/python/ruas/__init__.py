@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """ruas - run agents as their own Unix users, safely, with subprocess's interface.
 
     import ruas
@@ -22,3 +23,4 @@ __all__ = ["Config", "Child", "Report", "ProjectReport", "Item", "Unjudged", "PI
            "TimeoutExpired", "Error", "ConfigError", "NotFoundError", "SystemCallError",
            "InvalidError", "NoMemoryError", "TooLongError", "EscapeError", "StartError"]
 __version__ = "0.1"
+__license__ = "ISC"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """_child - ruas.Child, the subprocess.Popen of an agent started through ruas."""
 import ctypes
 import io

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """_communicate - Child.communicate(), as subprocess.Popen's on POSIX: one selector
 over the pipes, input written in chunks, output kept across a timeout."""
 import os

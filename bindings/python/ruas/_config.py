@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """_config - ruas.Config: a configuration of projects, loaded or built in code."""
 import ctypes
 import json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """_errors - ruas.Error and its subclasses, one per ruas_code."""
 import subprocess
 

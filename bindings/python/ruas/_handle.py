@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """_handle - a C handle that close() frees only once no call on it is in progress."""
 import contextlib
 import threading

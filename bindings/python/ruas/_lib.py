@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """_lib - libruas through ctypes: the library, its structs and its prototypes.
 
 Only this module knows the C layout. Every struct is versioned in C

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """ruas.asyncio - an agent as asyncio.subprocess.Process: spawn() returns an
 object with its interface (stdin a StreamWriter, stdout and stderr
 StreamReaders, await wait(), await communicate()), waiting on the child's

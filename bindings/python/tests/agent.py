@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: ISC
 """An agent for the bridge tests: newline-delimited JSON on stdin and stdout.
 
 Each line in is {"prompt": P}; each line out is a JSON object:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """A chat-bridge-like supervisor on the Python binding, against real sudo or
 PAM and a real target user (tests/integration/python.sh runs it in the
 sandbox: as the supervisor user on the sudo backend, as root on the pam

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 """Tests of the Python binding that need no root: projects without run_as_user
 (the command runs as this user, through libruas's direct backend), projects
 built in code from hostile strings, errors, the Popen surface and asyncio.

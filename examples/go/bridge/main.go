@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: ISC
+
 // bridge: a minimal chat bridge over ruas. It reads prompts from its
 // stdin, one a line, hands each to a long-running agent as
 // {"id":N,"prompt":"..."} on the agent's stdin, and prints the agent's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * anchor_check.c - check mode's trust anchors: the list to judge (the
  * table, root's PATH from login.defs and sudo's secure_path, the sudo

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* anchor_probe.c - judging anchors as the target (anchors_probe); see anchor_probe.h. */
 #include "anchor_probe.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * anchor_probe.h - judging the trust anchors as the target user: the judge
  * is anchor_probe.c, check mode's list of anchors and its records

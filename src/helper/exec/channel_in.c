@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* channel_in.c - see channel_in.h. */
 #include "channel_in.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * channel_in.h - ruas-exec's end of the spawn channel (channel.h): the
  * descriptor it was started with, known to be the supervisor's, the

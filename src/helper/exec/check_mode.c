@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* check_mode.c - see check_mode.h. */
 #include "check_mode.h"
 

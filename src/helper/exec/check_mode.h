@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * check_mode.h - ruas-exec's check mode: the startup probes (escalation,
  * the session's groups, trust anchors, the agent's PID namespace, work_dir

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* complain.c - see complain.h. */
 #include "complain.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * complain.h - ruas-exec's one-line messages on stderr, which the library
  * passes on to the supervisor (a spawn's stderr is the agent's; a check's

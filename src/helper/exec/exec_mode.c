@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* exec_mode.c - see exec_mode.h. */
 #include "exec_mode.h"
 

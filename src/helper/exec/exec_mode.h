@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * exec_mode.h - ruas-exec's exec mode, the outer helper: the first program
  * of a run as the target. In this order, before anything the target can

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* inner.c - see inner.h. */
 #include "inner.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * inner.h - the inner helper, `ruas-exec --agent-fd 3`: what the target's
  * login shell runs, inside the run, once the login files are done. It

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* launch.c - see launch.h. */
 #include "launch.h"
 #include "sealed_memfd.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * launch.h - the run's first exec inside its confinement: the target's own
  * login shell, which only now may read the target's login files, and

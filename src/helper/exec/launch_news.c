@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * launch_news.c - what the inner helper (and anything else of the run that
  * holds the channel) says on the START channel, heard by the outer helper:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* login_env.c - see login_env.h. */
 #include "login_env.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * login_env.h - the environment the target's login shell starts with, as
  * sudo -i gives it, though sudo ran the helper without -i.

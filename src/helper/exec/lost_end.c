@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* lost_end.c - see lost_end.h. */
 #include "lost_end.h"
 #include "proc.h"

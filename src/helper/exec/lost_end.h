@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * lost_end.h - the end record of a run whose supervisor died (docs/audit.md).
  *

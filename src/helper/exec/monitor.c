@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* monitor.c - the agent's session leader on its pty, so that Ctrl-Z stops it (monitor.h). */
 #include "monitor.h"
 #include "exit_status.h"

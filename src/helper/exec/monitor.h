@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * monitor.h - the agent's session leader on a pty of its own (EXEC_PTY),
  * so that the terminal's Ctrl-Z stops an agent that is not a shell.

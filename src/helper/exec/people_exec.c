@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* people_exec.c - see people_exec.h. */
 #include "people_exec.h"
 #include "sealed_memfd.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* people_exec.h - what ruas-exec does for person-scoped agents. */
 #ifndef RUAS_PEOPLE_EXEC_H
 #define RUAS_PEOPLE_EXEC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* probes.c - the escalation probe and the work_dir access diagnosis. */
 #include "probes.h"
 #include "proc.h"

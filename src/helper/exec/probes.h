@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* probes.h - what ruas-exec checks as the target user in check mode. */
 #ifndef RUAS_PROBES_H
 #define RUAS_PROBES_H

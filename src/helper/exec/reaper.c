@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* reaper.c - see reaper.h. */
 #include "reaper.h"
 #include "buf.h"

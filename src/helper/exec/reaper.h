@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * reaper.h - run the agent and guarantee that its whole process tree ends.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ruas-exec - the part of ruas that runs as the target user, and the first
  * program of every call ruas makes as the target: sudo (sudo -n -u T --

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* run_limits.c - see run_limits.h. */
 #include "run_limits.h"
 

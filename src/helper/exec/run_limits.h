@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * run_limits.h - the run's rlimits (ruas.conf(5) "LIMITS": open_files_max,
  * file_size_max, core_dumps), set soft and hard in the process that execs

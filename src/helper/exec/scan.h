@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * scan.h - walk a tree as the target user and find what it cannot access.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * scan_int.h - what scan_walk.c (one worker's depth-first walk) and
  * scan_pool.c (the workers, their shared queue, the merge) share.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * scan_pool.c - scan_tree(): the workers that walk a tree in parallel, the
  * bounded queue through which they share directories, and the merge of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * scan_walk.c - one worker's depth-first walk; see scan.h. scan_pool.c runs
  * one of these per thread and merges what they kept.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* sealed_memfd.c - see sealed_memfd.h. */
 #include "sealed_memfd.h"
 

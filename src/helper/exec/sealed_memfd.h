@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * sealed_memfd.h - bytes handed to another program by descriptor, not by
  * argv or a path: a memfd, sealed so that what the reader gets is what was

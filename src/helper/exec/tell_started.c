@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* tell_started.c - see tell_started.h. */
 #include "tell_started.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * tell_started.h - the helper's STARTED (started.h) to the library, once
  * per run: the agent's exec succeeded, or why the agent will not start.

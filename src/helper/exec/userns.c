@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* userns.c - see userns.h. */
 #include "userns.h"
 

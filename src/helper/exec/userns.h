@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * userns.h - the user namespace that the agent's PID namespace needs on the
  * sudo backend (pidns.h), made without this helper ever being dumpable.

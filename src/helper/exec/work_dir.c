@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* work_dir.c - see work_dir.h. */
 #include "work_dir.h"
 

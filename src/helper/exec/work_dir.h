@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * work_dir.h - the agent's work_dir, opened as the target, on descriptors:
  * beneath the project's work_dir (a per-spawn work_dir), through the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* drop.c - see drop.h. */
 #include "drop.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* drop.h - becoming the target user for good, and its login environment. */
 #ifndef RUAS_DROP_H
 #define RUAS_DROP_H

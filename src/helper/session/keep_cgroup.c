@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* keep_cgroup.c - see keep_cgroup.h. */
 #include "keep_cgroup.h"
 

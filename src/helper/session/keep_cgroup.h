@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * keep_cgroup.h - the run's cgroup, kept whatever PAM's session does.
  *

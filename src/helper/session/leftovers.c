@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* leftovers.c - see leftovers.h. */
 #include "leftovers.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * leftovers.h - what of a run comes back to ruas-session when its helper
  * has gone. ruas-session is a child subreaper: when ruas-exec dies (killed

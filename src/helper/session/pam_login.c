@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* pam_login.c - see pam_login.h. */
 #include "pam_login.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pam_login.h - the PAM half of a login, as runuser -l and su do it:
  *

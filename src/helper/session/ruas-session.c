@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * ruas-session - the pam backend's root side, for a supervisor that runs as
  * root. Like runuser -l, in order:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* count.c - the count of audit records no sink took; see count.h. */
 #include "audit/count.h"
 

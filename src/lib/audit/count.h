@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * count.h - how many audit records no sink took (ruas_config_audit_undelivered()):
  * shared by a configuration and the runs it started, which may outlive it,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* log_file.c - see log_file.h. */
 #include "audit/log_file.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * log_file.h - the configuration's audit_log: a JSON lines file that the
  * supervisor appends to and that nobody else may change or read.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* record.c - see record.h. The JSON side is json-c's; only what it is given is prepared here. */
 #include "audit/record.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * record.h - an audit record (issue 16: the start and end of every spawn,
  * and a summary of each check and audit), formatted as the one syslog line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* run.c - see run.h. */
 #include "audit/run.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * run.h - one spawn's audit trail: its run id, its start record and its end
  * record (include/ruas.h "audit", docs/audit.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* sink.c - see sink.h. */
 #include "audit/sink.h"
 

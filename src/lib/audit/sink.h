@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * sink.h - where audit records go (include/ruas.h "audit"): syslog at the
  * configuration's facility by default, or the embedder's sink; and always

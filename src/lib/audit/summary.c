@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* summary.c - see summary.h. */
 #include "audit/summary.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * summary.h - the one record that each ruas_preflight() ("check") and
  * ruas_audit() ("audit") leaves: how many projects and findings, and which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* judge.c - see judge.h. */
 #include "cgroup/judge.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * judge.h - whether runs with cgroup limits can be made beneath a parent,
  * and if not, the one thing that is wrong (the startup check's "limits"

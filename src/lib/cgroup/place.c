@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* place.c - see place.h. */
 #include "cgroup/place.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * place.h - where a supervisor's runs get their cgroups: the cgroup v2
  * mount, the supervisor's own cgroup in it, and the parent of the runs'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * run.h - a run's own cgroup v2: made beneath a parent the supervisor may
  * write, its limits written before anything runs in it, read at the end

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * anchors_known.c - the trust anchors only the library knows, for the
  * payload (see anchors.h): the target may not be able to list the

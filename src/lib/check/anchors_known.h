@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* anchors_known.h - the library's share of the trust anchors (see anchors.h). */
 #ifndef RUAS_ANCHORS_KNOWN_H
 #define RUAS_ANCHORS_KNOWN_H

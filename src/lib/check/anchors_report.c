@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * anchors_report.c - trust anchors the target can write, as findings: what,
  * why root trusts it (src/common/anchors_table.c), and the fix, from the mode,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* anchors_report.h - the trust-anchor findings (see anchors.h). */
 #ifndef RUAS_ANCHORS_REPORT_H
 #define RUAS_ANCHORS_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * audit.c - ruas_audit(): what each person of the people block can read of
  * the others' and the supervisor's, probed as its run_as_user.

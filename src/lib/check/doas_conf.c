@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* doas_conf.c - see doas_conf.h. */
 #include "check/doas_conf.h"
 

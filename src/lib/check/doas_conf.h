@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * doas_conf.h - rules of /etc/doas.conf that let the target run commands
  * as another user without a password.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * engine.c - the job engine of every check (see engine.h).
  *

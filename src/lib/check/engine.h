@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * engine.h - the job engine under every check: one job per user, one sudo
  * (or ruas-session) call per job carrying all of its probes, jobs run on a

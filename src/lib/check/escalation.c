@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * escalation.c - see escalation.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * escalation.h - check 2: can the target run anything as somebody else
  * without a password? Judged from what the probes saw.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * findings.c - what the engine found, as findings: a failure text when the
  * checks could not run, else the findings of each check, in a fixed order.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * findings.h - the engine's results (engine.h) as findings in a report:
  * one function per entry point, in the order the findings are reported.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * group_risk.c - the groups a target user must not be in, as data.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* host_jobs.c - see host_jobs.h. */
 #include "check/host_jobs.h"
 

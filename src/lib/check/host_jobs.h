@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * host_jobs.h - the host's trees (src/lib/host) in a check: walked (or a
  * fresh cached walk read) on a thread of its own while the jobs' sudo calls

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* host_notes.c - see host_notes.h. */
 #include "check/host_notes.h"
 

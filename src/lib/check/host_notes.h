@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * host_notes.h - what a check says about the host once, not per project:
  * whether /proc shows agents' command lines to every local user, and what

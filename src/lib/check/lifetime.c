@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * lifetime.c - lifetime_probe() (lifetime.h): lingering, a running systemd
  * user manager, crontab and at, read from the files that decide them.

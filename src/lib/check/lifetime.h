@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * lifetime.h - what can keep a target's processes alive after a run ends:
  * lingering, a running systemd user manager, cron and at. ruas ends the

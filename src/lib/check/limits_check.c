@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* limits_check.c - see limits_check.h. */
 #include "check/limits_check.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * limits_check.h - the "limits" check (ruas.conf(5) LIMITS): a project's
  * open_files_max or file_size_max above the hard limit its runs get from

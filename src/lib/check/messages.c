@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * messages.c - see messages.h: the pieces every text is built from, and the
  * texts of check 1 (passwordless sudo to the target, or the pam backend).

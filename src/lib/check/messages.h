@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * messages.h - every finding's text. Operators' scripts match these texts
  * (the first line of each, and the lines that name what to fix), so they are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * messages_cgroup.c - the "limits" check's texts for a run's own cgroup: why
  * one cannot be made where the configuration says, and the fix.

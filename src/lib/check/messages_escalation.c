@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* messages_escalation.c - the texts of check 2: the target can escalate through sudo. */
 #include "check/messages.h"
 

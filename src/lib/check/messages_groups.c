@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* messages_groups.c - the texts of the groups check: root-equivalent groups of the target. */
 #include "check/messages.h"
 

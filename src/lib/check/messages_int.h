@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* messages_int.h - the pieces that the texts of messages*.c are built from. */
 #ifndef RUAS_MESSAGES_INT_H
 #define RUAS_MESSAGES_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* messages_lifetime.c - lifetime texts: who owns the agent's tree, what outlives a run. */
 #include "check/messages.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* messages_limits.c - the texts of the "limits" check: a limit a run cannot be given. */
 #include "check/messages.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* messages_people.c - the texts about people on one instance, and the audit's. */
 #include "check/messages.h"
 

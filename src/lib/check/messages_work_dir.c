@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* messages_work_dir.c - the texts of check 3 and the scan: the target's access to work_dir. */
 #include "check/messages.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* pam_stack.c - see pam_stack.h. */
 #include "check/pam_stack.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pam_stack.h - PAM auth stacks that let the target in without a password.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* password.c - see password.h. */
 #include "check/password.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * password.h - does the target have an empty password? From what the
  * system's own `passwd -S` said, run by the helper as the target (a user may

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* polkit.c - see polkit.h. */
 #include "check/polkit.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * polkit.h - polkit rules that let the target act as root without a
  * password: pkexec, systemctl, and every D-Bus service that asks polkit

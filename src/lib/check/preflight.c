@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * preflight.c - ruas_preflight(): every startup check of every project,
  * before any spawn. Projects that share a user (and backend, and pam

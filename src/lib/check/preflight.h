@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* preflight.h - the entry points of the checks, with the sudo runner injectable for tests. */
 #ifndef RUAS_PREFLIGHT_H
 #define RUAS_PREFLIGHT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* probe_cache.c - see probe_cache.h. */
 #include "check/probe_cache.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * probe_cache.h - a target's escalation probes, kept between checks.
  *

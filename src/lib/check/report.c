@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* report.c - the preflight's findings, per project. */
 #include "check/report.h"
 

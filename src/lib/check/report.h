@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* report.h - building a ruas_report. */
 #ifndef RUAS_REPORT_INT_H
 #define RUAS_REPORT_INT_H

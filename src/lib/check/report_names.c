@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* report_names.c - see report_names.h. */
 #include "check/report_names.h"
 

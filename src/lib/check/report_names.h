@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * report_names.h - names for the numbers in a helper's REPORT. The helper
  * reads no user database (it may be a static program, which must not load

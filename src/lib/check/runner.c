@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* runner.c - posix_spawn a command, capture stdout and stderr, with a timeout. */
 #include "check/runner.h"
 #include "proc.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * runner.h - running a command and capturing its output.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* sudo_list.c - see sudo_list.h. */
 #include "check/sudo_list.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * sudo_list.h - reading what `sudo -l` prints, to tell which of a target's
  * rules run something as somebody else without a password.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* targetpw.c - see targetpw.h. */
 #include "check/targetpw.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * targetpw.h - sudo rules that ask for the runas user's password
  * (Defaults targetpw) where that password is empty.

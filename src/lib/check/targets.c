@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * targets.c - ruas_check_targets(): the checks that depend on a target user
  * alone, with no configuration: sudo of the helper to it works (as the supervisor when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* verdict.c - a whole check's passing verdict, kept (verdict.h). */
 #include "check/verdict.h"
 

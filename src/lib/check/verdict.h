@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * verdict.h - a whole check's passing verdict, kept for `ruas run`.
  *

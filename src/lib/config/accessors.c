@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * accessors.c - the loaded configuration as the embedder sees it: the
  * ruas_config_* and ruas_project_* getters, and freeing it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * audit_keys.c - the audit keys of ruas.conf (docs/audit.md): where the
  * records go (audit_facility, audit_log) and how much of the agent's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * config.c - the schema of ruas.conf: its keys, their types, defaults and
  * what each refuses, for the top level and the values that projects share

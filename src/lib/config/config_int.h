@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* config_int.h - the loaded configuration, as the rest of libruas sees it. */
 #ifndef RUAS_CONFIG_INT_H
 #define RUAS_CONFIG_INT_H

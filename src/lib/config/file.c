@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * file.c - the entry points that load ruas.conf: reading it from a path
  * (refusing a file that someone besides root and the supervisor could have

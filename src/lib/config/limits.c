@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * limits.c - the limits of a run (ruas.conf(5) "LIMITS"): open_files_max,
  * file_size_max, core_dumps and wall_time_max, and those of its own cgroup

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * loader.h - the state of one load of configuration, and the helpers that
  * the schema (config.c, project.c), the people block (people.c), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * new.c - a configuration built in code: ruas_config_new() with its
  * globals, ruas_config_set_people() for its people block, if any, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * people.c - the people block of ruas.conf: who the people are (an id and
  * the account each runs as), where their worktrees and the shared

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * project.c - the schema of one project: its keys, in the order they are
  * judged, what each refuses, and how the project is added to the

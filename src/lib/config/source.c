@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * source.c - where the schema's values come from: a group of a parsed
  * file (libconfig), or a struct filled in code, whose fields a table

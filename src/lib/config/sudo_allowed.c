@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * sudo_allowed.c - see sudo_allowed.h.
  *

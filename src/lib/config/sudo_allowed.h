@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* sudo_allowed.h - what target_sudo_allowed may name. */
 #ifndef RUAS_SUDO_ALLOWED_H
 #define RUAS_SUDO_ALLOWED_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * syntax_hint.c - what a configuration that libconfig could not parse most
  * likely lacks (syntax_hint.h). libconfig says only "syntax error" and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * syntax_hint.h - a sentence on what a configuration libconfig refused most
  * likely lacks: a string or a bracket that is not closed, or one closed by

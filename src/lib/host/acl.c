@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* acl.c - host_acl_read() (acl.h). */
 #include "host/acl.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* acl.h - a POSIX ACL of a path, as the kernel stores it (the walk's, and its refresh's). */
 #ifndef RUAS_HOST_ACL_H
 #define RUAS_HOST_ACL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* cache.c - host_cache_walk() (cache.h). */
 #include "host/cache.h"
 

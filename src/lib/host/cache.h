@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * cache.h - a walk of the trees (trees.h), kept for host_check_interval
  * seconds so that `ruas run` and an embedder's check before each spawn do

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fs_kind.c - host_fs_mode_bits_decide() (fs_kind.h). */
 #include "host/fs_kind.h"
 

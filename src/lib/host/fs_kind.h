@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * fs_kind.h - whether a file system decides who may write by the mode bits
  * and POSIX ACLs that stat(2) and getxattr(2) show, so that the library may

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * judge.c - host_may() and host_entry_judge() (trees.h): the kernel's
  * permission check (fs/posix_acl.c, posix_acl_permission(), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* kept.c - see kept.h. */
 #include "host/kept.h"
 #include "host/cache.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * kept.h - files the supervisor keeps for itself between checks (the walk
  * of the trees, cache.c; a passing verdict, src/lib/check/verdict.c), in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* mounts.c - host_mounts_mark() (mounts.h). */
 #include "host/mounts.h"
 

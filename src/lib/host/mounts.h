@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * mounts.h - which of the walk's entries are on a read-only mount, from
  * /proc/self/mountinfo: nobody writes there, though an owner still owns

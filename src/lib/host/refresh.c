@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* refresh.c - host_trees_refresh() (trees.h). */
 #include "host/trees.h"
 

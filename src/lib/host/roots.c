@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * roots.c - host_roots() (trees.h): the fixed trees, and the directories
  * that the dynamic loader searches for every program root runs.

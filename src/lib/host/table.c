@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* table.c - the table's trees, walked once per check (table.h). */
 #include "host/table.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * table.h - the anchor table's trees (src/common/anchors_table.c:
  * /etc/sudoers.d, /etc/pam.d, cron's and systemd's directories, root's

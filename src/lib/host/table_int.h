@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * table_int.h - the walk of the table's trees (table.h), shared by table.c
  * (which lists and drives) and table_walk.c (which walks one tree).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * table_walk.c - one of the table's trees walked as the supervisor, as the
  * helper walked it as the target (table.h): every entry to the tree's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * trees.h - the trees root trusts, walked once for all targets of a check.
  *

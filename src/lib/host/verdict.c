@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* verdict.c - host_verdict_add() (verdict.h). */
 #include "host/verdict.h"
 

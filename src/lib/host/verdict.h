@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * verdict.h - the walk's entries (trees.h) judged for one target, as the
  * same anchor hits the helper reports for the table, so that one text

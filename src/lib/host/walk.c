@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * walk.c - host_trees_walk() (trees.h): the trees, walked on every core,
  * keeping what someone other than root could write.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* deny.c - see deny.h. */
 #include "people/deny.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* deny.h - what each person's agent must not see. */
 #ifndef RUAS_DENY_H
 #define RUAS_DENY_H

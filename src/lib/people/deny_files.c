@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* deny_files.c - see deny_files.h. */
 #include "people/deny_files.h"
 #include "people/deny_sweep.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* deny_files.h - the per-person files an agent gets at spawn: its deny list and settings. */
 #ifndef RUAS_DENY_FILES_H
 #define RUAS_DENY_FILES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* deny_sweep.c - see deny_sweep.h. */
 #include "people/deny_sweep.h"
 

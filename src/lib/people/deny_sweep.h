@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * deny_sweep.h - the deny files of supervisors that died without removing
  * them (SIGKILL, a crash): each person-scoped spawn removes them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * sudoers.c - the fragment ruas-setup writes: one rule per target,
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * child.c - the handle of a started agent: its pid, waiting for it,
  * signalling it, and at free its deny files. One lock orders reaping

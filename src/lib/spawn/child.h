@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* child.h - the child handle: ruas_spawn() fills it, child.c waits on it and frees it. */
 #ifndef RUAS_SPAWN_CHILD_H
 #define RUAS_SPAWN_CHILD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* clone_into.c - see clone_into.h. */
 #include "spawn/clone_into.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * clone_into.h - starting a run's first process inside its own cgroup.
  *

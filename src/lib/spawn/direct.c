@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * direct.c - a project without run_as_user: the command itself, as the
  * supervisor, in work_dir (or the per-spawn one), with the supervisor's

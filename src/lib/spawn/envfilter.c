@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* envfilter.c - see envfilter.h. */
 #include "spawn/envfilter.h"
 

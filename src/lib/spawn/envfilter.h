@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* envfilter.h - which of the supervisor's variables cross to the agent. */
 #ifndef RUAS_ENVFILTER_H
 #define RUAS_ENVFILTER_H

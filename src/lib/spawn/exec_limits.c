@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* exec_limits.c - see exec_limits.h. */
 #include "spawn/exec_limits.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * exec_limits.h - what the agent's exec will take, checked before anything
  * starts, so that an argument list the kernel would refuse is the spawn's

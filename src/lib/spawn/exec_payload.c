@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* exec_payload.c - see exec_payload.h. */
 #include "spawn/exec_payload.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* exec_payload.h - what ruas-exec is told to run: the agent's argv and its exec payload. */
 #ifndef RUAS_EXEC_PAYLOAD_H
 #define RUAS_EXEC_PAYLOAD_H

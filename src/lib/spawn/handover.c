@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* handover.c - see handover.h. */
 #include "spawn/handover.h"
 

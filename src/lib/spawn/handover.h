@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * handover.h - the library's end of a start: the started program's helper
  * gets its messages (channel.h) as fast as it takes them, the payload only

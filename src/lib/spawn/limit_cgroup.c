@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* limit_cgroup.c - see limit_cgroup.h. */
 #include "spawn/limit_cgroup.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * limit_cgroup.h - a run's own cgroup, from the spawn's side.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pam.c - the pam backend's client half, for a supervisor that runs as
  * root. ruas-session opens the PAM session and execs ruas-exec as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* pam.h - the pam backend's client half: the call of ruas-session. */
 #ifndef RUAS_SPAWN_PAM_H
 #define RUAS_SPAWN_PAM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * pty.c - see pty.h. The pair is opened here, in the supervisor's uid
  * (root on the pam backend), never by a process of the target's: the

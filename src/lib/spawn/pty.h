@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* pty.h - the agent's own pseudo-terminal (spawn option pty), opened by the supervisor. */
 #ifndef RUAS_SPAWN_PTY_H
 #define RUAS_SPAWN_PTY_H

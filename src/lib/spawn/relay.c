@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * relay.c - see relay.h. What sudo's use_pty does for its command, for a
  * caller that leaves the relay to the library: one thread per handle,

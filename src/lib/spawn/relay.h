@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * relay.h - the library's own relay between the caller's terminal and the
  * agent's pty (spawn option pty_relay = RUAS_PTY_RELAY_LIBRARY), in a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * spawn.c - starting a project's agent: ruas_spawn() and the choice of the
  * way to start it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* spawn_int.h - spawn internals that unit tests look at. */
 #ifndef RUAS_SPAWN_INT_H
 #define RUAS_SPAWN_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * stall_end.c - see stall_end.h. A pid's descendants are found by their
  * parent on /proc, which only holds while each parent lives: so each is

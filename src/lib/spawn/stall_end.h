@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * stall_end.h - ending what a start left stalled before ruas's helper said
  * HELLO: sudo or ruas-session, and what ran beneath them (what their PAM

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* start.h - the three ways ruas_spawn() starts an agent, and what they share. */
 #ifndef RUAS_SPAWN_START_H
 #define RUAS_SPAWN_START_H

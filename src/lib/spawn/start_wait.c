@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* start_wait.c - see start_wait.h. */
 #include "spawn/start_wait.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * start_wait.h - the last step of ruas_spawn(): the agent's exec has
  * succeeded, or the spawn fails with RUAS_ERR_START (ruas.h) and nothing

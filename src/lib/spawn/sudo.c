@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * sudo.c - the sudo backend: sudo -n -u USER -- ruas-exec --channel-fd 0,
  * sudo started with an empty environment, so that nothing of the

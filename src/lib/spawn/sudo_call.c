@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* sudo_call.c - see sudo_call.h. */
 #include "spawn/sudo_call.h"
 

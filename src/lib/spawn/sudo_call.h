@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* sudo_call.h - the one shape of sudo command line that libruas uses. */
 #ifndef RUAS_SUDO_CALL_H
 #define RUAS_SUDO_CALL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * values.c - see values.h. What a caller may add to one spawn is checked
  * here, before anything starts, so that a refusal names the value: a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* values.h - the per-spawn values of ruas_spawn_options (set_env, work_dir), checked. */
 #ifndef RUAS_SPAWN_VALUES_H
 #define RUAS_SPAWN_VALUES_H

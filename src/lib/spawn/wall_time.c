@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* wall_time.c - see wall_time.h. */
 #include "spawn/wall_time.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * wall_time.h - a project's wall_time_max, kept by the library: the
  * supervisor's side, which the target's processes cannot signal. At the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_contain.c - containment on the real filesystem (src/common/contain.h) and
  * its public form, ruas_path_resolve_beneath().

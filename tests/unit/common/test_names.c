@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_names.c - user, variable and project name rules (src/common/names.h) and
  * the escaping of untrusted strings for people and shells (src/common/quote.h).

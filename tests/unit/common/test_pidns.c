@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_pidns.c - the agent's PID namespace (src/common/pidns.h) for real:
  * its init ignores what the inside sends it, a terminate ends everything

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_pty_copy.c - the terminal modes both relays change and give back
  * (src/common/pty_copy.h), on a pty of the test's own.

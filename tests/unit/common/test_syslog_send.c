@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_syslog_send.c - src/common/syslog_send.c against sockets of the
  * test's own: the RFC 3164 framing on a datagram socket, the stream

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_launch_news.c - the outer helper hears START (launch_news(),
  * src/helper/exec/launch_news.c) whatever a login file of the target's sends

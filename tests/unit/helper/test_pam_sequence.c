@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_pam_sequence.c - the PAM login sequence of src/helper/session/pam_login.c with a
  * fake struct pam_ops: no root, no libpam at run time.

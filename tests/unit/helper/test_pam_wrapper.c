@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_pam_wrapper.c - src/helper/session/pam_login.c with pam_real_ops against the
  * real libpam, through cwrap's pam_wrapper (Debian package libpam-wrapper).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_scan.c - the descendant scan (src/helper/exec/scan.h).
  *

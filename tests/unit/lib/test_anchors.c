@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_anchors.c - trust anchors: the table (src/common/anchors_table.c) and its
  * documentation, the probe that judges them as the target user

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_audit_record.c - the audit records' two forms (src/lib/audit/
  * record.h): hostile arguments give exactly one line and one JSON object,

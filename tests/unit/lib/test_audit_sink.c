@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_audit_sink.c - where audit records go (src/lib/audit/sink.h,
  * log_file.h) and what a spawn, a preflight and an audit leave there: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_cgroup.c - where cgroup v2 is and where this process is in it
  * (src/lib/cgroup/locate.c), from any text /proc could hold, and the

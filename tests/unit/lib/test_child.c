@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_child.c - the child handle behind a helper that has gone, and the
  * helper's news of a pty spawn's agent (ruas_child_state()).

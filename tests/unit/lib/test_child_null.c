@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_child_null.c - every handle function of ruas_child given NULL
  * (issue 26): RUAS_ERR_INVALID with an error naming the function, never a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_config.c - loading and validating ruas.conf (ruas_config_load and
  * ruas_config_load_buffer). Every refusal must be RUAS_ERR_CONFIG, on the

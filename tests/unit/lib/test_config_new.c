@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_config_new.c - configurations built in code (ruas_config_new,
  * ruas_config_add_project): every refusal the file loader has for a value

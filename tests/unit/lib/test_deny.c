@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_deny.c - per-person deny lists (src/lib/people/deny.h) and their public
  * wrappers: claude_slug(), deny_list_compute() on a real claude_projects

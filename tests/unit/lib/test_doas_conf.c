@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_doas_conf.c - doas.conf rules as ways up (src/lib/check/doas_conf.h):
  * a permit nopass that matches the user (by name, number or group) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_envfilter.c - which supervisor variables cross to the agent
  * (src/lib/spawn/envfilter.h): only allowlisted names that are set, in allowlist

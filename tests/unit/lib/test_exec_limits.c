@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_exec_limits.c - the agent's exec limits, checked before anything
  * starts (src/lib/spawn/exec_limits.h): one string of MAX_ARG_STRLEN - 1

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_groups.c - the groups a target must not be in: the table behind
  * ruas_group_risk() (src/lib/check/group_risk.c), a user's groups as the library reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_host_notes.c - what a check says of the host once
  * (src/lib/check/host_notes.h): the proc on /proc, read from mountinfo,

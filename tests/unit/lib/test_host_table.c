@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_host_table.c - the table's trees walked once by the library
  * (src/lib/host/table.h) and judged per target as the helper judged them:

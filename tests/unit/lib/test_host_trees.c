@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_host_trees.c - the library's walk of the trees root trusts
  * (src/lib/host): the kernel's permission rules as judge.c applies them

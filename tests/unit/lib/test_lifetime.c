@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_lifetime.c - what outlives a run (src/lib/check/lifetime.c): lingering,
  * a running systemd user manager, crontab and at, probed beneath a fake root

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_limits_check.c - the "limits" check (src/lib/check/limits_check.h):
  * a project's open_files_max or file_size_max above the hard limit the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_messages.c - the findings' texts (src/lib/check/messages.h). The seed texts
  * are a contract with operators' scripts, so they are compared in full.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_nofile_floor.c - below RUNNER_NOFILE_MIN descriptors the checks are
  * not run (issue 26, item 10: at such limits sudo said a user was unknown

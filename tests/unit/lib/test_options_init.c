@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_options_init.c - ruas_<struct>_init() (issue 26, item 8): for the
  * current version each fills exactly what its _INIT macro gives; for an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_pam_stack.c - PAM auth stacks that let the target in without a
  * password (src/lib/check/pam_stack.h), on PAM files in a directory of the

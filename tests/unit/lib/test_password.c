@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_password.c - the empty-password verdict (src/lib/check/password.h):
  * what the system's passwd -S says, as the helper ran it as the target.

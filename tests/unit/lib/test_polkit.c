@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_polkit.c - polkit's rules and local authority as ways up
  * (src/lib/check/polkit.h), in a fake tree: Debian's stock rules pass; a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_preflight.c - the startup checks (src/lib/check/preflight.h) with a fake sudo
  * runner and a fake user database (nss_wrapper, see nss_env.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_stall_end.c - what a stalled start left is ended (issue 26, item
  * 10): stall_end() of a process finds its descendants (a grandchild too),

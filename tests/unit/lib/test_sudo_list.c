@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_sudo_list.c - the reading of `sudo -l` output (src/lib/check/sudo_list.h) on
  * listings recorded from sudo 1.9.13p3 (tests/unit/listings/), the

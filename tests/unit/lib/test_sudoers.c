@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_sudoers.c - the supervisor's sudoers fragment (ruas_sudoers_fragment)
  * and the sudo command line that checks a target as the supervisor.

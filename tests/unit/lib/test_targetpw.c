@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_targetpw.c - Defaults targetpw with a runas user whose password is
  * empty (src/lib/check/targetpw.h): the flag read from root's listing (the

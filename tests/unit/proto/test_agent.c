@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_agent.c - AGENT and START, between ruas-exec's two halves
  * (src/proto/agent.h): AGENT's body (its descriptors are the channel's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_channel.c - the spawn channel's framing (src/proto/channel.h) over
  * real socketpairs: messages and their descriptors both ways, blocking

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_codec.c - the one binary form of every message body
  * (src/proto/codec.h): numbers big-endian, strings as their length and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_control.c - the run's control messages (src/proto/control.h):
  * SIGNAL, TERMINATE, KILL from the library, EXIT, STOPPED, CONTINUED from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_helper_report.c - REPORT, both halves (src/proto/helper_report.h):
  * the writers (helper_report_write.h) byte for byte against the grammar of

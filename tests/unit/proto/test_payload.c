@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_payload.c - PAYLOAD, the helper's first message on the spawn
  * channel (src/proto/payload.h): binary, never on a command line.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_session.c - SESSION, what the root library hands ruas-session
  * (src/proto/session.h): round trips and canonical bodies; the decoder's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_started.c - STARTED (src/proto/started.h), the helper's word on
  * whether the agent's exec succeeded: each kind round trips; a success

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fixture.c - see fixture.h. */
 #include "fixture.h"
 

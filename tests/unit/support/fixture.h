@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* fixture.h - file-system helpers that several unit tests share. */
 #ifndef RUAS_TEST_FIXTURE_H
 #define RUAS_TEST_FIXTURE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* nss_env.c - see nss_env.h. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * nss_env.h - run a unit test against a fake user database.
  *

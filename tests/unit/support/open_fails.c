@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* open_fails.c - see open_fails.h. */
 #include "open_fails.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * open_fails.h - make open() of one path fail, as the kernel would.
  *

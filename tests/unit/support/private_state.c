@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /* private_state.c - keeps a unit test's check state off the host. */
 #include "config.h"
 #include "private_state.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 #ifndef RUAS_TEST_PRIVATE_STATE_H
 #define RUAS_TEST_PRIVATE_STATE_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 #include "reexec.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 #ifndef RUAS_TEST_REEXEC_H
 #define RUAS_TEST_REEXEC_H
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * words.h - a finding's words (src/lib/check/messages.h) in the unit tests:
  * the text alone, once its fix has been held to the rule every builder

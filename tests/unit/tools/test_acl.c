@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_acl.c - the descriptor walk of ruas-setup acl (tools/ruas-setup/acl_walk.h).
  *

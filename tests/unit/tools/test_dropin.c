@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_dropin.c - ruas-setup delegate's text (tools/ruas-setup/dropin.c):
  * which unit names it takes (systemd's, ".service" added as systemctl

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: ISC */
 /*
  * test_limit_line.c - what ruas run says, and exits with, when a limit
  * ended a run (tools/ruas/limit_line.c): the line names the project, the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: ISC
+
 // startspawn - tests/consumer/startspawn.c's supervisor in Go, through the
 // binding (bindings/go): how a start went, as a bridge would tell its user,
 // the agent's stderr thrown away.

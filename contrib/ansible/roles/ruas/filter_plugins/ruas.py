@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # ruas.py - filters of the ruas role: the target users that ruas.conf's projects and people name.
 """Filter plugins of the ruas role."""
 

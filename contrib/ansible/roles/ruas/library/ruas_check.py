@@ -1,4 +1,5 @@
 #!/usr/bin/python
+# SPDX-License-Identifier: ISC
 # ruas_check.py - ruas check --json as the supervisor; fails with the fatal findings' text.
 """Ansible module ruas_check: the startup checks as the supervisor, parsed, never by hand."""
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python
+# SPDX-License-Identifier: ISC
 # ruas_config.py - writes ruas.conf from the role's variables, every string escaped for libconfig.
 """Ansible module ruas_config: the ruas configuration, from data, written atomically."""
 

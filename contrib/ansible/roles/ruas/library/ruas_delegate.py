@@ -1,4 +1,5 @@
 #!/usr/bin/python
+# SPDX-License-Identifier: ISC
 # ruas_delegate.py - the supervisor's systemd drop-in, by ruas-setup delegate --install when it differs.
 """Ansible module ruas_delegate: ruas-setup delegate --install, run only when it would change."""
 

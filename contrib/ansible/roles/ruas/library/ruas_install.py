@@ -1,4 +1,5 @@
 #!/usr/bin/python
+# SPDX-License-Identifier: ISC
 # ruas_install.py - installs ruas from Debian packages or a source tree, or finds it installed.
 """Ansible module ruas_install: ruas under a prefix, changed only when a file changes."""
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python
+# SPDX-License-Identifier: ISC
 # ruas_sudoers.py - the supervisor's sudoers fragment, by ruas-setup install when it differs.
 """Ansible module ruas_sudoers: ruas-setup install --config, run only when it would change."""
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python
+# SPDX-License-Identifier: ISC
 # ruas_user.py - the supervisor account, and target users with their work_dirs, through ruas-setup.
 """Ansible module ruas_user: accounts through ruas-setup's verbs, with honest changed."""
 

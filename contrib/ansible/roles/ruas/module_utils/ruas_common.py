@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: ISC
 # ruas_common.py - what the ruas role's modules share: running commands and reading files exactly.
 """Helpers of the ruas role's modules (ansible-core only, Python 3)."""
 
