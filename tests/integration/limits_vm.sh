@@ -102,6 +102,14 @@ expect "without limits, sudo's PAM session's move is left as it was" \
 expect "the role's ruas_check, told the unit, ran ruas check in the service's leaf" \
 	test "$(val checkmod.leaf.ran):$(val checkmod.leaf.cgroup)" = "1:/sys/fs/cgroup/sup.service/supervisor"
 expect "... where the cgroup limits are no fatal finding" test "$(val checkmod.leaf.limits)" = 0
+expect "... as sup (56910), with its own group alone and no capability" \
+	test "$(val checkmod.leaf.who)" = "56910 56910 0000000000000000 /sup.service/supervisor"
+expect "... and from Ansible's cgroup without the unit, as sup all the same" \
+	test "$(val checkmod.here.who)" = "56910 56910 0000000000000000 /"
+expect "a frozen leaf holds the check's child as sup, never as root (uids 56910 x4)" \
+	test "$(val frozen.joined_uid)" = "56910,56910,56910,56910"
+expect "... without a capability" test "$(val frozen.joined_caps)" = 0000000000000000
+expect "... and, thawed, the check runs" test "$(val frozen.ran)" = 1
 expect "... which they are from where Ansible runs, without the unit" \
 	test "$(val checkmod.here.ran)" = 1 -a "$(val checkmod.here.limits)" -ge 1
 expect "no run's cgroup is left at all" test "$(val leftover)" = 0

@@ -190,11 +190,13 @@ run sudo_moved_plain sup sup plain
 # the service's leaf (systemctl here names the unit's cgroup, as systemd
 # would); without the unit it checks from where Ansible runs (here the top),
 # from where the supervisor could not move a run into its cgroup.
-printf '#!/bin/sh\n[ "$*" = "show -p ControlGroup --value sup.service" ] && echo /sup.service\n' \
+printf '#!/bin/sh\n[ "$*" = "show -p ControlGroup --value -- sup.service" ] && echo /sup.service\n' \
 	>/tmp/systemctl
 chmod 755 /tmp/systemctl
 # (The module gives ruas a clean environment: the build's libraries by a wrapper.)
-printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$LD_LIBRARY_PATH" "$RUAS" >/tmp/ruas
+# It first says who runs it, and where: uid, groups, effective capabilities, cgroup.
+printf '#!/bin/sh\necho "$(id -u) $(id -G) $(sed -n "s/^CapEff:\\t//p" /proc/self/status) $(cut -d: -f3 /proc/self/cgroup)" >/tmp/checkwho\nLD_LIBRARY_PATH=%s exec %s "$@"\n' \
+	"$LD_LIBRARY_PATH" "$RUAS" >/tmp/ruas
 chmod 755 /tmp/ruas
 for how in leaf here; do
 	unit=sup.service
@@ -215,5 +217,31 @@ print("checkmod.%s.limits=%d" % (how, sum(": limits: " in f for f in r.get("fata
 print("checkmod.%s.ran=%d" % (how, "report" in r))
 print("checkmod.%s.msg=%s" % (how, " ".join(str(r.get("msg", "")).split())[:400]))
 EOP
+	echo "checkmod.$how.who=$(cat /tmp/checkwho)"
+	rm -f /tmp/checkwho
 done
+# The supervisor freezes its leaf: what the module's child joins it as is
+# the supervisor's own (no process of root's held there), and it goes on
+# once thawed.
+python3 - /tmp/ruas sup.service >/tmp/args.json <<'EOP'
+import json, sys
+print(json.dumps({"ANSIBLE_MODULE_ARGS": {
+    "user": "sup", "ruas": sys.argv[1], "config": "/etc/ruas-vm/early.conf",
+    "unit": sys.argv[2], "systemctl": "/tmp/systemctl", "cgroup_root": "/sys/fs/cgroup"}}))
+EOP
+sup_env sh -c 'echo 1 >"$1/supervisor/cgroup.freeze"' _ "$D"
+timeout 300 python3 "$CHECKMOD" /tmp/args.json >/tmp/out 2>/tmp/err </dev/null &
+mod=$!
+joined=
+for _ in $(seq 600); do # until a process is in the frozen leaf (polled, at most 60 s)
+	joined=$(head -1 "$D/supervisor/cgroup.procs")
+	[ -n "$joined" ] && break
+	sleep 0.1
+done
+echo "frozen.joined_uid=$([ -n "$joined" ] && awk '/^Uid:/ {print $2 "," $3 "," $4 "," $5}' "/proc/$joined/status")"
+echo "frozen.joined_caps=$([ -n "$joined" ] && sed -n 's/^CapEff:\t//p' "/proc/$joined/status")"
+sup_env sh -c 'echo 0 >"$1/supervisor/cgroup.freeze"' _ "$D"
+wait $mod
+echo "frozen.module_rc=$?"
+echo "frozen.ran=$(python3 -c 'import json, sys; print(int("report" in json.load(open(sys.argv[1]))))' /tmp/out)"
 echo "leftover=$(find $C -mindepth 2 -type d -name 'run-*' | wc -l)"

@@ -6,6 +6,7 @@
 import json
 import os
 import pwd
+import re
 import subprocess
 
 from ansible.module_utils.basic import AnsibleModule
@@ -34,6 +35,10 @@ options:
 '''
 
 
+# A systemd unit's characters, not starting with '-' (no option to systemctl).
+UNIT_NAME = re.compile(r'^[A-Za-z0-9:_.\\@][A-Za-z0-9:_.\\@-]*\Z')
+
+
 def as_user(user):
     """(preexec-free) subprocess arguments that run as user with its groups and home."""
     pw = pwd.getpwnam(user)
@@ -44,17 +49,20 @@ def as_user(user):
                 env=env, cwd=cwd, umask=0o022)
 
 
-def in_leaf(user, procs):
-    """as_user(user), but first (as root) into the cgroup whose cgroup.procs is procs."""
+def in_leaf(user, procs_fd):
+    """as_user(user), then into the cgroup of procs_fd (its cgroup.procs, opened by root).
+
+    The child is the supervisor's before it joins: a process of root's in the
+    supervisor's own subtree could be frozen or moved there by it. The kernel
+    judges the move by the credentials that opened the file (root's)."""
     kw = as_user(user)
     uid, gid, groups = kw.pop('user'), kw.pop('group'), kw.pop('extra_groups')
 
     def enter():
-        with open(procs, 'w', encoding='ascii') as f:
-            f.write('0\n')
         os.setgroups(groups)
         os.setgid(gid)
         os.setuid(uid)
+        os.write(procs_fd, b'0')
     return dict(preexec_fn=enter, **kw)
 
 
@@ -62,9 +70,11 @@ def service_leaf(module, p):
     """cgroup.procs of the leaf the service p['unit'] runs its supervisor in, or None."""
     if not p['unit']:
         return None
+    if not UNIT_NAME.match(p['unit']):
+        module.fail_json(msg='unit %r is not a systemd service name' % p['unit'])
     unit = p['unit'] if p['unit'].endswith('.service') else p['unit'] + '.service'
     try:
-        proc = subprocess.run([p['systemctl'], 'show', '-p', 'ControlGroup', '--value', unit],
+        proc = subprocess.run([p['systemctl'], 'show', '-p', 'ControlGroup', '--value', '--', unit],
                               stdin=subprocess.DEVNULL, capture_output=True, timeout=60,
                               check=False)
         cg = proc.stdout.decode('utf-8', 'replace').strip() if proc.returncode == 0 else ''
@@ -79,6 +89,15 @@ def service_leaf(module, p):
                     % (unit, ' ' + cg if cg else ''))
         return None
     return procs
+
+
+def open_procs(module, procs):
+    """procs (a cgroup.procs) opened by root for writing, close-on-exec."""
+    try:
+        return os.open(procs, os.O_WRONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except OSError as e:
+        module.fail_json(msg='cannot open %s: %s' % (procs, e))
+    return None
 
 
 def findings(report, kind):
@@ -104,12 +123,16 @@ def main():
     p = module.params
     argv = [p['ruas'], 'check', '-c', p['config'], '--json']
     leaf = service_leaf(module, p)
+    procs_fd = open_procs(module, leaf) if leaf else None
     try:
-        how = in_leaf(p['user'], leaf) if leaf else as_user(p['user'])
+        how = in_leaf(p['user'], procs_fd) if leaf else as_user(p['user'])
         proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True,
-                              timeout=600, check=False, **how)
+                              timeout=600, check=False, start_new_session=True, **how)
     except (KeyError, OSError, subprocess.SubprocessError) as e:
         module.fail_json(msg='cannot run ruas check as %s: %s' % (p['user'], e), cmd=argv)
+    finally:
+        if procs_fd is not None:
+            os.close(procs_fd)
     out = proc.stdout.decode('utf-8', 'replace')
     err = proc.stderr.decode('utf-8', 'replace')
     try:
