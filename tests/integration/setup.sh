@@ -306,6 +306,28 @@ if [ -x /bin/systemctl ]; then
 	want=$("$SETUP" delegate --unit cc-connect --systemd-version "$v")
 	expect "delegate: this host's systemctl ($v) by default" test "$RC:$OUT" = "0:$want"
 fi
+# systemctl is run with a clean environment, and its first line is enough.
+printf '#!/bin/sh\n[ -z "$SECRET_X" ] && [ "$PATH" = /usr/sbin:/usr/bin:/sbin:/bin ] && echo "systemd 256 (x)"\n' >"$SB/systemctl-env"
+printf '#!/bin/sh\necho "systemd 256 (x)"\nsleep 600 &\n' >"$SB/systemctl-bg"
+printf '#!/bin/sh\nexec sleep 600\n' >"$SB/systemctl-mute"
+chmod 755 "$SB/systemctl-env" "$SB/systemctl-bg" "$SB/systemctl-mute"
+SECRET_X=1 setup delegate --unit cc-connect --systemctl "$SB/systemctl-env"
+expect "delegate: systemctl gets a clean environment (PATH set, nothing of the caller's)" \
+	has "$OUT" "DelegateSubgroup=supervisor"
+setup delegate --unit cc-connect --systemctl "$SB/systemctl-bg"
+expect "delegate: a systemctl whose child keeps the pipe open: its first line is enough" \
+	test "$RC" = 0 -a -n "$(grep -F DelegateSubgroup= <<<"$OUT")"
+timeout 120 "$SETUP" delegate --unit cc-connect --systemctl "$SB/systemctl-mute" >"$SB/out" 2>"$SB/err" </dev/null
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "delegate: a systemctl that never answers is given up on (1), not waited for" \
+	test "$RC" = 1 -a -n "$(grep -F 'did not answer within 10 s' <<<"$ERR")"
+pkill -f "^sleep 600" || true
+# A caller that ignores SIGCHLD (exec keeps that): ruas-setup still waits for its children.
+python3 -c 'import os, signal, sys; signal.signal(signal.SIGCHLD, signal.SIG_IGN); os.execv(sys.argv[1], sys.argv[1:])' \
+	"$SETUP" delegate --unit cc-connect --systemctl "$SB/systemctl256" >"$SB/out" 2>"$SB/err" </dev/null
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "delegate: under a caller's SIGCHLD SIG_IGN, systemctl's status is still known" \
+	test "$RC" = 0 -a -n "$(grep -F DelegateSubgroup= <<<"$OUT")"
 setup delegate --unit cc-connect --systemctl /bin/false
 expect "delegate: no version from systemctl: exit 1, saying what to give" \
 	test "$RC:$OUT" = "1:" -a -n "$(grep -F 'give --systemd-version N' <<<"$ERR")"
@@ -348,6 +370,17 @@ mkdir -m 0755 "$SD/t1.service.d" && chown t1 "$SD/t1.service.d"
 setup delegate --unit t1 --install --systemd-dir "$SD" --systemd-version 252
 expect "delegate --install: UNIT.d owned by a user: refused (1), nothing written" \
 	test "$RC:$(ls -A "$SD/t1.service.d")" = "1:" -a -n "$(grep -F 'owned by root and writable only by root' <<<"$ERR")"
+# Above DIR: a symlink, and a directory someone else may write, are refused.
+mkdir -m 0755 "$SB/real" "$SB/real/systemd" && ln -s "$SB/real" "$SB/link"
+setup delegate --unit cc-connect --install --systemd-dir "$SB/link/systemd" --systemd-version 252
+expect "delegate --install: a symlink above DIR: refused (1), nothing written" \
+	test "$RC:$(ls -A "$SB/real/systemd")" = "1:" -a -n "$(grep -F 'a symlink is never followed' <<<"$ERR")"
+mkdir -m 0755 "$SB/t1owned" && chown t1 "$SB/t1owned" && mkdir -m 0755 "$SB/t1owned/systemd"
+setup delegate --unit cc-connect --install --systemd-dir "$SB/t1owned/systemd" --systemd-version 252
+expect "delegate --install: DIR in a directory a user owns: refused (1), nothing written" \
+	test "$RC:$(ls -A "$SB/t1owned/systemd")" = "1:" -a -n "$(grep -F 'the directories above it must be owned by root' <<<"$ERR")"
+setup delegate --unit cc-connect --install --systemd-dir "relative/dir" --systemd-version 252
+expect "delegate --install: a relative DIR: usage (2)" test "$RC" = 2
 mkdir -m 0777 "$SB/open"
 setup delegate --unit cc-connect --install --systemd-dir "$SB/open" --systemd-version 252
 expect "delegate --install: a directory others may write: refused (1), nothing written" \

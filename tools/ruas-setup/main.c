@@ -7,6 +7,7 @@
  * error or refused input, with nothing printed on stdout and nothing written.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,6 +269,8 @@ int main(int argc, char **argv)
 	struct setup_args a;
 	size_t ntargets = 0;
 	ruas_config *cfg = NULL;
+	/* Its children (visudo, systemctl) are waited for: never reaped for it by an inherited SIG_IGN. */
+	signal(SIGCHLD, SIG_DFL);
 	int rc = front(argc, argv);
 	if (rc != GO_ON)
 		return rc;
