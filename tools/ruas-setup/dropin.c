@@ -98,54 +98,77 @@ char *dropin_text(const char *unit, int version)
 	return r < 0 ? NULL : t;
 }
 
-/* The unit's cgroup in the default slice: system.slice, or its template's slice. */
-static char *default_cgroup(const char *unit)
+/*
+ * Whether systemd puts '_' before the unit's name in its cgroup (its
+ * cg_needs_escape(): a name that could be read as a cgroup file of the
+ * kernel's or of a controller, "cgroup.*" or "CONTROLLER.*").
+ */
+static int cgroup_escaped(const char *unit)
 {
-	const char *at = strchr(unit, '@');
-	char *t = NULL;
-	if (!at)
-		return asprintf(&t, "/sys/fs/cgroup/system.slice/%s", unit) < 0 ? NULL : t;
-	/* An instance's is system-PREFIX.slice, '-' and '\\' escaped there (systemd-escape). */
-	size_t n = (size_t)(at - unit), k = 0;
-	char *prefix = malloc(n * 4 + 1);
-	if (!prefix)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		if (unit[i] == '-' || unit[i] == '\\') {
-			memcpy(prefix + k, unit[i] == '-' ? "\\x2d" : "\\x5c", 4);
-			k += 4;
-		} else {
-			prefix[k++] = unit[i];
-		}
+	static const char *const controllers[] = {
+		"cpu", "cpuacct", "cpuset", "io", "blkio", "memory", "devices", "pids",
+		"bpf-firewall", "bpf-devices", "bpf-foreign", "bpf-socket-bind",
+		"bpf-restrict-network-interfaces"};
+	if (unit[0] == '_' || unit[0] == '.' || strncmp(unit, "cgroup.", 7) == 0)
+		return 1;
+	for (size_t i = 0; i < sizeof controllers / sizeof controllers[0]; i++) {
+		size_t n = strlen(controllers[i]);
+		if (strncmp(unit, controllers[i], n) == 0 && unit[n] == '.')
+			return 1;
 	}
-	prefix[k] = '\0';
-	int r = asprintf(&t, "/sys/fs/cgroup/system.slice/system-%s.slice/%s", prefix, unit);
-	free(prefix);
+	return 0;
+}
+
+/*
+ * The ruas.conf line for the unit's cgroup in system.slice, its '\\'
+ * doubled for libconfig's string; NULL for an instance of a template,
+ * whose slice is named by rules ruas-setup does not repeat.
+ */
+static char *cgroup_parent_line(const char *unit)
+{
+	if (strchr(unit, '@'))
+		return NULL;
+	size_t n = strlen(unit), k = 0;
+	char *q = malloc(2 * n + 2);
+	if (!q)
+		return NULL;
+	if (cgroup_escaped(unit))
+		q[k++] = '_';
+	for (size_t i = 0; i < n; i++) {
+		if (unit[i] == '\\')
+			q[k++] = '\\';
+		q[k++] = unit[i];
+	}
+	q[k] = '\0';
+	char *t = NULL;
+	int r = asprintf(&t, "cgroup_parent = \"/sys/fs/cgroup/system.slice/%s\";", q);
+	free(q);
 	return r < 0 ? NULL : t;
 }
 
 char *dropin_next_steps(const char *unit, int version)
 {
-	char *cg = default_cgroup(unit), *t = NULL, *move = NULL;
-	if (!cg)
+	char *line = cgroup_parent_line(unit), *t = NULL, *move = NULL;
+	if (!line && !strchr(unit, '@'))
 		return NULL;
 	if (version < DROPIN_SUBGROUP_SINCE &&
 	    asprintf(&move,
 		     "ruas-setup: systemd %d has no DelegateSubgroup=: until the supervisor has "
-		     "moved itself into %s/" DROPIN_SUBGROUP " (mkdir it, then write 0 to its "
-		     "cgroup.procs) no run with limits can start, and ruas check says so\n",
-		     version, cg) < 0) {
-		free(cg);
+		     "moved itself into the leaf \"" DROPIN_SUBGROUP "\" of its service's cgroup "
+		     "(mkdir it, then write 0 to its cgroup.procs) no run with limits can start, "
+		     "and ruas check says so\n",
+		     version) < 0) {
+		free(line);
 		return NULL;
 	}
 	int r = asprintf(&t,
 			 "ruas-setup: next: systemctl daemon-reload, then systemctl restart %s\n"
-			 "ruas-setup: then in ruas.conf: cgroup_parent = \"%s\"; (if the unit has "
-			 "a Slice= of its own: /sys/fs/cgroup followed by what systemctl show -p "
-			 "ControlGroup --value %s says)\n%s",
-			 unit, cg, unit,
+			 "ruas-setup: then in ruas.conf: %s%s/sys/fs/cgroup followed by what "
+			 "systemctl show -p ControlGroup --value %s says%s\n%s",
+			 unit, line ? line : "cgroup_parent = ",
+			 line ? " (if the unit has a Slice= of its own: " : "", unit, line ? ")" : "",
 			 move ? move : "");
-	free(cg);
+	free(line);
 	free(move);
 	return r < 0 ? NULL : t;
 }

@@ -41,9 +41,11 @@ int dropin_systemd_version(const char *text);
 char *dropin_text(const char *unit, int version);
 
 /*
- * What to do once it is installed, for stderr: reload and restart, the cgroup_parent to
- * set, and (before DROPIN_SUBGROUP_SINCE) that the supervisor must move
- * itself into the leaf. malloc'd, or NULL on OOM.
+ * What to do once it is installed, for stderr: reload and restart, the
+ * cgroup_parent to set (as a ruas.conf line, systemd's and libconfig's
+ * escapes applied; for a template's instance, how to ask systemctl), and
+ * (before DROPIN_SUBGROUP_SINCE) that the supervisor must move itself into
+ * the leaf. malloc'd, or NULL on OOM.
  */
 char *dropin_next_steps(const char *unit, int version);
 

@@ -126,16 +126,38 @@ static void test_next_steps(void **state)
 			       "has a Slice= of its own: /sys/fs/cgroup followed by what systemctl "
 			       "show -p ControlGroup --value cc-connect.service says)\n");
 	free(t);
+	/* An instance's slice is not guessed: systemctl names its cgroup. */
 	t = dropin_next_steps("my-bridge@al-ice.service", 252);
 	assert_non_null(t);
-	assert_non_null(strstr(t, "cgroup_parent = \"/sys/fs/cgroup/system.slice/"
-				  "system-my\\x2dbridge.slice/my-bridge@al-ice.service\";"));
+	assert_non_null(strstr(t, "ruas-setup: then in ruas.conf: cgroup_parent = /sys/fs/cgroup "
+				  "followed by what systemctl show -p ControlGroup --value "
+				  "my-bridge@al-ice.service says\n"));
 	assert_non_null(strstr(t, "ruas-setup: systemd 252 has no DelegateSubgroup=: until the "
-				  "supervisor has moved itself into /sys/fs/cgroup/system.slice/"
-				  "system-my\\x2dbridge.slice/my-bridge@al-ice.service/supervisor "
-				  "(mkdir it, then write 0 to its cgroup.procs) no run with limits "
-				  "can start, and ruas check says so\n"));
+				  "supervisor has moved itself into the leaf \"supervisor\" of its "
+				  "service's cgroup (mkdir it, then write 0 to its cgroup.procs) no run "
+				  "with limits can start, and ruas check says so\n"));
 	free(t);
+	/* systemd's own escape of names a cgroup file could have, and libconfig's of '\\'. */
+	static const struct {
+		const char *unit, *line;
+	} lines[] = {
+		{"cpu.service", "cgroup_parent = \"/sys/fs/cgroup/system.slice/_cpu.service\";"},
+		{"memory.x.service", "cgroup_parent = \"/sys/fs/cgroup/system.slice/_memory.x.service\";"},
+		{"cgroup.x.service", "cgroup_parent = \"/sys/fs/cgroup/system.slice/_cgroup.x.service\";"},
+		{"_x.service", "cgroup_parent = \"/sys/fs/cgroup/system.slice/__x.service\";"},
+		{"cpux.service", "cgroup_parent = \"/sys/fs/cgroup/system.slice/cpux.service\";"},
+		{"io-x.service", "cgroup_parent = \"/sys/fs/cgroup/system.slice/io-x.service\";"},
+		{"a\\x2db.service",
+		 "cgroup_parent = \"/sys/fs/cgroup/system.slice/a\\\\x2db.service\";"},
+	};
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+		t = dropin_next_steps(lines[i].unit, 256);
+		assert_non_null(t);
+		if (!strstr(t, lines[i].line))
+			fail_msg("%s: want %s in:\n%s", lines[i].unit, lines[i].line, t);
+		assert_null(strstr(t, "DelegateSubgroup"));
+		free(t);
+	}
 }
 
 int main(void)
