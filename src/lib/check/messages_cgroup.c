@@ -47,6 +47,60 @@ static void at(struct buf *b, const char *mount, const char *path)
 	at_sub(b, mount, path, "");
 }
 
+/* "/a/b/supervisor": its last part is the leaf ruas-setup(8) DELEGATE puts the supervisor in. */
+static int is_supervisor_leaf(const char *path)
+{
+	const char *last = strrchr(path, '/');
+	return last && last != path && strcmp(last + 1, "supervisor") == 0;
+}
+
+/*
+ * A parent that holds processes: the supervisor's own cgroup (move out of
+ * it, or, already in its leaf, use the cgroup above), or another's.
+ */
+static void internal_process(struct buf *b, const struct cgroup_place *pl,
+			     const struct cgroup_judgement *j, size_t *fx)
+{
+	const char *m = pl->mount;
+	int own = strcmp(j->where, pl->own) == 0;
+	at(b, m, j->where);
+	buf_printf(b, " holds processes of its own%s, and the kernel hands no controller down "
+		      "from such a cgroup.\n",
+		   own && pl->is_default ? " (the supervisor's own cgroup is the default)"
+		   : own		 ? " (the supervisor's own cgroup)"
+					 : "");
+	*fx = b->len;
+	if (own && is_supervisor_leaf(j->where)) {
+		/* Already in its leaf (DelegateSubgroup=, or moved): the runs go above it. */
+		char above[sizeof pl->own];
+		snprintf(above, sizeof above, "%s", j->where);
+		*strrchr(above, '/') = '\0';
+		buf_adds(b, "Set cgroup_parent to the cgroup above the supervisor's leaf, ");
+		at(b, m, above[0] ? above : "/");
+		buf_adds(b, ": its runs then go beside it (ruas-setup(8), DELEGATE).");
+		return;
+	}
+	if (!own) {
+		buf_adds(b, "Set cgroup_parent to a cgroup that holds no process, such as the one "
+			    "the supervisor's service was delegated with its supervisor in a leaf "
+			    "of it (ruas-setup(8), DELEGATE), or move what runs in it into a leaf "
+			    "of its own.");
+		return;
+	}
+	buf_adds(b, "Run the supervisor in a cgroup of its own inside it (systemd 254 and later: "
+		    "DelegateSubgroup=supervisor; else move it into ");
+	at_sub(b, m, j->where, "/supervisor");
+	if (pl->is_default) {
+		/* Its own cgroup is the default: once it has left it, that is the parent. */
+		buf_adds(b, " as it starts) and set cgroup_parent to ");
+		at(b, m, j->where);
+		buf_adds(b, ": its runs then go beside it (ruas-setup(8), DELEGATE).");
+	} else {
+		buf_adds(b, " as it starts): its runs then go beside it (ruas-setup(8), "
+			    "DELEGATE).");
+	}
+}
+
 /* The verdicts about controllers: not there, or not handed down. */
 static void controllers_what_and_fix(struct buf *b, const struct cgroup_place *pl,
 				     const struct cgroup_judgement *j, size_t *fx)
@@ -78,23 +132,7 @@ static void controllers_what_and_fix(struct buf *b, const struct cgroup_place *p
 			    "supervisor's service), or remove the limits that need them.");
 		return;
 	case CGROUP_INTERNAL_PROCESS:
-		at(b, m, j->where);
-		buf_adds(b, " holds processes of its own (the supervisor's own cgroup is the "
-			    "default), and the kernel hands no controller down from such a "
-			    "cgroup.\n");
-		*fx = b->len;
-		buf_adds(b, "Run the supervisor in a cgroup of its own inside it (systemd 254 and "
-			    "later: DelegateSubgroup=supervisor; else move it into ");
-		at_sub(b, m, j->where, "/supervisor");
-		if (pl->is_default) {
-			/* Its own cgroup is the default: once it has left it, that is the parent. */
-			buf_adds(b, " as it starts) and set cgroup_parent to ");
-			at(b, m, j->where);
-			buf_adds(b, ": its runs then go beside it (ruas-setup(8), DELEGATE).");
-		} else {
-			buf_adds(b, " as it starts): its runs then go beside it (ruas-setup(8), "
-				    "DELEGATE).");
-		}
+		internal_process(b, pl, j, fx);
 		return;
 	case CGROUP_CANNOT_HAND_DOWN:
 		at(b, m, j->where);

@@ -198,10 +198,10 @@ static void test_cgroup_messages(void **state)
 		 {"the memory, cpu controllers are not available in \"/sys/fs/cgroup\"",
 		  "cgroup v1", "systemd.unified_cgroup_hierarchy=1", NULL}},
 		{CGROUP_INTERNAL_PROCESS, CGROUP_CTL_MEMORY, NULL,
-		 {"holds processes of its own", "DelegateSubgroup=supervisor",
-		  "move it into \"/sys/fs/cgroup/system.slice/bridge.service/runs/supervisor\" as "
-		  "it starts): its runs then go beside it (ruas-setup(8), DELEGATE).",
-		  NULL}},
+		 /* cgroup_parent (runs) holds processes that are not the supervisor's. */
+		 {"runs\" holds processes of its own, and the kernel hands no controller down",
+		  "Set cgroup_parent to a cgroup that holds no process",
+		  "or move what runs in it into a leaf of its own.", NULL}},
 		{CGROUP_CANNOT_HAND_DOWN, CGROUP_CTL_MEMORY, NULL,
 		 {"does not hand the memory controller down", "echo \"+memory\" >", NULL}},
 		{CGROUP_UNREADABLE, 0, NULL, {"could not be read: Permission denied", NULL}},
@@ -236,6 +236,20 @@ static void test_cgroup_messages(void **state)
 				"as it starts) and set cgroup_parent to \"/sys/fs/cgroup/system.slice/"
 				"bridge.service\": its runs then go beside it",
 				NULL});
+	free(d);
+	/* Its own cgroup, the default, is already its leaf (DelegateSubgroup=): the one above. */
+	strcpy(pl.own, "/system.slice/bridge.service/supervisor");
+	strcpy(pl.parent, pl.own);
+	strcpy(j.where, pl.own);
+	d = cgroup_text(&pl, NULL, &j);
+	expect_parts(d, (const char *const[]){
+				"\"/sys/fs/cgroup/system.slice/bridge.service/supervisor\" holds "
+				"processes of its own (the supervisor's own cgroup is the default)",
+				"Set cgroup_parent to the cgroup above the supervisor's leaf, "
+				"\"/sys/fs/cgroup/system.slice/bridge.service\": its runs then go "
+				"beside it",
+				NULL});
+	assert_null(strstr(d, "supervisor/supervisor"));
 	free(d);
 	/* Where runs go could not be found: no cgroup v2 at all. */
 	memset(&pl, 0, sizeof pl);
