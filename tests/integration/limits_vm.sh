@@ -45,6 +45,9 @@ for who in sup root; do
 	# memory_max: 300 MB under 64M is killed, and the limit named.
 	expect "$how: 300 MB under memory_max 64M ends the run: 137, limit memory" \
 		has "$(all $who.hog.out)" "exit=137 limit=memory"
+	expect "$how: ... ruas run's line names memory_max and its value" \
+		has "$(all $who.hog.out)" 'ruas: project "hog": memory_max (67108864 bytes) reached: the kernel killed a process of the run (exit status 137)'
+	expect "$how: ... and ruas run exits 137" has "$(all $who.hog.out)" "status=137"
 	expect "$how: ... nothing of the target left" test "$(val $who.hog.left)" = 0
 	# tasks_max: the fork loop never has more than 20 tasks in its cgroup.
 	f=$(all $who.forky.out | grep '^forked=')

@@ -10,7 +10,9 @@
  *
  * The agent's stdin is /dev/null, its stdout and stderr this process's.
  * Prints "exit=N limit=NAME" (NAME: none, memory, tasks, time) once the
- * run has ended and exits 0; on a spawn error prints "error code=CODE
+ * run has ended, then what ruas run says of it (tools/ruas/limit_line.c,
+ * the CLI's own code, on stdout here) and "status=N", the status ruas run
+ * exits with, and exits 0; on a spawn error prints "error code=CODE
  * stage=STAGE errno=ERRNO message=MESSAGE" and exits 3; 2 for anything else.
  */
 #define _GNU_SOURCE
@@ -18,6 +20,8 @@
 #include <ruas.h>
 #include <stdio.h>
 #include <unistd.h>
+
+#include "limit_line.h"
 
 static const char *limit_name(ruas_limit l)
 {
@@ -66,6 +70,10 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	printf("exit=%d limit=%s\n", code, limit_name(ruas_child_limit(child)));
+	/* As ruas run ends (tools/ruas/run.c): its line, and its status. */
+	int status = limit_line(stdout, ruas_config_project_find(cfg, argv[2]), argv[2],
+				ruas_child_limit(child), code);
+	printf("status=%d\n", status);
 	rc = 0;
 done:
 	ruas_child_free(child);
