@@ -216,10 +216,32 @@ expect "useradd: home 0700" test "$(stat -c %a /home/agent1)" = 700
 expect "useradd: work_dir ACL gives rwx" bash -c 'getfacl -p "$1" 2>/dev/null | grep -qx "user:agent1:rwx"' _ "$W"
 expect "useradd: default ACL on directories" bash -c 'getfacl -p "$1/sub" 2>/dev/null | grep -qx "default:user:agent1:rwx"' _ "$W"
 expect "useradd: the agent can write the tree" as_user agent1 sh -c 'echo y >> "$1/sub/file"' _ "$W"
+shadow_before=$(stat -c '%i %Y.%y' /etc/shadow)
 sh "$SB/useradd.sh" >"$SB/out" 2>"$SB/err"
 RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
 expect "useradd: second run succeeds and keeps the user" test "$RC" = 0
 expect "useradd: ... and says so" has "$ERR" "exists; keeping it"
+expect "useradd: ... without writing /etc/shadow (its password is locked already)" \
+	test "$(stat -c '%i %Y.%y' /etc/shadow)" = "$shadow_before"
+expect "useradd: ... and it is still locked" test "$(passwd -S agent1 | cut -d' ' -f2)" = L
+# An account that was unlocked since is locked again.
+usermod -p '$6$x$y' agent1
+sh "$SB/useradd.sh" >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "useradd: an unlocked password is locked again" \
+	test "$RC:$(passwd -S agent1 | cut -d' ' -f2)" = 0:L
+# A login shell that is no shell of this host's leaves an account sudo -i cannot use.
+printf '/opt/listed-not-there\n' >>/etc/shells
+mkdir -p "$SB/shells" && printf '#!/bin/sh\n' >"$SB/shells/unlisted" && chmod 755 "$SB/shells/unlisted"
+for bad in /bin/nosuch "$SB/shells/unlisted" /opt/listed-not-there /etc/passwd "/bin/ba sh" relative/sh; do
+	setup useradd --target agent9 --shell "$bad"
+	expect "useradd: --shell $bad refused (2), nothing printed" \
+		test "$RC:$OUT" = "2:" -a -n "$(grep -F -- '--shell' <<<"$ERR")"
+done
+expect "... saying what /etc/shells lacks" bash -c '"$1" useradd --target agent9 --shell "$2" 2>&1 | grep -qF "is not listed in /etc/shells"' _ "$SETUP" "$SB/shells/unlisted"
+expect "... or that it is not there to run" bash -c '"$1" useradd --target agent9 --shell /opt/listed-not-there 2>&1 | grep -qF "is not an executable file"' _ "$SETUP"
+setup useradd --target agent9 --shell /bin/sh
+expect "useradd: --shell /bin/sh (listed, executable) is taken" test "$RC" = 0 -a -n "$OUT"
 usermod -aG docker agent1
 sh "$SB/useradd.sh" >"$SB/out" 2>"$SB/err"
 RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "report_print.h"
@@ -114,7 +115,11 @@ static const char script_tail[] =
 	"\tuseradd --create-home --home-dir \"$home\" --user-group --shell \"$shell\" \"$user\"\n"
 	"\tsay \"created user $user\"\n"
 	"fi\n"
-	"passwd --lock \"$user\" >/dev/null\n"
+	"# Locked once: a locked password is left alone (no rewrite of /etc/shadow, no log).\n"
+	"case $(passwd --status \"$user\" | cut -d' ' -f2) in\n"
+	"L) ;;\n"
+	"*) passwd --lock \"$user\" >/dev/null ;;\n"
+	"esac\n"
 	"# By descriptor, never following a symlink the user put in its place.\n"
 	"\"$ruas_setup\" home --target \"$user\" --home \"$home\"\n";
 
@@ -184,6 +189,33 @@ static const char *path_problem(const char *p)
 	return p[0] == '/' ? NULL : "must be an absolute path";
 }
 
+/*
+ * A login shell sudo -i can start: listed in /etc/shells (as chsh wants)
+ * and an executable file. NULL, or why not.
+ */
+static const char *shell_problem(const char *shell)
+{
+	const char *why = path_problem(shell);
+	if (why)
+		return why;
+	FILE *f = fopen("/etc/shells", "re");
+	if (!f)
+		return "cannot be checked: /etc/shells cannot be read";
+	char line[4096];
+	int listed = 0;
+	while (!listed && fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = '\0';
+		listed = line[0] != '#' && strcmp(line, shell) == 0;
+	}
+	fclose(f);
+	if (!listed)
+		return "is not listed in /etc/shells (add it there, or name a shell that is)";
+	struct stat st;
+	if (stat(shell, &st) < 0 || !S_ISREG(st.st_mode) || access(shell, X_OK) < 0)
+		return "is not an executable file";
+	return NULL;
+}
+
 int setup_useradd(const struct setup_args *a)
 {
 	const char *user = a->targets[0];
@@ -196,8 +228,11 @@ int setup_useradd(const struct setup_args *a)
 	if (strcmp(user, "root") == 0)
 		return setup_fail(SETUP_USAGE, "target \"root\" is root; nothing printed");
 	const char *shell = a->shell ? a->shell : "/bin/bash";
-	if ((why = path_problem(shell)))
-		return setup_fail(SETUP_USAGE, "--shell %s; nothing printed", why);
+	if ((why = shell_problem(shell))) {
+		char shown[256];
+		return setup_fail(SETUP_USAGE, "--shell \"%s\" %s; nothing printed",
+				  escape_name(shell, shown, sizeof shown), why);
+	}
 	if (a->home && (why = path_problem(a->home)))
 		return setup_fail(SETUP_USAGE, "--home %s; nothing printed", why);
 	if (a->work_dir && (why = path_problem(a->work_dir)))
