@@ -141,6 +141,9 @@ expect "host two: its users are its own (45000), host one has none of them" \
 	"$(getent passwd ops-agent sup2 | wc -l)" = 0
 expect "host one has no users of host two, nor host two of host one" \
 	test -z "$(in_two getent passwd web-agent sup1)"
+expect "the check's report is the fact ruas_check_report, usable by a later task" \
+	test -n "$(grep -F 'ruas_check_report of one: ok=True projects=3' <<<"$PLAY")" -a \
+	-n "$(grep -F 'ruas_check_report of two: ok=True projects=2' <<<"$PLAY")"
 DROPIN=/etc/systemd/system/sup2-bridge.service.d/ruas-delegate.conf
 expect "host two: the supervisor's service has ruas-setup delegate's drop-in, 0644 root:root" \
 	test "$(in_two stat -c '%a %U:%G' "$DROPIN")" = "644 root:root" -a \
@@ -263,6 +266,17 @@ expect "... and a name with a slash" \
 expect "... nothing written for either" \
 	test -z "$(ls /etc/systemd/system | grep -F sup1)" -a -z "$(in_two ls /etc/systemd | grep -F evil)"
 
+# A misspelt ruas_projects (the role's default, []) or an empty one: refused, nothing changed.
+inventory "$SB/inv-bad7.yml" "$(one_vars no-api | sed 's/^ruas_projects:$/ruas_project:/')" \
+	"$(two_vars | sed '/^ruas_projects:$/,$d'; echo 'ruas_projects: []')"
+playbook -i "$SB/inv-bad7.yml"
+expect "a misspelt ruas_projects fails the play, naming the mistake" \
+	test "$(recap one failed)" = 1 -a -n "$(grep -F 'a misspelt name such as ruas_project?' <<<"$PLAY")"
+expect "... an empty one too" test "$(recap two failed)" = 1 -a "$(recap two changed)" = 0
+expect "... nothing changed on either" \
+	test "$(snapshot_file "$CONF")" = "$conf_one" -a "$(snapshot_file "$F1")" = "$frag_one" -a \
+	"$(recap one changed)" = 0
+
 # A symlink in place of the configuration is replaced, never written through.
 in_two sh -c 'echo decoy >/etc/decoy && chmod 0600 /etc/decoy && ln -sf /etc/decoy /etc/ruas/ruas.conf'
 playbook --diff -i "$SB/inv-noapi.yml"
@@ -274,6 +288,14 @@ expect "after the failures, the good variables converge again; host one had noth
 # A failed ruas check leaves the configuration it checked (ruas refuses to run with it).
 expect "... host two's configuration loses the project that failed ruas check" \
 	test "$(recap two changed)" = 1 -a -z "$(in_two grep -F locked /etc/ruas/ruas.conf)"
+
+# Meant: an empty list with ruas_allow_empty removes host two's projects and fragment.
+inventory "$SB/inv-empty.yml" "$(one_vars no-api)" \
+	"$(two_vars | sed '/^ruas_projects:$/,$d'; printf 'ruas_projects: []\nruas_allow_empty: true\n')"
+playbook -i "$SB/inv-empty.yml"
+expect "an empty ruas_projects with ruas_allow_empty: true is applied" \
+	test "$(recap two failed)" = 0 -a "$(recap two changed)" -ge 1 -a \
+	-z "$(in_two ls /etc/sudoers.d | grep -F ruas-sup2)"
 
 hosts_teardown
 tap_finish

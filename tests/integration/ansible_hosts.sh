@@ -134,6 +134,12 @@ EOF
   gather_facts: false
   roles:
     - ruas
+  post_tasks:
+    - name: Use the check's report in a later task
+      ansible.builtin.debug:
+        msg: "ruas_check_report of {{ inventory_hostname }}: ok={{ ruas_check_report.ok }}
+          projects={{ ruas_check_report.projects | length }}"
+      when: ruas_check_report is defined
 EOF
 }
 
