@@ -159,6 +159,11 @@ expect "host two's check warns that the service runs in no leaf of its cgroup ye
 playbook --diff -i "$SB/inv-base.yml"
 expect "second run: changed=0 on both hosts" \
 	test "$RC" = 0 -a "$(recap one changed)" = 0 -a "$(recap two changed)" = 0
+# -e gives strings: "false" is false.
+playbook -i "$SB/inv-base.yml" -e ruas_check=false
+expect "-e ruas_check=false skips the check" \
+	test "$RC" = 0 -a -z "$(grep -F 'ruas_check_report of' <<<"$PLAY")" -a \
+	-n "$(grep -A1 -F 'TASK [ruas : Run ruas check --json as the supervisor, failing' <<<"$PLAY" | grep -F skipping)"
 expect "host one: the target can write its work_dir (ruas-setup acl)" \
 	as_user web-agent sh -c 'touch "$1/f"' _ "$EXACT_DIR"
 # One target's work_dir, and the supervisor's home, are not another's to read:
