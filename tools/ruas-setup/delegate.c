@@ -78,14 +78,17 @@ static int reaped(pid_t pid, const struct timespec *t0, int ms, int give_up)
 	int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (!give_up && pfd >= 0) {
 		struct pollfd p = {.fd = pfd, .events = POLLIN};
-		long left;
-		int r;
-		while ((left = ms - ms_since(t0)) > 0 && (r = poll(&p, 1, (int)left)) < 0 &&
-		       errno == EINTR)
-			;
-		give_up = left <= 0 || !(p.revents & POLLIN);
+		for (;;) {
+			long left = ms - ms_since(t0);
+			int r = left > 0 ? poll(&p, 1, (int)left) : 0;
+			if (r < 0 && errno == EINTR)
+				continue;
+			give_up = r <= 0 || !(p.revents & POLLIN);
+			break;
+		}
 	}
-	if (give_up || pfd < 0)
+	/* (Without pidfds, Linux before 5.3, it is waited for unbounded.) */
+	if (give_up)
 		kill(pid, SIGKILL);
 	if (pfd >= 0)
 		close(pfd);
