@@ -157,6 +157,13 @@ setup acl --target t --work-dir "$W/"
 expect "a second run: exit 0, nothing to change" has "$ERR" "on 21 directories and files (0 changed)"
 expect "the agent can write the tree" as_user t sh -c 'echo y >>"$1/sub/plain" && mkdir "$1/sub/new" && echo z >"$1/sub/new/f"' _ "$W"
 expect "... and what it creates inherits the grant" granted "$W/sub/new" rwx
+# What the agent writes itself is its own: a run after it changes none of it.
+as_user t sh -c 'umask 022; for i in 1 2 3; do echo x >"$1/sub/new/a$i"; mkdir "$1/sub/new/d$i"; done
+	umask 077; echo x >"$1/sub/new/private"; chmod 0400 "$1/sub/new/a1"' _ "$W"
+before=$(getfacl -R -P -p "$W" 2>/dev/null | sha256sum)
+setup acl --target t --work-dir "$W/"
+expect "a run after the agent wrote files: nothing to change" has "$ERR" "(0 changed)"
+expect "... and no ACL in the tree was touched" test "$(getfacl -R -P -p "$W" 2>/dev/null | sha256sum)" = "$before"
 
 # ------------------------------------------------------------------ mount points, hard links, depth
 mkdir "$W/mnt"

@@ -200,6 +200,16 @@ out:
 /* Grants uid on the open file fd; 0, or -1 after a message. */
 static int grant(struct walk *w, size_t plen, int fd, const struct stat *sb)
 {
+	/*
+	 * The user's own: its owner bits are what it gets (a named entry for
+	 * the owner is never consulted), and what it made through the default
+	 * ACL stays as it made it, so a run after the agent wrote files
+	 * changes, and reports, nothing.
+	 */
+	if (sb->st_uid == w->uid) {
+		w->st->granted++;
+		return 0;
+	}
 	int dir = S_ISDIR(sb->st_mode);
 	int exec = dir || (sb->st_mode & (S_IXUSR | S_IXGRP | S_IXOTH));
 	acl_t have = acl_get_fd(fd), want = NULL;

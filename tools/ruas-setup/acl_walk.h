@@ -27,7 +27,11 @@ struct acl_tree_stats {
  * Grants uid rw, plus x on directories and on files that have an execute bit
  * (setfacl's X), in the access ACL of root and of every directory and
  * regular file below it on the same filesystem, and u:uid:rwx in the default
- * ACL of every directory. Other entries are kept; the mask is recomputed.
+ * ACL of every directory. Other entries are kept; the mask is recomputed;
+ * an ACL that already says all that is not written (changed counts those
+ * written). The user's own inodes are granted as they are (their owner
+ * bits are what it gets): what it wrote, through the default ACL or not,
+ * is left as it made it.
  * Not granted (reported on err, counted, not a failure): mounts below root,
  * and inodes owned by neither uid nor root's owner (moved in by the user).
  * root must be an absolute path without symlinks or "..". max_depth 0 means

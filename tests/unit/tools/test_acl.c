@@ -229,8 +229,11 @@ static void test_other_owner(void **state)
 	assert_false(acl_has(at(f, "stolen"), ACL_TYPE_ACCESS, USER_RW));
 	assert_false(acl_has(at(f, "sdir"), ACL_TYPE_ACCESS, USER_RWX));
 	assert_false(acl_has(at(f, "sdir/in"), ACL_TYPE_ACCESS, USER_RW)); /* not entered */
-	assert_true(acl_has(at(f, "mine"), ACL_TYPE_ACCESS, USER_RW));
+	/* The target's own: granted as it is (its owner bits), its ACL left as the target made it. */
+	assert_false(acl_has(at(f, "mine"), ACL_TYPE_ACCESS, USER_RW));
 	assert_int_equal(f->st.foreign, 2);
+	assert_int_equal(f->st.granted, 2); /* the root and mine */
+	assert_int_equal(f->st.changed, 1); /* the root alone */
 	assert_non_null(strstr(f->msgs, "/stolen: not granted: owned by "));
 	assert_non_null(strstr(f->msgs, "uid 54322, neither the target nor the owner of work_dir"));
 }
