@@ -108,11 +108,18 @@ def make_dirs(path):
 
 
 def acl_granted(module, user, d):
-    """Read-only, for check mode: does d's own ACL grant user rwx now and by default?"""
+    """Read-only, for check mode: does d's own ACL grant user rwx now and by default?
+
+    A d of user's own is left as it is by ruas-setup acl: nothing to grant there."""
+    uid = str(pwd.getpwnam(user).pw_uid)
+    try:
+        if str(os.lstat(d).st_uid) == uid:
+            return True
+    except OSError:
+        return False
     rc, out, _ = run(module, ['getfacl', '--physical', '--omit-header', '--numeric', '--', d])
     if rc != 0:
         return False
-    uid = str(pwd.getpwnam(user).pw_uid)
     lines = out.splitlines()
     return 'user:%s:rwx' % uid in lines and 'default:user:%s:rwx' % uid in lines
 
