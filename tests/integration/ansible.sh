@@ -271,6 +271,19 @@ expect "... and a name with a slash" \
 expect "... nothing written for either" \
 	test -z "$(ls /etc/systemd/system | grep -F sup1)" -a -z "$(in_two ls /etc/systemd | grep -F evil)"
 
+# meta/argument_specs.yml: a wrong type or choice fails before the role's first task.
+inventory "$SB/inv-bad8.yml" "$(one_vars no-api | sed '/^ruas_projects:$/,$d'; echo 'ruas_projects: 5')" \
+	"$(two_vars | sed 's/^ruas_install: none$/ruas_install: rsync/')"
+playbook -i "$SB/inv-bad8.yml"
+expect "ruas_projects: 5 fails the role's argument validation" \
+	test "$(recap one failed)" = 1 -a -n "$(grep -F 'Validating arguments against arg spec' <<<"$PLAY")" -a \
+	-n "$(grep -F 'ruas_projects' <<<"$PLAY")"
+expect "... ruas_install: rsync too, naming the choices" \
+	test "$(recap two failed)" = 1 -a -n "$(grep -F 'ruas_install' <<<"$PLAY" | grep -F 'deb, source, none')"
+expect "... and nothing changed" \
+	test "$(recap one changed)" = 0 -a "$(recap two changed)" = 0 -a \
+	"$(snapshot_file "$CONF")" = "$conf_one" -a "$(snapshot_file "$F1")" = "$frag_one"
+
 # A misspelt ruas_projects (the role's default, []) or an empty one: refused, nothing changed.
 inventory "$SB/inv-bad7.yml" "$(one_vars no-api | sed 's/^ruas_projects:$/ruas_project:/')" \
 	"$(two_vars | sed '/^ruas_projects:$/,$d'; echo 'ruas_projects: []')"
