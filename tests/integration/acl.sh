@@ -235,7 +235,11 @@ expect "... the target still cannot read it" t_cannot_read "$M/secret"
 expect "... reported, naming the owner" has "$ERR" "$M/secret: not granted: owned by other (uid $(id -u other)), neither the target nor the owner of work_dir"
 expect "another user's directory moved in: not granted, not entered" test -n "$(not_granted "$M/sdir" && not_granted "$M/sdir/in" && echo y)"
 expect "... counted in the summary" has "$ERR" "2 directories and files of other owners not granted"
-expect "the target's own file is granted" granted "$M/own" rw-
+# The target's own file: granted as it is (its owner bits), neither reported nor rewritten.
+expect "the target's own file is counted as granted (with the work_dir: 2), not reported" \
+	test -n "$(grep -F 't has rwX on 2 directories and files' <<<"$ERR")" -a -z "$(grep -F "$M/own" <<<"$ERR")"
+expect "... its ACL left as the target made it (no named entry), and it reads it" \
+	test -n "$(not_granted "$M/own" && as_user t cat "$M/own" && echo y)"
 
 B="$SB/srv/bind"
 mkdir -p "$B/cache" "$SB/victim"
