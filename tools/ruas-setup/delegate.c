@@ -12,7 +12,6 @@
  * skips (no ".conf" at its end), fsync'd, and is renamed over the old:
  * systemd sees the old file or the new one, whole.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -29,6 +28,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "dir_files.h"
 #include "dropin.h"
 #include "escape.h"
 #include "report_print.h"
@@ -241,39 +241,6 @@ static int already_there(int d, const char *text)
 	return same;
 }
 
-/* Dot-files of an interrupted run, which systemd skips anyway. */
-static void remove_stale(int d)
-{
-	int fd = openat(d, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!dir) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	struct dirent *e;
-	while ((e = readdir(dir)))
-		if (strncmp(e->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) == 0)
-			unlinkat(d, e->d_name, 0);
-	closedir(dir);
-}
-
-static int write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w == 0)
-			errno = EIO;
-		if (w <= 0)
-			return -1;
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /*
  * The text as a new file renamed over DROPIN_NAME in d: 0; 1 when it is in
  * place but d could not be fsync'd (errno); -1 with errno, nothing changed.
@@ -289,7 +256,7 @@ static int replace(int d, const char *text)
 	if (fd < 0)
 		return -1;
 	int ok = fchown(fd, 0, 0) == 0 && fchmod(fd, 0644) == 0 &&
-		 write_all(fd, text, strlen(text)) == 0 && fsync(fd) == 0;
+		 fd_write_all(fd, text, strlen(text)) == 0 && fsync(fd) == 0;
 	int e = errno;
 	if (close(fd) < 0 && ok) {
 		ok = 0;
@@ -328,7 +295,7 @@ static int install(const char *dir, const char *unit, const char *text, int *cha
 	}
 	if (root_only_dir(d, shown) < 0)
 		goto out;
-	remove_stale(d);
+	dir_remove_prefixed(d, TMP_PREFIX); /* an interrupted run's: systemd skips them */
 	*changed = !already_there(d, text);
 	int r = *changed ? replace(d, text) : 0;
 	if (r < 0)

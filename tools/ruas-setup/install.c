@@ -17,7 +17,6 @@
  * fragment that visudo has already accepted, plus dot-files that sudo skips
  * and the next run removes.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -34,6 +33,7 @@
 #include "escape.h"
 #include "exit_status.h"
 #include "args.h"
+#include "dir_files.h"
 
 extern char **environ;
 int setup_run_target_checks(const struct setup_args *a, int json, int quiet_ok);
@@ -92,32 +92,7 @@ static void remove_stale(struct txn *t)
 {
 	char prefix[96];
 	snprintf(prefix, sizeof prefix, ".%s.ruas-", t->name);
-	int fd = openat(t->dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	struct dirent *e;
-	while ((e = readdir(d)))
-		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0)
-			unlinkat(t->dfd, e->d_name, 0);
-	closedir(d);
-}
-
-static int write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		s += w;
-		n -= (size_t)w;
-	}
-	return 0;
+	dir_remove_prefixed(t->dfd, prefix);
 }
 
 /* Runs visudo with its output on our stderr; returns its exit status or -1. */
@@ -198,7 +173,7 @@ static int stage(struct txn *t, const char *fragment, const char *visudo)
 				  t->dir, strerror(errno));
 	t->have_tmp = 1;
 	int ok = fchown(fd, 0, 0) == 0 && fchmod(fd, 0440) == 0 &&
-		 write_all(fd, fragment, strlen(fragment)) == 0 && fsync(fd) == 0;
+		 fd_write_all(fd, fragment, strlen(fragment)) == 0 && fsync(fd) == 0;
 	if (close(fd) < 0 || !ok)
 		return setup_fail(SETUP_FAILED, "cannot write %s/%s: %s", t->dir, t->tmp,
 				  strerror(errno));
