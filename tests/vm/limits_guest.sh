@@ -198,15 +198,19 @@ chmod 755 /tmp/systemctl
 printf '#!/bin/sh\necho "$(id -u) $(id -G) $(sed -n "s/^CapEff:\\t//p" /proc/self/status) $(cut -d: -f3 /proc/self/cgroup)" >/tmp/checkwho\nLD_LIBRARY_PATH=%s exec %s "$@"\n' \
 	"$LD_LIBRARY_PATH" "$RUAS" >/tmp/ruas
 chmod 755 /tmp/ruas
-for how in leaf here; do
-	unit=sup.service
-	[ $how = here ] && unit=
-	python3 - /tmp/ruas "$unit" >/tmp/args.json <<'EOP'
+# checkmod_args UNIT: the module's arguments, as Ansible hands them over, in /tmp/args.json.
+checkmod_args() {
+	python3 - /tmp/ruas "$1" >/tmp/args.json <<'EOP'
 import json, sys
 print(json.dumps({"ANSIBLE_MODULE_ARGS": {
     "user": "sup", "ruas": sys.argv[1], "config": "/etc/ruas-vm/early.conf",
     "unit": sys.argv[2], "systemctl": "/tmp/systemctl", "cgroup_root": "/sys/fs/cgroup"}}))
 EOP
+}
+for how in leaf here; do
+	unit=sup.service
+	[ $how = here ] && unit=
+	checkmod_args "$unit"
 	python3 "$CHECKMOD" /tmp/args.json >/tmp/out 2>/tmp/err </dev/null
 	python3 - $how /tmp/out <<'EOP'
 import json, sys
@@ -223,12 +227,7 @@ done
 # The supervisor freezes its leaf: what the module's child joins it as is
 # the supervisor's own (no process of root's held there), and it goes on
 # once thawed.
-python3 - /tmp/ruas sup.service >/tmp/args.json <<'EOP'
-import json, sys
-print(json.dumps({"ANSIBLE_MODULE_ARGS": {
-    "user": "sup", "ruas": sys.argv[1], "config": "/etc/ruas-vm/early.conf",
-    "unit": sys.argv[2], "systemctl": "/tmp/systemctl", "cgroup_root": "/sys/fs/cgroup"}}))
-EOP
+checkmod_args sup.service
 sup_env sh -c 'echo 1 >"$1/supervisor/cgroup.freeze"' _ "$D"
 timeout 300 python3 "$CHECKMOD" /tmp/args.json >/tmp/out 2>/tmp/err </dev/null &
 mod=$!
