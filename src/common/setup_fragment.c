@@ -133,7 +133,7 @@ static int one_line(struct setup_fragment *f, const char *line, size_t len, int 
 		*defaults_ok = 0;
 		return 1;
 	}
-	*why = "a line that ruas-setup does not write";
+	*why = "not one of its comments, rules or Defaults";
 	return 0;
 }
 
