@@ -40,6 +40,7 @@ static int collect(int dfd, struct fragment_scan *s)
 			continue;
 		/* A symlink, a directory, a file gone since: not ruas-setup's to judge. */
 		if (setup_fragment_read_at(dirfd(d), de->d_name, &f) < 0) {
+			s->unreadable += errno == EACCES || errno == EPERM;
 			r = errno == ENOMEM ? -1 : 0;
 			errno = 0;
 			continue;

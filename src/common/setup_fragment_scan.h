@@ -40,6 +40,7 @@ struct fragment_scan {
 	char **current;
 	size_t ncurrent;
 	int guessed; /* no supervisor was given: current are those that grant users of projects */
+	size_t unreadable; /* files sudo reads that this process may not (EACCES): not judged */
 };
 
 /*

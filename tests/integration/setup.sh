@@ -483,6 +483,43 @@ ln -s "$SB/linked" /etc/sudoers.d/ruas-link
 printf '# not ruas-setup'"'"'s\npr-old ALL=(pr-gone) NOPASSWD: ALL\n' >/etc/sudoers.d/local-rule
 chmod 0440 /etc/sudoers.d/local-rule
 expect "prune: the fixture passes visudo -c" visudo -cq
+# ruas check as root reads sudoers.d: one warning per stray or unclear fragment, naming the file and the fix.
+"$RUAS" check -c "$PC" --json >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+frag_warnings() { perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); for (@{$j->{host}{warnings}}) { next unless $_->{check} eq "sudoers_fragment"; print "$_->{path}\t$_->{summary}\t$_->{fix}\n" }' <"$SB/out"; }
+W=$(frag_warnings)
+expect "check as root: a warning for each stray or unclear fragment, none for the current one" \
+	test "$(cut -f1 <<<"$W" | tr '\n' ' ')" = "/etc/sudoers.d/ruas-gone /etc/sudoers.d/ruas-mixed /etc/sudoers.d/ruas-odd /etc/sudoers.d/ruas-pr-old "
+expect "check as root: the other supervisor's fragment, with ruas-setup prune as the fix" \
+	grep -qxF "/etc/sudoers.d/ruas-pr-old	/etc/sudoers.d/ruas-pr-old, written by ruas-setup, lets user \"pr-old\", who is not the configured supervisor \"pr-sup\", run commands as \"pr-a\", \"pr-b\" without a password.	ruas-setup prune --config $PC (as root) removes it." <<<"$W"
+expect "check as root: the fragment of users in no project, with the same fix" \
+	grep -qxF "/etc/sudoers.d/ruas-gone	/etc/sudoers.d/ruas-gone, written by ruas-setup, lets user \"pr-sup\" run commands as \"pr-gone\" (in no project) without a password.	ruas-setup prune --config $PC (as root) removes it." <<<"$W"
+expect "check as root: the mixed one, with its regeneration as the fix" \
+	grep -qF "/etc/sudoers.d/ruas-mixed	/etc/sudoers.d/ruas-mixed, written by ruas-setup, lets user \"pr-sup\" run commands as \"pr-gone\" (in no project) without a password, beside users of projects.	ruas-setup install --supervisor pr-sup --config $PC (as root) regenerates it" <<<"$W"
+expect "check as root: every item holds to ruas(1)'s schema" \
+	perl "$abs_top_srcdir/tests/integration/json_items.pl" <"$SB/out"
+"$RUAS" check -c "$PC" >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "check as root (text): the warning names the file and the fix" \
+	has "$ERR" "Fix: ruas-setup prune --config $PC"
+# As the supervisor, the fragments (0440 root) cannot be read, nor on Debian
+# the directory (0750 root): that is said, and is not a finding.
+as_user pr-sup "$RUAS" check -c "$PC" --json >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "check as the supervisor, sudoers.d 0755: no fragment warning, it reads none" test -z "$(frag_warnings)"
+expect "check as the supervisor, sudoers.d 0755: says that only root judges the fragments" \
+	perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); exit((grep { $_->{path} eq "/etc/sudoers.d" && $_->{what} =~ /ruas-setup/ } @{$j->{host}{unjudged}}) ? 0 : 1)' <"$SB/out"
+chmod 0750 /etc/sudoers.d
+as_user pr-sup "$RUAS" check -c "$PC" --json >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "check as the supervisor: no fragment warning (it cannot read them)" test -z "$(frag_warnings)"
+expect "check as the supervisor: says that only root judges the fragments" \
+	perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); exit((grep { $_->{path} eq "/etc/sudoers.d" && $_->{what} =~ /ruas-setup/ } @{$j->{host}{unjudged}}) ? 0 : 1)' <"$SB/out"
+as_user pr-sup "$RUAS" check -c "$PC" >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "check as the supervisor (text): ... in its note of what only root can read" \
+	has "$ERR" "(/etc/sudoers.d)"
+chmod 0755 /etc/sudoers.d
 # The files prune must leave, before and after.
 kept_files() { (cd /etc/sudoers.d && for f in $(ls -A | grep -vx -e ruas-pr-old -e ruas-gone); do printf '%s %s ' "$f" "$(stat -c '%i %a %U' "$f")"; sha256sum <"$f"; done); }
 before=$(kept_files)
