@@ -374,11 +374,15 @@ static int global_cgroup_parent(struct loader *ld, const struct src *s)
 /*
  * supervisor: the user the supervisor runs as (sudo backend), whose
  * ruas-setup fragments ruas check and ruas-setup prune judge. A plain user
- * name, not root: root needs no sudoers rule.
+ * name, not root: root needs no sudoers rule. Read from a file only; a
+ * configuration made in code (ruas_config_new) has none.
  */
 static int global_supervisor(struct loader *ld, const struct src *s)
 {
 	struct src_val v;
+	/* A file's key only: ruas_config_globals has no field for it (yet). */
+	if (!s->group)
+		return 0;
 	int r = src_string(ld, s, "supervisor", &v);
 	if (r < 0 || !v.present)
 		return r;
