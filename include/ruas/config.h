@@ -57,6 +57,12 @@ RUAS_EXTERN const char *ruas_config_path(const ruas_config *cfg);
 /* The sudo binary and the ruas-exec helper the configuration uses. */
 RUAS_EXTERN const char *ruas_config_sudo(const ruas_config *cfg);
 RUAS_EXTERN const char *ruas_config_helper(const ruas_config *cfg);
+/*
+ * The "supervisor" key: the user the supervisor runs as (sudo backend),
+ * whose ruas-setup fragments ruas check and ruas-setup prune judge; NULL
+ * when the configuration does not name one.
+ */
+RUAS_EXTERN const char *ruas_config_supervisor(const ruas_config *cfg);
 RUAS_EXTERN size_t ruas_config_project_count(const ruas_config *cfg);
 RUAS_EXTERN const ruas_project *ruas_config_project_at(const ruas_config *cfg, size_t i);
 /* NULL when no project has this name. */

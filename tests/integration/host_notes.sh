@@ -140,8 +140,9 @@ run_sup check -c "$CONF"
 expect "unreadable doas.conf and rules.d: ruas check as sup names both" \
 	has "$ERR" "doas's rules (/etc/doas.conf); polkit's rules (/etc/polkit-1/rules.d)"
 run_sup check --json -c "$CONF"
-expect "... JSON: host.unjudged lists the three paths" \
-	python3 -c 'import json,sys; d=json.loads(sys.argv[1]); u=[i["path"] for i in d["host"]["unjudged"]]; assert u==["/etc/shadow","/etc/doas.conf","/etc/polkit-1/rules.d"], u; assert all(i["what"] for i in d["host"]["unjudged"])' "$OUT"
+# (and /etc/sudoers.d: its 0440 files, ruas-setup's fragments among them, since issue 28)
+expect "... JSON: host.unjudged lists the three paths, then sudoers.d" \
+	python3 -c 'import json,sys; d=json.loads(sys.argv[1]); u=[i["path"] for i in d["host"]["unjudged"]]; assert u==["/etc/shadow","/etc/doas.conf","/etc/polkit-1/rules.d","/etc/sudoers.d"], u; assert all(i["what"] for i in d["host"]["unjudged"])' "$OUT"
 # The root command named judges them: the polkit rule (and doas's) is fatal there.
 "$SETUP" check --config "$CONF" --supervisor sup --helper "$HELPER" >"$SB/out" 2>"$SB/err" </dev/null
 RC=$?
@@ -159,8 +160,10 @@ expect "an unreadable rules file in a readable directory is named" \
 	has "$ERR" "polkit's rules (/etc/polkit-1/rules.d/10-hn1.rules)"
 rm -f /etc/doas.conf /etc/polkit-1/rules.d/10-hn1.rules
 chmod 644 /etc/shadow
+chmod 0444 /etc/sudoers.d/*
 run_sup check -c "$CONF"
 expect "all readable: nothing said" hasnt "$ERR" "not judged"
+chmod 0440 /etc/sudoers.d/*
 
 # 4. The targets' escalation probes, kept (src/lib/check/probe_cache.h).
 # sudo logs every call its probes make as the target: a check that keeps

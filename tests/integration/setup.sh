@@ -443,4 +443,140 @@ as_user ops "$RUAS" run -c "$SB/conf/ruas.conf" app >"$SB/out" 2>"$SB/err"
 RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
 expect "end to end: ruas run runs the agent as app-agent" test "$OUT" = app-agent
 
+# ------------------------------------------------------------------ prune (issue 28)
+# Fragments that outlived their supervisor or their projects: ruas-setup
+# prune removes the wholly stray ones, reports the rest, and leaves every
+# other file of sudoers.d as it was, byte for byte.
+SANDBOX_ID_BASE=57100
+for u in pr-sup pr-old pr-a pr-b pr-gone; do sandbox_user "$u"; done
+rm -f /etc/sudoers.d/ruas-sup /etc/sudoers.d/ruas-ops
+mkdir -p "$SB/prw"
+chmod 755 "$SB/prw"
+PC="$SB/conf/prune.conf"
+cat >"$PC" <<EOC
+supervisor = "pr-sup";
+helper = "$HELPER";
+projects = (
+  { name = "a"; run_as_user = "pr-a"; work_dir = "$SB/prw"; command = ["true"]; },
+  { name = "b"; run_as_user = "pr-b"; work_dir = "$SB/prw"; command = ["true"]; }
+);
+EOC
+chmod 644 "$PC"
+# fragment NAME SUPERVISOR TARGET...: written with ruas-setup, as install writes it.
+fragment() {
+	local n=$1 s=$2 args=()
+	shift 2
+	for t in "$@"; do args+=(--target "$t"); done
+	"$SETUP" sudoers --supervisor "$s" "${args[@]}" >"/etc/sudoers.d/$n" && chmod 0440 "/etc/sudoers.d/$n"
+}
+setup install --supervisor pr-sup --config "$PC"
+expect "prune: the current fragment installed from the configuration" test "$RC" = 0 -a -f /etc/sudoers.d/ruas-pr-sup
+fragment ruas-pr-old pr-old pr-a pr-b
+fragment ruas-gone pr-sup pr-gone
+fragment ruas-mixed pr-sup pr-a pr-gone
+fragment ruas-odd pr-sup pr-gone
+echo '# edited by hand' >>/etc/sudoers.d/ruas-odd
+fragment ruas-gone.dpkg-old pr-sup pr-gone
+fragment 'ruas-gone~' pr-sup pr-gone
+"$SETUP" sudoers --supervisor pr-old --target pr-gone >"$SB/linked" && chmod 0440 "$SB/linked"
+ln -s "$SB/linked" /etc/sudoers.d/ruas-link
+printf '# not ruas-setup'"'"'s\npr-old ALL=(pr-gone) NOPASSWD: ALL\n' >/etc/sudoers.d/local-rule
+chmod 0440 /etc/sudoers.d/local-rule
+expect "prune: the fixture passes visudo -c" visudo -cq
+# ruas check as root reads sudoers.d: one warning per stray or unclear fragment, naming the file and the fix.
+"$RUAS" check -c "$PC" --json >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+frag_warnings() { perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); for (@{$j->{host}{warnings}}) { next unless $_->{check} eq "sudoers_fragment"; print "$_->{path}\t$_->{summary}\t$_->{fix}\n" }' <"$SB/out"; }
+W=$(frag_warnings)
+expect "check as root: a warning for each stray or unclear fragment, none for the current one" \
+	test "$(cut -f1 <<<"$W" | tr '\n' ' ')" = "/etc/sudoers.d/ruas-gone /etc/sudoers.d/ruas-mixed /etc/sudoers.d/ruas-odd /etc/sudoers.d/ruas-pr-old "
+expect "check as root: the other supervisor's fragment, with ruas-setup prune as the fix" \
+	grep -qxF "/etc/sudoers.d/ruas-pr-old	/etc/sudoers.d/ruas-pr-old, written by ruas-setup, lets user \"pr-old\", who is not the configured supervisor \"pr-sup\", run commands as \"pr-a\", \"pr-b\" without a password.	ruas-setup prune --config $PC (as root) removes it." <<<"$W"
+expect "check as root: the fragment of users in no project, with the same fix" \
+	grep -qxF "/etc/sudoers.d/ruas-gone	/etc/sudoers.d/ruas-gone, written by ruas-setup, lets user \"pr-sup\" run commands as \"pr-gone\" (in no project) without a password.	ruas-setup prune --config $PC (as root) removes it." <<<"$W"
+expect "check as root: the mixed one, with its regeneration as the fix" \
+	grep -qF "/etc/sudoers.d/ruas-mixed	/etc/sudoers.d/ruas-mixed, written by ruas-setup, lets user \"pr-sup\" run commands as \"pr-gone\" (in no project) without a password, beside users of projects.	ruas-setup install --supervisor pr-sup --config $PC (as root) regenerates it" <<<"$W"
+expect "check as root: every item holds to ruas(1)'s schema" \
+	perl "$abs_top_srcdir/tests/integration/json_items.pl" <"$SB/out"
+"$RUAS" check -c "$PC" >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "check as root (text): the warning names the file and the fix" \
+	has "$ERR" "Fix: ruas-setup prune --config $PC"
+# As the supervisor, the fragments (0440 root) cannot be read, nor on Debian
+# the directory (0750 root): that is said, and is not a finding.
+as_user pr-sup "$RUAS" check -c "$PC" --json >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "check as the supervisor, sudoers.d 0755: no fragment warning, it reads none" test -z "$(frag_warnings)"
+expect "check as the supervisor, sudoers.d 0755: says that only root judges the fragments" \
+	perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); exit((grep { $_->{path} eq "/etc/sudoers.d" && $_->{what} =~ /ruas-setup/ } @{$j->{host}{unjudged}}) ? 0 : 1)' <"$SB/out"
+chmod 0750 /etc/sudoers.d
+as_user pr-sup "$RUAS" check -c "$PC" --json >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "check as the supervisor: no fragment warning (it cannot read them)" test -z "$(frag_warnings)"
+expect "check as the supervisor: says that only root judges the fragments" \
+	perl -MJSON::PP -e 'my $j = decode_json(join "", <STDIN>); exit((grep { $_->{path} eq "/etc/sudoers.d" && $_->{what} =~ /ruas-setup/ } @{$j->{host}{unjudged}}) ? 0 : 1)' <"$SB/out"
+as_user pr-sup "$RUAS" check -c "$PC" >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "check as the supervisor (text): ... in its note of what only root can read" \
+	has "$ERR" "(/etc/sudoers.d)"
+chmod 0755 /etc/sudoers.d
+# The files prune must leave, before and after.
+kept_files() { (cd /etc/sudoers.d && for f in $(ls -A | grep -vx -e ruas-pr-old -e ruas-gone); do printf '%s %s ' "$f" "$(stat -c '%i %a %U' "$f")"; sha256sum <"$f"; done); }
+before=$(kept_files)
+all_before=$(snapshot)
+
+as_user pr-sup "$SETUP" prune --config "$PC" >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "prune as a non-root user: refused with exit 2" test "$RC" = 2
+expect "... saying it needs root" has "$ERR" "prune must run as root"
+setup prune --config "$PC" --target pr-a
+expect "prune takes no --target: exit 2" test "$RC" = 2
+
+setup prune --config "$PC" --dry-run
+expect "prune --dry-run: exit 0" test "$RC" = 0
+expect "prune --dry-run: changes nothing" test "$(snapshot)" = "$all_before"
+expect "prune --dry-run: would remove the other supervisor's fragment" \
+	has "$OUT" "would remove /etc/sudoers.d/ruas-pr-old (supervisor pr-old is not the configured pr-sup; it grants pr-a, pr-b)"
+expect "prune --dry-run: ... and the one whose target is in no project" \
+	has "$OUT" "would remove /etc/sudoers.d/ruas-gone (supervisor pr-sup; pr-gone in no project)"
+expect "prune --dry-run: nothing else" test "$(grep -c . <<<"$OUT")" = 2
+
+setup prune --config "$PC"
+expect "prune: exit 0" test "$RC" = 0
+expect "prune: says what it removed" has "$OUT" "removed /etc/sudoers.d/ruas-pr-old (supervisor pr-old is not the configured pr-sup; it grants pr-a, pr-b)"
+expect "prune: ... both" has "$OUT" "removed /etc/sudoers.d/ruas-gone (supervisor pr-sup; pr-gone in no project)"
+expect "prune: removed them" test ! -e /etc/sudoers.d/ruas-pr-old -a ! -e /etc/sudoers.d/ruas-gone
+expect "prune: every other file of sudoers.d is byte for byte as it was" test "$(kept_files)" = "$before"
+expect "prune: a fragment that mixes current and stray targets is reported with its fix" \
+	has "$ERR" "/etc/sudoers.d/ruas-mixed: it grants pr-gone, in no project, beside current targets; regenerate it: ruas-setup install --supervisor pr-sup --config $PC"
+expect "prune: a headed file with a line ruas-setup never writes is reported, not removed" \
+	has "$ERR" "/etc/sudoers.d/ruas-odd: it has ruas-setup's header, but line 11 is not one ruas-setup writes"
+expect "prune: the policy still passes visudo -c" visudo -cq
+expect "prune: the current supervisor still sudoes to its targets" as_user pr-sup sudo -n -iu pr-a -- true
+setup prune --config "$PC"
+expect "prune again: nothing to remove, exit 0" test "$RC" = 0 -a -z "$OUT"
+
+# Without the supervisor key: the supervisors whose fragments grant users of projects are current.
+sed '/^supervisor = /d' "$PC" >"$SB/conf/prune-nokey.conf"
+chmod 644 "$SB/conf/prune-nokey.conf"
+fragment ruas-pr-old pr-old pr-gone
+fragment ruas-gone pr-sup pr-gone
+before=$(kept_files)
+setup prune --config "$SB/conf/prune-nokey.conf"
+expect "prune without the supervisor key: exit 0" test "$RC" = 0
+expect "... says whom it takes as current" has "$ERR" "takes pr-sup as the current supervisor"
+expect "... removes what grants only users of no project" \
+	test ! -e /etc/sudoers.d/ruas-pr-old -a ! -e /etc/sudoers.d/ruas-gone
+expect "... and leaves the rest byte for byte" test "$(kept_files)" = "$before"
+
+# A file it cannot remove: exit 1, and the others still go.
+mkdir -p "$SB/ro-sd"
+"$SETUP" sudoers --supervisor pr-old --target pr-a >"$SB/ro-sd/ruas-pr-old"
+mount --bind "$SB/ro-sd" "$SB/ro-sd" && mount -o remount,bind,ro "$SB/ro-sd"
+setup prune --config "$PC" --sudoers-dir "$SB/ro-sd"
+expect "prune of a file it cannot remove: exit 1" test "$RC" = 1
+expect "... saying which and why" has "$ERR" "cannot remove $SB/ro-sd/ruas-pr-old"
+umount "$SB/ro-sd"
+rm -f /etc/sudoers.d/ruas-link
+
 tap_finish

@@ -28,6 +28,7 @@ struct setup_args {
 	const char *systemd_version; /* delegate: as given, else systemctl's */
 	const char *systemctl;
 	int install;
+	int dry_run; /* prune --dry-run */
 	/* --config: target_sudo_allowed of every project with a run_as_user (borrowed) */
 	const char **sudo_allowed;
 };
@@ -39,6 +40,7 @@ int setup_home(const struct setup_args *a);
 int setup_install(const struct setup_args *a);
 int setup_check(const struct setup_args *a);
 int setup_delegate(const struct setup_args *a);
+int setup_prune(const struct setup_args *a);
 
 /* The one target of acl and home, looked up and checked. */
 struct setup_target {

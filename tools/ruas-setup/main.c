@@ -32,6 +32,7 @@ static void usage(FILE *f)
 	      "       ruas-setup home --target USER --home DIR\n"
 	      "       ruas-setup delegate --unit UNIT [--systemd-version N]\n"
 	      "                           [--install [--systemd-dir DIR]]\n"
+	      "       ruas-setup prune [--config FILE] [--sudoers-dir DIR] [--dry-run]\n"
 	      "\n"
 	      "  sudoers  print the supervisor's sudoers fragment on stdout\n"
 	      "  useradd  print an idempotent POSIX sh script that creates a target user\n"
@@ -44,6 +45,11 @@ static void usage(FILE *f)
 	      "  delegate print the systemd drop-in that gives the supervisor's service UNIT\n"
 	      "           a cgroup of its own for the runs' limits; --install writes it as\n"
 	      "           DIR/UNIT.d/ruas-delegate.conf (DIR /etc/systemd/system)\n"
+	      "  prune    remove the fragments ruas-setup wrote that are stray: another\n"
+	      "           supervisor's than FILE's (default " RUAS_DEFAULT_CONFIG "),\n"
+	      "           or granting no run_as_user of its projects; one line each\n"
+	      "           (--dry-run: what it would remove); exit 1 if one could not be\n"
+	      "           removed\n"
 	      "\n"
 	      "  other options: --visudo PATH, --sudo PATH, --helper PATH, --systemctl PATH\n"
 	      "exit status: 0 ok, 1 a validation failed (nothing changed),\n"
@@ -122,14 +128,16 @@ static const struct verb {
 	int one_target;       /* acts on one user's account: exactly one --target */
 	int needs_supervisor; /* writes or prints the supervisor's fragment */
 	int needs_unit;       /* acts on the supervisor's systemd service, on no user */
+	int config_only;      /* reads the configuration (--config, or the default) and no user */
 } verbs[] = {
-	{"sudoers", setup_sudoers, 0, 1, 0},
-	{"useradd", setup_useradd, 1, 0, 0},
-	{"install", setup_install, 0, 1, 0},
-	{"check", setup_check, 0, 0, 0},
-	{"acl", setup_acl, 1, 0, 0},
-	{"home", setup_home, 1, 0, 0},
-	{"delegate", setup_delegate, 0, 0, 1},
+	{"sudoers", setup_sudoers, 0, 1, 0, 0},
+	{"useradd", setup_useradd, 1, 0, 0, 0},
+	{"install", setup_install, 0, 1, 0, 0},
+	{"check", setup_check, 0, 0, 0, 0},
+	{"acl", setup_acl, 1, 0, 0, 0},
+	{"home", setup_home, 1, 0, 0, 0},
+	{"delegate", setup_delegate, 0, 0, 1, 0},
+	{"prune", setup_prune, 0, 0, 0, 1},
 };
 
 static const struct verb *find_verb(const char *name)
@@ -179,6 +187,7 @@ static int parse_options(int argc, char **argv, struct setup_args *a, size_t *nt
 		{"systemd-version", required_argument, NULL, 'Y'},
 		{"systemctl", required_argument, NULL, 'C'},
 		{"install", no_argument, NULL, 'i'},
+		{"dry-run", no_argument, NULL, 'r'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0}};
@@ -206,6 +215,7 @@ static int parse_options(int argc, char **argv, struct setup_args *a, size_t *nt
 		case 'Y': a->systemd_version = optarg; break;
 		case 'C': a->systemctl = optarg; break;
 		case 'i': a->install = 1; break;
+		case 'r': a->dry_run = 1; break;
 		case 'h':
 			usage(stdout);
 			return output_ok(stdout) ? SETUP_OK : SETUP_FAILED;
@@ -237,6 +247,17 @@ static int check_targets(const struct verb *v, struct setup_args *a, size_t *nta
 	if (a->unit || a->install || a->systemd_dir || a->systemd_version || a->systemctl)
 		return setup_fail(SETUP_USAGE, "--unit, --install, --systemd-dir, "
 				  "--systemd-version and --systemctl belong to delegate");
+	if (a->dry_run && !v->config_only)
+		return setup_fail(SETUP_USAGE, "--dry-run belongs to prune");
+	if (v->config_only) {
+		if (*ntargets || a->supervisor || a->name)
+			return setup_fail(SETUP_USAGE, "%s takes no --target, --supervisor nor "
+					  "--name: it judges the fragments by the configuration "
+					  "(--config FILE)", a->verb);
+		if (!a->config)
+			a->config = RUAS_DEFAULT_CONFIG;
+		return GO_ON;
+	}
 	if (v->one_target) {
 		if (*ntargets != 1 || a->config)
 			return setup_fail(SETUP_USAGE, "%s takes exactly one --target USER",

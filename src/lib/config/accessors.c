@@ -58,6 +58,7 @@ void ruas_config_free(ruas_config *cfg)
 	free(cfg->helper);
 	free(cfg->session_helper);
 	free(cfg->supervisor_name);
+	free(cfg->supervisor);
 	strv_free(cfg->target_sudo_allowed);
 	strv_free(cfg->env_allowlist);
 	strv_free(cfg->scan_prune);
@@ -84,6 +85,11 @@ const char *ruas_config_sudo(const ruas_config *cfg)
 const char *ruas_config_helper(const ruas_config *cfg)
 {
 	return cfg->helper;
+}
+
+const char *ruas_config_supervisor(const ruas_config *cfg)
+{
+	return cfg->supervisor;
 }
 
 size_t ruas_config_project_count(const ruas_config *cfg)

@@ -38,7 +38,7 @@ static const char *const global_keys[] = {
 	"terminate_grace", "people", "target_sudo_allowed", "lifetime", "audit_facility",
 	"audit_log", "audit_argv", "audit_argv_max", "host_check_interval", "open_files_max",
 	"file_size_max", "core_dumps", "wall_time_max", "memory_max", "memory_swap_max",
-	"tasks_max", "cpu_max", "cgroup_parent", NULL};
+	"tasks_max", "cpu_max", "cgroup_parent", "supervisor", NULL};
 
 __attribute__((format(printf, 3, 0))) static int ld_vfail(struct loader *ld, int line,
 							  const char *fmt, va_list ap)
@@ -162,7 +162,8 @@ int ld_run_as_user(struct loader *ld, int line, const char *user)
 	else if (strcmp(user, "root") == 0)
 		r = ld_fail_at(ld, line, "run_as_user %s is root; a project must run as a "
 			       "dedicated unprivileged user", qu);
-	else if (strcmp(user, ld->cfg->supervisor_name) == 0)
+	else if (strcmp(user, ld->cfg->supervisor_name) == 0 ||
+		 (ld->cfg->supervisor && strcmp(user, ld->cfg->supervisor) == 0))
 		r = ld_fail_at(ld, line, "run_as_user %s is the supervisor itself, which "
 			       "gives no isolation; create a dedicated user", qu);
 	else {
@@ -370,6 +371,41 @@ static int global_cgroup_parent(struct loader *ld, const struct src *s)
 	return 0;
 }
 
+/*
+ * supervisor: the user the supervisor runs as (sudo backend), whose
+ * ruas-setup fragments ruas check and ruas-setup prune judge. A plain user
+ * name, not root: root needs no sudoers rule. Read from a file only; a
+ * configuration made in code (ruas_config_new) has none.
+ */
+static int global_supervisor(struct loader *ld, const struct src *s)
+{
+	struct src_val v;
+	/* A file's key only: ruas_config_globals has no field for it (yet). */
+	if (!s->group)
+		return 0;
+	int r = src_string(ld, s, "supervisor", &v);
+	if (r < 0 || !v.present)
+		return r;
+	const char *why = user_name_problem(v.str);
+	struct account acct;
+	int lr = why ? ACCOUNT_MISSING : account_lookup(v.str, &acct);
+	int root = !why && (strcmp(v.str, "root") == 0 || (lr == ACCOUNT_FOUND && acct.uid == 0));
+	if (lr == ACCOUNT_FOUND)
+		account_clear(&acct);
+	if (why || root || lr == ACCOUNT_ERROR) {
+		struct buf q = BUF_INIT;
+		quote_display_dq(&q, v.str);
+		r = ld_fail_at(ld, v.line, "supervisor %s %s", q.data ? q.data : "",
+			       why ? why
+			       : root ? "is root (or has uid 0), which needs no sudoers rule; name "
+					"the user the supervisor runs as"
+				      : "could not be looked up in the user database");
+		buf_free(&q);
+		return r;
+	}
+	return ld_dup(ld, &ld->cfg->supervisor, v.str);
+}
+
 /* A global list: the key's, or dflt when absent; never NULL. */
 static int global_list(struct loader *ld, const struct src *s, const char *key,
 		       const char *const *dflt, const char *(*check)(const char *), char ***vec)
@@ -392,7 +428,7 @@ int schema_globals(struct loader *ld, const struct src *s)
 	    (r = global_programs(ld, s)) < 0 || (r = global_overrides(ld, s)) < 0 ||
 	    (r = global_scan_time_limit(ld, s)) < 0 ||
 	    (r = global_host_check_interval(ld, s)) < 0 || (r = schema_audit(ld, s)) < 0 ||
-	    (r = global_cgroup_parent(ld, s)) < 0 ||
+	    (r = global_cgroup_parent(ld, s)) < 0 || (r = global_supervisor(ld, s)) < 0 ||
 	    (r = global_list(ld, s, "env_allowlist", default_allowlist, env_name_refusal,
 			     &ld->cfg->env_allowlist)) < 0)
 		return r;

@@ -153,6 +153,7 @@ struct ruas_config {
 	struct ruas_people *people; /* NULL without a people block */
 	uid_t supervisor_uid;
 	char *supervisor_name; /* "#UID" when the uid has no passwd entry */
+	char *supervisor;      /* the "supervisor" key: the user it runs as; NULL: unset */
 	/*
 	 * The globals that each project starts from, kept for projects added
 	 * after the load: env_allowlist, scan_prune (NULL-terminated, possibly

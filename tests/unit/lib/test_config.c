@@ -632,6 +632,30 @@ static void test_run_as_user_is_supervisor(void **state)
 	free(t);
 }
 
+/* The top-level "supervisor" key: a plain user name, not root; run_as_user may not be it. */
+static void test_supervisor_key(void **state)
+{
+	(void)state;
+	ruas_config *cfg = load_ok(example, NULL);
+	assert_null(ruas_config_supervisor(cfg));
+	ruas_config_free(cfg);
+	char *t = NULL;
+	assert_true(asprintf(&t, "supervisor = \"bridge-sup\";\n%s", example) > 0);
+	cfg = load_ok(t, NULL);
+	assert_string_equal(ruas_config_supervisor(cfg), "bridge-sup");
+	ruas_config_free(cfg);
+	free(t);
+	refused("supervisor = \"root\";\n", 1, "is root");
+	refused("supervisor = \"ALL\";\n", 1, "must start with a lower-case letter");
+	refused("supervisor = \"#0\";\n", 1, "must start with a lower-case letter");
+	refused("supervisor = \"a,b\";\n", 1, "may contain only");
+	refused("supervisor = \"\";\n", 1, "is empty");
+	refused("supervisor = 1;\n", 1, "supervisor");
+	assert_true(asprintf(&t, "supervisor = \"leigh\";\n%s", example) > 0);
+	refused_in(t, 5, "is the supervisor itself", "data-worklog-PM");
+	free(t);
+}
+
 /*
  * Every entry of the refusal table (src/common/env_rules.c), in a project and at the
  * top level: refused at load, the message quoting the name and giving the
@@ -986,6 +1010,7 @@ int main(void)
 		cmocka_unit_test(test_run_as_user_refused),
 		cmocka_unit_test(test_run_as_user_hostile_value_escaped),
 		cmocka_unit_test(test_run_as_user_is_supervisor),
+		cmocka_unit_test(test_supervisor_key),
 		cmocka_unit_test(test_env_allowlist_refused),
 		cmocka_unit_test(test_env_allowlist_table_refused),
 		cmocka_unit_test(test_nul_in_buffer_refused),
