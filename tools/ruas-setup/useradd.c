@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pwd.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,22 +216,24 @@ static const char *uid_problem(const char *s, const char *user, uid_t *uid, char
 		return "is not a uid (a decimal number from 1, without a sign or a leading 0)";
 	errno = 0;
 	unsigned long long v = strtoull(s, NULL, 10);
-	if (errno || v >= (uid_t)-1)
+	/* (uid_t)-1 is no uid: chown and setreuid read it as "unchanged". */
+	if (errno == ERANGE || v > UINT32_MAX - 1ULL)
 		return "is out of range for a uid";
 	*uid = (uid_t)v;
-	errno = 0;
-	const struct passwd *pw = getpwuid(*uid);
-	if (pw && strcmp(pw->pw_name, user) != 0) {
-		char shown[256];
+	struct passwd pw;
+	struct passwd *res = NULL;
+	char mem[4096], shown[256];
+	if (getpwuid_r(*uid, &pw, mem, sizeof mem, &res) != 0)
+		return "cannot be checked: the user database cannot be read";
+	if (res && strcmp(pw.pw_name, user) != 0) {
 		snprintf(msg, len, "is already the uid of user \"%s\"; pin a uid that no user has",
-			 escape_name(pw->pw_name, shown, sizeof shown));
+			 escape_name(pw.pw_name, shown, sizeof shown));
 		return msg;
 	}
-	errno = 0;
-	pw = getpwnam(user);
-	if (pw && pw->pw_uid != *uid) {
-		char shown[256];
-		unsigned long have = (unsigned long)pw->pw_uid;
+	if (getpwnam_r(user, &pw, mem, sizeof mem, &res) != 0)
+		return "cannot be checked: the user database cannot be read";
+	if (res && pw.pw_uid != *uid) {
+		unsigned long have = (unsigned long)pw.pw_uid;
 		escape_name(user, shown, sizeof shown);
 		snprintf(msg, len, "is not the uid of the existing user, %lu; change it with "
 			 "usermod -u %s %s while none of its processes runs (files outside its home "
