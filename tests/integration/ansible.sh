@@ -388,6 +388,20 @@ expect "... nothing changed" \
 	test "$(id -u web-agent)" -lt 45000 -a "$(in_two id -u sup2)" = 57210 -a \
 	"$(snapshot_file "$CONF")" = "$conf_one" -a "$(snapshot_file "$F1")" = "$frag_one"
 
+# An audit_log whose directory is not one of its own: /srv itself, and a /srv/x with other files.
+in_two sh -c 'mkdir -p /srv/shared && echo other >/srv/shared/notes'
+srv_one=$(stat -c '%U:%G %a' /srv)
+inventory "$SB/inv-bad10.yml" "$(one_vars no-api; printf 'ruas_settings: {audit_log: /srv/audit.jsonl}\n')" \
+	"$(two_vars | sed 's|^  audit_log: .*|  audit_log: /srv/shared/audit.jsonl|')"
+playbook -i "$SB/inv-bad10.yml"
+expect "an audit_log right in /srv fails the play, asking for a directory of its own" \
+	test "$(recap one failed)" = 1 -a -n "$(grep -F 'audit_log /srv/audit.jsonl: its directory /srv is a directory of the system that holds other files; give the audit_log a directory of its own' <<<"$PLAY")"
+expect "... and one beside other files too" \
+	test "$(recap two failed)" = 1 -a -n "$(grep -F 'its directory /srv/shared is a directory that holds other files (notes)' <<<"$PLAY")"
+expect "... neither directory changed, nor the configuration" \
+	test "$(stat -c '%U:%G %a' /srv)" = "$srv_one" -a "$(in_two stat -c '%U %a' /srv/shared)" = "root 755" -a \
+	"$(snapshot_file "$CONF")" = "$conf_one"
+
 # A misspelt ruas_projects (the role's default, []) or an empty one: refused, nothing changed.
 inventory "$SB/inv-bad7.yml" "$(one_vars no-api | sed 's/^ruas_projects:$/ruas_project:/')" \
 	"$(two_vars | sed '/^ruas_projects:$/,$d'; echo 'ruas_projects: []')"

@@ -22,8 +22,10 @@ description:
     through a symlink; existing ones are left as they are (ruas check judges them).
   - An existing directory is made the supervisor's and 0700 only when it holds nothing
     but the audit_log and its rotated copies (C(NAME.1), C(NAME.2.gz), ...), such as one
-    that an earlier attempt left root's and 0755. A directory that holds anything else
-    (C(/var/log) itself) is refused, and so is a symlink in its place.
+    that an earlier attempt left root's and 0755. A directory that holds anything else is
+    refused, and so are a directory right below C(/), a mount point, one of the system's
+    shared directories (C(/var/log) itself, C(/srv), C(/opt), ...), even empty, and a
+    symlink in its place.
   - Supports check mode and diff mode.
 options:
   path:
@@ -54,6 +56,29 @@ msg:
   returned: success
   type: str
 '''
+
+
+# Directories of the system that hold others' files, even when empty: never the supervisor's.
+SHARED = ('/var', '/var/log', '/var/lib', '/var/cache', '/var/tmp', '/var/spool', '/var/mail',
+          '/var/opt', '/var/local', '/var/backups', '/usr/local', '/usr/share', '/usr/lib')
+
+
+def shared(module, path, directory, name, fd):
+    """Fails the task when directory is not one the audit_log can have for itself."""
+    st, up = os.fstat(fd), os.stat('..', dir_fd=fd, follow_symlinks=False)
+    why = None
+    if directory.count('/') < 2 or directory in SHARED:
+        why = 'a directory of the system that holds other files'
+    elif st.st_dev != up.st_dev:
+        why = 'a mount point'
+    else:
+        others = [e for e in os.listdir(fd) if e != name and not e.startswith(name + '.')]
+        if others:
+            why = 'a directory that holds other files (%s)' % ', '.join(sorted(others)[:5])
+    if why:
+        module.fail_json(msg='audit_log %s: its directory %s is %s; give the audit_log a '
+                         'directory of its own, such as /var/log/ruas/%s, which the role makes '
+                         'the supervisor\'s' % (path, directory, why, name))
 
 
 def walk(module, parts, make):
@@ -108,13 +133,8 @@ def main():
                                 before_header=directory, after_header=directory))
         module.exit_json(**result)
     try:
+        shared(module, path, directory, name, fd)
         st = os.fstat(fd)
-        others = [e for e in os.listdir(fd) if e != name and not e.startswith(name + '.')]
-        if others:
-            module.fail_json(msg='audit_log %s: its directory %s holds other files (%s); give '
-                             'the audit_log a directory of its own, such as %s/ruas/%s, which '
-                             'the role makes the supervisor\'s'
-                             % (path, directory, ', '.join(sorted(others)[:5]), directory, name))
         want_uid = pw.pw_uid if pw else None
         want_gid = pw.pw_gid if pw else None
         before = '%s %s:%s %o\n' % (directory, owner_name(st.st_uid), group_name(st.st_gid),
