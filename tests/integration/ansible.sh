@@ -7,9 +7,13 @@
 # /home and /srv (ruas already installed there, ruas_install=none), entered
 # by its python interpreter through nsenter. Each host has an overlay over
 # the prefix, so no install reaches the real one. First run converges, the
-# second changes nothing, check mode changes nothing, a removed project loses
-# its sudoers rule, and broken or hostile variables fail the play with the
-# message of ruas or ruas-setup. Needs root and ansible-playbook.
+# second changes nothing (also after the agent wrote 1,000 files), check
+# mode changes nothing (also without getfacl and setfacl), a removed or
+# retired (state: absent) project loses its sudoers rule, a retired one's user
+# goes with remove_user, uids are pinned, the audit_log's directory is made,
+# ruas_install: apt runs apt-get with a clean argv, and broken or hostile
+# variables fail the play with the message of ruas or ruas-setup. Needs root
+# and ansible-playbook. The uids it pins are 57200-57299.
 . "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
 sandbox_need_root "tests/integration/ansible.sh"
 for c in ansible-playbook nsenter; do
@@ -53,13 +57,14 @@ ruas_install: source
 ruas_source_dir: "$abs_top_builddir"
 ruas_prefix: "$PREFIX"
 ruas_supervisor: sup1
+ruas_supervisor_uid: 57200
 EOF
 	cat <<'EOF'
 ruas_projects:
   - {name: web, run_as_user: web-agent, work_dir: /srv/web, command: [printf, "%s\\n", web]}
 EOF
 	[ "${1:-}" = no-api ] ||
-		echo '  - {name: api, run_as_user: api-agent, work_dir: /srv/api, command: ["true"]}'
+		echo '  - {name: api, run_as_user: api-agent, work_dir: /srv/api, command: ["true"], uid: 57201}'
 	cat <<'EOF'
   - name: exact
     run_as_user: web-agent
@@ -78,10 +83,12 @@ two_vars() {
 ruas_install: none
 ruas_prefix: "$PREFIX"
 ruas_supervisor: sup2
+ruas_supervisor_uid: 57210
 ruas_supervisor_unit: sup2-bridge
 ruas_config_path: /etc/ruas/ruas.conf
 ruas_settings:
   env_allowlist: [LANG, ${1:-TERM}]
+  audit_log: /var/log/ruas/audit.jsonl
 EOF
 	cat <<'EOF'
 ruas_people:
@@ -90,7 +97,7 @@ ruas_people:
   members:
     - {id: alice, run_as_user: ruas-alice}
 ruas_projects:
-  - {name: alice-repo, person: alice, work_dir: /srv/wt/alice/repo, command: [id, -un]}
+  - {name: alice-repo, person: alice, work_dir: /srv/wt/alice/repo, command: [id, -un], uid: 57211}
   - {name: ops, run_as_user: ops-agent, work_dir: /srv/ops, command: [id, -un]}
 EOF
 }
@@ -141,6 +148,15 @@ expect "host two: its users are its own (45000), host one has none of them" \
 	"$(getent passwd ops-agent sup2 | wc -l)" = 0
 expect "host one has no users of host two, nor host two of host one" \
 	test -z "$(in_two getent passwd web-agent sup1)"
+expect "the uids are as pinned on both hosts (ruas_supervisor_uid, a project's uid)" \
+	test "$(id -u sup1) $(id -u api-agent) $(in_two id -u sup2) $(in_two id -u ruas-alice)" = \
+	"57200 57201 57210 57211"
+expect "... and state, remove_user and uid never reach ruas.conf" \
+	bash -c '! grep -E "(^|[ {;])(state|remove_user|uid) =" "$1" && ! nsenter --mount="$2" -- grep -E "(^|[ {;])(state|remove_user|uid) =" /etc/ruas/ruas.conf' _ "$CONF" "$TWO_NS"
+expect "host two (fresh): the audit_log's directory is the supervisor's, 0700" \
+	test "$(in_two stat -c '%U:%G %a' /var/log/ruas)" = "sup2:sup2 700"
+expect "... and the supervisor's first run created the audit_log in it, 0600" \
+	test "$(in_two stat -c '%U %a' /var/log/ruas/audit.jsonl)" = "sup2 600"
 expect "the check's report is the fact ruas_check_report, usable by a later task" \
 	test -n "$(grep -F 'ruas_check_report of one: ok=True projects=3' <<<"$PLAY")" -a \
 	-n "$(grep -F 'ruas_check_report of two: ok=True projects=2' <<<"$PLAY")"
@@ -159,8 +175,12 @@ expect "host two's check warns that the service runs in no leaf of its cgroup ye
 playbook --diff -i "$SB/inv-base.yml"
 expect "second run: changed=0 on both hosts" \
 	test "$RC" = 0 -a "$(recap one changed)" = 0 -a "$(recap two changed)" = 0
+# What the recipe of an earlier fleet.md left: the directory root's, 0755, empty.
+in_two sh -c 'rm -rf /var/log/ruas && mkdir -m 0755 /var/log/ruas'
 # -e gives strings: "false" is false.
 playbook -i "$SB/inv-base.yml" -e ruas_check=false
+expect "an audit_log directory left root's and 0755 is made the supervisor's, 0700" \
+	test "$(in_two stat -c '%U:%G %a' /var/log/ruas)" = "sup2:sup2 700"
 expect "-e ruas_check=false skips the check" \
 	test "$RC" = 0 -a -z "$(grep -F 'ruas_check_report of' <<<"$PLAY")" -a \
 	-n "$(grep -A1 -F 'TASK [ruas : Run ruas check --json as the supervisor, failing' <<<"$PLAY" | grep -F skipping)"
@@ -175,6 +195,40 @@ expect "host one: the supervisor the role created has a home of its own (no othe
 	test "$(( $(stat -c '0%a' /home/sup1) & 07 ))" = 0
 expect "host two: the person's work_dir is not readable by other users" \
 	test "$(in_two stat -c '%A' /srv/wt/alice/repo | cut -c8-10)" = "---"
+
+# ------------------------------------------------------------------ after the agent's work
+# 1,000 files and directories, under umask 022 and 077, one read-only.
+as_user web-agent sh -c 'cd /srv/web && mkdir -p a/b c && i=0 && while [ $i -lt 500 ]; do
+	echo $i >a/f$i; (umask 077 && echo $i >a/b/g$i); i=$((i + 1)); done && chmod 0400 a/f0'
+expect "(the agent wrote 1,000 files)" test "$(find /srv/web/a -type f | wc -l)" = 1000
+shadow_one=$(stat -c '%i %Y.%y' /etc/shadow)
+shadow_two=$(in_two stat -c '%i %Y.%y' /etc/shadow)
+playbook -i "$SB/inv-base.yml"
+expect "a second run after the agent wrote 1,000 files: changed=0 on both hosts" \
+	test "$RC" = 0 -a "$(recap one changed)" = 0 -a "$(recap two changed)" = 0
+expect "... and /etc/shadow keeps its inode and mtime on both" \
+	test "$(stat -c '%i %Y.%y' /etc/shadow)" = "$shadow_one" -a \
+	"$(in_two stat -c '%i %Y.%y' /etc/shadow)" = "$shadow_two"
+
+# ------------------------------------------------------------------ check mode without acl
+# getfacl and setfacl gone (overlay whiteouts over /usr/bin, in a namespace of this run's own).
+noacl_play() {
+	unshare --mount --propagation private bash -c 'set -e
+		o=$SB/noacl && mkdir -p "$o" && mount -t tmpfs tmpfs "$o" && mkdir "$o/up" "$o/work"
+		mknod "$o/up/getfacl" c 0 0 && mknod "$o/up/setfacl" c 0 0
+		mount -t overlay overlay -o "lowerdir=/usr/bin,upperdir=$o/up,workdir=$o/work" /usr/bin
+		set +e
+		if command -v getfacl || command -v setfacl; then echo "acl tools still there"; exit 99; fi
+		cd "$SB/ansible" && ansible_env ansible-playbook site.yml "$@"' _ "$@" >"$SB/play.out" 2>&1
+	RC=$?
+	OUT=$(cat "$SB/play.out")
+	PLAY=$OUT ERR=""
+}
+export -f ansible_env
+noacl_play --check --diff -i "$SB/inv-base.yml" --limit one
+expect "check mode without getfacl and setfacl runs through, predicting nothing to change" \
+	test "$RC" = 0 -a "$(recap one failed)" = 0 -a "$(recap one changed)" = 0
+expect "... with no error of a missing program" hasnt "$PLAY" "No such file or directory"
 
 # ------------------------------------------------------------------ check mode
 inventory "$SB/inv-next.yml" "$(one_vars no-api | sed 's/name: web, run_as_user: web-agent/name: web, run_as_user: new-agent/')" "$(two_vars LC_ALL)"
@@ -200,6 +254,44 @@ expect "... its user and work_dir stay" bash -c 'getent passwd api-agent >/dev/n
 one_as sup1 sudo -n -iu api-agent true
 expect "... sup1 cannot sudo to api-agent any more" test "$RC" != 0
 expect "... host two is unchanged" test "$(recap two changed)" = 0
+
+# ------------------------------------------------------------------ ruas_install: apt
+# The module against a fake apt-get (its option apt_get, which only tests set), in a
+# namespace of its own whose /usr/bin and /usr/sbin take what the fake installs.
+cat >"$SB/fake-apt-get" <<'EOF'
+#!/bin/sh
+printf '%s\n' "$@" >"$SB/apt-argv"
+printf '%s\n' "$DEBIAN_FRONTEND" >"$SB/apt-env"
+ln -s "$PREFIX/bin/ruas" /usr/bin/ruas && ln -s "$PREFIX/sbin/ruas-setup" /usr/sbin/ruas-setup
+EOF
+chmod 755 "$SB/fake-apt-get"
+apt_module() {
+	rm -f "$SB/apt-argv"
+	unshare --mount --propagation private bash -c 'set -e
+		for d in bin sbin; do
+			o=$SB/apt-$d && mkdir -p "$o" && mount -t tmpfs tmpfs "$o" && mkdir "$o/up" "$o/work"
+			mount -t overlay overlay -o "lowerdir=/usr/$d,upperdir=$o/up,workdir=$o/work" "/usr/$d"
+		done
+		set +e
+		cd "$SB/ansible" && ANSIBLE_LIBRARY="$ROLES/ruas/library" ANSIBLE_MODULE_UTILS="$ROLES/ruas/module_utils" \
+			ansible_env ansible one -i "$SB/inv-base.yml" -m ruas_install -a "$1" "${@:2}"' _ "$@" >"$SB/play.out" 2>&1
+	RC=$?
+	OUT=$(cat "$SB/play.out")
+	PLAY=$OUT ERR=""
+}
+export SB PREFIX ROLES
+apt_args='{"method": "apt", "deb_packages": ["ruas-test-not-there", "bash"], "apt_get": "'$SB/fake-apt-get'"}'
+apt_module "$apt_args" --check
+expect "ruas_install: apt in check mode predicts the install of what is missing, running nothing" \
+	test "$RC" = 0 -a ! -e "$SB/apt-argv" -a -n "$(grep -F 'would install ruas-test-not-there' <<<"$PLAY")"
+apt_module "$apt_args"
+expect "ruas_install: apt runs apt-get install with a clean argv: only the missing package" \
+	test "$RC" = 0 -a "$(cat "$SB/apt-argv" 2>&1)" = $'install\n-y\n--no-install-recommends\nruas-test-not-there'
+expect "... noninteractive, and reports the installed ruas" \
+	test "$(cat "$SB/apt-env" 2>&1)" = noninteractive -a -n "$(grep -F '"ruas_setup": "/usr/sbin/ruas-setup"' <<<"$PLAY")"
+apt_module '{"method": "apt", "deb_packages": ["-oAPT::Get::Show-Versions=1", "ruas"], "apt_get": "'$SB/fake-apt-get'"}'
+expect "... a package name apt-get would read as an option is refused, apt-get not run" \
+	test "$RC" != 0 -a ! -e "$SB/apt-argv" -a -n "$(grep -F 'must be Debian package names' <<<"$PLAY")"
 
 # ------------------------------------------------------------------ failures
 frag_one=$(snapshot_file "$F1")
@@ -284,6 +376,32 @@ expect "... and nothing changed" \
 	test "$(recap one changed)" = 0 -a "$(recap two changed)" = 0 -a \
 	"$(snapshot_file "$CONF")" = "$conf_one" -a "$(snapshot_file "$F1")" = "$frag_one"
 
+# Pinned uids that the existing accounts do not have.
+inventory "$SB/inv-bad9.yml" "$(one_vars no-api | sed 's/name: web, run_as_user: web-agent, work_dir: \/srv\/web,/& uid: 57299,/')" \
+	"$(two_vars | sed 's/^ruas_supervisor_uid: 57210$/ruas_supervisor_uid: 57298/')"
+playbook -i "$SB/inv-bad9.yml"
+expect "a target's pinned uid that its existing account does not have fails, naming both uids and the fix" \
+	test "$(recap one failed)" = 1 -a -n "$(grep -F -- "--uid 57299 for target \\\"web-agent\\\" is not the uid of the existing user, $(id -u web-agent); change it with usermod -u 57299 web-agent" <<<"$PLAY")"
+expect "... the supervisor's too" \
+	test "$(recap two failed)" = 1 -a -n "$(grep -F 'user sup2 exists with uid 57210, not the pinned uid 57298: change it with usermod -u 57298 sup2' <<<"$PLAY")"
+expect "... nothing changed" \
+	test "$(id -u web-agent)" -lt 45000 -a "$(in_two id -u sup2)" = 57210 -a \
+	"$(snapshot_file "$CONF")" = "$conf_one" -a "$(snapshot_file "$F1")" = "$frag_one"
+
+# An audit_log whose directory is not one of its own: /srv itself, and a /srv/x with other files.
+in_two sh -c 'mkdir -p /srv/shared && echo other >/srv/shared/notes'
+srv_one=$(stat -c '%U:%G %a' /srv)
+inventory "$SB/inv-bad10.yml" "$(one_vars no-api; printf 'ruas_settings: {audit_log: /srv/audit.jsonl}\n')" \
+	"$(two_vars | sed 's|^  audit_log: .*|  audit_log: /srv/shared/audit.jsonl|')"
+playbook -i "$SB/inv-bad10.yml"
+expect "an audit_log right in /srv fails the play, asking for a directory of its own" \
+	test "$(recap one failed)" = 1 -a -n "$(grep -F 'audit_log /srv/audit.jsonl: its directory /srv is a directory of the system that holds other files; give the audit_log a directory of its own' <<<"$PLAY")"
+expect "... and one beside other files too" \
+	test "$(recap two failed)" = 1 -a -n "$(grep -F 'its directory /srv/shared is a directory that holds other files (notes)' <<<"$PLAY")"
+expect "... neither directory changed, nor the configuration" \
+	test "$(stat -c '%U:%G %a' /srv)" = "$srv_one" -a "$(in_two stat -c '%U %a' /srv/shared)" = "root 755" -a \
+	"$(snapshot_file "$CONF")" = "$conf_one"
+
 # A misspelt ruas_projects (the role's default, []) or an empty one: refused, nothing changed.
 inventory "$SB/inv-bad7.yml" "$(one_vars no-api | sed 's/^ruas_projects:$/ruas_project:/')" \
 	"$(two_vars | sed '/^ruas_projects:$/,$d'; echo 'ruas_projects: []')"
@@ -306,6 +424,48 @@ expect "after the failures, the good variables converge again; host one had noth
 # A failed ruas check leaves the configuration it checked (ruas refuses to run with it).
 expect "... host two's configuration loses the project that failed ruas check" \
 	test "$(recap two changed)" = 1 -a -z "$(in_two grep -F locked /etc/ruas/ruas.conf)"
+
+# ------------------------------------------------------------------ retiring a project
+# state: absent (host two's ops): its rule and its ruas.conf entry go, its user stays;
+# then remove_user: true removes the user (userdel without -r) once no process of it runs.
+retire_vars() { two_vars | sed "s/^  - {name: ops, run_as_user: ops-agent, work_dir: \/srv\/ops, command: \[id, -un\]}$/  - {name: ops, run_as_user: ops-agent, work_dir: \/srv\/ops, command: [id, -un], state: absent${1:-}}/"; }
+inventory "$SB/inv-retire.yml" "$(one_vars no-api)" "$(retire_vars)"
+expect "(the retiring inventory says state: absent)" grep -q 'state: absent}' "$SB/inv-retire.yml"
+playbook --diff -i "$SB/inv-retire.yml" --limit two
+expect "state: absent: the run succeeds" test "$RC" = 0 -a "$(recap two changed)" -ge 1
+sudo_l=$(in_two sudo -l -U sup2)
+expect "... sudo -l -U sup2 (as root) lists no rule for ops-agent" hasnt "$sudo_l" "(ops-agent)"
+expect "... and still the person's" has "$sudo_l" "(ruas-alice) NOPASSWD"
+expect "... its ruas.conf entry is gone, and no state key was written" \
+	bash -c '! nsenter --mount="$1" -- grep -E "\"ops\"|state|remove_user" /etc/ruas/ruas.conf' _ "$TWO_NS"
+expect "... its user, home and work_dir stay" \
+	test -n "$(in_two getent passwd ops-agent)" -a -n "$(in_two ls -d /home/ops-agent /srv/ops)"
+playbook -i "$SB/inv-retire.yml" --limit two
+expect "... a second run: changed=0" test "$RC" = 0 -a "$(recap two changed)" = 0
+inventory "$SB/inv-retire2.yml" "$(one_vars no-api)" "$(retire_vars ', remove_user: true')"
+ops_uid=$(in_two id -u ops-agent)
+# nsenter (no --fork) and setpriv exec: $! becomes the sleep itself.
+nsenter --mount="$TWO_NS" -- setpriv --reuid=ops-agent --regid=ops-agent --clear-groups sleep 600 &
+ops_pid=$!
+for _ in $(seq 200); do
+	[ "$(awk '/^Uid:/ {print $2}' "/proc/$ops_pid/status" 2>/dev/null)" = "$ops_uid" ] && break
+	sleep 0.05
+done
+expect "(a process of ops-agent runs: $ops_pid)" \
+	test "$(awk '/^Uid:/ {print $2}' "/proc/$ops_pid/status" 2>/dev/null)" = "$ops_uid"
+playbook -i "$SB/inv-retire2.yml" --limit two
+expect "remove_user: true while a process of the user runs fails, naming it" \
+	test "$RC" != 0 -a -n "$(grep -F "user ops-agent (uid $ops_uid) still runs 1 process(es), pids $ops_pid: not removed" <<<"$PLAY")"
+expect "... and the user stays" test -n "$(in_two getent passwd ops-agent)"
+kill "$ops_pid"
+wait "$ops_pid" 2>/dev/null
+playbook --diff -i "$SB/inv-retire2.yml" --limit two
+expect "remove_user: true with no process of it: the user is removed" \
+	test "$RC" = 0 -a -z "$(in_two getent passwd ops-agent)"
+expect "... by userdel without -r: its home and its work_dir stay" \
+	test -n "$(in_two ls -d /home/ops-agent /srv/ops)"
+playbook -i "$SB/inv-retire2.yml" --limit two
+expect "... a second run: changed=0" test "$RC" = 0 -a "$(recap two changed)" = 0
 
 # Meant: an empty list with ruas_allow_empty removes host two's projects and fragment.
 inventory "$SB/inv-empty.yml" "$(one_vars no-api)" \

@@ -306,6 +306,54 @@ expect "useradd: id -G or id -g failing: refused, exit 1" test "$RC" = 1
 expect "... saying so" has "$ERR" "cannot read the ids of user agent1"
 gpasswd -d agent1 docker >/dev/null
 
+# ------------------------------------------------------------------ useradd --uid
+# A pinned uid (issue 28, the role's uid and ruas_supervisor_uid); this
+# section's uids are 57200-57299.
+setup useradd --target pin1 --uid 0
+expect "useradd --uid 0: refused (2), nothing printed" test "$RC" = 2 -a -z "$OUT"
+expect "... saying it is root's" has "$ERR" "--uid 0 for target \"pin1\" is root's uid"
+for bad in -5 07 1x '' 4294967295; do
+	setup useradd --target pin1 --uid "$bad"
+	expect "useradd --uid '$bad': refused (2), nothing printed" test "$RC" = 2 -a -z "$OUT"
+done
+setup useradd --target pin1 --uid "$(id -u agent1)"
+expect "useradd --uid of another user: refused (2), naming that user" \
+	test "$RC" = 2 -a -z "$OUT" -a -n "$(grep -F "is already the uid of user \"agent1\"" <<<"$ERR")"
+setup useradd --target agent1 --uid 57201
+expect "useradd --uid for an existing user of another uid: refused (2), naming both uids" \
+	test "$RC" = 2 -a -z "$OUT" -a -n "$(grep -F -- "--uid 57201 for target \"agent1\" is not the uid of the existing user, $(id -u agent1)" <<<"$ERR")"
+expect "... and the fix" has "$ERR" "change it with usermod -u 57201 agent1 while none of its processes runs"
+setup sudoers --supervisor sup --target pin1 --uid 57201
+expect "--uid with another verb than useradd: refused (2)" test "$RC" = 2 -a -n "$(grep -F -- "--uid belongs to useradd" <<<"$ERR")"
+"$SETUP" useradd --target pin1 --uid 57201 >"$SB/pin1.sh"
+expect "useradd --target pin1 --uid 57201 prints a script" test "$?" = 0 -a -s "$SB/pin1.sh"
+sh "$SB/pin1.sh" >"$SB/out" 2>"$SB/err"
+RC=$? OUT=$(cat "$SB/out") ERR=$(cat "$SB/err")
+expect "... which creates pin1 with uid 57201" test "$RC" = 0 -a "$(id -u pin1)" = 57201
+expect "... saying so" has "$ERR" "created user pin1 (uid 57201)"
+"$SETUP" useradd --target pin1 --uid 57201 >"$SB/pin1.sh"
+expect "useradd --uid of the user itself: taken" test "$?" = 0 -a -s "$SB/pin1.sh"
+shadow_before=$(stat -c '%i %Y' /etc/shadow /etc/passwd)
+sh "$SB/pin1.sh" >"$SB/out" 2>"$SB/err"
+RC=$? ERR=$(cat "$SB/err")
+expect "... a second run keeps the user, /etc/passwd and /etc/shadow untouched" \
+	test "$RC" = 0 -a "$(stat -c '%i %Y' /etc/shadow /etc/passwd)" = "$shadow_before" -a "$(id -u pin1)" = 57201
+# What changed between printing the script and running it: the script judges again.
+"$SETUP" useradd --target pin2 --uid 57202 >"$SB/pin2.sh"
+sandbox_user squat -u 57202
+sh "$SB/pin2.sh" >"$SB/out" 2>"$SB/err"
+RC=$? ERR=$(cat "$SB/err")
+expect "the script: a pinned uid taken since by another user is refused (1), no user made" \
+	test "$RC" = 1 -a -n "$(grep -F "uid 57202 is already user squat's; refusing" <<<"$ERR")" -a \
+	-z "$(getent passwd pin2)"
+"$SETUP" useradd --target pin3 --uid 57203 >"$SB/pin3.sh"
+sandbox_user pin3 -u 57204
+sh "$SB/pin3.sh" >"$SB/out" 2>"$SB/err"
+RC=$? ERR=$(cat "$SB/err")
+expect "the script: a user made since with another uid is refused (1), naming both uids" \
+	test "$RC" = 1 -a -n "$(grep -F "user pin3 exists with uid 57204, not the pinned uid 57203; refusing: change it with usermod -u 57203 pin3" <<<"$ERR")" -a \
+	"$(id -u pin3)" = 57204
+
 # ------------------------------------------------------------------ delegate
 # The supervisor's systemd drop-in (ruas-setup(8) DELEGATE): printed, then
 # written where systemd reads it as root, never through a link nor into a

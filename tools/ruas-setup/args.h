@@ -22,6 +22,7 @@ struct setup_args {
 	const char *shell;
 	const char *home;
 	const char *work_dir;
+	const char *uid; /* useradd: the uid to pin, as given */
 	int json;
 	const char *unit;	     /* delegate: the supervisor's systemd service */
 	const char *systemd_dir;     /* delegate --install: where UNIT.d goes */

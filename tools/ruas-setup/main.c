@@ -25,6 +25,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: ruas-setup sudoers --supervisor USER (--target USER ... | --config FILE)\n"
 	      "       ruas-setup useradd --target USER [--shell PATH] [--home DIR] [--work-dir DIR]\n"
+	      "                          [--uid N]\n"
 	      "       ruas-setup install --supervisor USER (--target USER ... | --config FILE)\n"
 	      "                          [--name NAME] [--sudoers-dir DIR]\n"
 	      "       ruas-setup check (--target USER ... | --config FILE) [--supervisor USER] [--json]\n"
@@ -181,6 +182,7 @@ static int parse_options(int argc, char **argv, struct setup_args *a, size_t *nt
 		{"shell", required_argument, NULL, 'l'},
 		{"home", required_argument, NULL, 'm'},
 		{"work-dir", required_argument, NULL, 'w'},
+		{"uid", required_argument, NULL, 'I'},
 		{"json", no_argument, NULL, 'j'},
 		{"unit", required_argument, NULL, 'u'},
 		{"systemd-dir", required_argument, NULL, 'D'},
@@ -209,6 +211,7 @@ static int parse_options(int argc, char **argv, struct setup_args *a, size_t *nt
 		case 'l': a->shell = optarg; break;
 		case 'm': a->home = optarg; break;
 		case 'w': a->work_dir = optarg; break;
+		case 'I': a->uid = optarg; break;
 		case 'j': a->json = 1; break;
 		case 'u': a->unit = optarg; break;
 		case 'D': a->systemd_dir = optarg; break;
@@ -281,6 +284,8 @@ static int run_verb(const struct verb *v, struct setup_args *a, size_t *ntargets
 	if (!v)
 		return setup_fail(SETUP_USAGE, "unknown command '%s'; try 'ruas-setup --help'",
 				  a->verb);
+	if (a->uid && v->run != setup_useradd)
+		return setup_fail(SETUP_USAGE, "--uid belongs to useradd");
 	int rc = check_targets(v, a, ntargets, cfg);
 	return rc == GO_ON ? v->run(a) : rc;
 }

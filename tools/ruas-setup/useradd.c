@@ -4,7 +4,10 @@
  * creates a target user the way ruas needs it. Every value is inside single
  * quotes, so a path with spaces, quotes, '$' or newlines stays data.
  */
+#include <errno.h>
 #include <limits.h>
+#include <pwd.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +37,11 @@ static void sq(FILE *f, const char *s)
 	}
 	fputc('\'', f);
 }
+
+/* What to do about an existing user whose uid is not the one pinned (--uid). */
+#define UID_FIX "change it with usermod -u $pin_uid $user while none of its processes " \
+		"runs (files outside its home keep uid $uid: find / -xdev -uid $uid -exec " \
+		"chown -h $pin_uid {} +), or pin uid $uid"
 
 /*
  * Up to the judgement of each group of an existing user. gid 0 is refused by
@@ -84,6 +92,10 @@ static const char script_head[] =
 	"\t\tsay \"user $user exists with uid 0 (it is root); refusing\"\n"
 	"\t\texit 1\n"
 	"\tfi\n"
+	"\tif [ -n \"$pin_uid\" ] && [ \"$uid\" != \"$pin_uid\" ]; then\n"
+	"\t\tsay \"user $user exists with uid $uid, not the pinned uid $pin_uid; refusing: " UID_FIX "\"\n"
+	"\t\texit 1\n"
+	"\tfi\n"
 	"\tg0=$(ids -g)\n"
 	"\tif [ \"$g0\" -eq 0 ]; then\n"
 	"\t\tsay \"user $user has gid 0 ($(getent group 0 | cut -d: -f1)) as its primary group, which gives root; give it a group of its own (usermod -g $user $user, after groupadd $user if there is none) and run this again\"\n"
@@ -111,6 +123,13 @@ static const char script_tail[] =
 	"\t\tsay \"warning: $user has login shell '$current_shell'; sudo -i needs a real one: usermod -s /bin/bash $user\" ;;\n"
 	"\tesac\n"
 	"\tsay \"user $user exists; keeping it\"\n"
+	"elif [ -n \"$pin_uid\" ]; then\n"
+	"\tif other=$(getent passwd \"$pin_uid\"); then\n"
+	"\t\tsay \"uid $pin_uid is already user ${other%%:*}'s; refusing: pin a uid that no user has\"\n"
+	"\t\texit 1\n"
+	"\tfi\n"
+	"\tuseradd --create-home --home-dir \"$home\" --user-group --uid \"$pin_uid\" --shell \"$shell\" \"$user\"\n"
+	"\tsay \"created user $user (uid $pin_uid)\"\n"
 	"else\n"
 	"\tuseradd --create-home --home-dir \"$home\" --user-group --shell \"$shell\" \"$user\"\n"
 	"\tsay \"created user $user\"\n"
@@ -184,6 +203,47 @@ static const char work_dir_body[] =
 	"\tfi\n"
 	"done\n";
 
+/*
+ * --uid N: a decimal uid, not 0 (root) nor (uid_t)-1, and no other user's
+ * now. NULL with *uid set, or why not (in msg).
+ */
+static const char *uid_problem(const char *s, const char *user, uid_t *uid, char *msg,
+			       size_t len)
+{
+	if (strcmp(s, "0") == 0)
+		return "is root's uid; a target is never root";
+	if (s[0] < '1' || s[0] > '9' || strspn(s, "0123456789") != strlen(s))
+		return "is not a uid (a decimal number from 1, without a sign or a leading 0)";
+	errno = 0;
+	unsigned long long v = strtoull(s, NULL, 10);
+	/* (uid_t)-1 is no uid: chown and setreuid read it as "unchanged". */
+	if (errno == ERANGE || v > UINT32_MAX - 1ULL)
+		return "is out of range for a uid";
+	*uid = (uid_t)v;
+	struct passwd pw;
+	struct passwd *res = NULL;
+	char mem[4096], shown[256];
+	if (getpwuid_r(*uid, &pw, mem, sizeof mem, &res) != 0)
+		return "cannot be checked: the user database cannot be read";
+	if (res && strcmp(pw.pw_name, user) != 0) {
+		snprintf(msg, len, "is already the uid of user \"%s\"; pin a uid that no user has",
+			 escape_name(pw.pw_name, shown, sizeof shown));
+		return msg;
+	}
+	if (getpwnam_r(user, &pw, mem, sizeof mem, &res) != 0)
+		return "cannot be checked: the user database cannot be read";
+	if (res && pw.pw_uid != *uid) {
+		unsigned long have = (unsigned long)pw.pw_uid;
+		escape_name(user, shown, sizeof shown);
+		snprintf(msg, len, "is not the uid of the existing user, %lu; change it with "
+			 "usermod -u %s %s while none of its processes runs (files outside its home "
+			 "keep uid %lu: find / -xdev -uid %lu -exec chown -h %s {} +), or pin uid %lu",
+			 have, s, shown, have, have, s, have);
+		return msg;
+	}
+	return NULL;
+}
+
 static const char *path_problem(const char *p)
 {
 	return p[0] == '/' ? NULL : "must be an absolute path";
@@ -233,6 +293,13 @@ int setup_useradd(const struct setup_args *a)
 		return setup_fail(SETUP_USAGE, "--shell \"%s\" %s; nothing printed",
 				  escape_name(shell, shown, sizeof shown), why);
 	}
+	uid_t uid = 0;
+	char uidmsg[512];
+	if (a->uid && (why = uid_problem(a->uid, user, &uid, uidmsg, sizeof uidmsg))) {
+		char shown[256];
+		return setup_fail(SETUP_USAGE, "--uid %s for target \"%s\" %s; nothing printed",
+				  a->uid, escape_name(user, shown, sizeof shown), why);
+	}
 	if (a->home && (why = path_problem(a->home)))
 		return setup_fail(SETUP_USAGE, "--home %s; nothing printed", why);
 	if (a->work_dir && (why = path_problem(a->work_dir)))
@@ -270,6 +337,10 @@ int setup_useradd(const struct setup_args *a)
 		sq(f, a->work_dir);
 		fputc('\n', f);
 	}
+	fputs("pin_uid=", f);
+	if (a->uid)
+		fprintf(f, "%lu", (unsigned long)uid);
+	fputc('\n', f);
 	fputs("ruas_setup=", f);
 	sq(f, self);
 	fputc('\n', f);

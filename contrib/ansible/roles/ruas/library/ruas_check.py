@@ -34,6 +34,46 @@ options:
   cgroup_root: {description: The cgroup v2 mount., type: str, default: /sys/fs/cgroup}
 '''
 
+EXAMPLES = r'''
+- name: ruas check as the supervisor, from its service's leaf
+  ruas_check:
+    user: orchestrator
+    ruas: /usr/bin/ruas
+    config: /etc/ruas/ruas.conf
+    unit: orchestrator
+  register: checked
+'''
+
+RETURN = r'''
+report:
+  description: "The parsed report of C(ruas check --json): ok, projects, each with its errors
+    and warnings (the role keeps it as the fact ruas_check_report)."
+  returned: when ruas check gave a report
+  type: dict
+fatal:
+  description: "One line per fatal finding: project NAME (user U): CHECK: MESSAGE."
+  returned: when ruas check gave a report
+  type: list
+  elements: str
+warnings_found:
+  description: The warnings, as the fatal findings are.
+  returned: when ruas check gave a report
+  type: list
+  elements: str
+rc:
+  description: The exit status of ruas check.
+  returned: when ruas check ran
+  type: int
+stderr:
+  description: What ruas check wrote on stderr.
+  returned: when ruas check ran
+  type: str
+cgroup:
+  description: The service's cgroup the check ran in, or null when it ran from here.
+  returned: when ruas check gave a report
+  type: str
+'''
+
 
 # A systemd unit's characters, not starting with '-' (no option to systemctl).
 UNIT_NAME = re.compile(r'^[A-Za-z0-9:_.\\@][A-Za-z0-9:_.\\@-]*\Z')

@@ -37,6 +37,30 @@ options:
           type: bool, default: true}
 '''
 
+EXAMPLES = r'''
+- name: Render and validate only
+  ruas_config:
+    path: /etc/ruas/ruas.conf
+    settings: {env_allowlist: [LANG, TERM]}
+    projects:
+      - {name: web, run_as_user: web-agent, work_dir: /srv/web, command: [claude]}
+    validate: [/usr/sbin/ruas-setup, sudoers, --supervisor, orchestrator, --config, '%s']
+    write: false
+  register: rendered
+'''
+
+RETURN = r'''
+path:
+  description: The configuration file.
+  returned: success
+  type: str
+  sample: /etc/ruas/ruas.conf
+content:
+  description: The rendered configuration.
+  returned: success
+  type: str
+'''
+
 HEADER = ('# Written by the Ansible role ruas (contrib/ansible/roles/ruas). Do not edit:\n'
           '# the next run of the role replaces it. See docs/fleet.md.\n')
 # libconfig's setting names are [A-Za-z*][-A-Za-z0-9_*]*; ruas uses no '*'.

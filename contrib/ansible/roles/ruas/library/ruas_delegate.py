@@ -34,6 +34,29 @@ options:
                     type: str, default: ''}
 '''
 
+EXAMPLES = r'''
+- name: The drop-in of the supervisor's service
+  ruas_delegate:
+    unit: orchestrator
+    ruas_setup: /usr/sbin/ruas-setup
+'''
+
+RETURN = r'''
+path:
+  description: The drop-in.
+  returned: success
+  type: str
+  sample: /etc/systemd/system/orchestrator.service.d/ruas-delegate.conf
+restart_needed:
+  description: The drop-in changed, so systemd is to be reloaded and the service restarted.
+  returned: success
+  type: bool
+next_steps:
+  description: What ruas-setup delegate --install said to do next.
+  returned: when the drop-in was written
+  type: str
+'''
+
 
 def main():
     module = AnsibleModule(argument_spec=dict(

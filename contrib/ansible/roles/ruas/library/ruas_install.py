@@ -20,8 +20,13 @@ except ImportError:  # ansible-lint loads a module alone, without the role's mod
 
 DOCUMENTATION = r'''
 module: ruas_install
-short_description: Install ruas (deb, source or none) and report where it is
+short_description: Install ruas (apt, deb, source or none) and report where it is
 description:
+  - I(method=apt) - the packages I(deb_packages) from the host's configured apt
+    repositories, C(apt-get install -y --no-install-recommends NAME...) run without a
+    shell, only when one of them is not installed; names are Debian package names
+    (nothing that apt-get could read as an option). Check mode predicts from
+    C(dpkg-query) alone. It does not update the package lists.
   - I(method=deb) - the packages I(deb_packages) from I(deb_dir) (one C(NAME_*.deb) each),
     installed with apt-get when a package is missing or of another version.
   - I(method=source) - in I(source_dir), C(./configure --prefix=PREFIX) when there is no
@@ -33,15 +38,84 @@ description:
   - Returns C(ruas), C(ruas_setup) and C(config_path), the default configuration of the
     installed ruas (from C(ruas --help)), or C(missing) in check mode before an install.
 options:
-  method: {description: How to install., type: str, choices: [deb, source, none], required: true}
-  prefix: {description: The prefix ruas is (to be) installed under., type: str, default: /usr}
-  deb_dir: {description: The directory of the .deb files., type: str}
-  deb_packages: {description: The packages to install, in order., type: list, elements: str,
-                 default: [libruas0, ruas]}
-  source_dir: {description: The source or build tree., type: str}
-  configure_args: {description: More arguments for ./configure., type: list, elements: str,
-                   default: []}
+  method:
+    description: How to install.
+    type: str
+    choices: [apt, deb, source, none]
+    required: true
+  prefix:
+    description: The prefix ruas is (to be) installed under (apt and deb need /usr).
+    type: str
+    default: /usr
+  deb_dir:
+    description: "deb: the directory of the .deb files."
+    type: str
+  deb_packages:
+    description: "apt and deb: the packages to install, in order."
+    type: list
+    elements: str
+    default: [libruas0, ruas]
+  source_dir:
+    description: "source: the source or build tree."
+    type: str
+  configure_args:
+    description: "source: more arguments for ./configure."
+    type: list
+    elements: str
+    default: []
+  apt_get:
+    description: "apt: the apt-get program (the role never sets it; tests point it elsewhere)."
+    type: str
+    default: apt-get
 '''
+
+EXAMPLES = r'''
+- name: ruas from the host's apt repositories
+  ruas_install:
+    method: apt
+    deb_packages: [libruas0, ruas]
+
+- name: ruas from .deb files on the host
+  ruas_install:
+    method: deb
+    deb_dir: /var/cache/ruas-debs
+
+- name: ruas from a source tree, under /usr/local
+  ruas_install:
+    method: source
+    source_dir: /usr/src/ruas
+    prefix: /usr/local
+'''
+
+RETURN = r'''
+missing:
+  description: True in check mode when ruas is not installed yet (nothing else is returned).
+  returned: always
+  type: bool
+messages:
+  description: What was (or would be) installed.
+  returned: always
+  type: list
+  elements: str
+ruas:
+  description: The ruas program.
+  returned: when ruas is installed
+  type: str
+  sample: /usr/bin/ruas
+ruas_setup:
+  description: The ruas-setup program.
+  returned: when ruas is installed
+  type: str
+  sample: /usr/sbin/ruas-setup
+config_path:
+  description: The installed ruas's default configuration.
+  returned: when ruas is installed
+  type: str
+  sample: /etc/ruas/ruas.conf
+'''
+
+# A Debian package name (Debian Policy 5.6.1): never an option to apt-get.
+PACKAGE = re.compile(r'^[a-z0-9][a-z0-9+.-]+\Z')
 
 
 def paths(prefix):
@@ -77,6 +151,28 @@ def deb(module, p):
         run_or_fail(module, ['apt-get', 'install', '-y', '--no-install-recommends'] + todo,
                     'apt-get install', env={'DEBIAN_FRONTEND': 'noninteractive'})
     return bool(todo), ['installed ' + os.path.basename(f) for f in todo]
+
+
+def apt(module, p):
+    """The packages from the configured repositories, when one is not installed."""
+    if os.path.normpath(p['prefix']) != '/usr':
+        module.fail_json(msg='ruas_install=apt installs under /usr; ruas_prefix is %s'
+                         % p['prefix'])
+    bad = [n for n in p['deb_packages'] if not PACKAGE.match(n)]
+    if bad or not p['deb_packages']:
+        module.fail_json(msg='ruas_deb_packages must be Debian package names '
+                         '([a-z0-9][a-z0-9+.-]+): %r' % (bad or p['deb_packages']))
+    todo = []
+    for pkg in p['deb_packages']:
+        rc, have, _ = run(module, ['dpkg-query', '--show', '--showformat',
+                                   '${db:Status-Abbrev}', pkg])
+        if rc != 0 or have.strip() != 'ii':
+            todo.append(pkg)
+    if todo and not module.check_mode:
+        run_or_fail(module, [p['apt_get'], 'install', '-y', '--no-install-recommends'] + todo,
+                    'apt-get install', env={'DEBIAN_FRONTEND': 'noninteractive'})
+    verb = 'would install ' if module.check_mode else 'installed '
+    return bool(todo), [verb + n for n in todo]
 
 
 def same_tree(stage, root):
@@ -146,16 +242,19 @@ def config_path(module, ruas):
 
 def main():
     module = AnsibleModule(argument_spec=dict(
-        method=dict(type='str', required=True, choices=['deb', 'source', 'none']),
+        method=dict(type='str', required=True, choices=['apt', 'deb', 'source', 'none']),
         prefix=dict(type='str', default='/usr'),
         deb_dir=dict(type='str'),
         deb_packages=dict(type='list', elements='str', default=['libruas0', 'ruas']),
         source_dir=dict(type='str'),
-        configure_args=dict(type='list', elements='str', default=[])),
+        configure_args=dict(type='list', elements='str', default=[]),
+        apt_get=dict(type='str', default='apt-get')),
         supports_check_mode=True)
     p = module.params
     changed, messages = False, []
-    if p['method'] == 'deb':
+    if p['method'] == 'apt':
+        changed, messages = apt(module, p)
+    elif p['method'] == 'deb':
         changed, messages = deb(module, p)
     elif p['method'] == 'source':
         changed, messages = source(module, p)

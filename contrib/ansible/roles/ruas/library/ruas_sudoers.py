@@ -37,6 +37,31 @@ options:
   name: {description: "The fragment's file name (default ruas-SUPERVISOR).", type: str}
 '''
 
+EXAMPLES = r'''
+- name: The supervisor's fragment for a configuration
+  ruas_sudoers:
+    supervisor: orchestrator
+    config_content: "{{ rendered.content }}"
+    targets: [web-agent]
+    ruas_setup: /usr/sbin/ruas-setup
+'''
+
+RETURN = r'''
+path:
+  description: The fragment.
+  returned: success
+  type: str
+  sample: /etc/sudoers.d/ruas-orchestrator
+stdout:
+  description: What ruas-setup install printed.
+  returned: when the fragment was installed
+  type: str
+stderr:
+  description: What ruas-setup install said.
+  returned: when the fragment was installed
+  type: str
+'''
+
 
 def main():
     module = AnsibleModule(argument_spec=dict(

@@ -22,21 +22,89 @@ short_description: Create the ruas supervisor, or a target user and its work_dir
 description:
   - I(role=supervisor) - the name is first judged by C(ruas-setup sudoers) (a name that
     sudoers would read as something else is refused with its message); the account is
-    created with useradd when missing, and left as it is when present.
-  - I(role=target) - runs the script of C(ruas-setup useradd), makes each missing work_dir
-    (one component at a time, never through a symlink, root's: 0711 above the
-    work_dir, 0700 the work_dir itself), then
+    created with useradd when missing (with I(uid) when given), and left as it is when
+    present (an existing account of another uid than I(uid) fails the task).
+  - I(role=target) - runs the script of C(ruas-setup useradd) (with C(--uid) when I(uid)
+    is given), makes each missing work_dir (one component at a time, never through a
+    symlink, root's, 0711 above the work_dir and 0700 the work_dir itself), then
     C(ruas-setup acl) on it. Changed only when the account, its password lock, its home's
     mode or an ACL changed.
-  - Check mode changes nothing and predicts from what it can read.
+  - I(state=absent) - the user is removed with C(userdel) (never C(-r), so its home, its
+    work_dirs and its files stay), only when none of its processes runs; otherwise the task
+    fails, naming them. An absent user is left absent (not changed).
+  - Check mode changes nothing and predicts from what it can read (the work_dirs' ACLs from
+    their extended attributes, so without the acl package).
 options:
-  name: {description: The user name., type: str, required: true}
-  role: {description: What the account is for., type: str, choices: [supervisor, target],
-         required: true}
-  ruas_setup: {description: The ruas-setup program., type: str, required: true}
-  work_dirs: {description: "The target's work_dirs, exactly (no ~ or $VAR expansion).",
-              type: list, elements: str, default: []}
-  shell: {description: The login shell of a new account., type: str, default: /bin/bash}
+  name:
+    description: The user name.
+    type: str
+    required: true
+  role:
+    description: What the account is for.
+    type: str
+    choices: [supervisor, target]
+    required: true
+  state:
+    description: "C(present) creates the user, C(absent) removes it (role=target)."
+    type: str
+    choices: [present, absent]
+    default: present
+  ruas_setup:
+    description: The ruas-setup program.
+    type: str
+    required: true
+  work_dirs:
+    description: "The target's work_dirs, exactly (no C(~) or C($VAR) expansion)."
+    type: list
+    elements: str
+    default: []
+  shell:
+    description: The login shell of a new account.
+    type: str
+    default: /bin/bash
+  uid:
+    description: The uid to pin; a new account gets it, an existing one of another uid fails.
+    type: int
+'''
+
+EXAMPLES = r'''
+- name: The supervisor, uid 57200
+  ruas_user:
+    name: orchestrator
+    role: supervisor
+    uid: 57200
+    ruas_setup: /usr/sbin/ruas-setup
+
+- name: A target with its work_dir
+  ruas_user:
+    name: web-agent
+    role: target
+    work_dirs: [/srv/web]
+    ruas_setup: /usr/sbin/ruas-setup
+
+- name: A retired target's account (its home and work_dirs stay)
+  ruas_user:
+    name: old-agent
+    role: target
+    state: absent
+    ruas_setup: /usr/sbin/ruas-setup
+'''
+
+RETURN = r'''
+name:
+  description: The user name.
+  returned: success
+  type: str
+  sample: web-agent
+messages:
+  description: What ruas-setup said (role=target, state=present).
+  returned: when ruas-setup ran
+  type: list
+  elements: str
+msg:
+  description: What was done, or in check mode what would be.
+  returned: when something was or would be done
+  type: str
 '''
 
 
@@ -54,18 +122,48 @@ def account_state(module, name):
     return (tuple(pw), out.split()[1:2] if rc == 0 else None, home)
 
 
+def pinned_uid_ok(module, p):
+    """Fails the task when p['uid'] is pinned and the account has another, or another
+    account has it; True when the account exists."""
+    try:
+        have = pwd.getpwnam(p['name']).pw_uid
+    except KeyError:
+        have = None
+    uid = p['uid']
+    if uid is None:
+        return have is not None
+    if have is not None and have != uid:
+        module.fail_json(msg='user %s exists with uid %d, not the pinned uid %d: change it with '
+                         'usermod -u %d %s while none of its processes runs (files outside its '
+                         'home keep uid %d: find / -xdev -uid %d -exec chown -h %d {} +), or pin '
+                         'uid %d' % (p['name'], have, uid, uid, p['name'], have, have, uid, have))
+    if have is None:
+        if uid <= 0:
+            module.fail_json(msg='uid %d for %s: a pinned uid is not root\'s (0), nor negative'
+                             % (uid, p['name']))
+        try:
+            other = pwd.getpwuid(uid).pw_name
+        except KeyError:
+            other = None
+        if other is not None:
+            module.fail_json(msg='uid %d for %s is already user %s\'s: pin a uid that no user has'
+                             % (uid, p['name'], other))
+    return have is not None
+
+
 def supervisor(module, p):
     # ruas-setup judges the name as it would in a fragment; the target is only a foil.
     foil = 'x' if p['name'] == '_' else '_'
     run_or_fail(module, [p['ruas_setup'], 'sudoers', '--supervisor', p['name'], '--target', foil],
                 'ruas-setup sudoers (the supervisor name)')
-    if account_state(module, p['name']) is not None:
+    if pinned_uid_ok(module, p):
         module.exit_json(changed=False, name=p['name'])
     if not module.check_mode:
         # HOME_MODE: Debian's login.defs leaves homes 0755, and the supervisor's home
         # holds what no agent may read (~/.ssh, ~/.claude, ~/.config).
-        run_or_fail(module, ['useradd', '--create-home', '-K', 'HOME_MODE=0700', '--shell',
-                             p['shell'], p['name']], 'useradd ' + p['name'])
+        uid = ['--uid', str(p['uid'])] if p['uid'] is not None else []
+        run_or_fail(module, ['useradd', '--create-home', '-K', 'HOME_MODE=0700'] + uid +
+                    ['--shell', p['shell'], p['name']], 'useradd ' + p['name'])
     module.exit_json(changed=True, name=p['name'], msg='created the supervisor ' + p['name'])
 
 
@@ -107,21 +205,38 @@ def make_dirs(path):
     return made
 
 
-def acl_granted(module, user, d):
+ACL_USER = 0x02  # e_tag of a named user's entry (linux/posix_acl_xattr.h)
+
+
+def acl_has_rwx(d, attr, uid):
+    """Does the POSIX ACL xattr attr of d have user:uid:rwx? Read as the kernel stores it
+    (version 2, then entries of tag u16, perm u16, id u32), without the acl package."""
+    try:
+        raw = os.getxattr(d, attr, follow_symlinks=False)
+    except OSError:
+        return False  # none, or no ACLs on this filesystem
+    if len(raw) < 4 or int.from_bytes(raw[:4], 'little') != 2:
+        return False
+    for off in range(4, len(raw) - 7, 8):
+        tag, perm = (int.from_bytes(raw[off + i:off + i + 2], 'little') for i in (0, 2))
+        if tag == ACL_USER and perm & 7 == 7 and int.from_bytes(raw[off + 4:off + 8],
+                                                                'little') == uid:
+            return True
+    return False
+
+
+def acl_granted(user, d):
     """Read-only, for check mode: does d's own ACL grant user rwx now and by default?
 
     A d of user's own is left as it is by ruas-setup acl: nothing to grant there."""
-    uid = str(pwd.getpwnam(user).pw_uid)
+    uid = pwd.getpwnam(user).pw_uid
     try:
-        if str(os.lstat(d).st_uid) == uid:
+        if os.lstat(d).st_uid == uid:
             return True
     except OSError:
         return False
-    rc, out, _ = run(module, ['getfacl', '--physical', '--omit-header', '--numeric', '--', d])
-    if rc != 0:
-        return False
-    lines = out.splitlines()
-    return 'user:%s:rwx' % uid in lines and 'default:user:%s:rwx' % uid in lines
+    return (acl_has_rwx(d, 'system.posix_acl_access', uid) and
+            acl_has_rwx(d, 'system.posix_acl_default', uid))
 
 
 def predict(module, p, before):
@@ -130,7 +245,7 @@ def predict(module, p, before):
     todo += ['create work_dir %s' % d for d in p['work_dirs'] if not os.path.isdir(d)]
     if not todo:
         todo = ['grant rwX to %s on %s (ruas-setup acl)' % (p['name'], d) for d in p['work_dirs']
-                if not acl_granted(module, p['name'], d)]
+                if not acl_granted(p['name'], d)]
     after = ''.join('would %s\n' % t for t in todo)
     module.exit_json(changed=bool(todo), msg=after.strip() or 'ok (the trees below the '
                      'work_dirs are not walked in check mode)',
@@ -141,8 +256,9 @@ def predict(module, p, before):
 def target(module, p):
     name = p['name']
     # Refusals (sudoers syntax, root, ...) exit 2 with ruas-setup's message.
+    uid = ['--uid', str(p['uid'])] if p['uid'] is not None else []
     script, _ = run_or_fail(module, [p['ruas_setup'], 'useradd', '--target', name,
-                                     '--shell', p['shell']], 'ruas-setup useradd')
+                                     '--shell', p['shell']] + uid, 'ruas-setup useradd')
     before = account_state(module, name)
     if module.check_mode:
         predict(module, p, before)
@@ -162,16 +278,65 @@ def target(module, p):
     module.exit_json(changed=changed, name=name, messages=messages)
 
 
+def processes_of(uid):
+    """The pids of the processes with uid among their real, effective, saved or fs uids."""
+    pids = []
+    for pid in os.listdir('/proc'):
+        if not pid.isdigit():
+            continue
+        try:
+            with open('/proc/%s/status' % pid, encoding='ascii', errors='replace') as f:
+                line = next((x for x in f if x.startswith('Uid:')), '')
+        except OSError:
+            continue  # gone meanwhile
+        if str(uid) in line.split()[1:]:
+            pids.append(int(pid))
+    return sorted(pids)
+
+
+def absent(module, p):
+    """userdel without -r: the home, the work_dirs and the files stay."""
+    name = p['name']
+    try:
+        pw = pwd.getpwnam(name)
+    except KeyError:
+        module.exit_json(changed=False, name=name, msg='user %s is absent' % name)
+    if pw.pw_uid == 0:
+        module.fail_json(msg='user %s has uid 0 (it is root); not removed' % name)
+    pids = processes_of(pw.pw_uid)
+    if pids:
+        module.fail_json(msg='user %s (uid %d) still runs %d process(es), pids %s: not removed. '
+                         'Stop them (pkill -u %s) and run the role again'
+                         % (name, pw.pw_uid, len(pids), ' '.join(map(str, pids[:20])), name),
+                         pids=pids)
+    msg = 'removed user %s (userdel; its home %s and its files stay)' % (name, pw.pw_dir)
+    if not module.check_mode:
+        run_or_fail(module, ['userdel', name], 'userdel ' + name)
+    else:
+        msg = 'would have ' + msg
+    module.exit_json(changed=True, name=name, msg=msg,
+                     diff=dict(before='user %s (uid %d)\n' % (name, pw.pw_uid), after='',
+                               before_header=name, after_header=name))
+
+
 def main():
     module = AnsibleModule(argument_spec=dict(
         name=dict(type='str', required=True),
         role=dict(type='str', required=True, choices=['supervisor', 'target']),
+        state=dict(type='str', default='present', choices=['present', 'absent']),
         ruas_setup=dict(type='str', required=True),
         work_dirs=dict(type='list', elements='str', default=[]),
-        shell=dict(type='str', default='/bin/bash')), supports_check_mode=True)
-    if module.params['role'] == 'supervisor':
-        supervisor(module, module.params)
-    target(module, module.params)
+        shell=dict(type='str', default='/bin/bash'),
+        uid=dict(type='int')), supports_check_mode=True)
+    p = module.params
+    if p['state'] == 'absent':
+        if p['role'] != 'target':
+            module.fail_json(msg='state=absent is for targets; the role never removes '
+                             'the supervisor')
+        absent(module, p)
+    if p['role'] == 'supervisor':
+        supervisor(module, p)
+    target(module, p)
 
 
 if __name__ == '__main__':
