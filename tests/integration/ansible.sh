@@ -153,6 +153,8 @@ expect "the uids are as pinned on both hosts (ruas_supervisor_uid, a project's u
 	"57200 57201 57210 57211"
 expect "... and state, remove_user and uid never reach ruas.conf" \
 	bash -c '! grep -E "(^|[ {;])(state|remove_user|uid) =" "$1" && ! nsenter --mount="$2" -- grep -E "(^|[ {;])(state|remove_user|uid) =" /etc/ruas/ruas.conf' _ "$CONF" "$TWO_NS"
+expect "ruas.conf names the supervisor (supervisor = ruas_supervisor), for ruas check and ruas-setup prune" \
+	test "$(grep -c '^supervisor = "sup1";$' "$CONF") $(in_two grep -c '^supervisor = "sup2";$' /etc/ruas/ruas.conf)" = "1 1"
 expect "host two (fresh): the audit_log's directory is the supervisor's, 0700" \
 	test "$(in_two stat -c '%U:%G %a' /var/log/ruas)" = "sup2:sup2 700"
 expect "... and the supervisor's first run created the audit_log in it, 0600" \

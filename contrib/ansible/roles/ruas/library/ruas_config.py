@@ -27,7 +27,11 @@ description:
   - Supports check mode and diff mode.
 options:
   path: {description: The configuration file., type: str, required: true}
-  settings: {description: Top-level keys other than people and projects., type: dict, default: {}}
+  settings: {description: Top-level keys other than supervisor, people and projects., type: dict,
+             default: {}}
+  supervisor: {description: "The supervisor's user name, written first as the key supervisor
+                 (ruas check and ruas-setup prune tell a renamed supervisor's fragment by it).",
+               type: str}
   people: {description: The people group, or nothing., type: dict}
   projects: {description: The projects, each a dict of ruas.conf project keys., type: list,
              elements: dict, default: []}
@@ -128,10 +132,12 @@ def setting(k, v, where):
     return '%s = %s;' % (k, value(v, '%s.%s' % (where, k) if where else k, k))
 
 
-def render(settings, people, projects):
+def render(settings, people, projects, supervisor=None):
     lines = [HEADER]
+    if supervisor is not None:
+        lines.append(setting('supervisor', supervisor, '') + '\n')
     for k in settings:
-        if k in ('projects', 'people'):
+        if k in ('projects', 'people', 'supervisor'):
             raise Refused('settings: key %s comes from its own variable (ruas_%s)' % (k, k))
         lines.append(setting(k, settings[k], '') + '\n')
     if people is not None:
@@ -171,6 +177,7 @@ def main():
     module = AnsibleModule(argument_spec=dict(
         path=dict(type='str', required=True),
         settings=dict(type='dict', default={}),
+        supervisor=dict(type='str'),
         people=dict(type='dict'),
         # raw: Ansible would turn a string item into a dict that the role's filter, which
         # chooses the users, never saw; render() refuses anything but a dict.
@@ -179,7 +186,7 @@ def main():
         write=dict(type='bool', default=True)), supports_check_mode=True)
     p = module.params
     try:
-        text = render(p['settings'], p['people'], p['projects'])
+        text = render(p['settings'], p['people'], p['projects'], p['supervisor'])
     except Refused as e:
         module.fail_json(msg='ruas_config: %s; nothing written' % e)
     path = p['path']
