@@ -60,6 +60,8 @@ static void same_check(const struct payload *p, const struct payload *q)
 	same_str(p->known_listing, q->known_listing);
 	CHECK(p->njudged_trees == q->njudged_trees);
 	same_strv(p->judged_trees, q->judged_trees, p->njudged_trees, 1);
+	CHECK(p->ncommands == q->ncommands);
+	same_strv(p->commands, q->commands, p->ncommands, 1);
 }
 
 /* Every field, of both kinds: a decoder leaves the other kind's zero. */

@@ -69,6 +69,7 @@ static char *prune[] = {"node_modules", ".git", NULL};
 static char *probes[] = {"/etc/shadow", "/root/.bash_history", NULL};
 static char *anchors[] = {"etc-sudoers /etc/sudoers", "usr-bin /usr/bin", NULL};
 static char *judged[] = {"1 /usr/bin", "2 /etc/systemd/system", NULL};
+static char *commands[] = {"claude", "/srv/app/./run.sh", NULL};
 
 static void payloads(struct buf *b)
 {
@@ -113,6 +114,8 @@ static void payloads(struct buf *b)
 	c.nanchors = 2;
 	c.judged_trees = judged;
 	c.njudged_trees = 2;
+	c.commands = commands;
+	c.ncommands = 2;
 	seed("payload", "check-full", b, payload_encode(&c, b));
 }
 

@@ -75,6 +75,8 @@ type Globals struct {
 	TasksMax      int
 	CPUMax        string
 	CgroupParent  string
+	// RequireCommand: every project's default, as ProjectSpec's.
+	RequireCommand *bool
 }
 
 // ProjectSpec is one project for AddProject: the project keys of
@@ -122,6 +124,10 @@ type ProjectSpec struct {
 	MemorySwapMax string
 	TasksMax      int
 	CPUMax        string
+	// RequireCommand (ruas.conf(5) require_command): true makes a command
+	// that the target's login PATH does not find a fatal finding of
+	// Preflight, not a warning; nil: the global one (false by default).
+	RequireCommand *bool
 }
 
 // seconds maps a Duration to a key of whole seconds: 0 is absent, NoGrace
@@ -227,6 +233,7 @@ func NewConfigGlobals(g Globals) (*Config, error) {
 	cg.open_files_max = count(g.OpenFilesMax)
 	cg.file_size_max = a.opt("Globals.FileSizeMax", g.FileSizeMax)
 	cg.core_dumps = flag(g.CoreDumps)
+	cg.require_command = flag(g.RequireCommand)
 	if cg.wall_time_max, err = seconds("wall_time_max", g.WallTimeMax); err != nil {
 		return nil, err
 	}
@@ -275,6 +282,7 @@ func (cfg *Config) AddProject(p ProjectSpec) error {
 	cs.open_files_max = count(p.OpenFilesMax)
 	cs.file_size_max = a.opt("ProjectSpec.FileSizeMax", p.FileSizeMax)
 	cs.core_dumps = flag(p.CoreDumps)
+	cs.require_command = flag(p.RequireCommand)
 	if cs.wall_time_max, err = seconds("wall_time_max", p.WallTimeMax); err != nil {
 		return err
 	}
@@ -369,6 +377,7 @@ func (cfg *Config) Project(name string) (ProjectSpec, bool) {
 	// As a ProjectSpec says it: "" for none, the bytes in decimal.
 	size := goString(C.ruas_project_file_size_max(p))
 	dumps := C.ruas_project_core_dumps(p) != 0
+	required := C.ruas_project_require_command(p) != 0
 	// "0" (no swap) reads back as absent, as MemoryMax's none does.
 	swap := goString(C.ruas_project_memory_swap_max(p))
 	if swap == "0" {
@@ -392,5 +401,6 @@ func (cfg *Config) Project(name string) (ProjectSpec, bool) {
 		MemorySwapMax:     swap,
 		TasksMax:          int(C.ruas_project_tasks_max(p)),
 		CPUMax:            goString(C.ruas_project_cpu_max(p)),
+		RequireCommand:    &required,
 	}, true
 }

@@ -634,6 +634,32 @@ func TestLimitsTakenAndReadBack(t *testing.T) {
 	}
 }
 
+// RequireCommand (ruas.conf(5) require_command, issue 28): the global one
+// is each project's default, a project's own wins, and Project reads it back.
+func TestRequireCommandTakenAndReadBack(t *testing.T) {
+	dir := t.TempDir()
+	yes, no := true, false
+	cfg, err := ruas.NewConfigGlobals(ruas.Globals{RequireCommand: &yes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Close()
+	for _, s := range []ruas.ProjectSpec{
+		{Name: "global", RunAsUser: "nobody", WorkDir: dir, Command: []string{"true"}},
+		{Name: "own", RunAsUser: "nobody", WorkDir: dir, Command: []string{"true"}, RequireCommand: &no},
+	} {
+		if err := cfg.AddProject(s); err != nil {
+			t.Fatalf("AddProject(%q): %v", s.Name, err)
+		}
+	}
+	for name, want := range map[string]bool{"global": true, "own": false} {
+		p, ok := cfg.Project(name)
+		if !ok || p.RequireCommand == nil || *p.RequireCommand != want {
+			t.Errorf("%s: RequireCommand %v, want %v", name, p.RequireCommand, want)
+		}
+	}
+}
+
 // The cgroup limits (memory_max, memory_swap_max, tasks_max, cpu_max,
 // cgroup_parent) in Globals and ProjectSpec: taken, read back as the
 // library holds them (bytes in decimal), the project's own winning; and

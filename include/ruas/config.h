@@ -91,6 +91,11 @@ RUAS_EXTERN unsigned int ruas_project_open_files_max(const ruas_project *p);
 RUAS_EXTERN const char *ruas_project_file_size_max(const ruas_project *p);
 RUAS_EXTERN int ruas_project_core_dumps(const ruas_project *p);
 /*
+ * require_command (0 or 1): 1 when ruas check fails the project whose
+ * command the target's login PATH does not find, 0 when it only warns.
+ */
+RUAS_EXTERN int ruas_project_require_command(const ruas_project *p);
+/*
  * Its runs' cgroup limits as a spec gives them, in decimal: memory_max and
  * memory_swap_max in bytes ("0" for no swap), cpu_max in CPUs ("0.5");
  * NULL when none. tasks_max: 0 when none.
@@ -118,9 +123,10 @@ RUAS_EXTERN const char *const *ruas_project_target_sudo_allowed(const ruas_proje
 /*
  * The top-level keys of ruas.conf(5). Version 2 added the audit keys, 3
  * host_check_interval, 4 the limits of every project's runs, 5 the limits
- * the run's own cgroup holds and where that cgroup is made.
+ * the run's own cgroup holds and where that cgroup is made, 6
+ * require_command.
  */
-#define RUAS_CONFIG_GLOBALS_VERSION 5
+#define RUAS_CONFIG_GLOBALS_VERSION 6
 typedef struct {
 	unsigned int version;
 	const char *name; /* the configuration's name in messages; NULL: "(ruas_config_new)" */
@@ -153,6 +159,8 @@ typedef struct {
 	int tasks_max;               /* pids.max; RUAS_UNSET: none */
 	const char *cpu_max;         /* CPUs, in decimal: "0.5", "2"; NULL: none */
 	const char *cgroup_parent;   /* the cgroup v2 directory runs are made in; NULL: ruas.conf(5) */
+	/* Version 6: 1: a command the target's login PATH does not find is fatal; RUAS_UNSET, 0: a warning. */
+	int require_command;
 } ruas_config_globals;
 #define RUAS_CONFIG_GLOBALS_INIT                                                            \
 	{RUAS_DESIGNATED(version) RUAS_CONFIG_GLOBALS_VERSION, RUAS_DESIGNATED(name) NULL,   \
@@ -169,7 +177,7 @@ typedef struct {
 	 RUAS_DESIGNATED(core_dumps) RUAS_UNSET, RUAS_DESIGNATED(wall_time_max) RUAS_UNSET,   \
 	 RUAS_DESIGNATED(memory_max) NULL, RUAS_DESIGNATED(memory_swap_max) NULL,             \
 	 RUAS_DESIGNATED(tasks_max) RUAS_UNSET, RUAS_DESIGNATED(cpu_max) NULL,                \
-	 RUAS_DESIGNATED(cgroup_parent) NULL}
+	 RUAS_DESIGNATED(cgroup_parent) NULL, RUAS_DESIGNATED(require_command) RUAS_UNSET}
 RUAS_EXTERN int ruas_config_globals_init(ruas_config_globals *globals, unsigned int version);
 
 /*
@@ -222,8 +230,8 @@ RUAS_EXTERN int ruas_people_spec_init(ruas_people_spec *spec, unsigned int versi
 RUAS_EXTERN int ruas_config_set_people(ruas_config *cfg, const ruas_people_spec *spec,
 				       ruas_error **err);
 
-/* Version 2 added the limits. */
-#define RUAS_PROJECT_SPEC_VERSION 3
+/* Version 2 added the limits, 3 the cgroup's, 4 require_command. */
+#define RUAS_PROJECT_SPEC_VERSION 4
 typedef struct {
 	unsigned int version;
 	/* Required: name (unique), work_dir (absolute), command (non-empty). */
@@ -251,6 +259,8 @@ typedef struct {
 	const char *memory_swap_max;
 	int tasks_max;
 	const char *cpu_max;
+	/* Version 4: as ruas_config_globals's (absent: the global one). */
+	int require_command;
 } ruas_project_spec;
 #define RUAS_PROJECT_SPEC_INIT                                                              \
 	{RUAS_DESIGNATED(version) RUAS_PROJECT_SPEC_VERSION, RUAS_DESIGNATED(name) NULL,     \
@@ -263,7 +273,8 @@ typedef struct {
 	 RUAS_DESIGNATED(open_files_max) RUAS_UNSET, RUAS_DESIGNATED(file_size_max) NULL,     \
 	 RUAS_DESIGNATED(core_dumps) RUAS_UNSET, RUAS_DESIGNATED(wall_time_max) RUAS_UNSET,   \
 	 RUAS_DESIGNATED(memory_max) NULL, RUAS_DESIGNATED(memory_swap_max) NULL,             \
-	 RUAS_DESIGNATED(tasks_max) RUAS_UNSET, RUAS_DESIGNATED(cpu_max) NULL}
+	 RUAS_DESIGNATED(tasks_max) RUAS_UNSET, RUAS_DESIGNATED(cpu_max) NULL,                \
+	 RUAS_DESIGNATED(require_command) RUAS_UNSET}
 RUAS_EXTERN int ruas_project_spec_init(ruas_project_spec *spec, unsigned int version);
 
 /*

@@ -21,6 +21,12 @@ static const char *const comments[] = {
 	"# each may list its own rules without a password (listpw=never), so",
 	"# that ruas check, run as the supervisor, sees a rule that any other",
 	"# file gives it.",
+	"# below, and as nobody else. None of them gets a rule that grants",
+	"# anything; each may list its own rules without a password (listpw=never),",
+	"# so that ruas check, run as the supervisor, sees a rule that any other",
+	"# file gives it. The rule of each as itself, !ALL, grants nothing: it",
+	"# gives that listing a rule to show, so that sudo does not log it as a",
+	"# command not allowed.",
 	NULL,
 };
 
@@ -76,6 +82,17 @@ static int match_rule(const char *line, size_t len, user_name sup, user_name tar
 	       memcmp(close, tail, sizeof tail - 1) == 0;
 }
 
+/* "T ALL=(T) !ALL", both names the same. */
+static int match_self_deny(const char *line, size_t len, user_name target)
+{
+	user_name again;
+	const char *sp = memchr(line, ' ', len);
+	if (!sp || !take_name(line, (size_t)(sp - line), target))
+		return 0;
+	return match(sp, len - (size_t)(sp - line), " ALL=(%S) !ALL", again) &&
+	       strcmp(again, target) == 0;
+}
+
 static int not_understood(struct setup_fragment *f, unsigned int line, const char *why)
 {
 	f->kind = SETUP_FRAGMENT_NOT_UNDERSTOOD;
@@ -128,7 +145,13 @@ static int one_line(struct setup_fragment *f, const char *line, size_t len, int 
 		return add_target(f, b) < 0 ? -1 : 1;
 	}
 	/* "Defaults:T listpw=never" right after T's rule, once. */
-	if (*defaults_ok && match(line, len, "Defaults:%S listpw=never", b) &&
+	if (*defaults_ok == 1 && match(line, len, "Defaults:%S listpw=never", b) &&
+	    strcmp(b, f->targets[f->ntargets - 1]) == 0) {
+		*defaults_ok = 2;
+		return 1;
+	}
+	/* "T ALL=(T) !ALL" (it grants nothing) right after T's Defaults, once. */
+	if (*defaults_ok == 2 && match_self_deny(line, len, b) &&
 	    strcmp(b, f->targets[f->ntargets - 1]) == 0) {
 		*defaults_ok = 0;
 		return 1;

@@ -36,7 +36,8 @@ int ruas_config_globals_init(ruas_config_globals *globals, unsigned int version)
 	static const size_t ends[] = {offsetof(ruas_config_globals, audit_facility),
 				      offsetof(ruas_config_globals, host_check_interval),
 				      offsetof(ruas_config_globals, open_files_max),
-				      offsetof(ruas_config_globals, memory_max), sizeof d};
+				      offsetof(ruas_config_globals, memory_max),
+				      offsetof(ruas_config_globals, require_command), sizeof d};
 	return fill(globals, version, &d, ends, RUAS_CONFIG_GLOBALS_VERSION);
 }
 
@@ -58,7 +59,8 @@ int ruas_project_spec_init(ruas_project_spec *spec, unsigned int version)
 {
 	static const ruas_project_spec d = RUAS_PROJECT_SPEC_INIT;
 	static const size_t ends[] = {offsetof(ruas_project_spec, open_files_max),
-				      offsetof(ruas_project_spec, memory_max), sizeof d};
+				      offsetof(ruas_project_spec, memory_max),
+				      offsetof(ruas_project_spec, require_command), sizeof d};
 	return fill(spec, version, &d, ends, RUAS_PROJECT_SPEC_VERSION);
 }
 

@@ -36,6 +36,8 @@
  *   RLIMITS u64 NOFILE, u64 FSIZE             (the hard RLIMIT_NOFILE and RLIMIT_FSIZE
  *                                               the target's runs get from sudo or PAM;
  *                                               UINT64_MAX: unlimited)
+ *   CMD     u32 K, u8 state, str, str          (a project's command looked up in the
+ *                                               login PATH: helper_report_cmd.h)
  *
  *   from ruas-session
  *   ACCT    u8 ok, str(PAM's reason when not ok)
@@ -64,6 +66,8 @@
 
 #include <stddef.h>
 
+#include "helper_report_cmd.h"
+
 enum report_origin { REPORT_FROM_SESSION = 1, REPORT_FROM_HELPER = 2 };
 enum report_tag {
 	REC_ESC = 1,
@@ -82,6 +86,7 @@ enum report_tag {
 	REC_DOAS,
 	REC_ESC_KNOWN, /* in place of esc, esctty, passwd and doas: the payload said CHECK_ESC_KNOWN */
 	REC_RLIMITS,
+	REC_CMD, /* helper_report_cmd.h */
 };
 /* The most probes one audit sends (their verdicts index helper_report.probes). */
 #define REPORT_MAX_PROBES 256
@@ -183,6 +188,7 @@ struct helper_report {
 	unsigned long long anchors_total;
 	struct anchor_hit *anchors; /* nanchors <= ANCHOR_REPORT_CAP */
 	size_t nanchors;
+	struct cmd_results cmds; /* CMD records by the payload's command index */
 };
 
 /* ruas-session's verdicts (pam backend), from its REPORT. */

@@ -32,6 +32,7 @@ void helper_report_free(struct helper_report *r)
 		free(r->anchors[i].anchor);
 	}
 	free(r->anchors);
+	cmd_results_free(&r->cmds);
 	memset(r, 0, sizeof *r);
 }
 
@@ -366,6 +367,8 @@ static int helper_record(struct dec *d, unsigned int tag, struct helper_report *
 				  &r->doas_out);
 	case REC_RLIMITS:
 		return rlimits_record(d, r);
+	case REC_CMD:
+		return report_cmd_record(d, &r->cmds);
 	case REC_ESC_KNOWN:
 		if (r->esc_known)
 			return dec_fail(d, "report repeats its esc-known record");

@@ -55,7 +55,8 @@ static int encode_check(const struct payload *p, struct buf *b)
 	enc_u32(b, p->check_flags);
 	if (enc_strv(b, p->probes, p->nprobes) < 0 || enc_strv(b, p->anchors, p->nanchors) < 0 ||
 	    enc_str(b, p->known_listing ? p->known_listing : "") < 0 ||
-	    enc_strv(b, p->judged_trees, p->njudged_trees) < 0)
+	    enc_strv(b, p->judged_trees, p->njudged_trees) < 0 ||
+	    enc_strv(b, p->commands, p->ncommands) < 0)
 		return -1;
 	return 0;
 }
@@ -169,8 +170,12 @@ static int decode_check(struct dec *d, struct payload *p)
 	}
 	if (dec_uint(d, &p->check_flags) < 0 || dec_strv_counted(d, &p->nprobes, &p->probes) < 0 ||
 	    dec_strv_counted(d, &p->nanchors, &p->anchors) < 0 || dec_str(d, &p->known_listing) < 0 ||
-	    dec_strv_counted(d, &p->njudged_trees, &p->judged_trees) < 0)
+	    dec_strv_counted(d, &p->njudged_trees, &p->judged_trees) < 0 ||
+	    dec_strv_counted(d, &p->ncommands, &p->commands) < 0)
 		return -1;
+	for (size_t i = 0; i < p->ncommands; i++)
+		if (!p->commands[i][0])
+			return dec_fail(d, "payload command empty");
 	if (p->check_flags & ~(unsigned int)CHECK_FLAGS_ALL)
 		return dec_fail(d, "payload check flags unknown");
 	return 0;
@@ -262,6 +267,7 @@ void payload_free(struct payload *p)
 	strv_free_n(p->probes, p->nprobes);
 	strv_free_n(p->anchors, p->nanchors);
 	strv_free_n(p->judged_trees, p->njudged_trees);
+	strv_free_n(p->commands, p->ncommands);
 	free(p->known_listing);
 	if (p->dirs) {
 		for (size_t i = 0; i < p->ndirs; i++) {

@@ -19,7 +19,9 @@
  * Version 15: STARTED names the agent's pid. Version 16: an exec payload
  * carries the run's rlimits (ruas.conf(5) "LIMITS"). Version 17: the
  * session says whether ruas-session keeps the run's cgroup (session.h),
- * and an exec payload names that cgroup.
+ * and an exec payload names that cgroup. Version 18: a check payload names
+ * the projects' commands (their first words), which the helper looks up in
+ * its PATH as execvp would (REPORT's CMD).
  */
 #ifndef RUAS_PROTO_PAYLOAD_H
 #define RUAS_PROTO_PAYLOAD_H
@@ -28,7 +30,7 @@
 
 #include "buf.h"
 
-#define PAYLOAD_VERSION 17
+#define PAYLOAD_VERSION 18
 enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2 };
 /*
  * PAYLOAD_EXEC flags. EXEC_PTY: the agent's stdin is a pty slave that the
@@ -138,6 +140,13 @@ struct payload {
 	 */
 	char **judged_trees;
 	size_t njudged_trees;
+	/*
+	 * NULL-terminated, each non-empty: the first word of each distinct
+	 * project command of this target, looked up as the target in the PATH
+	 * of its login environment (REPORT's CMD records, by index). Version 18.
+	 */
+	char **commands;
+	size_t ncommands;
 };
 
 /* Is id a payload's run id: "" or 32 lower-case hex digits? 1 or 0. */

@@ -79,7 +79,8 @@ sandbox_sudoers req1 'Defaults:req1 requiretty' 'req1 ALL=(ALL) NOPASSWD: ALL'
 as_user req1 sudo -n true >/dev/null 2>&1
 RC=$? OUT="" ERR=""
 expect "requiretty (per user): without a terminal the target's sudo fails" test "$RC" != 0
-as_user req1 script -qec "sudo -n id -u" /dev/null </dev/null >"$SB/out" 2>&1
+# Bounded: sudo once hung here in ppoll beside a defunct child (31 min); a failure, not a hang.
+as_user req1 timeout -k 5 60 script -qec "sudo -n id -u" /dev/null </dev/null >"$SB/out" 2>&1
 RC=$? OUT=$(cat "$SB/out") ERR=""
 expect "requiretty (per user): the attack: on a pty it gets root" has "$OUT" "0"
 fatal_all req1 'ERROR: target user "req1" can run passwordless sudo.' "requiretty (per user)"

@@ -40,7 +40,9 @@ setup sudoers --supervisor orchestrator --target coder-a --target coder-b
 first=$OUT
 setup sudoers --supervisor orchestrator --target coder-b --target coder-a
 expect "deterministic: the same targets in another order give the same bytes" test "$first" = "$OUT"
-expect "no ALL runas, no '!'" bash -c '! grep -v "^#" <<<"$1" | grep -E "\(ALL|!"' _ "$OUT"
+expect "no ALL runas, no '!' but each target's own \"T ALL=(T) !ALL\", which grants nothing" \
+	bash -c '! grep -v "^#" <<<"$1" | grep -vxE "([a-z-]+) ALL=\(\1\) !ALL" | grep -E "\(ALL|!"' _ "$OUT"
+expect "... one such line per target" test "$(grep -cxE '([a-z-]+) ALL=\(\1\) !ALL' <<<"$OUT")" = 2
 
 printf '%s\n' "$OUT" >"$SB/frag"
 expect "golden fragment passes visudo -c -f" visudo -cqf "$SB/frag"
@@ -77,9 +79,11 @@ for i in $(seq 1 60); do
 	got=$(grep -v '^#' "$SB/frag" | sed -n "s/^$sup ALL=(\([^)]*\)) NOPASSWD: ALL\$/\1/p" | sort -u | tr '\n' ' ')
 	want=$(printf '%s\n' "${names[@]}" | sort -u | tr '\n' ' ')
 	[ "$got" = "$want" ] || bad=$((bad + 1))
-	# Each target: its rule and its listpw=never, and no other line.
-	[ "$(grep -vc '^#' "$SB/frag")" = "$((2 * $(printf '%s\n' "${names[@]}" | sort -u | wc -l)))" ] || bad=$((bad + 1))
+	# Each target: its rule, its listpw=never and its "(T) !ALL" as itself, and no other line.
+	[ "$(grep -vc '^#' "$SB/frag")" = "$((3 * $(printf '%s\n' "${names[@]}" | sort -u | wc -l)))" ] || bad=$((bad + 1))
 	got=$(grep -v '^#' "$SB/frag" | sed -n 's/^Defaults:\([^ ]*\) listpw=never$/\1/p' | sort -u | tr '\n' ' ')
+	[ "$got" = "$want" ] || bad=$((bad + 1))
+	got=$(grep -v '^#' "$SB/frag" | sed -n 's/^\([^ ]*\) ALL=(\1) !ALL$/\1/p' | sort -u | tr '\n' ' ')
 	[ "$got" = "$want" ] || bad=$((bad + 1))
 done
 RC=$bad OUT="" ERR=""
@@ -148,7 +152,7 @@ expect "... leaves no fragment behind" test "$(snapshot)" = "$clean"
 
 setup install --supervisor sup --target t1 --helper "$HELPER"
 setup install --supervisor sup --target t1 --target t2 --helper "$HELPER"
-expect "install replaces an existing fragment" test "$(grep -c ' NOPASSWD: ALL$' "$F")" = 2 -a "$(grep -vc '^#' "$F")" = 4
+expect "install replaces an existing fragment" test "$(grep -c ' NOPASSWD: ALL$' "$F")" = 2 -a "$(grep -vc '^#' "$F")" = 6
 
 # An interrupted run: killed while the new fragment is live but unchecked.
 cat >"$SB/kill-visudo" <<'EOS'
@@ -481,7 +485,7 @@ projects = (
 EOC
 chmod 644 "$SB/conf/ruas.conf"
 setup sudoers --supervisor ops --config "$SB/conf/ruas.conf"
-expect "--config: each distinct run_as_user once, legacy projects ignored" test "$(grep -c ' NOPASSWD: ALL$' <<<"$OUT")" = 1 -a "$(grep -vc '^#' <<<"$OUT")" = 2
+expect "--config: each distinct run_as_user once, legacy projects ignored" test "$(grep -c ' NOPASSWD: ALL$' <<<"$OUT")" = 1 -a "$(grep -vc '^#' <<<"$OUT")" = 3
 setup install --supervisor ops --config "$SB/conf/ruas.conf"
 expect "end to end: install from the configuration" test "$RC" = 0
 as_user ops "$RUAS" check -c "$SB/conf/ruas.conf" >"$SB/out" 2>"$SB/err"

@@ -137,11 +137,12 @@ def _cpus(v):
     return _lib.encode("%d" % v if isinstance(v, int) else v)
 
 
-def _core_dumps(v):
-    """core_dumps as the C int: a bool (an int 0 or 1 too; any other the library refuses).
-    Anything else, such as the str "false", which is true, is a TypeError."""
+def _core_dumps(v, key="core_dumps"):
+    """core_dumps (or require_command) as the C int: a bool (an int 0 or 1 too; any other
+    the library refuses). Anything else, such as the str "false", which is true, is a
+    TypeError."""
     if not isinstance(v, int):
-        raise TypeError("ruas: core_dumps is a bool, not %s" % type(v).__name__)
+        raise TypeError("ruas: %s is a bool, not %s" % (key, type(v).__name__))
     # Through _count(): 2**32 + 1 must not reach C as 1 (core dumps on).
     return _count(v)
 
@@ -241,13 +242,16 @@ class Config:
             memory_swap_max: Optional[Union[int, str]] = None,
             tasks_max: Optional[int] = None, cpu_max: Optional[Union[float, str]] = None,
             cgroup_parent: Optional[str] = None,
+            require_command: Optional[bool] = None,
             audit=None) -> "Config":
         """An empty configuration with ruas.conf's top-level keys (ruas_config_new);
         None keeps each key's default. The limits of every project's runs:
         open_files_max, file_size_max (an int of bytes or a str such as "64M"),
         core_dumps (a bool), wall_time_max (seconds; 0: none); and in a cgroup v2
         of each run's own, beneath cgroup_parent: memory_max and memory_swap_max
-        (as file_size_max), tasks_max (an int), cpu_max (CPUs: 0.5 or "0.5")."""
+        (as file_size_max), tasks_max (an int), cpu_max (CPUs: 0.5 or "0.5").
+        require_command (a bool): whether a project whose command its target's
+        login PATH does not find fails preflight (True) or warns (the default)."""
         def num(v):
             # Every number through _count(): -1 must not pass as absent, nor 2^32 as 0.
             return _lib.RUAS_UNSET if v is None else _count(v)
@@ -272,7 +276,9 @@ class Config:
                          memory_max=_bytes("memory_max", memory_max),
                          memory_swap_max=_bytes("memory_swap_max", memory_swap_max),
                          tasks_max=num(tasks_max), cpu_max=_cpus(cpu_max),
-                         cgroup_parent=_lib.encode(cgroup_parent))
+                         cgroup_parent=_lib.encode(cgroup_parent),
+                         require_command=_lib.RUAS_UNSET if require_command is None
+                         else _core_dumps(require_command, "require_command"))
         h, err = _lib.P(), _errors.new_err()
         opts, _keep = _options(supervisor_uid, False)
         _errors.check(_lib.lib.ruas_config_new(ctypes.byref(h), ctypes.byref(g), opts,
@@ -294,7 +300,8 @@ class Config:
                     memory_max: Optional[Union[int, str]] = None,
                     memory_swap_max: Optional[Union[int, str]] = None,
                     tasks_max: Optional[int] = None,
-                    cpu_max: Optional[Union[float, str]] = None) -> None:
+                    cpu_max: Optional[Union[float, str]] = None,
+                    require_command: Optional[bool] = None) -> None:
         """Adds a project, checked as the file's would be (ruas_config_add_project):
         a value the file would refuse raises ConfigError naming it. The limits
         are Config.new()'s, the project's own winning; None: the global one."""
@@ -322,6 +329,8 @@ class Config:
             s.wall_time_max = _count(wall_time_max)
         if tasks_max is not None:
             s.tasks_max = _count(tasks_max)
+        if require_command is not None:
+            s.require_command = _core_dumps(require_command, "require_command")
         err = _errors.new_err()
         with self._use() as h:
             _errors.check(_lib.lib.ruas_config_add_project(h, ctypes.byref(s),
@@ -381,6 +390,7 @@ class Config:
                     "open_files_max": lib.ruas_project_open_files_max(p),
                     "file_size_max": int(lib.ruas_project_file_size_max(p) or 0),
                     "core_dumps": bool(lib.ruas_project_core_dumps(p)),
+                    "require_command": bool(lib.ruas_project_require_command(p)),
                     "memory_max": int(_lib.text(lib.ruas_project_memory_max(p)) or 0),
                     "memory_swap_max": int(_lib.text(lib.ruas_project_memory_swap_max(p)) or 0),
                     "tasks_max": lib.ruas_project_tasks_max(p),

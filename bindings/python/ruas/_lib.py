@@ -18,9 +18,9 @@ except ImportError:  # the source tree: RUAS_LIBRARY names the build's
 
 RUAS_UNSET = -1
 CONFIG_OPTIONS_VERSION = 1
-PROJECT_SPEC_VERSION = 3
+PROJECT_SPEC_VERSION = 4
 SPAWN_OPTIONS_VERSION = 5
-CONFIG_GLOBALS_VERSION = 5
+CONFIG_GLOBALS_VERSION = 6
 PREFLIGHT_OPTIONS_VERSION = 3
 AUDIT_SINK_VERSION = 1
 AUDIT_TO_CALLBACK = 2
@@ -61,7 +61,9 @@ class ConfigGlobals(ctypes.Structure):
                 ("core_dumps", ctypes.c_int), ("wall_time_max", ctypes.c_int),
                 # version 5: a cgroup v2 of each run's own
                 ("memory_max", c_str), ("memory_swap_max", c_str), ("tasks_max", ctypes.c_int),
-                ("cpu_max", c_str), ("cgroup_parent", c_str)]
+                ("cpu_max", c_str), ("cgroup_parent", c_str),
+                # version 6
+                ("require_command", ctypes.c_int)]
 
 
 class AuditRecord(ctypes.Structure):
@@ -90,7 +92,9 @@ class ProjectSpec(ctypes.Structure):
                 ("core_dumps", ctypes.c_int), ("wall_time_max", ctypes.c_int),
                 # version 3: its runs' cgroup limits
                 ("memory_max", c_str), ("memory_swap_max", c_str), ("tasks_max", ctypes.c_int),
-                ("cpu_max", c_str)]
+                ("cpu_max", c_str),
+                # version 4
+                ("require_command", ctypes.c_int)]
 
 
 class PreflightOptions(ctypes.Structure):
@@ -162,6 +166,7 @@ _PROTOS = [
     ("ruas_project_open_files_max", ctypes.c_uint, [P]),
     ("ruas_project_file_size_max", ctypes.c_char_p, [P]),
     ("ruas_project_core_dumps", ctypes.c_int, [P]),
+    ("ruas_project_require_command", ctypes.c_int, [P]),
     ("ruas_project_memory_max", ctypes.c_char_p, [P]),
     ("ruas_project_memory_swap_max", ctypes.c_char_p, [P]),
     ("ruas_project_tasks_max", ctypes.c_uint, [P]),

@@ -124,16 +124,16 @@ class LayoutTests(unittest.TestCase):
         self.assertEqual((o.version, o.stdin_fd, o.stdout_fd, o.stderr_fd, o.pty, o.pty_relay),
                          (5, -1, -1, -1, -1, 0))
         g = _lib.options(_lib.ConfigGlobals, _lib.CONFIG_GLOBALS_VERSION)
-        self.assertEqual((g.version, g.terminate_grace, g.host_check_interval), (5, -1, -1))
+        self.assertEqual((g.version, g.terminate_grace, g.host_check_interval), (6, -1, -1))
         self.assertEqual((g.open_files_max, g.file_size_max, g.core_dumps, g.wall_time_max),
                          (-1, None, -1, -1))
         self.assertEqual((g.memory_max, g.memory_swap_max, g.tasks_max, g.cpu_max,
-                          g.cgroup_parent), (None, None, -1, None, None))
+                          g.cgroup_parent, g.require_command), (None, None, -1, None, None, -1))
         s = _lib.options(_lib.ProjectSpec, _lib.PROJECT_SPEC_VERSION)
         self.assertEqual((s.version, s.terminate_grace, s.open_files_max, s.file_size_max,
-                          s.core_dumps, s.wall_time_max), (3, -1, -1, None, -1, -1))
-        self.assertEqual((s.memory_max, s.memory_swap_max, s.tasks_max, s.cpu_max),
-                         (None, None, -1, None))
+                          s.core_dumps, s.wall_time_max), (4, -1, -1, None, -1, -1))
+        self.assertEqual((s.memory_max, s.memory_swap_max, s.tasks_max, s.cpu_max,
+                          s.require_command), (None, None, -1, None, -1))
         k = _lib.options(_lib.AuditSink, 1, to=_lib.AUDIT_TO_CALLBACK)
         self.assertEqual((k.to, k.fd), (_lib.AUDIT_TO_CALLBACK, -1))
         with self.assertRaises(ruas.InvalidError):
@@ -232,6 +232,31 @@ class LimitTests(unittest.TestCase):
         try:
             p = cfg.project("sh")  # none given: none, and as the run gets it
             self.assertEqual((p["wall_time_max"], p["open_files_max"]), (0, 0))
+        finally:
+            cfg.close()
+
+    def test_require_command_taken_and_read_back(self):
+        """require_command (issue 28): the top level's is each project's default, a
+        project's own wins; not a bool is a TypeError before C, 2 the library's refusal."""
+        cfg = ruas.Config.new(name="rc", require_command=True)
+        try:
+            cfg.add_project(name="global", run_as_user="nobody", work_dir=WORK, command=["true"])
+            cfg.add_project(name="own", run_as_user="nobody", work_dir=WORK, command=["true"],
+                            require_command=False)
+            self.assertEqual({n: cfg.project(n)["require_command"] for n in cfg.projects},
+                             {"global": True, "own": False})
+            with self.assertRaises(TypeError):
+                cfg.add_project(name="str", run_as_user="nobody", work_dir=WORK,
+                                command=["true"], require_command="false")
+            with self.assertRaises(ruas.ConfigError) as cm:
+                cfg.add_project(name="two", run_as_user="nobody", work_dir=WORK,
+                                command=["true"], require_command=2)
+            self.assertIn("require_command must be true or false", str(cm.exception))
+        finally:
+            cfg.close()
+        cfg = config()
+        try:
+            self.assertFalse(cfg.project("sh")["require_command"])
         finally:
             cfg.close()
 

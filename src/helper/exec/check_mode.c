@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "anchor_probe.h"
+#include "command_lookup.h"
 #include "buf.h"
 #include "channel.h"
 #include "contain.h"
@@ -108,6 +109,17 @@ static void check_dir(struct buf *rep, size_t idx, const struct payload_dir *pd,
 	scan_result_free(&sr);
 }
 
+/* The projects' commands, looked up in the login environment's PATH as the agent's exec would. */
+static void check_commands(struct buf *rep, const struct payload *p)
+{
+	const char *path = getenv("PATH");
+	for (size_t i = 0; i < p->ncommands && i < REPORT_MAX_CMDS; i++) {
+		struct cmd_lookup c;
+		command_lookup(p->commands[i], path, &c);
+		report_put_cmd(rep, i, c.state, c.path, c.searched);
+	}
+}
+
 int check_mode(const struct payload *p, int chan)
 {
 	struct rlimit rl, fsize;
@@ -167,6 +179,7 @@ int check_mode(const struct payload *p, int chan)
 	if (p->check_flags & CHECK_BWRAP)
 		check_bwrap(&rep);
 	check_probes(&rep, p);
+	check_commands(&rep, p);
 	int r = channel_send_buf(chan, CHANNEL_REPORT, &rep);
 	if (r < 0)
 		fprintf(stderr, "ruas-exec: cannot send the check's report: %s\n", strerror(errno));

@@ -25,8 +25,8 @@ extern char **environ;
 
 #define PROBE_TIMEOUT_MS 30000
 #define PROBE_OUTPUT_MAX 65536
-/* The most probes one probe_collect() waits for: sudo's four, passwd's and doas's. */
-#define PROBE_MAX 6
+/* The most probes one probe_collect() waits for: sudo's three, passwd's and doas's. */
+#define PROBE_MAX 5
 
 struct probe {
 	struct buf *out;
@@ -215,6 +215,32 @@ static char **c_locale_env(void)
 	return env;
 }
 
+/*
+ * Does the plain listing answer for the terminal too? It does when it
+ * listed the rules, or said that there are none ("Sorry, user T may not run
+ * sudo on H."): sudoers matches no rule on the terminal, so only a refusal
+ * for want of one (requiretty) or a failure of another kind leaves the
+ * question open. A listing that finds no rule is what sudo logs as "command
+ * not allowed": asked once, not twice.
+ */
+static int listing_answers(int rc, const struct buf *list)
+{
+	if (rc == 0)
+		return 1;
+	if (rc != 1 || !list->data)
+		return 0;
+	/* sudo may warn first (a host name it cannot resolve): the line, wherever it is. */
+	for (const char *l = list->data; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *end = strchr(l, '\n');
+		size_t len = end ? (size_t)(end - l) : strlen(l);
+		const char *tail = " may not run sudo on ";
+		if (len > 12 && strncmp(l, "Sorry, user ", 12) == 0 &&
+		    memmem(l, len, tail, strlen(tail)))
+			return 1;
+	}
+	return 0;
+}
+
 void probe_escalation(const char *sudo, struct esc_probe *plain, struct esc_probe *tty,
 		      struct cmd_probe *passwd, struct cmd_probe *doas)
 {
@@ -224,15 +250,13 @@ void probe_escalation(const char *sudo, struct esc_probe *plain, struct esc_prob
 	char *list_argv[] = {"sudo", "-n", "-l", NULL};
 	char *passwd_argv[] = {"passwd", "-S", NULL};
 	/* All at once: the check waits for the slowest, not for their sum. */
-	struct probe pr[6] = {PROBE_INIT(NULL), PROBE_INIT(&plain->list),
-			      PROBE_INIT(NULL), PROBE_INIT(&tty->list),
+	struct probe pr[5] = {PROBE_INIT(NULL), PROBE_INIT(&plain->list), PROBE_INIT(NULL),
 			      PROBE_INIT(&passwd->out), PROBE_INIT(&doas->out)};
-	size_t n = 5;
+	size_t n = 4;
 	probe_start(&pr[0], sudo, true_argv, envp);
 	probe_start(&pr[1], sudo, list_argv, envp);
 	probe_start_pty(&pr[2], sudo, true_argv, envp);
-	probe_start_pty(&pr[3], sudo, list_argv, envp);
-	probe_start(&pr[4], PASSWD_PATH, passwd_argv, envp);
+	probe_start(&pr[3], PASSWD_PATH, passwd_argv, envp);
 	passwd->ran = 1;
 	doas->ran = access(DOAS_PATH, X_OK) == 0;
 	if (doas->ran) {
@@ -240,15 +264,25 @@ void probe_escalation(const char *sudo, struct esc_probe *plain, struct esc_prob
 		probe_start(&pr[n++], DOAS_PATH, doas_argv, envp);
 	}
 	probe_collect(pr, n);
-	free(env);
 	plain->true_rc = pr[0].rc;
 	plain->list_rc = pr[1].rc;
 	plain->truncated = pr[1].truncated;
 	tty->true_rc = pr[2].rc;
-	tty->list_rc = pr[3].rc;
-	tty->truncated = pr[3].truncated;
-	passwd->rc = pr[4].rc;
-	doas->rc = doas->ran ? pr[5].rc : -1;
+	passwd->rc = pr[3].rc;
+	doas->rc = doas->ran ? pr[4].rc : -1;
+	if (!plain->truncated && listing_answers(plain->list_rc, &plain->list)) {
+		/* The same answer, as the library would have read it from the terminal. */
+		tty->list_rc = plain->list_rc;
+		tty->truncated = 0;
+		buf_add(&tty->list, plain->list.data ? plain->list.data : "", plain->list.len);
+	} else {
+		struct probe ttyl[1] = {PROBE_INIT(&tty->list)};
+		probe_start_pty(&ttyl[0], sudo, list_argv, envp);
+		probe_collect(ttyl, 1);
+		tty->list_rc = ttyl[0].rc;
+		tty->truncated = ttyl[0].truncated;
+	}
+	free(env);
 }
 
 static void deny(struct dir_result *d, const char *path, const struct stat *st,

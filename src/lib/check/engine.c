@@ -438,6 +438,8 @@ static void run_job(const struct check_run *run, const struct runner *runner, st
 	p.check_flags = s->check_flags;
 	p.probes = s->probes;
 	p.nprobes = s->nprobes;
+	p.commands = s->commands;
+	p.ncommands = s->ncommands;
 	p.judged_trees = (char **)run->judged_trees; /* borrowed: payload_encode() only reads them */
 	p.njudged_trees = run->njudged_trees;
 

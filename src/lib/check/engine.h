@@ -76,6 +76,8 @@ struct job_spec {
 	unsigned int check_flags;
 	char **probes; /* paths to try to open as the user (the audit) */
 	size_t nprobes;
+	char **commands; /* the projects' commands to look up as the user (command_check.h) */
+	size_t ncommands;
 	/* target_sudo_allowed lists: the programs they name are anchors too */
 	char *const *const *allowed;
 	size_t nallowed;

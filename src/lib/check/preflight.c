@@ -19,6 +19,7 @@
 #include "check/fragments.h"
 #include "check/host_notes.h"
 #include "check/probe_cache.h"
+#include "check/command_check.h"
 #include "check/verdict.h"
 #include "host/cache.h"
 #include "check/lifetime.h"
@@ -32,6 +33,7 @@ struct planned {
 	char **owned; /* scopes allocated for the spec's dirs */
 	size_t nowned;
 	char *const **allowed; /* the spec's: the global list, then each project's */
+	struct job_commands commands; /* the spec's commands */
 };
 
 struct plan {
@@ -144,6 +146,10 @@ static int plan_jobs(const struct ruas_config *cfg, struct plan *pl)
 		jp->dir_of[jp->n] = d;
 		jp->index[jp->n++] = i;
 		pl->more[k].allowed[s->nallowed++] = p->target_sudo_allowed;
+		if (job_commands_add(&pl->more[k].commands, cfg->nprojects, p) < 0)
+			return -1;
+		s->commands = pl->more[k].commands.v;
+		s->ncommands = pl->more[k].commands.n;
 	}
 	return 0;
 }
@@ -159,6 +165,7 @@ static void plan_free(struct plan *pl)
 			free(m->owned[k]);
 		free(m->owned);
 		free(m->allowed);
+		job_commands_free(&m->commands);
 	}
 	free(pl->specs);
 	free(pl->more);
@@ -297,6 +304,9 @@ int preflight_run(ruas_report **out, const ruas_config *cfg,
 		if (report_job(cfg, &run, &jobs[i], &pl.more[i].projects, rep) < 0)
 			rc = RUAS_ERR_NOMEM;
 		if (report_job_lifetime(runner->fs_root, &jobs[i], &pl.more[i].projects, rep) < 0)
+			rc = RUAS_ERR_NOMEM;
+		if (report_commands(cfg, &jobs[i], &pl.more[i].projects, &pl.more[i].commands,
+				    rep) < 0)
 			rc = RUAS_ERR_NOMEM;
 	}
 	if (report_helper_readable(cfg, run.helper, rep) < 0 || report_shared_users(cfg, rep) < 0 ||

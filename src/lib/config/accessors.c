@@ -134,6 +134,11 @@ int ruas_project_core_dumps(const ruas_project *p)
 	return p ? p->limits.core_dumps : 0;
 }
 
+int ruas_project_require_command(const ruas_project *p)
+{
+	return p ? p->require_command : 0;
+}
+
 const char *ruas_project_memory_max(const ruas_project *p)
 {
 	return p && p->limits.memory ? p->limits.memory_text : NULL;

@@ -38,7 +38,7 @@ static const char *const global_keys[] = {
 	"terminate_grace", "people", "target_sudo_allowed", "lifetime", "audit_facility",
 	"audit_log", "audit_argv", "audit_argv_max", "host_check_interval", "open_files_max",
 	"file_size_max", "core_dumps", "wall_time_max", "memory_max", "memory_swap_max",
-	"tasks_max", "cpu_max", "cgroup_parent", "supervisor", NULL};
+	"tasks_max", "cpu_max", "cgroup_parent", "supervisor", "require_command", NULL};
 
 __attribute__((format(printf, 3, 0))) static int ld_vfail(struct loader *ld, int line,
 							  const char *fmt, va_list ap)
@@ -290,7 +290,8 @@ static int global_overrides(struct loader *ld, const struct src *s)
 	cfg->lifetime = LIFETIME_CFG_AUTO;
 	if ((r = ld_backend(ld, s, &cfg->backend)) < 0 || (r = ld_service(ld, s, &service)) < 0 ||
 	    (r = ld_grace(ld, s, &cfg->terminate_grace)) < 0 ||
-	    (r = ld_lifetime(ld, s, &cfg->lifetime)) < 0 || (r = ld_limits(ld, s, &cfg->limits)) < 0)
+	    (r = ld_lifetime(ld, s, &cfg->lifetime)) < 0 || (r = ld_limits(ld, s, &cfg->limits)) < 0 ||
+	    (r = ld_require_command(ld, s, &cfg->require_command)) < 0)
 		return r;
 	return ld_dup(ld, &cfg->pam_service, service);
 }

@@ -75,6 +75,7 @@ struct ruas_project {
 	unsigned int terminate_grace; /* effective */
 	enum lifetime lifetime;       /* effective, as configured */
 	struct run_limits limits;     /* effective: the global ones, each the project's where it has one */
+	int require_command; /* effective: a command the login PATH does not find is fatal */
 	int line;
 	/*
 	 * What the last ruas_preflight() on this configuration said of the
@@ -169,6 +170,7 @@ struct ruas_config {
 	unsigned int terminate_grace;
 	enum lifetime lifetime;
 	struct run_limits limits;
+	int require_command;
 };
 
 const struct ruas_person *people_find(const struct ruas_config *cfg, const char *id);

@@ -184,6 +184,8 @@ int ld_grace(struct loader *ld, const struct src *s, unsigned int *out);
 int ld_lifetime(struct loader *ld, const struct src *s, enum lifetime *out);
 /* The limits' keys (limits.c): each kept in *out when absent. */
 int ld_limits(struct loader *ld, const struct src *s, struct run_limits *out);
+/* require_command (require_command.c): *out kept when absent. */
+int ld_require_command(struct loader *ld, const struct src *s, int *out);
 /*
  * A string under key that must be one of words (NULL-terminated): *index
  * its position; *index kept when absent; refusal, the message, when it is

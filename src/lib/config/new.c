@@ -50,6 +50,7 @@ static const struct src_field globals_fields[] = {
 	GLOBAL(tasks_max, SRC_INT),
 	GLOBAL(cpu_max, SRC_DECIMAL),
 	GLOBAL(cgroup_parent, SRC_STRING),
+	GLOBAL(require_command, SRC_BOOL),
 	{NULL, SRC_STRING, 0, NULL},
 };
 
@@ -76,6 +77,7 @@ static const struct src_field project_fields[] = {
 	PROJECT(memory_swap_max, SRC_SIZE),
 	PROJECT(tasks_max, SRC_INT),
 	PROJECT(cpu_max, SRC_DECIMAL),
+	PROJECT(require_command, SRC_BOOL),
 	{NULL, SRC_STRING, 0, NULL},
 };
 
@@ -117,12 +119,14 @@ int ruas_config_new(ruas_config **out, const ruas_config_globals *globals,
 	/*
 	 * Version 1 ends before the audit keys, version 2 before
 	 * host_check_interval, version 3 before the limits, version 4 before
-	 * the cgroup's: read only what it has, the rest absent.
+	 * the cgroup's, version 5 before require_command: read only what it
+	 * has, the rest absent.
 	 */
 	static const size_t ends[] = {offsetof(ruas_config_globals, audit_facility),
 				      offsetof(ruas_config_globals, host_check_interval),
 				      offsetof(ruas_config_globals, open_files_max),
-				      offsetof(ruas_config_globals, memory_max)};
+				      offsetof(ruas_config_globals, memory_max),
+				      offsetof(ruas_config_globals, require_command)};
 	ruas_config_globals now = RUAS_CONFIG_GLOBALS_INIT;
 	if (globals->version < RUAS_CONFIG_GLOBALS_VERSION) {
 		memcpy(&now, globals, ends[globals->version - 1]);
@@ -156,11 +160,13 @@ int ruas_config_add_project(ruas_config *cfg, const ruas_project_spec *spec, rua
 				  RUAS_PROJECT_SPEC_VERSION))
 		return RUAS_ERR_INVALID;
 	/*
-	 * Version 1 ends before the limits, version 2 before the cgroup's: read
-	 * only what it has, the rest absent.
+	 * Version 1 ends before the limits, version 2 before the cgroup's,
+	 * version 3 before require_command: read only what it has, the rest
+	 * absent.
 	 */
 	static const size_t ends[] = {offsetof(ruas_project_spec, open_files_max),
-				      offsetof(ruas_project_spec, memory_max)};
+				      offsetof(ruas_project_spec, memory_max),
+				      offsetof(ruas_project_spec, require_command)};
 	ruas_project_spec now = RUAS_PROJECT_SPEC_INIT;
 	if (spec->version < RUAS_PROJECT_SPEC_VERSION) {
 		memcpy(&now, spec, ends[spec->version - 1]);

@@ -21,7 +21,7 @@ static const char *const project_keys[] = {
 	"scan_prune", "backend", "pam_service", "terminate_grace", "person",
 	"deny_settings_args", "target_sudo_allowed", "lifetime", "open_files_max",
 	"file_size_max", "core_dumps", "wall_time_max", "memory_max", "memory_swap_max",
-	"tasks_max", "cpu_max", NULL};
+	"tasks_max", "cpu_max", "require_command", NULL};
 
 /* "BEFORE"VALUE"AFTER", the value quoted so that the message stays one line. */
 static int fail_quoted(struct loader *ld, int line, const char *before, const char *value,
@@ -167,10 +167,12 @@ static int project_overrides(struct loader *ld, const struct src *s, struct ruas
 	p->terminate_grace = ld->cfg->terminate_grace;
 	p->lifetime = ld->cfg->lifetime;
 	p->limits = ld->cfg->limits;
+	p->require_command = ld->cfg->require_command;
 	if ((r = ld_backend(ld, s, &p->backend)) < 0 || (r = ld_service(ld, s, &service)) < 0 ||
 	    (r = ld_grace(ld, s, &p->terminate_grace)) < 0 ||
 	    (r = ld_lifetime(ld, s, &p->lifetime)) < 0 ||
-	    (r = ld_limits(ld, s, &p->limits)) < 0)
+	    (r = ld_limits(ld, s, &p->limits)) < 0 ||
+	    (r = ld_require_command(ld, s, &p->require_command)) < 0)
 		return r;
 	return ld_dup(ld, &p->pam_service, service);
 }

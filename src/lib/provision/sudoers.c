@@ -96,15 +96,23 @@ int ruas_sudoers_fragment(char **out, const char *supervisor,
 		   "#   ruas-setup install --supervisor %s --target USER ...\n"
 		   "#\n"
 		   "# Grants user %s passwordless sudo to run commands as the users\n"
-		   "# below, and as nobody else. None of them gets a rule of its own;\n"
-		   "# each may list its own rules without a password (listpw=never), so\n"
-		   "# that ruas check, run as the supervisor, sees a rule that any other\n"
-		   "# file gives it.\n",
+		   "# below, and as nobody else. None of them gets a rule that grants\n"
+		   "# anything; each may list its own rules without a password (listpw=never),\n"
+		   "# so that ruas check, run as the supervisor, sees a rule that any other\n"
+		   "# file gives it. The rule of each as itself, !ALL, grants nothing: it\n"
+		   "# gives that listing a rule to show, so that sudo does not log it as a\n"
+		   "# command not allowed.\n",
 		   supervisor, supervisor);
 	for (size_t i = 0; i < n; i++)
 		if (i == 0 || strcmp(sorted[i], sorted[i - 1]) != 0)
-			buf_printf(&b, "%s ALL=(%s) NOPASSWD: ALL\nDefaults:%s listpw=never\n",
-				   supervisor, sorted[i], sorted[i]);
+			/*
+			 * A listing that finds no rule is denied, and sudo logs
+			 * it (issue 28): "(T) !ALL" is one that grants nothing.
+			 */
+			buf_printf(&b,
+				   "%s ALL=(%s) NOPASSWD: ALL\nDefaults:%s listpw=never\n"
+				   "%s ALL=(%s) !ALL\n",
+				   supervisor, sorted[i], sorted[i], sorted[i], sorted[i]);
 	free(sorted);
 	if (b.oom) {
 		buf_free(&b);

@@ -68,6 +68,14 @@ static void test_generated_understood(void **state)
 	assert_false(setup_fragment_grants(&f, "coder"));
 	setup_fragment_clear(&f);
 
+	/* The fragment with each target's "(T) !ALL" (issue 28's quiet check). */
+	parse(HEAD "sup ALL=(t1) NOPASSWD: ALL\nDefaults:t1 listpw=never\nt1 ALL=(t1) !ALL\n"
+		   "sup ALL=(t2) NOPASSWD: ALL\nDefaults:t2 listpw=never\nt2 ALL=(t2) !ALL\n",
+	      &f);
+	assert_int_equal(f.kind, SETUP_FRAGMENT_OURS);
+	assert_int_equal(f.ntargets, 2);
+	setup_fragment_clear(&f);
+
 	parse(older, &f);
 	assert_int_equal(f.kind, SETUP_FRAGMENT_OURS);
 	assert_string_equal(f.supervisor, "sup");
@@ -153,6 +161,18 @@ static void test_hostile_not_understood(void **state)
 		HEAD "sup ALL=(abcdefghijklmnopqrstuvwxyz0123456) NOPASSWD: ALL\n",
 		HEAD "sup\tALL=(t1) NOPASSWD: ALL\n",
 		HEAD "sup ALL=(t1) NOPASSWD: ALL\r\n",
+		/* The rule of a target as itself that grants nothing: only as written. */
+		HEAD "sup ALL=(t1) NOPASSWD: ALL\nt1 ALL=(t1) !ALL\n",	/* before Defaults */
+		HEAD "sup ALL=(t1) NOPASSWD: ALL\nDefaults:t1 listpw=never\nt1 ALL=(t2) !ALL\n",
+		HEAD "sup ALL=(t1) NOPASSWD: ALL\nDefaults:t1 listpw=never\nt2 ALL=(t2) !ALL\n",
+		HEAD "sup ALL=(t1) NOPASSWD: ALL\nDefaults:t1 listpw=never\nt1 ALL=(t1) ALL\n",
+		HEAD "sup ALL=(t1) NOPASSWD: ALL\nDefaults:t1 listpw=never\nt1 ALL=(t1) !ALL\n"
+		     "t1 ALL=(t1) !ALL\n",				/* twice */
+		HEAD "sup ALL=(t1) NOPASSWD: ALL\nDefaults:t1 listpw=never\nt1 ALL=(root) !ALL\n",
+		HEAD "sup ALL=(t1) NOPASSWD: ALL\nDefaults:t1 listpw=never\nt1 ALL=(t1) !/bin/sh\n",
+		HEAD "sup ALL=(t1) NOPASSWD: ALL\nDefaults:t1 listpw=never\nt1 ALL=(t1) !ALL, ALL\n",
+		HEAD "sup ALL=(t1) NOPASSWD: ALL\nDefaults:t1 listpw=never\nALL ALL=(ALL) !ALL\n",
+		HEAD "sup ALL=(t1) NOPASSWD: ALL\nDefaults:t1 listpw=never\nsup ALL=(sup) !ALL\n",
 		NULL};
 	for (size_t i = 0; bad[i]; i++) {
 		struct setup_fragment f;

@@ -73,13 +73,13 @@ static const char *const agent_cmd[] = {"agent", NULL};
 	{RUAS_PROJECT_SPEC_VERSION, .name = "p", .work_dir = "/srv/p", .command = agent_cmd, \
 	 .terminate_grace = RUAS_UNSET, .open_files_max = RUAS_UNSET,                      \
 	 .core_dumps = RUAS_UNSET, .wall_time_max = RUAS_UNSET, .tasks_max = RUAS_UNSET,     \
-	 __VA_ARGS__}
+	 .require_command = RUAS_UNSET, __VA_ARGS__}
 #define GLOBALS(...)                                                                     \
 	{RUAS_CONFIG_GLOBALS_VERSION, .scan_time_limit = RUAS_UNSET,                       \
 	 .terminate_grace = RUAS_UNSET, .audit_argv_max = RUAS_UNSET,                      \
 	 .host_check_interval = RUAS_UNSET, .open_files_max = RUAS_UNSET,                  \
 	 .core_dumps = RUAS_UNSET, .wall_time_max = RUAS_UNSET, .tasks_max = RUAS_UNSET,     \
-	 __VA_ARGS__}
+	 .require_command = RUAS_UNSET, __VA_ARGS__}
 
 #define A8 "aaaaaaaa"
 #define A128 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8 A8
@@ -174,6 +174,7 @@ static void spec_text(struct buf *b, const ruas_project_spec *sp)
 				     sp->wall_time_max,	 sp->memory_max,    sp->memory_swap_max,
 				     sp->tasks_max,	 sp->cpu_max};
 	put_limits(b, &k);
+	put_bool(b, "require_command", sp->require_command);
 	buf_adds(b, "}");
 }
 
@@ -200,6 +201,7 @@ static void globals_text(struct buf *b, const ruas_config_globals *g)
 				     g->tasks_max,	g->cpu_max};
 	put_limits(b, &k);
 	put_str(b, "cgroup_parent", g->cgroup_parent);
+	put_bool(b, "require_command", g->require_command);
 }
 
 /* ------------------------------------------------------------- two paths */
@@ -696,6 +698,70 @@ static void test_hostile_values_byte_exact(void **state)
 	assert_null(got[sizeof cmd / sizeof *cmd - 1]);
 	got_free(&c);
 	free(big);
+}
+
+/*
+ * require_command (issue 28): the top level's is each project's default, a
+ * project's own wins, from a file and from code alike; neither 0 nor 1 is
+ * refused; a version 3 spec, which ends before it, is read as none.
+ */
+static void test_require_command(void **state)
+{
+	(void)state;
+	ruas_config *cfg;
+	ruas_error *err = NULL;
+	static const char text[] =
+		"require_command = true;\n"
+		"projects = ( { name = \"a\"; run_as_user = \"t1\"; work_dir = \"/srv/a\"; command = [\"x\"]; },\n"
+		"  { name = \"b\"; run_as_user = \"t2\"; work_dir = \"/srv/b\"; command = [\"x\"];\n"
+		"    require_command = false; } );\n";
+	ruas_config_options lo = RUAS_CONFIG_OPTIONS_INIT;
+	lo.supervisor_uid = 0;
+	lo.skip_owner_check = 1;
+	assert_int_equal(ruas_config_load_buffer(&cfg, text, sizeof text - 1, "t", &lo, &err), 0);
+	assert_int_equal(ruas_project_require_command(ruas_config_project_find(cfg, "a")), 1);
+	assert_int_equal(ruas_project_require_command(ruas_config_project_find(cfg, "b")), 0);
+	ruas_config_free(cfg);
+	static const char bad[] = "projects = ( { name = \"a\"; work_dir = \"/srv/a\"; "
+				  "command = [\"x\"]; require_command = \"yes\"; } );\n";
+	assert_int_equal(ruas_config_load_buffer(&cfg, bad, sizeof bad - 1, "t", &lo, &err),
+			 RUAS_ERR_CONFIG);
+	assert_non_null(strstr(ruas_error_message(err), "require_command must be true or false"));
+	ruas_error_free(err);
+	err = NULL;
+
+	ruas_config_options o = RUAS_CONFIG_OPTIONS_INIT;
+	o.supervisor_uid = 0;
+	ruas_config_globals g = GLOBALS(.require_command = 1);
+	assert_int_equal(ruas_config_new(&cfg, &g, &o, &err), 0);
+	ruas_project_spec sp = SPEC();
+	assert_int_equal(ruas_config_add_project(cfg, &sp, &err), 0);
+	assert_int_equal(ruas_project_require_command(ruas_config_project_find(cfg, "p")), 1);
+	ruas_project_spec off = SPEC(.name = "q", .require_command = 0);
+	assert_int_equal(ruas_config_add_project(cfg, &off, &err), 0);
+	assert_int_equal(ruas_project_require_command(ruas_config_project_find(cfg, "q")), 0);
+	ruas_project_spec two = SPEC(.name = "r", .require_command = 2);
+	assert_int_equal(ruas_config_add_project(cfg, &two, &err), RUAS_ERR_CONFIG);
+	assert_non_null(strstr(ruas_error_message(err), "require_command must be true or false"));
+	ruas_error_free(err);
+	err = NULL;
+	ruas_config_free(cfg);
+
+	/* Version 3: the bytes after cpu_max are not the library's to read. */
+	assert_int_equal(ruas_config_new(&cfg, NULL, &o, &err), 0);
+	struct {
+		ruas_project_spec spec;
+		char guard[64];
+	} v3;
+	memset(&v3, 0x5a, sizeof v3);
+	assert_int_equal(ruas_project_spec_init(&v3.spec, 3), 0);
+	assert_int_equal(v3.guard[0], 0x5a); /* the init wrote only version 3's bytes */
+	v3.spec.name = "old";
+	v3.spec.work_dir = "/srv/p";
+	v3.spec.command = agent_cmd;
+	assert_int_equal(ruas_config_add_project(cfg, &v3.spec, &err), 0);
+	assert_int_equal(ruas_project_require_command(ruas_config_project_find(cfg, "old")), 0);
+	ruas_config_free(cfg);
 }
 
 /*
@@ -1852,6 +1918,8 @@ static void people_answer(struct buf *chan, const struct payload *p)
 	for (size_t k = 0; k < p->nprobes; k++)
 		report_put_probe(&o, k, PROBE_READABLE);
 	report_put_anchors(&o, 0);
+	for (size_t k = 0; k < p->ncommands; k++)
+		report_put_cmd(&o, k, CMD_FOUND, "/usr/bin/agent", "/usr/bin:/bin");
 	assert_false(o.oom);
 	/* Framed as channel.h says: the body's length, big-endian, and the type. */
 	unsigned char head[5] = {(unsigned char)(o.len >> 24), (unsigned char)(o.len >> 16),
@@ -2039,6 +2107,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_every_key_same_as_file),
 		cmocka_unit_test(test_cgroup_keys),
 		cmocka_unit_test(test_limits_from_code),
+		cmocka_unit_test(test_require_command),
 		cmocka_unit_test(test_globals_version_1),
 		cmocka_unit_test(test_defaults_as_file),
 		cmocka_unit_test(test_duplicate_name),

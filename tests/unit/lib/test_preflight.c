@@ -191,6 +191,7 @@ struct script {
 	const char *acct_reason;
 	int pidns_errno;        /* root's PID namespace: 0 works, -1 no record */
 	const char *pidns_why;
+	int cmd_state;          /* each command's CMD record (0: CMD_FOUND; -1: none) */
 };
 
 /*
@@ -352,6 +353,10 @@ static void emit_report(struct buf *o, const struct script *s, const struct payl
 		assert_int_equal(buf_add(o, as->records->data, as->records->len), 0);
 	if (!as || as->total >= 0)
 		report_put_anchors(o, as && as->total ? (size_t)as->total : as ? as->n : 0);
+	/* Every command there, unless the script says otherwise (issue 28). */
+	for (size_t k = 0; s->cmd_state >= 0 && k < p->ncommands; k++)
+		report_put_cmd(o, k, s->cmd_state ? s->cmd_state : CMD_FOUND,
+			       s->cmd_state == CMD_MISSING ? "" : "/usr/bin/agent", "/usr/bin:/bin");
 	assert_false(o->oom);
 }
 
@@ -1021,6 +1026,52 @@ static void test_config_refuses_uid0_and_supervisor(void **state)
 	/* A user that exists and one that does not are both fine at load. */
 	const struct proj ps[] = {{"a", "t1", "/srv/a", NULL}, {"b", "ghost", "/srv/b", NULL}};
 	ruas_config_free(load(ps, 2, NULL));
+}
+
+/*
+ * Issue 28: each distinct command of a user's projects goes to the helper
+ * once; a command the helper
+ * says is not there is a warning, fatal with require_command; no answer
+ * for it is fatal.
+ */
+static void test_command_not_there(void **state)
+{
+	(void)state;
+	const struct proj ps[] = {
+		{"a", "t1", "/srv/a", NULL},
+		{"b", "t1", "/srv/b", "require_command = true;"},
+	};
+	ruas_config *cfg = load(ps, 2, NULL);
+	struct script sc = {"t1", B_REPORT, 1, 1, "", NULL, 0, NULL, 0, 0, 0, 0};
+	sc.cmd_state = CMD_MISSING;
+	struct fake fk;
+	fake_init(&fk, &sc, 1);
+	ruas_report *rep = run(cfg, &fk, 0);
+	const struct call *c = call_for(&fk, "t1");
+	assert_non_null(c);
+	struct payload p;
+	const char *why;
+	assert_int_equal(payload_decode(c->payload.data, c->payload.len, &p, &why), 0);
+	assert_int_equal(p.ncommands, 1);
+	assert_string_equal(p.commands[0], "agent");
+	payload_free(&p);
+	assert_count(rep, 0, 1);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_WARNING, "command",
+		    "WARNING: project \"a\": the command \"agent\" cannot be run by target user "
+		    "\"t1\": it is not found in the PATH that its login environment starts with, "
+		    "\"/usr/bin:/bin\"");
+	assert_item(rep, 1, 0, RUAS_SEVERITY_FATAL, "command", "require_command is true");
+	assert_true(ruas_report_has_fatal(rep));
+	done(rep, cfg, &fk);
+
+	/* No CMD record at all: not judged, and fatal. */
+	cfg = load(ps, 1, NULL);
+	sc.cmd_state = -1;
+	fake_init(&fk, &sc, 1);
+	rep = run(cfg, &fk, 0);
+	assert_item(rep, 0, 0, RUAS_SEVERITY_FATAL, "command",
+		    "the ruas helper did not say whether the project's command is there");
+	done(rep, cfg, &fk);
 }
 
 static void test_all_ok_and_legacy_skipped(void **state)
@@ -2810,6 +2861,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_fake_user_database_active),
 		cmocka_unit_test(test_config_refuses_uid0_and_supervisor),
 		cmocka_unit_test(test_all_ok_and_legacy_skipped),
+		cmocka_unit_test(test_command_not_there),
 		cmocka_unit_test(test_readable_helper_fatal),
 		cmocka_unit_test(test_only_legacy_makes_no_call),
 		cmocka_unit_test(test_one_call_per_user),

@@ -22,14 +22,18 @@ static const char golden_two[] =
 	"#   ruas-setup install --supervisor orchestrator --target USER ...\n"
 	"#\n"
 	"# Grants user orchestrator passwordless sudo to run commands as the users\n"
-	"# below, and as nobody else. None of them gets a rule of its own;\n"
-	"# each may list its own rules without a password (listpw=never), so\n"
-	"# that ruas check, run as the supervisor, sees a rule that any other\n"
-	"# file gives it.\n"
+	"# below, and as nobody else. None of them gets a rule that grants\n"
+	"# anything; each may list its own rules without a password (listpw=never),\n"
+	"# so that ruas check, run as the supervisor, sees a rule that any other\n"
+	"# file gives it. The rule of each as itself, !ALL, grants nothing: it\n"
+	"# gives that listing a rule to show, so that sudo does not log it as a\n"
+	"# command not allowed.\n"
 	"orchestrator ALL=(coder-a) NOPASSWD: ALL\n"
 	"Defaults:coder-a listpw=never\n"
+	"coder-a ALL=(coder-a) !ALL\n"
 	"orchestrator ALL=(coder-b) NOPASSWD: ALL\n"
-	"Defaults:coder-b listpw=never\n";
+	"Defaults:coder-b listpw=never\n"
+	"coder-b ALL=(coder-b) !ALL\n";
 
 static void test_golden_sorted_distinct(void **state)
 {
@@ -54,7 +58,19 @@ static void test_deterministic_across_order(void **state)
 	assert_string_equal(x, y);
 	/* Never wider than the named targets. */
 	assert_null(strstr(x, "(ALL"));
-	assert_null(strchr(x, '!'));
+	/* A '!' only in the comment, or in each target's own "T ALL=(T) !ALL", which grants nothing. */
+	size_t inert = 0;
+	for (const char *l = x; *l; l = strchr(l, '\n') + 1) {
+		size_t len = (size_t)(strchr(l, '\n') - l);
+		if (*l == '#' || !memchr(l, '!', len))
+			continue;
+		char want[64];
+		snprintf(want, sizeof want, "t%zu ALL=(t%zu) !ALL", inert + 1, inert + 1);
+		assert_int_equal(len, strlen(want));
+		assert_memory_equal(l, want, len);
+		inert++;
+	}
+	assert_int_equal(inert, 3);
 	ruas_free(x);
 	ruas_free(y);
 }

@@ -721,7 +721,13 @@ static void test_crafted_valid_is_accepted(void **state)
 	raw_u32(&raw, 2);  /* judged_trees */
 	raw_str(&raw, "1 /usr/bin");
 	raw_str(&raw, "2 /etc/systemd/system");
+	raw_u32(&raw, 2); /* commands */
+	raw_str(&raw, "claude");
+	raw_str(&raw, "my tool \"x\" $HOME");
 	assert_int_equal(payload_decode(raw.data, raw.len, &p, &why), 0);
+	assert_int_equal(p.ncommands, 2);
+	assert_string_equal(p.commands[1], "my tool \"x\" $HOME");
+	assert_null(p.commands[2]);
 	assert_string_equal(p.known_listing, "");
 	assert_int_equal(p.njudged_trees, 2);
 	assert_string_equal(p.judged_trees[0], "1 /usr/bin");
@@ -834,6 +840,7 @@ static void test_trailing_bytes_refused(void **state)
 	raw_u32(&raw, 0);
 	raw_str(&raw, ""); /* known_listing */
 	raw_u32(&raw, 0);  /* judged_trees */
+	raw_u32(&raw, 0);  /* commands */
 	assert_int_equal(buf_addc(&raw, 'x'), 0);
 	assert_raw_refused(&raw, "trailing");
 	buf_free(&raw);
@@ -1028,6 +1035,24 @@ static void test_anchors_refused_when_malformed(void **state)
 	assert_raw_refused(&raw, "truncated");
 	buf_free(&raw);
 
+	/* Without the commands (the version 17 layout), or with an empty one. */
+	raw = (struct buf)BUF_INIT;
+	raw_check_until_anchors(&raw);
+	raw_u32(&raw, 0);
+	raw_str(&raw, "");
+	raw_u32(&raw, 0);
+	assert_raw_refused(&raw, "truncated");
+	buf_free(&raw);
+	raw = (struct buf)BUF_INIT;
+	raw_check_until_anchors(&raw);
+	raw_u32(&raw, 0);
+	raw_str(&raw, "");
+	raw_u32(&raw, 0);
+	raw_u32(&raw, 1);
+	raw_str(&raw, "");
+	assert_raw_refused(&raw, "command empty");
+	buf_free(&raw);
+
 	/* A judged tree with a NUL in it, or more than are sent. */
 	raw = (struct buf)BUF_INIT;
 	raw_check_until_anchors(&raw);
@@ -1051,6 +1076,7 @@ static void test_anchors_refused_when_malformed(void **state)
 	raw_u32(&raw, 0);
 	raw_str(&raw, "User t may run the following commands on h:\n");
 	raw_u32(&raw, 0);
+	raw_u32(&raw, 0); /* commands */
 	struct payload p;
 	const char *why = NULL;
 	assert_int_equal(payload_decode(raw.data, raw.len, &p, &why), 0);
@@ -1201,6 +1227,7 @@ static void test_flags_checked(void **state)
 		raw_u32(&raw, 0);
 		raw_str(&raw, "");
 		raw_u32(&raw, 0);
+		raw_u32(&raw, 0);
 		const char *why;
 		if (f <= CHECK_FLAGS_ALL)
 			assert_int_equal(decode_raw(&raw, &why), 0);
@@ -1214,6 +1241,7 @@ static void test_flags_checked(void **state)
 	raw_u32(&raw, 0);
 	raw_u32(&raw, 0);
 	raw_str(&raw, "");
+	raw_u32(&raw, 0);
 	raw_u32(&raw, 0);
 	assert_raw_refused(&raw, "check flags unknown");
 	buf_free(&raw);
@@ -1258,8 +1286,8 @@ static void test_hello(void **state)
 	unsigned int v = 0;
 	assert_int_equal(payload_hello_encode(&b), 0);
 	assert_int_equal(b.len, PAYLOAD_HELLO_BODY);
-	assert_memory_equal(b.data, "RUAS\x11", 5);
-	assert_int_equal(PAYLOAD_VERSION, 17);
+	assert_memory_equal(b.data, "RUAS\x12", 5);
+	assert_int_equal(PAYLOAD_VERSION, 18);
 	assert_int_equal(payload_hello_decode(b.data, b.len, &v), 0);
 	assert_int_equal(v, PAYLOAD_VERSION);
 	/* Another version decodes, for the caller to name. */
