@@ -177,11 +177,25 @@ expect "host two's check warns that the service runs in no leaf of its cgroup ye
 playbook --diff -i "$SB/inv-base.yml"
 expect "second run: changed=0 on both hosts" \
 	test "$RC" = 0 -a "$(recap one changed)" = 0 -a "$(recap two changed)" = 0
-# What the recipe of an earlier fleet.md left: the directory root's, 0755, empty.
+# What the recipe of an earlier fleet.md left: the directory root's, 0755,
+# empty. Root's directories are never handed over (an empty /usr/local/sbin
+# would hand over root): refused, with the fix.
 in_two sh -c 'rm -rf /var/log/ruas && mkdir -m 0755 /var/log/ruas'
-# -e gives strings: "false" is false.
 playbook -i "$SB/inv-base.yml" -e ruas_check=false
-expect "an audit_log directory left root's and 0755 is made the supervisor's, 0700" \
+expect "an audit_log directory left root's and 0755 is refused, with the fix" \
+	test "$(recap two failed)" = 1 -a -n "$(tr -s ' \n' '  ' <<<"$PLAY" | grep -F "its directory /var/log/ruas exists and is root's, not the supervisor sup2's: the role gives the supervisor only a directory that it makes itself (if /var/log/ruas is meant for the audit_log alone: chown sup2: /var/log/ruas)")"
+expect "... and left as it was" test "$(in_two stat -c '%U:%G %a' /var/log/ruas)" = "root:root 755"
+# An empty directory of root's elsewhere (the shape of /usr/local/sbin): refused too.
+mkdir -m 0755 /var/log/rootsdir
+inventory "$SB/inv-rootsdir.yml" "$(one_vars no-api; printf 'ruas_settings: {audit_log: /var/log/rootsdir/audit.jsonl}\n')" \
+	"$(two_vars)"
+playbook -i "$SB/inv-rootsdir.yml" -e ruas_check=false
+expect "an empty directory of root's is never handed to the supervisor" \
+	test "$(recap one failed)" = 1 -a "$(stat -c '%U:%G %a' /var/log/rootsdir)" = "root:root 755"
+# The operator's fix, then the play; -e gives strings: "false" is false.
+in_two chown sup2: /var/log/ruas
+playbook -i "$SB/inv-base.yml" -e ruas_check=false
+expect "once it is the supervisor's, the role makes it 0700 and its group the supervisor's" \
 	test "$(in_two stat -c '%U:%G %a' /var/log/ruas)" = "sup2:sup2 700"
 expect "-e ruas_check=false skips the check" \
 	test "$RC" = 0 -a -z "$(grep -F 'ruas_check_report of' <<<"$PLAY")" -a \
@@ -231,6 +245,13 @@ noacl_play --check --diff -i "$SB/inv-base.yml" --limit one
 expect "check mode without getfacl and setfacl runs through, predicting nothing to change" \
 	test "$RC" = 0 -a "$(recap one failed)" = 0 -a "$(recap one changed)" = 0
 expect "... with no error of a missing program" hasnt "$PLAY" "No such file or directory"
+# A chmod after the grant masks it (mask ---): check mode must not call that granted.
+acl_mode=$(stat -c %a "$EXACT_DIR")
+chmod 700 "$EXACT_DIR"
+noacl_play --check --diff -i "$SB/inv-base.yml" --limit one
+expect "... and predicts the change of a grant that a chmod masked (mode $acl_mode, then 700)" \
+	test "$RC" = 0 -a "$(recap one changed)" = 1
+chmod "$acl_mode" "$EXACT_DIR"
 
 # ------------------------------------------------------------------ check mode
 inventory "$SB/inv-next.yml" "$(one_vars no-api | sed 's/name: web, run_as_user: web-agent/name: web, run_as_user: new-agent/')" "$(two_vars LC_ALL)"
@@ -294,6 +315,11 @@ expect "... noninteractive, and reports the installed ruas" \
 apt_module '{"method": "apt", "deb_packages": ["-oAPT::Get::Show-Versions=1", "ruas"], "apt_get": "'$SB/fake-apt-get'"}'
 expect "... a package name apt-get would read as an option is refused, apt-get not run" \
 	test "$RC" != 0 -a ! -e "$SB/apt-argv" -a -n "$(grep -F 'must be Debian package names' <<<"$PLAY")"
+for name in sudo- ruas+ rua. 'rua.*' libruas0=0.1.0 ruas/unstable; do
+	apt_module '{"method": "apt", "deb_packages": ["ruas", "'"$name"'"], "apt_get": "'$SB/fake-apt-get'"}'
+	expect "... and $name, which apt-get would read as a removal, an install, a pattern or a version" \
+		test "$RC" != 0 -a ! -e "$SB/apt-argv" -a -n "$(grep -F 'must be Debian package names' <<<"$PLAY")"
+done
 
 # ------------------------------------------------------------------ failures
 frag_one=$(snapshot_file "$F1")
@@ -397,9 +423,9 @@ inventory "$SB/inv-bad10.yml" "$(one_vars no-api; printf 'ruas_settings: {audit_
 	"$(two_vars | sed 's|^  audit_log: .*|  audit_log: /srv/shared/audit.jsonl|')"
 playbook -i "$SB/inv-bad10.yml"
 expect "an audit_log right in /srv fails the play, asking for a directory of its own" \
-	test "$(recap one failed)" = 1 -a -n "$(grep -F 'audit_log /srv/audit.jsonl: its directory /srv is a directory of the system that holds other files; give the audit_log a directory of its own' <<<"$PLAY")"
-expect "... and one beside other files too" \
-	test "$(recap two failed)" = 1 -a -n "$(grep -F 'its directory /srv/shared is a directory that holds other files (notes)' <<<"$PLAY")"
+	test "$(recap one failed)" = 1 -a -n "$(grep -F 'audit_log /srv/audit.jsonl: its directory /srv is right below /; give the audit_log a directory of its own' <<<"$PLAY")"
+expect "... and one of root's with other files too" \
+	test "$(recap two failed)" = 1 -a -n "$(grep -F "its directory /srv/shared exists and is root's, not the supervisor sup2's" <<<"$PLAY")"
 expect "... neither directory changed, nor the configuration" \
 	test "$(stat -c '%U:%G %a' /srv)" = "$srv_one" -a "$(in_two stat -c '%U %a' /srv/shared)" = "root 755" -a \
 	"$(snapshot_file "$CONF")" = "$conf_one"
@@ -468,6 +494,14 @@ expect "... by userdel without -r: its home and its work_dir stay" \
 	test -n "$(in_two ls -d /home/ops-agent /srv/ops)"
 playbook -i "$SB/inv-retire2.yml" --limit two
 expect "... a second run: changed=0" test "$RC" = 0 -a "$(recap two changed)" = 0
+# A retired project whose run_as_user names a system account (by mistake): never removed.
+inventory "$SB/inv-retire3.yml" "$(one_vars no-api)" \
+	"$(retire_vars ', remove_user: true'; echo '  - {name: sys, run_as_user: daemon, work_dir: /srv/sys, command: [id], state: absent, remove_user: true}')"
+expect "(the inventory retires a project of daemon)" grep -q 'run_as_user: daemon' "$SB/inv-retire3.yml"
+playbook -i "$SB/inv-retire3.yml" --limit two
+expect "remove_user: true never removes a system account (daemon), and says why" \
+	test "$RC" != 0 -a -n "$(in_two getent passwd daemon)" -a \
+	-n "$(tr -s ' \n' '  ' <<<"$PLAY" | grep -E "user daemon \(uid 1\) is below UID_MIN [0-9]+ of /etc/login.defs, a system account, not one that ruas-setup useradd makes: not removed")"
 
 # Meant: an empty list with ruas_allow_empty removes host two's projects and fragment.
 inventory "$SB/inv-empty.yml" "$(one_vars no-api)" \

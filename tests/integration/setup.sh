@@ -547,7 +547,7 @@ expect "check as root: the other supervisor's fragment, with ruas-setup prune as
 expect "check as root: the fragment of users in no project, with the same fix" \
 	grep -qxF "/etc/sudoers.d/ruas-gone	/etc/sudoers.d/ruas-gone, written by ruas-setup, lets user \"pr-sup\" run commands as \"pr-gone\" (in no project) without a password.	ruas-setup prune --config $PC (as root) removes it." <<<"$W"
 expect "check as root: the mixed one, with its regeneration as the fix" \
-	grep -qF "/etc/sudoers.d/ruas-mixed	/etc/sudoers.d/ruas-mixed, written by ruas-setup, lets user \"pr-sup\" run commands as \"pr-gone\" (in no project) without a password, beside users of projects.	ruas-setup install --supervisor pr-sup --config $PC (as root) regenerates it" <<<"$W"
+	grep -qF "/etc/sudoers.d/ruas-mixed	/etc/sudoers.d/ruas-mixed, written by ruas-setup, lets user \"pr-sup\" run commands as \"pr-gone\" (in no project) without a password, beside users of projects.	ruas-setup install --supervisor pr-sup --config $PC --name ruas-mixed (as root) regenerates it" <<<"$W"
 expect "check as root: every item holds to ruas(1)'s schema" \
 	perl "$abs_top_srcdir/tests/integration/json_items.pl" <"$SB/out"
 "$RUAS" check -c "$PC" >"$SB/out" 2>"$SB/err"
@@ -600,9 +600,9 @@ expect "prune: ... both" has "$OUT" "removed /etc/sudoers.d/ruas-gone (superviso
 expect "prune: removed them" test ! -e /etc/sudoers.d/ruas-pr-old -a ! -e /etc/sudoers.d/ruas-gone
 expect "prune: every other file of sudoers.d is byte for byte as it was" test "$(kept_files)" = "$before"
 expect "prune: a fragment that mixes current and stray targets is reported with its fix" \
-	has "$ERR" "/etc/sudoers.d/ruas-mixed: it grants pr-gone, in no project, beside current targets; regenerate it: ruas-setup install --supervisor pr-sup --config $PC"
+	has "$ERR" "/etc/sudoers.d/ruas-mixed: it grants pr-gone, in no project, beside current targets; regenerate it: ruas-setup install --supervisor pr-sup --config $PC --name ruas-mixed"
 expect "prune: a headed file with a line ruas-setup never writes is reported, not removed" \
-	has "$ERR" "/etc/sudoers.d/ruas-odd: it has ruas-setup's header, but line 11 is not one ruas-setup writes"
+	has "$ERR" "/etc/sudoers.d/ruas-odd: it has ruas-setup's header, but line 14 is not one ruas-setup writes"
 expect "prune: the policy still passes visudo -c" visudo -cq
 expect "prune: the current supervisor still sudoes to its targets" as_user pr-sup sudo -n -iu pr-a -- true
 setup prune --config "$PC"

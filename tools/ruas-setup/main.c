@@ -53,7 +53,8 @@ static void usage(FILE *f)
 	      "           removed\n"
 	      "\n"
 	      "  other options: --visudo PATH, --sudo PATH, --helper PATH, --systemctl PATH\n"
-	      "exit status: 0 ok, 1 a validation failed (nothing changed),\n"
+	      "exit status: 0 ok, 1 a validation failed (nothing changed), or prune could\n"
+	      "             not remove a file (the others it names are removed),\n"
 	      "             2 usage error or refused input (nothing printed or written)\n",
 	      f);
 }

@@ -61,6 +61,19 @@ static void why_stray(const struct fragment_scan *s, const struct fragment_entry
 		snprintf(out, n, "supervisor %s; %s in no project", e->f.supervisor, targets);
 }
 
+/*
+ * The options that make install write e itself, not ruas-SUPERVISOR beside it:
+ * " --name NAME" and " --sudoers-dir DIR" when they are not the defaults.
+ */
+static void install_place(char *out, size_t n, const char *dir, const struct fragment_entry *e)
+{
+	char def[sizeof "ruas-" + RUAS_USER_NAME_MAX];
+	snprintf(def, sizeof def, "ruas-%s", e->f.supervisor);
+	int named = strcmp(e->name, def) != 0, other_dir = strcmp(dir, "/etc/sudoers.d") != 0;
+	snprintf(out, n, "%s%s%s%s", named ? " --name " : "", named ? e->name : "",
+		 other_dir ? " --sudoers-dir " : "", other_dir ? dir : "");
+}
+
 /* What prune leaves, and says so on stderr. */
 static void note_left(const struct setup_args *a, const char *dir, const struct fragment_entry *e,
 		      const char *const *users)
@@ -72,9 +85,11 @@ static void note_left(const struct setup_args *a, const char *dir, const struct 
 		return;
 	}
 	char *stray = fragment_targets_text(e, users, 0);
+	char where[512];
+	install_place(where, sizeof where, dir, e);
 	setup_fail(0, "left %s/%s: it grants %s, in no project, beside current targets; "
-		   "regenerate it: ruas-setup install --supervisor %s --config %s",
-		   dir, e->name, stray ? stray : "some users", e->f.supervisor, a->config);
+		   "regenerate it: ruas-setup install --supervisor %s --config %s%s",
+		   dir, e->name, stray ? stray : "some users", e->f.supervisor, a->config, where);
 	free(stray);
 }
 
@@ -103,8 +118,9 @@ static int remove_stray(const struct setup_args *a, const char *dir, int dfd,
 			printf("removed %s/%s (%s)\n", dir, e->name, why);
 		}
 	}
-	if (!a->dry_run)
-		fsync(dfd);
+	/* The removals made durable; a failure is said, as the removals were made. */
+	if (!a->dry_run && fsync(dfd) < 0)
+		rc = setup_fail(SETUP_FAILED, "cannot sync %s: %s", dir, strerror(errno));
 	return rc;
 }
 

@@ -76,6 +76,11 @@ static struct words msg_fragment(const struct ruas_config *cfg, const struct fra
 		buf_adds(&b, "ruas-setup install --supervisor ");
 		buf_adds(&b, e->f.supervisor);
 		config_arg(&b, cfg);
+		/* Under its own name, or install writes ruas-SUPERVISOR beside it. */
+		if (strncmp(e->name, "ruas-", 5) != 0 || strcmp(e->name + 5, e->f.supervisor) != 0) {
+			buf_adds(&b, " --name ");
+			quote_shell(&b, e->name);
+		}
 		buf_adds(&b, " (as root) regenerates it; ruas-setup prune leaves a fragment that "
 			     "still grants users of projects.\n");
 	} else {
@@ -86,14 +91,14 @@ static struct words msg_fragment(const struct ruas_config *cfg, const struct fra
 	return msg_words(&b, fx, b.len);
 }
 
-/* The supervisors taken as current: the key's; else this user, unless root. */
-static const char *current_supervisor(const struct ruas_config *cfg, int root)
+/*
+ * The supervisor taken as current: the key's; else none, and the scan takes
+ * those whose fragments grant users of projects, as ruas-setup prune does, so
+ * that what the check calls stray is what prune removes (whoever runs it).
+ */
+static const char *current_supervisor(const struct ruas_config *cfg)
 {
-	if (cfg->supervisor)
-		return cfg->supervisor;
-	return root || !cfg->supervisor_name || cfg->supervisor_name[0] == '#'
-		       ? NULL
-		       : cfg->supervisor_name;
+	return cfg->supervisor;
 }
 
 static char **project_users(const struct ruas_config *cfg)
@@ -134,7 +139,7 @@ static int open_sudoers_d(const char *fs_root, int *fd)
 }
 
 int report_setup_fragments(ruas_report *rep, const struct ruas_config *cfg,
-			   const char *fs_root, int root)
+			   const char *fs_root)
 {
 	int dfd;
 	if (open_sudoers_d(fs_root, &dfd) < 0)
@@ -146,7 +151,7 @@ int report_setup_fragments(ruas_report *rep, const struct ruas_config *cfg,
 	int r = -1;
 	if (!users)
 		goto out;
-	if (fragment_scan(dfd, current_supervisor(cfg, root), (const char *const *)users,
+	if (fragment_scan(dfd, current_supervisor(cfg), (const char *const *)users,
 			  &s) < 0) {
 		/* Not listable (EACCES): as unreadable; another error: nothing to say. */
 		r = errno == ENOMEM ? -1 : errno == EACCES ? note_unjudged(rep) : 0;

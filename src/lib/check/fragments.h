@@ -13,12 +13,11 @@
 
 /*
  * Reads fs_root's (NULL: the host's) /etc/sudoers.d. The current
- * supervisor is cfg's supervisor key; unset, the user of this process when
- * it is not root, else every supervisor of a fragment that grants a user
- * of a project. A directory or a fragment this user cannot read (0750
+ * supervisor is cfg's supervisor key; unset, every supervisor of a fragment
+ * that grants a user of a project, as ruas-setup prune takes it. A directory or a fragment this user cannot read (0750
  * and 0440 root) is noted as unjudged, not a finding. -1 on OOM.
  */
 int report_setup_fragments(ruas_report *rep, const struct ruas_config *cfg,
-			   const char *fs_root, int root);
+			   const char *fs_root);
 
 #endif

@@ -216,10 +216,10 @@ static void key_join(struct key_run *kr)
 }
 
 /* What a check says of the host once (host_notes.h): never kept, judged at each check. */
-static int host_notes(ruas_report *rep, const ruas_config *cfg, const char *fs_root, int root)
+static int host_notes(ruas_report *rep, const ruas_config *cfg, const char *fs_root)
 {
 	return report_proc_cmdlines(rep, fs_root) | report_not_judged(rep, fs_root) |
-	       report_setup_fragments(rep, cfg, fs_root, root);
+	       report_setup_fragments(rep, cfg, fs_root);
 }
 
 /* The jobs' shared part (engine.h); probe_host: the probes' host key, made here. */
@@ -247,7 +247,7 @@ static int reused(ruas_report **out, const ruas_config *cfg, unsigned int flags,
 	int real = !runner->fs_root && !(flags & PREFLIGHT_FRESH_HOST);
 	if (!real || !(flags & PREFLIGHT_REUSE_VERDICT) || !(*out = verdict_reuse(cfg)))
 		return 0;
-	if (host_notes(*out, cfg, NULL, runner->root) == 0)
+	if (host_notes(*out, cfg, NULL) == 0)
 		return 1;
 	ruas_report_free(*out);
 	*out = NULL;
@@ -310,7 +310,7 @@ int preflight_run(ruas_report **out, const ruas_config *cfg,
 			rc = RUAS_ERR_NOMEM;
 	}
 	if (report_helper_readable(cfg, run.helper, rep) < 0 || report_shared_users(cfg, rep) < 0 ||
-	    report_root_password(cfg, rep) < 0 || host_notes(rep, cfg, runner->fs_root, runner->root) < 0)
+	    report_root_password(cfg, rep) < 0 || host_notes(rep, cfg, runner->fs_root) < 0)
 		rc = RUAS_ERR_NOMEM;
 done:
 	key_join(&key);

@@ -20,12 +20,11 @@ description:
     before the configuration that names it is written.
   - Missing directories above it are made root's, 0755, one component at a time, never
     through a symlink; existing ones are left as they are (ruas check judges them).
-  - An existing directory is made the supervisor's and 0700 only when it holds nothing
-    but the audit_log and its rotated copies (C(NAME.1), C(NAME.2.gz), ...), such as one
-    that an earlier attempt left root's and 0755. A directory that holds anything else is
-    refused, and so are a directory right below C(/), a mount point, one of the system's
-    shared directories (C(/var/log) itself, C(/srv), C(/opt), ...), even empty, and a
-    symlink in its place.
+  - An existing directory is taken only when it is the supervisor's already (its group
+    and mode are then set); any other, such as one of root's, is refused with the fix
+    (a chown to the supervisor, by hand), since handing over a directory of the system (an empty
+    C(/usr/local/sbin), say) could hand over root. A directory right below C(/) and a
+    symlink in its place are refused too, before anything is made.
   - Supports check mode and diff mode.
 options:
   path:
@@ -58,54 +57,44 @@ msg:
 '''
 
 
-# Directories of the system that hold others' files, even when empty: never the supervisor's.
-SHARED = ('/var', '/var/log', '/var/lib', '/var/cache', '/var/tmp', '/var/spool', '/var/mail',
-          '/var/opt', '/var/local', '/var/backups', '/usr/local', '/usr/share', '/usr/lib')
+def refuse(module, path, directory, why):
+    module.fail_json(msg='audit_log %s: its directory %s %s; give the audit_log a directory of '
+                     'its own, such as /var/log/ruas/%s, which the role makes the '
+                     'supervisor\'s' % (path, directory, why, os.path.basename(path)))
 
 
-def shared(module, path, directory, name, fd):
-    """Fails the task when directory is not one the audit_log can have for itself."""
-    st, up = os.fstat(fd), os.stat('..', dir_fd=fd, follow_symlinks=False)
-    why = None
-    if directory.count('/') < 2 or directory in SHARED:
-        why = 'a directory of the system that holds other files'
-    elif st.st_dev != up.st_dev:
-        why = 'a mount point'
-    else:
-        others = [e for e in os.listdir(fd) if e != name and not e.startswith(name + '.')]
-        if others:
-            why = 'a directory that holds other files (%s)' % ', '.join(sorted(others)[:5])
-    if why:
-        module.fail_json(msg='audit_log %s: its directory %s is %s; give the audit_log a '
-                         'directory of its own, such as /var/log/ruas/%s, which the role makes '
-                         'the supervisor\'s' % (path, directory, why, name))
-
-
-def walk(module, parts, make):
-    """A descriptor of /parts[0]/.../parts[-1] (never through a symlink), making the missing
-    ones root's 0755 when make; None when one is missing and not made. (fd, made)."""
+def walk(module, parts):
+    """(fd, n): a descriptor of the deepest existing directory of /parts[0]/.../parts[-1],
+    reached without a symlink, and how many of parts it is (len(parts): all exist)."""
     fd = os.open('/', os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    made = False
-    for c in parts:
+    for i, c in enumerate(parts):
         try:
             nfd = os.open(c, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
                           dir_fd=fd)
         except FileNotFoundError:
-            if not make:
-                os.close(fd)
-                return None, True
-            os.mkdir(c, 0o755, dir_fd=fd)
-            nfd = os.open(c, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
-                          dir_fd=fd)
-            os.fchmod(nfd, 0o755)
-            made = True
+            return fd, i
         except OSError as e:
             os.close(fd)
             module.fail_json(msg='audit_log: %s is not a directory of its own (%s); refusing'
-                             % ('/' + '/'.join(parts[:parts.index(c) + 1]), e.strerror))
+                             % ('/' + '/'.join(parts[:i + 1]), e.strerror))
         os.close(fd)
         fd = nfd
-    return fd, made
+    return fd, len(parts)
+
+
+def make_rest(fd, rest, uid, gid):
+    """Makes rest below fd (which it closes): root's 0755 above, the last one uid:gid 0700.
+    The last one's fd."""
+    for i, c in enumerate(rest):
+        last = i == len(rest) - 1
+        os.mkdir(c, 0o700 if last else 0o755, dir_fd=fd)
+        nfd = os.open(c, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+        os.close(fd)
+        fd = nfd
+        if last:
+            os.fchown(fd, uid, gid)
+        os.fchmod(fd, 0o700 if last else 0o755)
+    return fd
 
 
 def main():
@@ -118,33 +107,42 @@ def main():
     if not path.startswith('/') or '..' in parts or len(parts) < 2 or path.endswith('/'):
         module.fail_json(msg='audit_log %r must be an absolute path of a file in a directory '
                          'below /, without ..' % path)
-    directory, name = '/' + '/'.join(parts[:-1]), parts[-1]
+    directory, owner = '/' + '/'.join(parts[:-1]), p['owner']
+    if len(parts) < 3:
+        refuse(module, path, directory, 'is right below /')
     try:
-        pw = pwd.getpwnam(p['owner'])
+        pw = pwd.getpwnam(owner)
     except KeyError:
         if not module.check_mode:
-            module.fail_json(msg='the supervisor %s does not exist' % p['owner'])
+            module.fail_json(msg='the supervisor %s does not exist' % owner)
         pw = None
-    fd, made = walk(module, parts[:-1], not module.check_mode)
+    fd, n = walk(module, parts[:-1])
     result = dict(directory=directory)
-    if fd is None:  # check mode, missing
-        result.update(changed=True, msg='would make %s, %s 0700' % (directory, p['owner']),
-                      diff=dict(before='', after='%s %s 0700\n' % (directory, p['owner']),
-                                before_header=directory, after_header=directory))
-        module.exit_json(**result)
+    after = '%s %s:%s 700\n' % (directory, owner, group_name(pw.pw_gid) if pw else owner)
     try:
-        shared(module, path, directory, name, fd)
+        if n < len(parts) - 1:
+            # Missing: made here, so it holds nothing of anyone else's.
+            if not module.check_mode:
+                fd = make_rest(fd, parts[n:-1], pw.pw_uid, pw.pw_gid)
+            result.update(changed=True, msg=('would make ' if module.check_mode else 'made ') +
+                          after.strip(),
+                          diff=dict(before='', after=after, before_header=directory,
+                                    after_header=directory))
+            module.exit_json(**result)
         st = os.fstat(fd)
-        want_uid = pw.pw_uid if pw else None
-        want_gid = pw.pw_gid if pw else None
         before = '%s %s:%s %o\n' % (directory, owner_name(st.st_uid), group_name(st.st_gid),
                                     stat.S_IMODE(st.st_mode))
-        changed = made or pw is None or (st.st_uid, st.st_gid) != (want_uid, want_gid) or \
-            stat.S_IMODE(st.st_mode) != 0o700
-        after = '%s %s:%s 700\n' % (directory, p['owner'],
-                                    group_name(want_gid) if pw else p['owner'])
+        # An existing directory is taken only when it is the supervisor's already: handing
+        # over one of root's (an empty /usr/local/sbin, say) could hand over root.
+        if pw is None or st.st_uid != pw.pw_uid:
+            refuse(module, path, directory,
+                   'exists and is %s\'s, not the supervisor %s\'s: the role gives the supervisor '
+                   'only a directory that it makes itself (if %s is meant for the audit_log '
+                   'alone: chown %s: %s)' % (owner_name(st.st_uid), owner, directory, owner,
+                                             directory))
+        changed = st.st_gid != pw.pw_gid or stat.S_IMODE(st.st_mode) != 0o700
         if changed and not module.check_mode:
-            os.fchown(fd, want_uid, want_gid)
+            os.fchown(fd, pw.pw_uid, pw.pw_gid)
             os.fchmod(fd, 0o700)
     finally:
         os.close(fd)

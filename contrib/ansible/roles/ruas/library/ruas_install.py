@@ -24,8 +24,9 @@ short_description: Install ruas (apt, deb, source or none) and report where it i
 description:
   - I(method=apt) - the packages I(deb_packages) from the host's configured apt
     repositories, C(apt-get install -y --no-install-recommends NAME...) run without a
-    shell, only when one of them is not installed; names are Debian package names
-    (nothing that apt-get could read as an option). Check mode predicts from
+    shell, only when one of them is not installed; names are Debian package names of
+    lower-case letters, digits and inner hyphens, which apt-get reads as exactly that
+    package (never an option, a removal C(NAME-), or a pattern with C(.) or C(+)). Check mode predicts from
     C(dpkg-query) alone. It does not update the package lists.
   - I(method=deb) - the packages I(deb_packages) from I(deb_dir) (one C(NAME_*.deb) each),
     installed with apt-get when a package is missing or of another version.
@@ -114,8 +115,10 @@ config_path:
   sample: /etc/ruas/ruas.conf
 '''
 
-# A Debian package name (Debian Policy 5.6.1): never an option to apt-get.
-PACKAGE = re.compile(r'^[a-z0-9][a-z0-9+.-]+\Z')
+# A Debian package name (Debian Policy 5.6.1) that apt-get reads as that one name: not an
+# option (-), not a removal (a final -) or an install (a final +) modifier, not a pattern
+# ('.', '+': apt-get matches a name with them as a regex when no package has it).
+PACKAGE = re.compile(r'^[a-z0-9][a-z0-9-]*[a-z0-9]\Z')
 
 
 def paths(prefix):
@@ -161,7 +164,9 @@ def apt(module, p):
     bad = [n for n in p['deb_packages'] if not PACKAGE.match(n)]
     if bad or not p['deb_packages']:
         module.fail_json(msg='ruas_deb_packages must be Debian package names '
-                         '([a-z0-9][a-z0-9+.-]+): %r' % (bad or p['deb_packages']))
+                         'of letters, digits and inner hyphens (no option, no final - or +, '
+                         'no . or + that apt-get reads as a pattern): %r'
+                         % (bad or p['deb_packages']))
     todo = []
     for pkg in p['deb_packages']:
         rc, have, _ = run(module, ['dpkg-query', '--show', '--showformat',

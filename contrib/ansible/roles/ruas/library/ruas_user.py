@@ -206,6 +206,7 @@ def make_dirs(path):
 
 
 ACL_USER = 0x02  # e_tag of a named user's entry (linux/posix_acl_xattr.h)
+ACL_MASK = 0x10  # e_tag of the mask, which bounds every named entry (a chmod sets it)
 
 
 def acl_has_rwx(d, attr, uid):
@@ -217,12 +218,16 @@ def acl_has_rwx(d, attr, uid):
         return False  # none, or no ACLs on this filesystem
     if len(raw) < 4 or int.from_bytes(raw[:4], 'little') != 2:
         return False
+    user, mask = False, 7
     for off in range(4, len(raw) - 7, 8):
         tag, perm = (int.from_bytes(raw[off + i:off + i + 2], 'little') for i in (0, 2))
         if tag == ACL_USER and perm & 7 == 7 and int.from_bytes(raw[off + 4:off + 8],
                                                                 'little') == uid:
-            return True
-    return False
+            user = True
+        elif tag == ACL_MASK:
+            mask = perm & 7
+    # A mask without rwx (a chmod 700 after the grant) leaves the entry without effect.
+    return user and mask == 7
 
 
 def acl_granted(user, d):
@@ -294,6 +299,19 @@ def processes_of(uid):
     return sorted(pids)
 
 
+def login_defs_uid_min():
+    """UID_MIN of /etc/login.defs, as useradd reads it (1000 when it is not set)."""
+    try:
+        with open('/etc/login.defs', encoding='utf-8', errors='replace') as f:
+            for line in f:
+                w = line.split()
+                if len(w) >= 2 and w[0] == 'UID_MIN' and w[1].isdigit():
+                    return int(w[1])
+    except OSError:
+        pass
+    return 1000
+
+
 def absent(module, p):
     """userdel without -r: the home, the work_dirs and the files stay."""
     name = p['name']
@@ -303,6 +321,14 @@ def absent(module, p):
         module.exit_json(changed=False, name=name, msg='user %s is absent' % name)
     if pw.pw_uid == 0:
         module.fail_json(msg='user %s has uid 0 (it is root); not removed' % name)
+    # ruas-setup useradd makes accounts of the normal range: one below it (sshd, say) is a
+    # system account that a retired project's run_as_user names by mistake.
+    uid_min = login_defs_uid_min()
+    if pw.pw_uid < uid_min:
+        module.fail_json(msg='user %s (uid %d) is below UID_MIN %d of /etc/login.defs, a system '
+                         'account, not one that ruas-setup useradd makes: not removed; remove '
+                         'it by hand (userdel %s) if that is meant' % (name, pw.pw_uid, uid_min,
+                                                                       name))
     pids = processes_of(pw.pw_uid)
     if pids:
         module.fail_json(msg='user %s (uid %d) still runs %d process(es), pids %s: not removed. '
