@@ -3,7 +3,8 @@
  * fuzz_sudoers - user-name validation together with fragment generation.
  * Property: for every accepted input, the fragment grants the supervisor
  * exactly the named runas users, one rule each, and nothing else, and
- * lets each of them list its own rules (listpw=never). Accepted
+ * lets each of them list its own rules (listpw=never), where each has a
+ * rule as itself that grants nothing ("T ALL=(T) !ALL"). Accepted
  * fragments are also written to $FUZZ_SUDOERS_SAMPLES (when set) for
  * fuzz/run.sh to check with visudo.
  */
@@ -42,11 +43,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (r == 0) {
 		/*
 		 * Every non-comment line is "SUP ALL=(T) NOPASSWD: ALL" for a named
-		 * T, each followed by "Defaults:T listpw=never" for the same T.
+		 * T, each followed by "Defaults:T listpw=never" and "T ALL=(T) !ALL"
+		 * for the same T.
 		 */
 		size_t rules = 0;
 		char *lsave = NULL;
-		const char *prev_target = NULL;
+		const char *prev_target = NULL, *listed = NULL;
 		for (char *line = strtok_r(frag, "\n", &lsave); line; line = strtok_r(NULL, "\n", &lsave)) {
 			if (line[0] == '#')
 				continue;
@@ -56,7 +58,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				snprintf(want, sizeof want, "Defaults:%s listpw=never", prev_target);
 				if (strcmp(line, want) != 0)
 					__builtin_trap();
+				listed = prev_target;
 				prev_target = NULL;
+				continue;
+			}
+			if (listed) {
+				/* Then the target's rule as itself, which grants nothing. */
+				snprintf(want, sizeof want, "%s ALL=(%s) !ALL", listed, listed);
+				if (strcmp(line, want) != 0)
+					__builtin_trap();
+				listed = NULL;
 				continue;
 			}
 			for (size_t i = 1; i < n && !prev_target; i++) {
@@ -68,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				__builtin_trap();
 			rules++;
 		}
-		if (prev_target)
+		if (prev_target || listed)
 			__builtin_trap();
 		size_t distinct = 0;
 		for (size_t i = 1; i < n; i++) {

@@ -28,7 +28,8 @@ lib=(lib/config/config.c lib/config/file.c lib/config/syntax_hint.c lib/config/p
 	lib/config/audit_keys.c lib/audit/log_file.c lib/audit/count.c
 	lib/config/new.c lib/config/project.c lib/config/limits.c lib/config/source.c
 	lib/account.c lib/check/group_risk.c common/buf.c lib/error.c common/proc.c common/names.c
-	common/env_rules.c common/path.c common/quote.c common/strv.c lib/config/sudo_allowed.c)
+	common/env_rules.c common/path.c common/quote.c common/strv.c lib/config/sudo_allowed.c
+	lib/config/require_command.c)
 src() { for f in "$@"; do printf '%s\n' "$top/src/$f"; done; }
 build() { # NAME SOURCES... -- LIBS...
 	local name=$1
@@ -65,7 +66,7 @@ for m in "${controls[@]}"; do
 done
 # shellcheck disable=SC2046
 build fuzz_report "$here/fuzz_report.c" $(proto proto/helper_report.c \
-	proto/helper_report_read.c proto/helper_report_write.c)
+	proto/helper_report_read.c proto/helper_report_write.c proto/helper_report_cmd.c)
 # shellcheck disable=SC2046
 build fuzz_agent "$here/fuzz_agent.c" $(proto proto/agent.c)
 # shellcheck disable=SC2046
