@@ -36,6 +36,11 @@ int setup_fragment_name_read(const char *name)
 	return n > 0 && !strchr(name, '.') && name[n - 1] != '~';
 }
 
+int setup_fragment_default_name(const char *name, const char *supervisor)
+{
+	return strncmp(name, "ruas-", 5) == 0 && strcmp(name + 5, supervisor) == 0;
+}
+
 /* A plain user name of exactly len bytes at s, copied to out. 1 yes, 0 no. */
 static int take_name(const char *s, size_t len, user_name out)
 {

@@ -43,6 +43,13 @@ struct setup_fragment {
  */
 int setup_fragment_name_read(const char *name);
 
+/*
+ * 1 when name is the one ruas-setup install gives supervisor's fragment
+ * without --name ("ruas-SUPERVISOR"); a fix that regenerates a file of
+ * another name must pass --name, or install writes a second one beside it.
+ */
+int setup_fragment_default_name(const char *name, const char *supervisor);
+
 /* Judges text (len bytes, NULs included) into *f. 0, or -1 when out of memory. */
 int setup_fragment_parse(const char *text, size_t len, struct setup_fragment *f);
 

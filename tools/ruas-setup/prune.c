@@ -67,9 +67,8 @@ static void why_stray(const struct fragment_scan *s, const struct fragment_entry
  */
 static void install_place(char *out, size_t n, const char *dir, const struct fragment_entry *e)
 {
-	char def[sizeof "ruas-" + RUAS_USER_NAME_MAX];
-	snprintf(def, sizeof def, "ruas-%s", e->f.supervisor);
-	int named = strcmp(e->name, def) != 0, other_dir = strcmp(dir, "/etc/sudoers.d") != 0;
+	int named = !setup_fragment_default_name(e->name, e->f.supervisor);
+	int other_dir = strcmp(dir, "/etc/sudoers.d") != 0;
 	snprintf(out, n, "%s%s%s%s", named ? " --name " : "", named ? e->name : "",
 		 other_dir ? " --sudoers-dir " : "", other_dir ? dir : "");
 }

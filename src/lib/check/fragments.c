@@ -77,7 +77,7 @@ static struct words msg_fragment(const struct ruas_config *cfg, const struct fra
 		buf_adds(&b, e->f.supervisor);
 		config_arg(&b, cfg);
 		/* Under its own name, or install writes ruas-SUPERVISOR beside it. */
-		if (strncmp(e->name, "ruas-", 5) != 0 || strcmp(e->name + 5, e->f.supervisor) != 0) {
+		if (!setup_fragment_default_name(e->name, e->f.supervisor)) {
 			buf_adds(&b, " --name ");
 			quote_shell(&b, e->name);
 		}

@@ -201,6 +201,12 @@ static void test_names_sudo_reads(void **state)
 	assert_false(setup_fragment_name_read(".ruas-sup.ruas-new-0000"));
 	assert_false(setup_fragment_name_read("ruas-sup~"));
 	assert_false(setup_fragment_name_read("README.md"));
+	/* The name install gives without --name: only "ruas-" and the supervisor, exactly. */
+	assert_true(setup_fragment_default_name("ruas-sup", "sup"));
+	assert_false(setup_fragment_default_name("ruas-sup2", "sup"));
+	assert_false(setup_fragment_default_name("ruas-su", "sup"));
+	assert_false(setup_fragment_default_name("custom-frag", "sup"));
+	assert_false(setup_fragment_default_name("sup", "sup"));
 }
 
 static void test_read_at(void **state)
