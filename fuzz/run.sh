@@ -29,7 +29,7 @@ lib=(lib/config/config.c lib/config/file.c lib/config/syntax_hint.c lib/config/p
 	lib/config/new.c lib/config/project.c lib/config/limits.c lib/config/source.c
 	lib/account.c lib/check/group_risk.c common/buf.c lib/error.c common/proc.c common/names.c
 	common/env_rules.c common/path.c common/quote.c common/strv.c lib/config/sudo_allowed.c
-	lib/config/require_command.c)
+	lib/config/require_command.c lib/config/credentials.c lib/config/git_hosts.c)
 src() { for f in "$@"; do printf '%s\n' "$top/src/$f"; done; }
 build() { # NAME SOURCES... -- LIBS...
 	local name=$1

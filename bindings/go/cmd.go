@@ -75,6 +75,18 @@ type Cmd struct {
 	// PTY is the spawn option pty.
 	PTY PTYMode
 
+	// Credentials gives the run's credentials beyond the configured ones
+	// (docs/credentials.md): when the agent runs ruas-credential NAME for
+	// a name no configured source has, the library calls it, from the
+	// child's credential thread, with the project and NAME. It returns the
+	// value and true; false when it has no credential by that name (the
+	// agent is told "unknown credential"); or an error (the agent is told
+	// that the source failed, CredentialFailures keeps it). A panic, an
+	// empty value, one with a NUL byte or one over the library's bound is
+	// a failure too. It may run while other goroutines use the Cmd, and
+	// is held until Wait (or the finalizer) frees the Process. nil: none.
+	Credentials func(project, name string) (value string, ok bool, err error)
+
 	// WaitDelay bounds the waiting after the context is done, or after
 	// the agent has ended, as in Go 1.20's exec.Cmd: once it has passed
 	// since the context was done the tree gets SIGKILL, and once it has
@@ -88,9 +100,10 @@ type Cmd struct {
 	// ProcessState is how it ended, after Wait.
 	ProcessState *ProcessState
 
-	cfg    *Config
-	ctx    context.Context
-	waited bool // Wait was called, even one whose Process.Wait failed
+	cfg         *Config
+	ctx         context.Context
+	credentials *credentialSource // Credentials', once started
+	waited      bool              // Wait was called, even one whose Process.Wait failed
 
 	childFiles      []*os.File // the agent's ends, closed once it has them
 	closeAfterStart []io.Closer
@@ -248,16 +261,16 @@ var ptyModes = map[PTYMode]C.int{
 
 // spawn is ruas_spawn with fds and the Cmd's fields; it returns the handle
 // and the project's grace before its SIGKILL.
-func (c *Cmd) spawn(fds [3]C.int) (*C.ruas_child, time.Duration, uintptr, error) {
+func (c *Cmd) spawn(fds [3]C.int) (*C.ruas_child, time.Duration, uintptr, uintptr, error) {
 	var a arena
 	defer a.free()
 	pty, ok := ptyModes[c.PTY]
 	if !ok {
-		return nil, 0, 0, invalid("unknown PTY mode %d", int(c.PTY))
+		return nil, 0, 0, 0, invalid("unknown PTY mode %d", int(c.PTY))
 	}
 	var o C.ruas_spawn_options
 	if err := optionsInit(C.ruas_spawn_options_init(&o, C.RUAS_SPAWN_OPTIONS_VERSION), "spawn"); err != nil {
-		return nil, 0, 0, err
+		return nil, 0, 0, 0, err
 	}
 	if c.Env == nil {
 		o.env = a.strv("os.Environ()", os.Environ())
@@ -278,16 +291,22 @@ func (c *Cmd) spawn(fds [3]C.int) (*C.ruas_child, time.Duration, uintptr, error)
 		args = a.strv("Cmd.Args", c.Args)
 	}
 	if a.err != nil {
-		return nil, 0, 0, a.err
+		return nil, 0, 0, 0, a.err
 	}
 	c.cfg.mu.RLock()
 	defer c.cfg.mu.RUnlock()
 	if c.cfg.c == nil {
-		return nil, 0, 0, errClosed()
+		return nil, 0, 0, 0, errClosed()
 	}
 	sink, err := c.cfg.auditSink()
 	if err != nil {
-		return nil, 0, 0, err
+		return nil, 0, 0, 0, err
+	}
+	// The run's Credentials function, held by its Process until the free.
+	var creds uintptr
+	if c.Credentials != nil {
+		creds, c.credentials = registerCredentials(c.Credentials)
+		credentialOptions(&o, creds)
 	}
 	// The run holds its OnAudit function until its handle is freed (audit.go).
 	audit := acquireAuditor(c.cfg.auditKey)
@@ -299,7 +318,8 @@ func (c *Cmd) spawn(fds [3]C.int) (*C.ruas_child, time.Duration, uintptr, error)
 	var cerr *C.ruas_error
 	if err := takeError(C.ruas_spawn(&h, c.cfg.c, project, args, &o, &cerr), cerr); err != nil {
 		releaseAuditor(audit)
-		return nil, 0, 0, err
+		releaseCredentials(creds)
+		return nil, 0, 0, 0, err
 	}
 	grace := time.Duration(0)
 	if p := C.ruas_config_project_find(c.cfg.c, project); p != nil {
@@ -308,7 +328,7 @@ func (c *Cmd) spawn(fds [3]C.int) (*C.ruas_child, time.Duration, uintptr, error)
 			grace += 5 * time.Second // the helper enforces it; this is the margin for sudo
 		}
 	}
-	return h, grace, audit, nil
+	return h, grace, audit, creds, nil
 }
 
 // dedupEnv keeps, of each name, its last entry, where that entry is: the
@@ -353,9 +373,9 @@ func (c *Cmd) Start() error {
 	fds, err := c.stdio()
 	var h *C.ruas_child
 	var grace time.Duration
-	var audit uintptr
+	var audit, creds uintptr
 	if err == nil {
-		h, grace, audit, err = c.spawn(fds)
+		h, grace, audit, creds, err = c.spawn(fds)
 	}
 	// The library has duplicated what the agent gets: close the ends here.
 	c.closeFiles()
@@ -365,7 +385,7 @@ func (c *Cmd) Start() error {
 		c.parentPipes, c.closeAfterWait, c.goroutines = nil, nil, nil
 		return err
 	}
-	c.Process = newProcess(h, audit)
+	c.Process = newProcess(h, audit, creds)
 	c.errch = make(chan error, len(c.goroutines))
 	for _, fn := range c.goroutines {
 		go func(fn func() error) { c.errch <- fn() }(fn)

@@ -77,6 +77,8 @@ type Globals struct {
 	CgroupParent  string
 	// RequireCommand: every project's default, as ProjectSpec's.
 	RequireCommand *bool
+	// Credentials: every project's (ruas.conf(5) credentials; Credential).
+	Credentials []Credential
 }
 
 // ProjectSpec is one project for AddProject: the project keys of
@@ -128,6 +130,9 @@ type ProjectSpec struct {
 	// that the target's login PATH does not find a fatal finding of
 	// Preflight, not a warning; nil: the global one (false by default).
 	RequireCommand *bool
+	// Credentials: its own (Credential), each replacing a global one of
+	// the same name; they need RunAsUser.
+	Credentials []Credential
 }
 
 // seconds maps a Duration to a key of whole seconds: 0 is absent, NoGrace
@@ -242,6 +247,7 @@ func NewConfigGlobals(g Globals) (*Config, error) {
 	cg.tasks_max = count(g.TasksMax)
 	cg.cpu_max = a.opt("Globals.CPUMax", g.CPUMax)
 	cg.cgroup_parent = a.opt("Globals.CgroupParent", g.CgroupParent)
+	cg.credentials, cg.credential_count = a.credentials("Globals.Credentials", g.Credentials)
 	if a.err != nil {
 		return nil, a.err
 	}
@@ -290,6 +296,7 @@ func (cfg *Config) AddProject(p ProjectSpec) error {
 	cs.memory_swap_max = a.opt("ProjectSpec.MemorySwapMax", p.MemorySwapMax)
 	cs.tasks_max = count(p.TasksMax)
 	cs.cpu_max = a.opt("ProjectSpec.CPUMax", p.CPUMax)
+	cs.credentials, cs.credential_count = a.credentials("ProjectSpec.Credentials", p.Credentials)
 	if a.err != nil {
 		return a.err
 	}

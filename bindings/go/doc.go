@@ -28,6 +28,11 @@
 // pidfd in the runtime's netpoller, so a thousand waiting agents hold no
 // thousand OS threads.
 //
+// Credentials (docs/credentials.md): Globals.Credentials and
+// ProjectSpec.Credentials are ruas.conf's credentials key in code, and
+// Cmd.Credentials is a function that gives a run the ones no configured
+// source has, asked when its agent runs ruas-credential NAME.
+//
 // The package keeps nothing of its own beyond the C handles: every value
 // of a Config is read from the library when asked for.
 //

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"strings"
 	"syscall"
+	"unsafe"
 )
 
 // Code is the kind of an *Error, the library's ruas_code. The codes are
@@ -147,6 +148,7 @@ func invalid(format string, args ...interface{}) *Error {
 type arena struct {
 	ptrs []*C.char
 	vecs []**C.char
+	mems []unsafe.Pointer // other C memory (credentials' arrays)
 	err  error
 }
 
@@ -195,5 +197,8 @@ func (a *arena) free() {
 	for _, v := range a.vecs {
 		C.free(unsafePointer(v))
 	}
-	a.ptrs, a.vecs = nil, nil
+	for _, m := range a.mems {
+		C.free(m)
+	}
+	a.ptrs, a.vecs, a.mems = nil, nil, nil
 }

@@ -42,11 +42,12 @@ type Process struct {
 	h      *C.ruas_child
 	state  *ProcessState
 	audit  uintptr // the OnAudit function its records go to, held until free (audit.go)
+	creds  uintptr // its Cmd's Credentials function, held until free (credentials.go)
 }
 
-func newProcess(h *C.ruas_child, audit uintptr) *Process {
+func newProcess(h *C.ruas_child, audit, creds uintptr) *Process {
 	p := &Process{Pid: int(C.ruas_child_pid(h)), AgentPid: int(C.ruas_child_agent_pid(h)),
-		RunID: C.GoString(C.ruas_child_run_id(h)), h: h, audit: audit}
+		RunID: C.GoString(C.ruas_child_run_id(h)), h: h, audit: audit, creds: creds}
 	// Not in the finalizer's own goroutine: a free may take up to 2 s.
 	runtime.SetFinalizer(p, func(p *Process) { go p.free() })
 	return p
@@ -60,6 +61,8 @@ func (p *Process) free() {
 		p.h = nil
 		releaseAuditor(p.audit) // its end record, if any, is made
 		p.audit = 0
+		releaseCredentials(p.creds) // the library calls it no more
+		p.creds = 0
 	}
 }
 

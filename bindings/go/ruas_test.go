@@ -783,3 +783,78 @@ func TestWallTimeMaxNeedsRunAsUser(t *testing.T) {
 		t.Fatalf("wall_time_max without RunAsUser: %v", err)
 	}
 }
+
+// Credentials (issue 29) built in code: Globals.Credentials and
+// ProjectSpec.Credentials, judged by the library with the file's
+// messages; and Cmd.Credentials taken by a spawn.
+func TestCredentialsTakenAndRefused(t *testing.T) {
+	good := []ruas.Credential{
+		{Name: "anthropic", FromEnv: "ANTHROPIC_API_KEY"},
+		{Name: "github", FromCommand: []string{"gh", "auth", "token"}, TTL: 300 * time.Second},
+		{Name: "deploy", FromFile: "/etc/ruas/secrets/deploy"},
+	}
+	cfg, err := ruas.NewConfigGlobals(ruas.Globals{Credentials: good})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Close()
+	work := t.TempDir()
+	if err := cfg.AddProject(ruas.ProjectSpec{Name: "p", WorkDir: work, Command: []string{"true"}, RunAsUser: "nobody",
+		Credentials: []ruas.Credential{{Name: "deploy", FromEnv: "DEPLOY"}}}); err != nil {
+		t.Fatalf("a project's own credentials: %v", err)
+	}
+	bad := []struct {
+		creds []ruas.Credential
+		says  string
+	}{
+		{[]ruas.Credential{{Name: "Bad", FromEnv: "A"}}, `credentials: name "Bad" is invalid (pattern ^[a-z0-9][a-z0-9_.-]*$, at most 64)`},
+		{[]ruas.Credential{{FromEnv: "A"}}, `credentials: a credential has no "name"`},
+		{[]ruas.Credential{{Name: "x"}}, `credentials: "x" needs exactly one of from_env, from_command and from_file`},
+		{[]ruas.Credential{{Name: "x", FromEnv: "A", FromFile: "/f"}}, `credentials: "x" needs exactly one of from_env, from_command and from_file`},
+		{[]ruas.Credential{{Name: "x", FromEnv: "A", TTL: 5 * time.Second}}, `credentials: "x": ttl is only for a from_command credential`},
+		{[]ruas.Credential{{Name: "x", FromCommand: []string{"t"}, TTL: 86401 * time.Second}}, `credentials: "x": ttl must be 0 to 86400 seconds`},
+		{[]ruas.Credential{{Name: "x", FromFile: "rel"}}, `credentials: from_file "rel" must be an absolute path`},
+		{[]ruas.Credential{{Name: "x", FromEnv: "A-B"}}, `credentials: from_env "A-B" is not a variable name ([A-Za-z_][A-Za-z0-9_]*)`},
+		{[]ruas.Credential{{Name: "x", FromCommand: []string{}}}, `credentials: "x": from_command must not be empty`},
+		{[]ruas.Credential{{Name: "x", FromCommand: []string{""}}}, `credentials: "x": from_command's program is empty`},
+		{[]ruas.Credential{{Name: "x", FromEnv: "A"}, {Name: "x", FromEnv: "B"}}, `credentials: "x" is given twice`},
+	}
+	for i, b := range bad {
+		_, err := ruas.NewConfigGlobals(ruas.Globals{Credentials: b.creds})
+		if !errors.Is(err, ruas.ErrConfig) || !strings.Contains(err.Error(), b.says) {
+			t.Errorf("Globals %+v: %v, want %q", b.creds, err, b.says)
+		}
+		err = cfg.AddProject(ruas.ProjectSpec{Name: "q" + strconv.Itoa(i), WorkDir: work, Command: []string{"true"},
+			RunAsUser: "nobody", Credentials: b.creds})
+		if !errors.Is(err, ruas.ErrConfig) || !strings.Contains(err.Error(), b.says) {
+			t.Errorf("ProjectSpec %+v: %v, want %q", b.creds, err, b.says)
+		}
+	}
+	// Refused before C: a TTL that is not whole seconds, a NUL.
+	for _, c := range []ruas.Credential{{Name: "x", FromCommand: []string{"t"}, TTL: 1500 * time.Millisecond},
+		{Name: "x", FromFile: "/a\x00b"}} {
+		if _, err := ruas.NewConfigGlobals(ruas.Globals{Credentials: []ruas.Credential{c}}); !errors.Is(err, ruas.ErrInvalid) {
+			t.Errorf("%+v: %v, want ErrInvalid", c, err)
+		}
+	}
+	// The values stay with the supervisor: a project run as it is refused.
+	err = cfg.AddProject(ruas.ProjectSpec{Name: "legacy", WorkDir: work, Command: []string{"true"}, Credentials: good[:1]})
+	if !errors.Is(err, ruas.ErrConfig) || !strings.Contains(err.Error(), `project "legacy": credentials need run_as_user`) {
+		t.Fatalf("credentials without RunAsUser: %v", err)
+	}
+	if got := cfg.Projects(); len(got) != 1 || got[0] != "p" {
+		t.Fatalf("projects after the refusals: %q", got)
+	}
+}
+
+func TestCredentialsFunctionTakenBySpawn(t *testing.T) {
+	cfg, _ := legacy(t, sh("sh", "exit 0"))
+	cmd := cfg.Command("sh")
+	cmd.Credentials = func(project, name string) (string, bool, error) { return "", false, nil }
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := cmd.CredentialFailures(); n != 0 || err != nil {
+		t.Fatalf("CredentialFailures: %d %v", n, err)
+	}
+}

@@ -3,8 +3,9 @@
 // supervisor_test.go - a small chat-bridge-like supervisor over real
 // users: three agents at once, a turn interrupted with SIGINT, sessions
 // cancelled mid-turn, 10 MiB of output, an agent that fails, a spawn
-// refused by preflight, a project built in code from hostile strings and
-// the limits of a run given in code.
+// refused by preflight, a project built in code from hostile strings, the
+// limits of a run given in code, and credentials given in code and by a
+// Credentials function.
 // It needs the sandbox of tests/integration/go.sh (root, users, sudoers,
 // the staged install), which runs each subtest on the sudo backend as a
 // supervisor user and on the pam backend as root; elsewhere it skips.
@@ -15,6 +16,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -24,6 +26,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -141,6 +144,111 @@ func TestSupervisor(t *testing.T) {
 	t.Run("hostile", supHostile)
 	t.Run("env", supEnv)
 	t.Run("limits", supLimits)
+	t.Run("credentials", supCredentials)
+}
+
+// Credentials (issue 29) through the binding: the agent, as t1, runs
+// ruas-credential for credentials given in code (a global FromEnv from
+// the Cmd's Env, a project's own FromFile replacing a global of the same
+// name) and for one the Cmd's Credentials function gives; a name the
+// function has none of is refused as unknown, one it fails on as a failed
+// source. The function is asked only for names no configured source has,
+// and no value reaches the agent's environment.
+func supCredentials(t *testing.T) {
+	work, cred := itEnv(t, "RUAS_GO_IT_WORK"), itEnv(t, "RUAS_GO_IT_CRED")
+	rnd := func(prefix string) string {
+		b := make([]byte, 8)
+		if _, err := io.ReadFull(rand.Reader, b); err != nil {
+			t.Fatal(err)
+		}
+		return prefix + hex.EncodeToString(b)
+	}
+	token, deploy, given := rnd("sk-env-"), rnd("deploy-"), rnd("cb-")
+	f, err := os.CreateTemp("", "ruas-deploy.") // 0600, the supervisor's
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.WriteString(deploy + "\n"); err != nil || f.Close() != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ruas.NewConfigGlobals(ruas.Globals{
+		Helper:         itEnv(t, "RUAS_GO_IT_HELPER"),
+		SessionHelper:  itEnv(t, "RUAS_GO_IT_SESSION"),
+		Backend:        itEnv(t, "RUAS_GO_IT_BACKEND"),
+		TerminateGrace: time.Second,
+		Credentials: []ruas.Credential{{Name: "token", FromEnv: "BRIDGE_TOKEN"},
+			{Name: "deploy", FromEnv: "UNSET_HERE"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.Close()
+	script := `for n in "$@"; do "$0" "$n"; echo "rc=$?"; done; env`
+	if err := cfg.AddProject(ruas.ProjectSpec{Name: "c", WorkDir: filepath.Join(work, "t1"), RunAsUser: "t1",
+		Command:     []string{"/bin/sh", "-c", script, cred},
+		Credentials: []ruas.Credential{{Name: "deploy", FromFile: f.Name()}}}); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var calls []string
+	sealed := errors.New("the vault is sealed")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := cfg.CommandContext(ctx, "c", "token", "deploy", "from-callback", "nosuch", "broken")
+	cmd.Env = []string{"BRIDGE_TOKEN=" + token, "PATH=/usr/bin:/bin"}
+	cmd.Credentials = func(project, name string) (string, bool, error) {
+		mu.Lock()
+		calls = append(calls, project+"/"+name)
+		mu.Unlock()
+		switch name {
+		case "from-callback":
+			return given, true, nil
+		case "broken":
+			return "", false, sealed
+		}
+		return "", false, nil
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the run: %v; stderr: %s", err, stderr.String())
+	}
+	lines := strings.Split(string(out), "\n")
+	want := []string{token, "rc=0", deploy, "rc=0", given, "rc=0", "rc=1", "rc=1"}
+	if len(lines) < len(want) || strings.Join(lines[:len(want)], " ") != strings.Join(want, " ") {
+		t.Fatalf("ruas-credential's output %q, want %q first; stderr: %s", lines, want, stderr.String())
+	}
+	for _, say := range []string{
+		`ruas-credential: nosuch: unknown credential "nosuch": project "c" has none by that name`,
+		`ruas-credential: broken: credential "broken" could not be had: its source failed`,
+	} {
+		if !strings.Contains(stderr.String(), say) {
+			t.Errorf("stderr %q lacks %q", stderr.String(), say)
+		}
+	}
+	if strings.Contains(stderr.String(), "vault is sealed") {
+		t.Errorf("the function's error reached the agent: %q", stderr.String())
+	}
+	mu.Lock()
+	got := strings.Join(calls, " ")
+	mu.Unlock()
+	if got != "c/from-callback c/nosuch c/broken" {
+		t.Errorf("the function was asked %q, want only the names no configured source has", got)
+	}
+	if n, err := cmd.CredentialFailures(); n != 1 || !errors.Is(err, sealed) {
+		t.Errorf("CredentialFailures: %d %v", n, err)
+	}
+	env := strings.Join(lines[len(want):], "\n")
+	if !regexp.MustCompile(`(?m)^RUAS_CREDENTIALS=@ruas-credentials-[0-9a-f]{32}$`).MatchString(env) {
+		t.Errorf("the agent's environment names no socket: %q", env)
+	}
+	for _, v := range []string{token, deploy, given} {
+		if strings.Contains(env, v) {
+			t.Errorf("a value in the agent's environment: %q", env)
+		}
+	}
 }
 
 // The limits of a run given in code reach the target's: ruas-exec sets

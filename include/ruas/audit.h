@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: ISC */
 /*
  * ruas/audit.h - the audit trail: a "start" and an "end" record per spawn,
- * a "check" per ruas_preflight(), an "audit" per ruas_audit(), each one
+ * a "credential" per request for one of the run's credentials
+ * (docs/credentials.md), a "check" per ruas_preflight(), an "audit" per
+ * ruas_audit(), each one
  * "KIND key=value ..." line and the same as one JSON object. By default
  * they go to syslog (/dev/log, by the library itself, at audit_facility);
  * a sink in the spawn or preflight options sends them elsewhere, and the
@@ -19,8 +21,8 @@ extern "C" {
 
 typedef struct {
 	unsigned int version; /* RUAS_AUDIT_RECORD_VERSION */
-	const char *event;    /* "start", "end", "check" or "audit" */
-	const char *run;      /* a start's or end's run id; NULL for check and audit */
+	const char *event;    /* "start", "end", "credential", "check" or "audit" */
+	const char *run;      /* a start's, end's or credential's run id; NULL for check and audit */
 	const char *line;     /* "KIND key=value ...": no tag, no newline */
 	const char *json;     /* {"event":KIND,...}: no newline */
 } ruas_audit_record;
@@ -28,7 +30,9 @@ typedef struct {
 
 /*
  * Called with each record in the thread that made it (the spawn's for a
- * start, the reaper's for an end, the caller's for check and audit); the
+ * start, the reaper's for an end, the child's credential thread for a
+ * credential, the caller's for check and audit): so possibly from two
+ * threads at once; the
  * record is valid only during the call, which may ask the child for its pid
  * or run id but must not signal, wait for or free it.
  */

@@ -121,12 +121,32 @@ RUAS_EXTERN const char *const *ruas_project_target_sudo_allowed(const ruas_proje
 #define RUAS_UNSET (-1)
 
 /*
+ * One credential that the supervisor hands a run on request (ruas.conf(5)
+ * "credentials", docs/credentials.md): its name, and exactly one source.
+ */
+typedef struct {
+	const char *name;                /* required: ^[a-z0-9][a-z0-9_.-]*$, at most 64 */
+	const char *from_env;            /* a variable of the spawn's environment */
+	const char *const *from_command; /* a command the supervisor runs: its stdout */
+	const char *from_file;           /* absolute; only the supervisor may read it */
+	int ttl;                         /* from_command: seconds its output is kept; RUAS_UNSET: 0 */
+} ruas_credential_spec;
+
+/* A host whose git credential is one of the run's (ruas.conf(5) "git_hosts"). */
+typedef struct {
+	const char *host;       /* required: a host name and optional :port */
+	const char *credential; /* required: the credential's name */
+	const char *username;   /* NULL: "x-access-token" */
+	const char *protocol;   /* "https" (NULL) or "http" */
+} ruas_git_host_spec;
+
+/*
  * The top-level keys of ruas.conf(5). Version 2 added the audit keys, 3
  * host_check_interval, 4 the limits of every project's runs, 5 the limits
  * the run's own cgroup holds and where that cgroup is made, 6
- * require_command.
+ * require_command, 7 credentials and git_hosts, 8 claude_api_key.
  */
-#define RUAS_CONFIG_GLOBALS_VERSION 6
+#define RUAS_CONFIG_GLOBALS_VERSION 8
 typedef struct {
 	unsigned int version;
 	const char *name; /* the configuration's name in messages; NULL: "(ruas_config_new)" */
@@ -161,6 +181,17 @@ typedef struct {
 	const char *cgroup_parent;   /* the cgroup v2 directory runs are made in; NULL: ruas.conf(5) */
 	/* Version 6: 1: a command the target's login PATH does not find is fatal; RUAS_UNSET, 0: a warning. */
 	int require_command;
+	/* Version 7: credential_count at credentials (NULL: none), every project's; the same for git_hosts. */
+	const ruas_credential_spec *credentials;
+	size_t credential_count;
+	const ruas_git_host_spec *git_hosts;
+	size_t git_host_count;
+	/*
+	 * Version 8: the credential (by name) that the Claude Code settings made
+	 * for a person get as apiKeyHelper ("ruas-credential NAME"); NULL: none.
+	 * Each project's effective credentials must have it.
+	 */
+	const char *claude_api_key;
 } ruas_config_globals;
 #define RUAS_CONFIG_GLOBALS_INIT                                                            \
 	{RUAS_DESIGNATED(version) RUAS_CONFIG_GLOBALS_VERSION, RUAS_DESIGNATED(name) NULL,   \
@@ -177,7 +208,10 @@ typedef struct {
 	 RUAS_DESIGNATED(core_dumps) RUAS_UNSET, RUAS_DESIGNATED(wall_time_max) RUAS_UNSET,   \
 	 RUAS_DESIGNATED(memory_max) NULL, RUAS_DESIGNATED(memory_swap_max) NULL,             \
 	 RUAS_DESIGNATED(tasks_max) RUAS_UNSET, RUAS_DESIGNATED(cpu_max) NULL,                \
-	 RUAS_DESIGNATED(cgroup_parent) NULL, RUAS_DESIGNATED(require_command) RUAS_UNSET}
+	 RUAS_DESIGNATED(cgroup_parent) NULL, RUAS_DESIGNATED(require_command) RUAS_UNSET,   \
+	 RUAS_DESIGNATED(credentials) NULL, RUAS_DESIGNATED(credential_count) 0,              \
+	 RUAS_DESIGNATED(git_hosts) NULL, RUAS_DESIGNATED(git_host_count) 0,                  \
+	 RUAS_DESIGNATED(claude_api_key) NULL}
 RUAS_EXTERN int ruas_config_globals_init(ruas_config_globals *globals, unsigned int version);
 
 /*
@@ -230,8 +264,11 @@ RUAS_EXTERN int ruas_people_spec_init(ruas_people_spec *spec, unsigned int versi
 RUAS_EXTERN int ruas_config_set_people(ruas_config *cfg, const ruas_people_spec *spec,
 				       ruas_error **err);
 
-/* Version 2 added the limits, 3 the cgroup's, 4 require_command. */
-#define RUAS_PROJECT_SPEC_VERSION 4
+/*
+ * Version 2 added the limits, 3 the cgroup's, 4 require_command, 5
+ * credentials and git_hosts, 6 claude_api_key.
+ */
+#define RUAS_PROJECT_SPEC_VERSION 6
 typedef struct {
 	unsigned int version;
 	/* Required: name (unique), work_dir (absolute), command (non-empty). */
@@ -261,6 +298,13 @@ typedef struct {
 	const char *cpu_max;
 	/* Version 4: as ruas_config_globals's (absent: the global one). */
 	int require_command;
+	/* Version 5: its own credentials and git_hosts, each replacing a global one of the same name (host). */
+	const ruas_credential_spec *credentials;
+	size_t credential_count;
+	const ruas_git_host_spec *git_hosts;
+	size_t git_host_count;
+	/* Version 6: as ruas_config_globals's (absent: the global one). */
+	const char *claude_api_key;
 } ruas_project_spec;
 #define RUAS_PROJECT_SPEC_INIT                                                              \
 	{RUAS_DESIGNATED(version) RUAS_PROJECT_SPEC_VERSION, RUAS_DESIGNATED(name) NULL,     \
@@ -274,7 +318,9 @@ typedef struct {
 	 RUAS_DESIGNATED(core_dumps) RUAS_UNSET, RUAS_DESIGNATED(wall_time_max) RUAS_UNSET,   \
 	 RUAS_DESIGNATED(memory_max) NULL, RUAS_DESIGNATED(memory_swap_max) NULL,             \
 	 RUAS_DESIGNATED(tasks_max) RUAS_UNSET, RUAS_DESIGNATED(cpu_max) NULL,                \
-	 RUAS_DESIGNATED(require_command) RUAS_UNSET}
+	 RUAS_DESIGNATED(require_command) RUAS_UNSET, RUAS_DESIGNATED(credentials) NULL,      \
+	 RUAS_DESIGNATED(credential_count) 0, RUAS_DESIGNATED(git_hosts) NULL,                \
+	 RUAS_DESIGNATED(git_host_count) 0, RUAS_DESIGNATED(claude_api_key) NULL}
 RUAS_EXTERN int ruas_project_spec_init(ruas_project_spec *spec, unsigned int version);
 
 /*

@@ -16,12 +16,26 @@ extern "C" {
 #endif
 
 /*
+ * The embedder's source of a run's credentials (docs/credentials.md):
+ * asked, in the child's credential thread, for a name that no configured
+ * source of the project has, once a process of the run asked for it. It
+ * writes the value (one line, no NUL) into value, at most value_size - 1
+ * bytes and a NUL, and returns its length; 0: it has no credential of
+ * that name; -1: it has, but cannot give it now (the requester is told
+ * that the source failed). It may run while other threads use the child
+ * and the configuration, and must not free or wait for the child.
+ */
+typedef int (*ruas_credential_callback)(const char *project, const char *name, char *value,
+					size_t value_size, void *payload);
+
+/*
  * Version 2 added the descriptors, work_dir and set_env, version 3 pty,
- * version 4 pty_relay and a pty by default on a terminal, version 5 audit.
+ * version 4 pty_relay and a pty by default on a terminal, version 5 audit,
+ * version 6 credential_callback.
  * A caller built against an older version keeps working as it did: the
  * library reads only the fields of the version it names.
  */
-#define RUAS_SPAWN_OPTIONS_VERSION 5
+#define RUAS_SPAWN_OPTIONS_VERSION 6
 typedef struct {
 	unsigned int version;
 	/* Where allowlisted values come from ("NAME=value", NULL-terminated); NULL: environ. */
@@ -40,6 +54,13 @@ typedef struct {
 	int pty_relay;
 	/* Version 5: where this spawn's records go; NULL: syslog. Copied. */
 	const ruas_audit_sink *audit;
+	/*
+	 * Version 6: the run's credentials beyond the configured ones (NULL:
+	 * none), called with credential_payload. A project with run_as_user
+	 * gets a credential socket when it has configured credentials or this.
+	 */
+	ruas_credential_callback credential_callback;
+	void *credential_payload;
 } ruas_spawn_options;
 #define RUAS_PTY_NONE 0
 #define RUAS_PTY_AUTO (-1)
@@ -51,7 +72,8 @@ typedef struct {
 	 RUAS_DESIGNATED(stdin_fd) -1, RUAS_DESIGNATED(stdout_fd) -1,                        \
 	 RUAS_DESIGNATED(stderr_fd) -1, RUAS_DESIGNATED(work_dir) NULL,                      \
 	 RUAS_DESIGNATED(set_env) NULL, RUAS_DESIGNATED(pty) RUAS_PTY_AUTO,                  \
-	 RUAS_DESIGNATED(pty_relay) RUAS_PTY_RELAY_LIBRARY, RUAS_DESIGNATED(audit) NULL}
+	 RUAS_DESIGNATED(pty_relay) RUAS_PTY_RELAY_LIBRARY, RUAS_DESIGNATED(audit) NULL,      \
+	 RUAS_DESIGNATED(credential_callback) NULL, RUAS_DESIGNATED(credential_payload) NULL}
 /* Version 3's defaults have pty RUAS_PTY_NONE, as that version's macro had. */
 RUAS_EXTERN int ruas_spawn_options_init(ruas_spawn_options *opts, unsigned int version);
 

@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -82,12 +83,140 @@ static unsigned long init_count(void)
 	return n;
 }
 
+/* The run's credential gate (PIDNS_GATE): -1 each while there is none. */
+struct gate {
+	int listener; /* kept, bound, until this init exits: its name is never free to take */
+	int out;      /* to the library; -1 once it is gone or the run ends */
+	uid_t uid;    /* the run's user, as this init's user namespace names it */
+};
+
+/* One line to a requester that is not passed on, never waiting; then it is closed. */
+static void gate_refuse(int conn, const char *line)
+{
+	(void)!send(conn, line, strlen(line), MSG_NOSIGNAL | MSG_DONTWAIT);
+	close(conn);
+}
+
+/*
+ * One connection to the gate. The kernel gives the peer's pid as this
+ * namespace names it, 0 for a process outside: only a process of the run,
+ * of the run's user, is passed to the library (kind 'C', with the
+ * connection); anyone else is refused here, at once, and the library is
+ * told (kind 'O' outside the namespace, 'U' another user) so that it
+ * records it. Nothing waits: a library that does not keep up has that one
+ * request refused, and the gate stays; the listener stays bound whatever
+ * happens, so that no one else can take its name while the run lives.
+ */
+static void gate_accept(struct gate *g)
+{
+	struct sockaddr_un peer;
+	socklen_t plen = sizeof peer;
+	int conn = accept4(g->listener, (struct sockaddr *)&peer, &plen, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (conn < 0)
+		return; /* EAGAIN, EINTR, ECONNABORTED: nothing to pass on */
+	if (g->out < 0) {
+		gate_refuse(conn, "error the run is ending\n");
+		return;
+	}
+	struct ucred uc;
+	socklen_t len = sizeof uc;
+	int known = getsockopt(conn, SOL_SOCKET, SO_PEERCRED, &uc, &len) == 0 && len == sizeof uc;
+	unsigned long pid = known && uc.pid > 0 ? (unsigned long)uc.pid : 0;
+	unsigned long uid = known ? (unsigned long)uc.uid : 0xffffffffUL;
+	unsigned char kind = !known || uc.uid != g->uid ? (unsigned char)'U'
+			     : pid == 0			  ? (unsigned char)'O'
+							  : (unsigned char)'C';
+	unsigned char b[9] = {kind,
+			      (unsigned char)(pid >> 24), (unsigned char)(pid >> 16),
+			      (unsigned char)(pid >> 8), (unsigned char)pid,
+			      (unsigned char)(uid >> 24), (unsigned char)(uid >> 16),
+			      (unsigned char)(uid >> 8), (unsigned char)uid};
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	memset(&u, 0, sizeof u);
+	struct iovec iov = {b, sizeof b};
+	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
+	if (kind == 'C') {
+		mh.msg_control = u.buf;
+		mh.msg_controllen = sizeof u.buf;
+		struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+		if (!cm) { /* never: the buffer is one header's */
+			close(conn);
+			return;
+		}
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &conn, sizeof conn);
+	}
+	ssize_t w = sendmsg(g->out, &mh, MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+		close(g->out); /* the library is gone */
+		g->out = -1;
+	}
+	if (kind != 'C')
+		gate_refuse(conn, kind == 'O' ? "error refused: this process is not one of the "
+						"run's (it is outside the run's PID namespace)\n"
+					      : "error refused: this process is not one of the "
+						"run's\n");
+	else if (w != (ssize_t)sizeof b)
+		gate_refuse(conn, "error busy: the run's credentials are answering others; try "
+				  "again\n");
+	else
+		close(conn); /* the library's now */
+}
+
+/* PIDNS_GATE's two descriptors; anything else that came with a command is closed. */
+static int take_gate(struct msghdr *mh, struct gate *g, int want)
+{
+	int fds[2], n = 0, bad = 0;
+	for (struct cmsghdr *cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		size_t k = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t i = 0; i < k; i++) {
+			int fd;
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof fd);
+			if (n < 2)
+				fds[n++] = fd;
+			else
+				close(fd), bad = 1;
+		}
+	}
+	if (!want || bad || n != 2 || (mh->msg_flags & MSG_CTRUNC) || g->listener >= 0) {
+		for (int i = 0; i < n; i++)
+			close(fds[i]);
+		return want ? -1 : 0;
+	}
+	g->listener = fds[0];
+	g->out = fds[1];
+	return 0;
+}
+
 /* One command from the owner: 0 to go on, -1 to end the namespace. */
-static int init_command(int ctl, long long *deadline, int *proc_mounted)
+static int init_command(int ctl, long long *deadline, int *proc_mounted, struct gate *gate)
 {
 	unsigned char c, g[4];
-	if (read(ctl, &c, 1) != 1)
+	union {
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = {&c, 1};
+	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			    .msg_controllen = sizeof u.buf};
+	if (recvmsg(ctl, &mh, MSG_CMSG_CLOEXEC) != 1)
 		return -1; /* the owner is gone, or says nothing we know */
+	if (take_gate(&mh, gate, c == PIDNS_GATE) < 0)
+		return -1;
+	if (c == PIDNS_GATE) {
+		if (recv(ctl, g, 4, MSG_WAITALL) != 4)
+			return -1;
+		gate->uid = (uid_t)((unsigned int)g[0] << 24 | (unsigned int)g[1] << 16 |
+				    (unsigned int)g[2] << 8 | g[3]);
+		return 0;
+	}
 	if (c == PIDNS_COUNT) {
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;
@@ -109,6 +238,10 @@ static int init_command(int ctl, long long *deadline, int *proc_mounted)
 	}
 	if (c != PIDNS_TERM || recv(ctl, g, 4, MSG_WAITALL) != 4)
 		return -1;
+	/* The run is ending: a request from now on is refused (the name stays taken). */
+	if (gate->out >= 0)
+		close(gate->out);
+	gate->out = -1;
 	/* SIGCONT too: a stopped process must be able to act on its SIGTERM. */
 	kill(-1, SIGTERM);
 	kill(-1, SIGCONT);
@@ -135,6 +268,7 @@ _Noreturn void pidns_init(int ctl)
 		_exit(1); /* failing closed: the namespace ends with us */
 	long long deadline = -1;
 	int proc_mounted = 0;
+	struct gate gate = {-1, -1, 0};
 	for (;;) {
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;
@@ -142,15 +276,18 @@ _Noreturn void pidns_init(int ctl)
 		if (deadline >= 0 &&
 		    ((kill(-1, 0) < 0 && errno == ESRCH) || monotonic_ms() >= deadline))
 			_exit(0);
-		struct pollfd pf[2] = {{ctl, POLLIN, 0}, {sfd, POLLIN, 0}};
-		if (poll(pf, 2, deadline < 0 ? -1 : POLL_MS) < 0 && errno != EINTR)
+		struct pollfd pf[3] = {{ctl, POLLIN, 0}, {sfd, POLLIN, 0}, {gate.listener, POLLIN, 0}};
+		if (poll(pf, gate.listener >= 0 ? 3 : 2, deadline < 0 ? -1 : POLL_MS) < 0 &&
+		    errno != EINTR)
 			_exit(1);
+		if (gate.listener >= 0 && (pf[2].revents & POLLIN))
+			gate_accept(&gate);
 		if (pf[1].revents & POLLIN) {
 			struct signalfd_siginfo si;
 			while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
 				;
 		}
-		if (pf[0].revents && init_command(ctl, &deadline, &proc_mounted) < 0)
+		if (pf[0].revents && init_command(ctl, &deadline, &proc_mounted, &gate) < 0)
 			_exit(0);
 	}
 }
@@ -212,6 +349,40 @@ long pidns_count(int ctl)
 		return -1;
 	}
 	return (long)n;
+}
+
+int pidns_gate(int ctl, int listener, int gate, uid_t uid)
+{
+	unsigned char c = PIDNS_GATE;
+	int fds[2] = {listener, gate};
+	union {
+		char buf[CMSG_SPACE(sizeof fds)];
+		struct cmsghdr align;
+	} u;
+	memset(&u, 0, sizeof u);
+	struct iovec iov = {&c, 1};
+	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			    .msg_controllen = sizeof u.buf};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+	if (!cm) { /* never: the buffer is one header's */
+		errno = EINVAL;
+		return -1;
+	}
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof fds);
+	memcpy(CMSG_DATA(cm), fds, sizeof fds);
+	ssize_t w;
+	while ((w = sendmsg(ctl, &mh, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+		;
+	if (w == 1) {
+		unsigned char b[4] = {(unsigned char)(uid >> 24), (unsigned char)(uid >> 16),
+				      (unsigned char)(uid >> 8), (unsigned char)uid};
+		return send_cmd(ctl, b, sizeof b);
+	}
+	if (w >= 0)
+		errno = EPIPE;
+	return -1;
 }
 
 int pidns_kill(int ctl)

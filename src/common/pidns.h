@@ -44,16 +44,40 @@
  *                     on sudo), since the owner may not look at every
  *                     process: one that made itself undumpable (ssh-agent)
  *                     hides its namespace link from the target's uid
+ *   PIDNS_GATE + 4    with two descriptors (SCM_RIGHTS): a listening unix
+ *                     socket and a SOCK_SEQPACKET socket to the library
+ *                     (the run's credentials, docs/credentials.md); the 4
+ *                     bytes are the run's uid (big-endian). From then on
+ *                     the init accepts each connection. The kernel gives
+ *                     the peer's pid as this namespace names it, 0 for a
+ *                     peer outside (SO_PEERCRED names a pid in the
+ *                     reader's namespace), so only the init, inside, can
+ *                     tell a process of the run from another of the same
+ *                     uid. A peer of the run's uid inside goes to the
+ *                     library as one message, 9 bytes: 'C', its pid here
+ *                     and its uid (4 bytes each, big-endian), with the
+ *                     connection attached; anyone else gets a one-line
+ *                     refusal from the init itself and the library a
+ *                     message without a connection, 'O' (outside the
+ *                     namespace) or 'U' (another uid). Never waiting: a
+ *                     message the library has no room for is that
+ *                     request refused ("busy"). The listener stays bound
+ *                     until the init exits, so that its name cannot be
+ *                     taken while anything of the run lives; after
+ *                     PIDNS_TERM, or once the library is gone, each
+ *                     request is refused ("the run is ending"). No answer.
  */
 #ifndef RUAS_PIDNS_H
 #define RUAS_PIDNS_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #define PIDNS_PROC 'P'
 #define PIDNS_TERM 'T'
 #define PIDNS_KILL 'K'
 #define PIDNS_COUNT 'C'
+#define PIDNS_GATE 'G'
 
 /*
  * The init, in the first child of the new PID namespace, right after the
@@ -71,6 +95,8 @@ int pidns_terminate(int ctl, unsigned int grace_seconds);
 int pidns_kill(int ctl);
 /* What PIDNS_COUNT answers: the count, or -1 (errno) when it cannot be had. */
 long pidns_count(int ctl);
+/* PIDNS_GATE with listener, gate and uid; the caller still holds both and may close them. */
+int pidns_gate(int ctl, int listener, int gate, uid_t uid);
 
 /* What pidns_start() did. */
 enum pidns_start { PIDNS_OK = 0, PIDNS_UNAVAILABLE, PIDNS_BROKEN };

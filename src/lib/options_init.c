@@ -37,7 +37,9 @@ int ruas_config_globals_init(ruas_config_globals *globals, unsigned int version)
 				      offsetof(ruas_config_globals, host_check_interval),
 				      offsetof(ruas_config_globals, open_files_max),
 				      offsetof(ruas_config_globals, memory_max),
-				      offsetof(ruas_config_globals, require_command), sizeof d};
+				      offsetof(ruas_config_globals, require_command),
+				      offsetof(ruas_config_globals, credentials),
+				      offsetof(ruas_config_globals, claude_api_key), sizeof d};
 	return fill(globals, version, &d, ends, RUAS_CONFIG_GLOBALS_VERSION);
 }
 
@@ -60,7 +62,9 @@ int ruas_project_spec_init(ruas_project_spec *spec, unsigned int version)
 	static const ruas_project_spec d = RUAS_PROJECT_SPEC_INIT;
 	static const size_t ends[] = {offsetof(ruas_project_spec, open_files_max),
 				      offsetof(ruas_project_spec, memory_max),
-				      offsetof(ruas_project_spec, require_command), sizeof d};
+				      offsetof(ruas_project_spec, require_command),
+				      offsetof(ruas_project_spec, credentials),
+				      offsetof(ruas_project_spec, claude_api_key), sizeof d};
 	return fill(spec, version, &d, ends, RUAS_PROJECT_SPEC_VERSION);
 }
 
@@ -94,7 +98,8 @@ int ruas_spawn_options_init(ruas_spawn_options *opts, unsigned int version)
 	static const size_t ends[] = {offsetof(ruas_spawn_options, stdin_fd),
 				      offsetof(ruas_spawn_options, pty),
 				      offsetof(ruas_spawn_options, pty_relay),
-				      offsetof(ruas_spawn_options, audit), sizeof d};
+				      offsetof(ruas_spawn_options, audit),
+				      offsetof(ruas_spawn_options, credential_callback), sizeof d};
 	return fill(opts, version, version == 3 ? &d3 : &d, ends, RUAS_SPAWN_OPTIONS_VERSION);
 }
 

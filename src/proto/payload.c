@@ -36,7 +36,10 @@ static int encode_exec(const struct payload *p, struct buf *b)
 	enc_u64(b, p->rlim_nofile);
 	enc_u64(b, p->rlim_fsize);
 	enc_u32(b, p->core_dumps);
-	return enc_str(b, p->cgroup ? p->cgroup : "");
+	if (enc_str(b, p->cgroup ? p->cgroup : "") < 0 ||
+	    enc_str(b, p->credentials ? p->credentials : "") < 0)
+		return -1;
+	return enc_strv(b, p->git_hosts, p->ngit_hosts);
 }
 
 static int encode_check(const struct payload *p, struct buf *b)
@@ -146,6 +149,17 @@ static int decode_exec(struct dec *d, struct payload *p)
 	/* As the kernel names one: beneath the mount, one line. */
 	if (p->cgroup[0] && (p->cgroup[0] != '/' || strchr(p->cgroup, '\n')))
 		return dec_fail(d, "payload cgroup is not a cgroup v2 path");
+	if (dec_str(d, &p->credentials) < 0)
+		return -1;
+	if (!payload_credentials_ok(p->credentials))
+		return dec_fail(d, "payload credentials gate is not one the library names");
+	if (dec_strv_counted(d, &p->ngit_hosts, &p->git_hosts) < 0)
+		return -1;
+	for (size_t i = 0; i < p->ngit_hosts; i++)
+		if (!payload_git_host_ok(p->git_hosts[i]))
+			return dec_fail(d, "payload git host is not PROTOCOL HOST NAME USER");
+	if (p->ngit_hosts && !*p->credentials)
+		return dec_fail(d, "payload git hosts come only with a credentials gate");
 	p->supervisor_start = start;
 	if (p->exec_flags & ~(unsigned int)EXEC_FLAGS_ALL)
 		return dec_fail(d, "payload exec flags unknown");
@@ -193,6 +207,46 @@ int payload_facility_ok(unsigned int f)
 		if (f == (unsigned int)(named[i] >> 3) + 1)
 			return 1;
 	return 0;
+}
+
+/* n bytes of s, each a letter, a digit or one of extra (not first when first_plain). */
+static int token_ok(const char *s, size_t n, const char *extra)
+{
+	if (n == 0 || n > 253)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9') || (i > 0 && strchr(extra, s[i]))))
+			return 0;
+	return 1;
+}
+
+int payload_git_host_ok(const char *e)
+{
+	const char *host, *name, *user;
+	if (strncmp(e, "https ", 6) == 0)
+		host = e + 6;
+	else if (strncmp(e, "http ", 5) == 0)
+		host = e + 5;
+	else
+		return 0;
+	if (!(name = strchr(host, ' ')) || !(user = strchr(name + 1, ' ')) || strchr(user + 1, ' '))
+		return 0;
+	name++;
+	user++;
+	/* Each is held to what a shell takes as it is: git runs the helper's setting through one. */
+	return token_ok(host, (size_t)(name - 1 - host), ".-:") &&
+	       token_ok(name, (size_t)(user - 1 - name), "._-") && token_ok(user, strlen(user), "._@+-");
+}
+
+int payload_credentials_ok(const char *name)
+{
+	size_t n = sizeof PAYLOAD_CREDENTIALS_PREFIX - 1;
+	if (!*name)
+		return 1;
+	if (strncmp(name, PAYLOAD_CREDENTIALS_PREFIX, n) != 0 || strlen(name + n) != 32)
+		return 0;
+	return payload_run_id_ok(name + n);
 }
 
 int payload_run_id_ok(const char *id)
@@ -258,6 +312,8 @@ void payload_free(struct payload *p)
 	free(p->root);
 	free(p->run_id);
 	free(p->cgroup);
+	free(p->credentials);
+	strv_free_n(p->git_hosts, p->ngit_hosts);
 	strv_free_n(p->env_names, p->nenv);
 	strv_free_n(p->env_values, p->nenv);
 	strv_free_n(p->argv, p->argc);

@@ -21,7 +21,9 @@
  * session says whether ruas-session keeps the run's cgroup (session.h),
  * and an exec payload names that cgroup. Version 18: a check payload names
  * the projects' commands (their first words), which the helper looks up in
- * its PATH as execvp would (REPORT's CMD).
+ * its PATH as execvp would (REPORT's CMD). Version 19: an exec payload
+ * names the run's credential gate (docs/credentials.md) and then comes
+ * with a fourth descriptor, the library's end for the gate's connections.
  */
 #ifndef RUAS_PROTO_PAYLOAD_H
 #define RUAS_PROTO_PAYLOAD_H
@@ -30,7 +32,7 @@
 
 #include "buf.h"
 
-#define PAYLOAD_VERSION 18
+#define PAYLOAD_VERSION 19
 enum payload_kind { PAYLOAD_EXEC = 1, PAYLOAD_CHECK = 2 };
 /*
  * PAYLOAD_EXEC flags. EXEC_PTY: the agent's stdin is a pty slave that the
@@ -120,6 +122,24 @@ struct payload {
 	 * elsewhere (a PAM session of sudo's moved it). Version 17.
 	 */
 	char *cgroup;
+	/*
+	 * The run's credential gate: "" for none, else the abstract unix
+	 * socket name (without its leading NUL) that the helper listens on,
+	 * PAYLOAD_CREDENTIALS_PREFIX and 32 lower-case hex digits that the
+	 * library drew; the agent gets it as RUAS_CREDENTIALS=@NAME, and the
+	 * PID namespace's init passes each connection to the fourth
+	 * descriptor (pidns.h PIDNS_GATE). Version 19.
+	 */
+	char *credentials;
+	/*
+	 * With a gate, the hosts whose git credentials it serves, each
+	 * "PROTOCOL HOST NAME USER" (http or https, a host and optional
+	 * :port, a credential's name, the user name git gets): the helper
+	 * sets the run's GIT_CONFIG_COUNT, _KEY_n and _VALUE_n from them, so
+	 * that git asks git-credential-ruas for those hosts. Version 19.
+	 */
+	char **git_hosts;
+	size_t ngit_hosts;
 	/* PAYLOAD_CHECK */
 	char *sudo_path;
 	unsigned int scan_cap;
@@ -149,6 +169,11 @@ struct payload {
 	size_t ncommands;
 };
 
+#define PAYLOAD_CREDENTIALS_PREFIX "ruas-credentials-"
+/* Is e a payload's git host: "http[s] HOST NAME USER", each of a shell-safe alphabet? 1 or 0. */
+int payload_git_host_ok(const char *e);
+/* Is name a payload's credentials gate: "" or the prefix and 32 lower-case hex digits? 1 or 0. */
+int payload_credentials_ok(const char *name);
 /* Is id a payload's run id: "" or 32 lower-case hex digits? 1 or 0. */
 int payload_run_id_ok(const char *id);
 /* Is f a payload's audit facility: 0, or one audit_facility can name, plus 1? 1 or 0. */

@@ -92,7 +92,11 @@ int main(void)
 	AT(ruas_preflight_options, audit);
 	AT(ruas_preflight_options, fresh_host);
 	AT(ruas_preflight_options, reuse_verdict);
+#if RUAS_SPAWN_OPTIONS_VERSION > 5
+	SIZE_UPTO(ruas_spawn_options, RUAS_SPAWN_OPTIONS_VERSION, 5, credential_callback);
+#else
 	SIZE(ruas_spawn_options);
+#endif
 	AT(ruas_spawn_options, env);
 	AT(ruas_spawn_options, stdin_fd);
 	AT(ruas_spawn_options, stdout_fd);
@@ -112,8 +116,8 @@ int main(void)
 	printf("versions %d %d %d %d %d %d %d %d %d\n", RUAS_CONFIG_OPTIONS_VERSION,
 	       AT_LEAST(RUAS_CONFIG_GLOBALS_VERSION, 3), RUAS_PERSON_SPEC_VERSION,
 	       RUAS_PEOPLE_SPEC_VERSION, AT_LEAST(RUAS_PROJECT_SPEC_VERSION, 1),
-	       RUAS_AUDIT_SINK_VERSION, RUAS_PREFLIGHT_OPTIONS_VERSION, RUAS_SPAWN_OPTIONS_VERSION,
-	       RUAS_TARGET_OPTIONS_VERSION);
+	       RUAS_AUDIT_SINK_VERSION, RUAS_PREFLIGHT_OPTIONS_VERSION,
+	       AT_LEAST(RUAS_SPAWN_OPTIONS_VERSION, 5), RUAS_TARGET_OPTIONS_VERSION);
 	printf("codes %d %d %d %d %d %d %d %d stages %d %d %d %d %d\n", RUAS_ERR_CONFIG,
 	       RUAS_ERR_NOTFOUND, RUAS_ERR_SYSTEM, RUAS_ERR_INVALID, RUAS_ERR_NOMEM,
 	       RUAS_ERR_TOOLONG, RUAS_ERR_ESCAPE, RUAS_ERR_START, RUAS_STAGE_SUDO,

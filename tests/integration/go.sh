@@ -8,8 +8,9 @@
 # for an agent that ignores it), 10 MiB of output, an agent that exits
 # non-zero, a spawn refused by preflight, a project built in code from
 # hostile strings, the limits of a run given in code (rlimits in the
-# target's run, wall_time_max); and the example bridge (examples/go/bridge)
-# end to end.
+# target's run, wall_time_max), credentials given in code and by a
+# Cmd.Credentials function (issue 29); and the example bridge
+# (examples/go/bridge) end to end.
 # Inside the private-namespace sandbox; needs root, and go (CI installs
 # golang-go: without it, as root, this fails).
 . "${abs_top_srcdir:?run this through make check}/tests/integration/sandbox.sh" || exit 99
@@ -88,7 +89,8 @@ sup_test() {
 	local who=$1 backend=$2 name=$3
 	EXTRA_ENV=(RUAS_GO_IT_CONF="$SB/conf/$backend.conf" RUAS_GO_IT_ESC_CONF="$SB/conf/$backend-esc.conf"
 		RUAS_GO_IT_HELPER="$HELPER" RUAS_GO_IT_SESSION="$SESSION" RUAS_GO_IT_BACKEND="$backend"
-		RUAS_GO_IT_AGENT="$AGENT" RUAS_GO_IT_WORK="$SB/w" RUAS_GO_IT_ODD="$ODD")
+		RUAS_GO_IT_AGENT="$AGENT" RUAS_GO_IT_WORK="$SB/w" RUAS_GO_IT_ODD="$ODD"
+		RUAS_GO_IT_CRED="$SB/dest$RUAS_BINDIR/ruas-credential")
 	(cd "$SB/w" && as_user "$who" "$SB/bin/ruas.test" -test.v -test.count=1 -test.timeout=120s \
 		-test.run "^TestSupervisor\$/^$name\$") >"$SB/out" 2>"$SB/err" </dev/null
 	RC=$?
@@ -119,11 +121,12 @@ declare -A what=(
 	[refused]="a target with passwordless sudo of its own: Preflight is fatal with the escalation item"
 	[hostile]="a project built in code from hostile strings: refusals name them; what is taken arrives byte for byte"
 	[limits]="the limits given in code reach the target's run; wall_time_max ends an agent that ignores SIGTERM (Limit time)"
+	[credentials]="ruas-credential in t1's run gets credentials given in code and by Cmd.Credentials; one it has none of is unknown"
 )
 for backend in sudo pam; do
 	who=sup
 	[ "$backend" = pam ] && who=root
-	for name in three interrupt cancel stubborn big fail refused hostile limits; do
+	for name in three interrupt cancel stubborn big fail refused hostile limits credentials; do
 		sup_test "$who" "$backend" "$name"
 		expect "$backend: ${what[$name]}" passed "$name"
 		OUT="left: $(leftovers)"

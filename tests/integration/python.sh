@@ -70,10 +70,10 @@ for backend in sudo pam; do
 	EXTRA_ENV=("${SAN_ENV[@]}" PYTHONPATH="$PYDIR" RUAS_LIBRARY="$LIBDIR/libruas.so.0"
 		PYTHONDONTWRITEBYTECODE=1 CONF="$SB/conf/$backend.conf" CONF_FATAL="$SB/conf/$backend-fatal.conf" TARGET=pt1
 		HELPER="$HELPER" SESSION="$SESSION" BACKEND="$backend" AGENT="$SB/py/agent.py"
-		WORK="$SB/w")
+		WORK="$SB/w" CRED="$SB/dest$RUAS_BINDIR/ruas-credential")
 	for t in three_agents_at_once sigint_interrupts_a_turn cancel_mid_turn ten_mib_reply \
 		nonzero_exit spawn_refused_by_preflight project_in_code_from_hostile_strings \
-		limits_reach_the_run asyncio_turn; do
+		limits_reach_the_run asyncio_turn credentials_in_code_and_from_a_callable; do
 		as_user "$who" "$PY" "$SB/py/test_bridge.py" -v "Bridge.test_$t" \
 			>"$SB/py.out" 2>&1 </dev/null
 		RC=$? OUT=$(cat "$SB/py.out") ERR=""

@@ -15,11 +15,11 @@ GIL is released around every blocking call, and what libruas guarantees
 unchanged. See docs/bindings.md.
 """
 from ._child import DEVNULL, PIPE, STDOUT, Child, TimeoutExpired
-from ._config import Config, Item, ProjectReport, Report, Unjudged
+from ._config import Config, Credential, Item, ProjectReport, Report, Unjudged
 from ._errors import (ConfigError, EscapeError, Error, InvalidError, NoMemoryError,
                       NotFoundError, StartError, SystemCallError, TooLongError)
 
-__all__ = ["Config", "Child", "Report", "ProjectReport", "Item", "Unjudged", "PIPE", "DEVNULL", "STDOUT",
+__all__ = ["Config", "Credential", "Child", "Report", "ProjectReport", "Item", "Unjudged", "PIPE", "DEVNULL", "STDOUT",
            "TimeoutExpired", "Error", "ConfigError", "NotFoundError", "SystemCallError",
            "InvalidError", "NoMemoryError", "TooLongError", "EscapeError", "StartError"]
 __version__ = "0.1"

@@ -11,6 +11,7 @@ import warnings
 from typing import Any, Optional, Tuple
 
 from . import _errors, _lib
+from ._config import _Credentials
 from ._handle import Handle
 
 PIPE = subprocess.PIPE
@@ -107,11 +108,18 @@ class Child:
     the project's; env is the mapping the project's allowlisted values come
     from (None: os.environ); set_env gives values not in env. pty: None
     (the default, a pty of its own when stdin is a terminal, relayed by the
-    library) or False (never)."""
+    library) or False (never). credentials: a callable (project, name) ->
+    str | None that gives the run's credentials beyond the configured ones,
+    asked in the child's credential thread when the agent runs
+    ruas-credential NAME for a name no configured source has: None is no
+    such credential (the agent is told "unknown credential"), an exception
+    a failure (told that the source failed; counted in credential_failures,
+    the last kept as credential_error, warned of). It lives as long as the
+    child (until close())."""
 
     def __init__(self, config, project, args=(), *, stdin=None, stdout=None, stderr=None,
                  work_dir=None, env=None, set_env=None, text=False, encoding=None,
-                 errors=None, bufsize=-1, pty=None):
+                 errors=None, bufsize=-1, pty=None, credentials=None):
         if isinstance(args, (str, bytes)):
             raise TypeError("ruas: args is a list of arguments, not a string")
         self.args = list(args)
@@ -123,6 +131,8 @@ class Child:
         self._h = Handle("child")  # close() frees it after the calls in progress
         self._owner = os.getpid()  # a fork's copy never frees (it would end the parent's agent)
         self._comm = None
+        # Kept with the child: the library calls it until the handle is freed.
+        self._credentials = _Credentials(credentials) if credentials is not None else None
         stdio = _Stdio(stdin, stdout, stderr)
         try:
             self._start(config, stdio, work_dir, env, set_env, pty)
@@ -150,6 +160,8 @@ class Child:
         # The end record comes when the child is reaped: the callable lives as long.
         self._audit = config._audit
         o.audit = ctypes.pointer(self._audit.sink) if self._audit else None
+        if self._credentials:
+            o.credential_callback = self._credentials.trampoline
         h, err = _lib.P(), _errors.new_err()
         with config._use() as cfg:
             _errors.check(_lib.lib.ruas_spawn(ctypes.byref(h), cfg, _lib.encode(self.project),
@@ -167,6 +179,16 @@ class Child:
 
     def _use(self):
         return self._h.use()
+
+    @property
+    def credential_failures(self) -> int:
+        """How many requests the credentials callable raised on (0 without one)."""
+        return self._credentials.failures if self._credentials else 0
+
+    @property
+    def credential_error(self):
+        """The last exception the credentials callable raised, or None."""
+        return self._credentials.error if self._credentials else None
 
     @property
     def pidfd(self) -> int:

@@ -6,7 +6,7 @@ import os
 import threading
 import warnings
 from dataclasses import dataclass, field
-from typing import List, Optional, Sequence, Union
+from typing import Any, List, Mapping, Optional, Sequence, Union
 
 from . import _errors, _lib
 from ._handle import Handle
@@ -60,6 +60,105 @@ class Report:
             if p.name == name:
                 return p
         raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class Credential:
+    """One credential the supervisor hands a run on request (ruas.conf(5)
+    "credentials", docs/credentials.md): its name and exactly one source,
+    from_env (a variable of the spawn's env), from_command (a list: its
+    stdout; ttl: seconds its output is kept) or from_file (absolute, readable
+    only by the supervisor). Config.new() and add_project() take these or
+    dicts with the same keys; the library judges them as the file's."""
+    name: str
+    from_env: Optional[str] = None
+    from_command: Optional[Sequence[str]] = None
+    from_file: Optional[str] = None
+    ttl: Optional[int] = None
+
+
+_CREDENTIAL_KEYS = ("name", "from_env", "from_command", "from_file", "ttl")
+
+
+def _credentials(items):
+    """A credentials list as the C array and its count, (None, 0) for None. Each item a
+    Credential or a mapping of its keys; a key it does not have, a from_command that is
+    a string, a ttl that is not an int, is a TypeError before C sees any of it."""
+    if items is None:
+        return None, 0
+    if isinstance(items, (str, bytes, Mapping, Credential)):
+        raise TypeError("ruas: credentials is a list of credentials (ruas.Credential or "
+                        "dicts), not %s" % type(items).__name__)
+    specs = []
+    for c in items:
+        if isinstance(c, Mapping):
+            bad = [k for k in c if k not in _CREDENTIAL_KEYS]
+            if bad:
+                raise TypeError("ruas: a credential has no key %r (it has %s)"
+                                % (bad[0], ", ".join(_CREDENTIAL_KEYS)))
+            # No name crosses as NULL: the library's own message says it is missing.
+            c = Credential(**dict({"name": None}, **c))
+        elif not isinstance(c, Credential):
+            raise TypeError("ruas: a credential is a ruas.Credential or a dict, not %s"
+                            % type(c).__name__)
+        if isinstance(c.from_command, (str, bytes)):
+            raise TypeError("ruas: credential %r: from_command is a list of arguments, "
+                            "not a string" % (c.name,))
+        if c.ttl is not None and (isinstance(c.ttl, bool) or not isinstance(c.ttl, int)):
+            raise TypeError("ruas: credential %r: ttl is an int (seconds), not %s"
+                            % (c.name, type(c.ttl).__name__))
+        specs.append(c)
+    arr = (_lib.CredentialSpec * max(len(specs), 1))()
+    for i, c in enumerate(specs):
+        # The name is required: None crosses as NULL, which the library refuses by name.
+        arr[i].name = _lib.encode(c.name)
+        arr[i].from_env = _lib.encode(c.from_env)
+        arr[i].from_command = _lib.strv(c.from_command)
+        arr[i].from_file = _lib.encode(None if c.from_file is None else os.fspath(c.from_file))
+        arr[i].ttl = _lib.RUAS_UNSET if c.ttl is None else _count(c.ttl)
+    return ctypes.cast(arr, ctypes.POINTER(_lib.CredentialSpec)), len(specs)
+
+
+class _Credentials:
+    """A per-spawn credentials callable behind ruas_spawn_options.credential_callback:
+    fn(project, name) returns the value (str or bytes), None when it has no
+    credential by that name; an exception is a failure (the agent is told the
+    source failed, the audit record says the callback failed). Called in the
+    child's credential thread, with the GIL taken (ctypes does), for each request
+    of a name that no configured source has, until the child is freed."""
+
+    def __init__(self, fn):
+        if not callable(fn):
+            raise TypeError("ruas: credentials is a callable (project, name) -> str | None")
+        self.fn = fn
+        self.failures = 0
+        self.error = None
+        self.lock = threading.Lock()
+        self.trampoline = _lib.CredentialCallback(self._call)  # kept: C holds its address
+
+    def _call(self, project, name, value, value_size, _payload):
+        try:
+            v = self.fn(_lib.text(project), _lib.text(name))
+            if v is None:
+                return 0
+            b = _lib.encode(v)  # str or bytes; a NUL is a ValueError
+            if not b:
+                raise ValueError("ruas: credential %r: the callable gave an empty value"
+                                 % _lib.text(name))
+            if len(b) >= value_size:
+                raise ValueError("ruas: credential %r: the callable's value is %d bytes, over "
+                                 "the %d a credential can have"
+                                 % (_lib.text(name), len(b), value_size - 1))
+            ctypes.memmove(value, b, len(b))
+            ctypes.memset(value + len(b), 0, 1)
+            return len(b)
+        except BaseException as e:  # it runs inside C: nothing may escape
+            with self.lock:
+                self.failures += 1
+                self.error = e
+            warnings.warn("ruas: the credentials callable failed on %r: %s"
+                          % (_lib.text(name), type(e).__name__), RuntimeWarning, stacklevel=1)
+            return -1
 
 
 _SEVERITY = {1: "warning", 2: "fatal"}
@@ -243,6 +342,7 @@ class Config:
             tasks_max: Optional[int] = None, cpu_max: Optional[Union[float, str]] = None,
             cgroup_parent: Optional[str] = None,
             require_command: Optional[bool] = None,
+            credentials: Optional[Sequence[Union[Credential, Mapping[str, Any]]]] = None,
             audit=None) -> "Config":
         """An empty configuration with ruas.conf's top-level keys (ruas_config_new);
         None keeps each key's default. The limits of every project's runs:
@@ -251,7 +351,8 @@ class Config:
         of each run's own, beneath cgroup_parent: memory_max and memory_swap_max
         (as file_size_max), tasks_max (an int), cpu_max (CPUs: 0.5 or "0.5").
         require_command (a bool): whether a project whose command its target's
-        login PATH does not find fails preflight (True) or warns (the default)."""
+        login PATH does not find fails preflight (True) or warns (the default).
+        credentials: every project's (ruas.Credential or dicts of its keys)."""
         def num(v):
             # Every number through _count(): -1 must not pass as absent, nor 2^32 as 0.
             return _lib.RUAS_UNSET if v is None else _count(v)
@@ -279,6 +380,7 @@ class Config:
                          cgroup_parent=_lib.encode(cgroup_parent),
                          require_command=_lib.RUAS_UNSET if require_command is None
                          else _core_dumps(require_command, "require_command"))
+        g.credentials, g.credential_count = _credentials(credentials)
         h, err = _lib.P(), _errors.new_err()
         opts, _keep = _options(supervisor_uid, False)
         _errors.check(_lib.lib.ruas_config_new(ctypes.byref(h), ctypes.byref(g), opts,
@@ -301,10 +403,13 @@ class Config:
                     memory_swap_max: Optional[Union[int, str]] = None,
                     tasks_max: Optional[int] = None,
                     cpu_max: Optional[Union[float, str]] = None,
-                    require_command: Optional[bool] = None) -> None:
+                    require_command: Optional[bool] = None,
+                    credentials: Optional[Sequence[Union[Credential, Mapping[str, Any]]]]
+                    = None) -> None:
         """Adds a project, checked as the file's would be (ruas_config_add_project):
         a value the file would refuse raises ConfigError naming it. The limits
-        are Config.new()'s, the project's own winning; None: the global one."""
+        are Config.new()'s, the project's own winning; None: the global one.
+        credentials: its own, each replacing a global one of the same name."""
         if isinstance(command, (str, bytes)):
             raise TypeError("ruas: command is a list of arguments, not a string")
         s = _lib.options(_lib.ProjectSpec, _lib.PROJECT_SPEC_VERSION,
@@ -331,6 +436,7 @@ class Config:
             s.tasks_max = _count(tasks_max)
         if require_command is not None:
             s.require_command = _core_dumps(require_command, "require_command")
+        s.credentials, s.credential_count = _credentials(credentials)
         err = _errors.new_err()
         with self._use() as h:
             _errors.check(_lib.lib.ruas_config_add_project(h, ctypes.byref(s),

@@ -18,9 +18,9 @@ except ImportError:  # the source tree: RUAS_LIBRARY names the build's
 
 RUAS_UNSET = -1
 CONFIG_OPTIONS_VERSION = 1
-PROJECT_SPEC_VERSION = 4
-SPAWN_OPTIONS_VERSION = 5
-CONFIG_GLOBALS_VERSION = 6
+PROJECT_SPEC_VERSION = 6
+SPAWN_OPTIONS_VERSION = 6
+CONFIG_GLOBALS_VERSION = 8
 PREFLIGHT_OPTIONS_VERSION = 3
 AUDIT_SINK_VERSION = 1
 AUDIT_TO_CALLBACK = 2
@@ -44,6 +44,20 @@ class ConfigOptions(ctypes.Structure):
                 ("skip_owner_check", ctypes.c_int)]
 
 
+class CredentialSpec(ctypes.Structure):
+    """ruas_credential_spec: one credential of ruas.conf's credentials key (no version of
+    its own: the globals' and the project spec's say it)."""
+    _fields_ = [("name", c_str), ("from_env", c_str), ("from_command", c_strv),
+                ("from_file", c_str), ("ttl", ctypes.c_int)]
+
+
+class GitHostSpec(ctypes.Structure):
+    """ruas_git_host_spec: one host of ruas.conf's git_hosts key (versioned with the
+    globals and the project spec, as CredentialSpec is)."""
+    _fields_ = [("host", c_str), ("credential", c_str), ("username", c_str),
+                ("protocol", c_str)]
+
+
 class ConfigGlobals(ctypes.Structure):
     _init_ = "ruas_config_globals_init"
     _fields_ = [("version", ctypes.c_uint), ("name", c_str), ("env_allowlist", c_strv),
@@ -63,7 +77,14 @@ class ConfigGlobals(ctypes.Structure):
                 ("memory_max", c_str), ("memory_swap_max", c_str), ("tasks_max", ctypes.c_int),
                 ("cpu_max", c_str), ("cgroup_parent", c_str),
                 # version 6
-                ("require_command", ctypes.c_int)]
+                ("require_command", ctypes.c_int),
+                # version 7
+                ("credentials", ctypes.POINTER(CredentialSpec)),
+                ("credential_count", ctypes.c_size_t),
+                ("git_hosts", ctypes.POINTER(GitHostSpec)),
+                ("git_host_count", ctypes.c_size_t),
+                # version 8 (project spec: 6)
+                ("claude_api_key", c_str)]
 
 
 class AuditRecord(ctypes.Structure):
@@ -72,6 +93,13 @@ class AuditRecord(ctypes.Structure):
 
 
 AuditCallback = ctypes.CFUNCTYPE(None, ctypes.POINTER(AuditRecord), ctypes.c_void_p)
+
+
+# ruas_credential_callback(project, name, value, value_size, payload): the value's
+# length, 0 for none by that name, -1 for failed. value is a buffer of
+# value_size bytes (a c_void_p here: ctypes must not read it as a string).
+CredentialCallback = ctypes.CFUNCTYPE(ctypes.c_int, c_str, c_str, ctypes.c_void_p,
+                                      ctypes.c_size_t, ctypes.c_void_p)
 
 
 class AuditSink(ctypes.Structure):
@@ -94,7 +122,14 @@ class ProjectSpec(ctypes.Structure):
                 ("memory_max", c_str), ("memory_swap_max", c_str), ("tasks_max", ctypes.c_int),
                 ("cpu_max", c_str),
                 # version 4
-                ("require_command", ctypes.c_int)]
+                ("require_command", ctypes.c_int),
+                # version 5
+                ("credentials", ctypes.POINTER(CredentialSpec)),
+                ("credential_count", ctypes.c_size_t),
+                ("git_hosts", ctypes.POINTER(GitHostSpec)),
+                ("git_host_count", ctypes.c_size_t),
+                # version 8 (project spec: 6)
+                ("claude_api_key", c_str)]
 
 
 class PreflightOptions(ctypes.Structure):
@@ -110,7 +145,10 @@ class SpawnOptions(ctypes.Structure):
     _fields_ = [("version", ctypes.c_uint), ("env", c_strv), ("stdin_fd", ctypes.c_int),
                 ("stdout_fd", ctypes.c_int), ("stderr_fd", ctypes.c_int),
                 ("work_dir", c_str), ("set_env", c_strv), ("pty", ctypes.c_int),
-                ("pty_relay", ctypes.c_int), ("audit", ctypes.POINTER(AuditSink))]
+                ("pty_relay", ctypes.c_int), ("audit", ctypes.POINTER(AuditSink)),
+                # version 6
+                ("credential_callback", CredentialCallback),
+                ("credential_payload", ctypes.c_void_p)]
 
 
 def _load():

@@ -124,13 +124,14 @@ class Process:
 
 
 async def spawn(config, project, args=(), *, stdin=None, stdout=None, stderr=None,
-                work_dir=None, env=None, set_env=None, pty=None, limit=2 ** 16):
+                work_dir=None, env=None, set_env=None, pty=None, credentials=None,
+                limit=2 ** 16):
     """Starts project's command as Config.spawn() does (in the loop's executor: the
     start waits for sudo and the helper), with asyncio streams for its pipes."""
     loop = _aio.get_running_loop()
     child = await loop.run_in_executor(None, functools.partial(
         config.spawn, project, args, stdin=stdin, stdout=stdout, stderr=stderr,
-        work_dir=work_dir, env=env, set_env=set_env, pty=pty))
+        work_dir=work_dir, env=env, set_env=set_env, pty=pty, credentials=credentials))
     proc = Process(child, loop)
     try:
         await proc._connect(limit)

@@ -4,13 +4,15 @@ PAM and a real target user (tests/integration/python.sh runs it in the
 sandbox: as the supervisor user on the sudo backend, as root on the pam
 backend). Environment: CONF (projects "agent" and "agent2" as TARGET),
 CONF_FATAL (project "bad", whose target can get root), TARGET, HELPER,
-SESSION, BACKEND, AGENT (agent.py), WORK (the projects' work_dir)."""
+SESSION, BACKEND, AGENT (agent.py), WORK (the projects' work_dir), CRED
+(the installed ruas-credential)."""
 import asyncio
 import json
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import unittest
@@ -199,6 +201,62 @@ class Bridge(unittest.TestCase):
             return r, await asyncio.wait_for(p.wait(), 60)
         r, rc = asyncio.run(main())
         self.assertEqual((r["reply"], r["user"], rc), ("async", TARGET, 0))
+
+    def test_credentials_in_code_and_from_a_callable(self):
+        """Issue 29 through the binding: the agent, as TARGET, runs ruas-credential for
+        credentials configured in code (a global from_env from the spawn's env, a
+        project's own from_file replacing a global of the same name) and for one the
+        spawn's callable gives; a name the callable has none of is refused as unknown,
+        one it raises on as a failed source. The callable is asked only for names no
+        configured source has, and no value reaches the agent's environment."""
+        token = "sk-env-%s" % os.urandom(8).hex()
+        deploy = "deploy-%s" % os.urandom(8).hex()
+        given = "cb-%s" % os.urandom(8).hex()
+        fd, path = tempfile.mkstemp(prefix="ruas-deploy.")  # 0600, the supervisor's
+        with os.fdopen(fd, "w") as f:
+            f.write(deploy + "\n")
+        script = 'for n in "$@"; do "$0" "$n"; echo "rc=$?"; done; env'
+        names = ["token", "deploy", "from-callable", "nosuch", "broken"]
+        calls = []
+
+        def source(project, name):
+            calls.append((project, name))
+            if name == "broken":
+                raise RuntimeError("the vault is sealed")
+            return given if name == "from-callable" else None
+        try:
+            with ruas.Config.new(name="creds", helper=E["HELPER"], session_helper=E["SESSION"],
+                                 backend=E["BACKEND"], terminate_grace=1,
+                                 credentials=[ruas.Credential("token", from_env="BRIDGE_TOKEN"),
+                                              {"name": "deploy", "from_env": "UNSET_HERE"}]
+                                 ) as cfg:
+                cfg.add_project(name="c", work_dir=E["WORK"], run_as_user=TARGET,
+                                command=["/bin/sh", "-c", script, E["CRED"]],
+                                credentials=[{"name": "deploy", "from_file": path}])
+                # The callable's failure is also warned of, from the credential thread.
+                with cfg.spawn("c", names, stdout=ruas.PIPE, stderr=ruas.PIPE,
+                               env={"BRIDGE_TOKEN": token, "PATH": "/usr/bin:/bin"},
+                               credentials=source) as k:
+                    out, err = k.communicate(timeout=60)
+                self.assertEqual(k.returncode, 0, err)
+        finally:
+            os.unlink(path)
+        out, err = out.decode(), err.decode()
+        lines = out.splitlines()
+        self.assertEqual(lines[:8], [token, "rc=0", deploy, "rc=0", given, "rc=0",
+                                     "rc=1", "rc=1"], err)
+        self.assertIn('ruas-credential: nosuch: unknown credential "nosuch": project "c" has '
+                      'none by that name', err)
+        self.assertIn('ruas-credential: broken: credential "broken" could not be had: its '
+                      'source failed', err)
+        self.assertNotIn("vault is sealed", err)
+        self.assertEqual(calls, [("c", "from-callable"), ("c", "nosuch"), ("c", "broken")])
+        self.assertEqual(k.credential_failures, 1)
+        self.assertIsInstance(k.credential_error, RuntimeError)
+        env = "\n".join(lines[8:])
+        self.assertRegex(env, r"(?m)^RUAS_CREDENTIALS=@ruas-credentials-[0-9a-f]{32}$")
+        for v in (token, deploy, given):
+            self.assertNotIn(v, env)
 
 
 if __name__ == "__main__":

@@ -55,7 +55,7 @@ class LayoutTests(unittest.TestCase):
         "ruas_config_options": "ConfigOptions", "ruas_config_globals": "ConfigGlobals",
         "ruas_project_spec": "ProjectSpec", "ruas_preflight_options": "PreflightOptions",
         "ruas_spawn_options": "SpawnOptions", "ruas_audit_record": "AuditRecord",
-        "ruas_audit_sink": "AuditSink",
+        "ruas_audit_sink": "AuditSink", "ruas_credential_spec": "CredentialSpec",
     }
 
     def test_ctypes_layouts_are_cs(self):
@@ -122,16 +122,21 @@ class LayoutTests(unittest.TestCase):
         from ruas import _lib
         o = _lib.options(_lib.SpawnOptions, _lib.SPAWN_OPTIONS_VERSION)
         self.assertEqual((o.version, o.stdin_fd, o.stdout_fd, o.stderr_fd, o.pty, o.pty_relay),
-                         (5, -1, -1, -1, -1, 0))
+                         (6, -1, -1, -1, -1, 0))
+        self.assertEqual((bool(o.credential_callback), o.credential_payload), (False, None))
         g = _lib.options(_lib.ConfigGlobals, _lib.CONFIG_GLOBALS_VERSION)
-        self.assertEqual((g.version, g.terminate_grace, g.host_check_interval), (6, -1, -1))
+        self.assertEqual((g.version, g.terminate_grace, g.host_check_interval), (8, -1, -1))
+        self.assertEqual((bool(g.credentials), g.credential_count), (False, 0))
+        self.assertEqual((bool(g.git_hosts), g.git_host_count, g.claude_api_key), (False, 0, None))
         self.assertEqual((g.open_files_max, g.file_size_max, g.core_dumps, g.wall_time_max),
                          (-1, None, -1, -1))
         self.assertEqual((g.memory_max, g.memory_swap_max, g.tasks_max, g.cpu_max,
                           g.cgroup_parent, g.require_command), (None, None, -1, None, None, -1))
         s = _lib.options(_lib.ProjectSpec, _lib.PROJECT_SPEC_VERSION)
         self.assertEqual((s.version, s.terminate_grace, s.open_files_max, s.file_size_max,
-                          s.core_dumps, s.wall_time_max), (4, -1, -1, None, -1, -1))
+                          s.core_dumps, s.wall_time_max), (6, -1, -1, None, -1, -1))
+        self.assertEqual((bool(s.credentials), s.credential_count), (False, 0))
+        self.assertEqual((bool(s.git_hosts), s.git_host_count, s.claude_api_key), (False, 0, None))
         self.assertEqual((s.memory_max, s.memory_swap_max, s.tasks_max, s.cpu_max,
                           s.require_command), (None, None, -1, None, -1))
         k = _lib.options(_lib.AuditSink, 1, to=_lib.AUDIT_TO_CALLBACK)
@@ -382,6 +387,136 @@ class LimitTests(unittest.TestCase):
                 cfg.add_project(name="slow", work_dir=WORK, command=["true"], wall_time_max=1)
             self.assertIn('project "slow": wall_time_max needs run_as_user', str(cm.exception))
             self.assertEqual(cfg.projects, [])
+        finally:
+            cfg.close()
+
+
+class CredentialTests(unittest.TestCase):
+    """Credentials (issue 29, docs/credentials.md) built in code: Config.new() and
+    add_project() take them as ruas.Credential or dicts and the library judges them
+    with the file's messages; a spawn's credentials callable behind the C callback.
+    Serving them to a real run is tests/integration/python.sh's."""
+
+    GOOD = [ruas.Credential("anthropic", from_env="ANTHROPIC_API_KEY"),
+            {"name": "github", "from_command": ["gh", "auth", "token"], "ttl": 300},
+            {"name": "deploy", "from_file": "/etc/ruas/secrets/deploy"}]
+    BAD = [
+        ([{"name": "Bad"}],
+         'credentials: name "Bad" is invalid (pattern ^[a-z0-9][a-z0-9_.-]*$, at most 64)'),
+        ([{"from_env": "A"}], 'credentials: a credential has no "name"'),
+        ([{"name": "x"}], 'credentials: "x" needs exactly one of from_env, from_command and '
+                          'from_file'),
+        ([ruas.Credential("x", from_env="A", from_file="/f")],
+         'credentials: "x" needs exactly one of from_env, from_command and from_file'),
+        ([{"name": "x", "from_env": "A", "ttl": 5}],
+         'credentials: "x": ttl is only for a from_command credential'),
+        ([{"name": "x", "from_command": ["t"], "ttl": 86401}],
+         'credentials: "x": ttl must be 0 to 86400 seconds'),
+        # -1 would be RUAS_UNSET (absent): it must not pass as such.
+        ([{"name": "x", "from_command": ["t"], "ttl": -1}],
+         'credentials: "x": ttl must be 0 to 86400 seconds'),
+        ([{"name": "x", "from_file": "rel"}],
+         'credentials: from_file "rel" must be an absolute path'),
+        ([{"name": "x", "from_env": "A-B"}],
+         'credentials: from_env "A-B" is not a variable name ([A-Za-z_][A-Za-z0-9_]*)'),
+        ([{"name": "x", "from_command": []}], 'credentials: "x": from_command must not be empty'),
+        ([{"name": "x", "from_command": [""]}],
+         'credentials: "x": from_command\'s program is empty'),
+        ([{"name": "x", "from_env": "A"}, {"name": "x", "from_env": "B"}],
+         'credentials: "x" is given twice'),
+    ]
+
+    def test_taken_at_the_top_level_and_per_project(self):
+        with ruas.Config.new(name="creds", credentials=self.GOOD) as cfg:
+            cfg.add_project(name="p", run_as_user="nobody", work_dir=WORK, command=["true"],
+                            credentials=[{"name": "deploy", "from_env": "DEPLOY"}])
+            cfg.add_project(name="q", run_as_user="nobody", work_dir=WORK, command=["true"],
+                            credentials=[])
+            self.assertEqual(cfg.projects, ["p", "q"])
+
+    def test_bad_ones_refused_with_the_files_messages(self):
+        for creds, says in self.BAD:
+            with self.assertRaises(ruas.ConfigError, msg=repr(creds)) as cm:
+                ruas.Config.new(credentials=creds)
+            self.assertIn(says, str(cm.exception), creds)
+        with ruas.Config.new(name="creds") as cfg:
+            for i, (creds, says) in enumerate(self.BAD):
+                with self.assertRaises(ruas.ConfigError, msg=repr(creds)) as cm:
+                    cfg.add_project(name="p%d" % i, run_as_user="nobody", work_dir=WORK,
+                                    command=["true"], credentials=creds)
+                self.assertIn(says, str(cm.exception), creds)
+            # The values stay with the supervisor: a project run as it is refused.
+            with self.assertRaises(ruas.ConfigError) as cm:
+                cfg.add_project(name="legacy", work_dir=WORK, command=["true"],
+                                credentials=self.GOOD[:1])
+            self.assertIn('project "legacy": credentials need run_as_user', str(cm.exception))
+            self.assertEqual(cfg.projects, [])
+
+    def test_wrong_types_never_reach_c(self):
+        for creds in ([{"name": "x", "from_command": "gh auth token"}],
+                      [{"name": "x", "from_command": ["t"], "ttl": True}],
+                      [{"name": "x", "from_command": ["t"], "ttl": "300"}],
+                      [{"name": "x", "from_env": "A", "value": "sk-1"}],
+                      {"name": "x", "from_env": "A"}, ruas.Credential("x", from_env="A"),
+                      "anthropic", [("x", "A")]):
+            with self.assertRaises(TypeError, msg=repr(creds)):
+                ruas.Config.new(credentials=creds)
+        with self.assertRaises(ValueError):
+            ruas.Config.new(credentials=[{"name": "x", "from_file": "/a\0b"}])
+
+    def test_callback_copies_the_value_into_cs_buffer(self):
+        """The trampoline the library calls, called as C calls it: the value and a NUL in
+        the buffer, its length returned; None is 0 (no such credential); an exception,
+        a value that does not fit in value_size - 1 bytes, an empty one or one with a
+        NUL is -1 (failed), counted and kept."""
+        from ruas import _config
+        calls = []
+
+        def fn(project, name):
+            calls.append((project, name))
+            return {"tok": "sk-abc", "raw": b"\xffbytes", "fits": "x" * 15, "long": "x" * 16,
+                    "empty": "", "nul": "a\0b", "int": 7}.get(name) if name != "boom" \
+                else 1 / 0
+        cb = _config._Credentials(fn)
+        buf = ctypes.create_string_buffer(16)
+
+        def call(name):
+            ctypes.memset(buf, 0x55, 16)
+            return cb.trampoline(b"proj", name.encode(), ctypes.addressof(buf), 16, None)
+        self.assertEqual(call("tok"), 6)
+        self.assertEqual(buf.raw[:7], b"sk-abc\0")
+        self.assertEqual(call("raw"), 6)
+        self.assertEqual(buf.raw[:7], b"\xffbytes\0")
+        self.assertEqual(call("fits"), 15)
+        self.assertEqual(buf.raw, b"x" * 15 + b"\0")
+        self.assertEqual(call("nosuch"), 0)
+        self.assertEqual(cb.failures, 0)
+        with self.assertWarns(RuntimeWarning):
+            for name in ("long", "empty", "nul", "int", "boom"):
+                self.assertEqual(call(name), -1, name)
+                self.assertEqual(buf.raw, b"\x55" * 16, "nothing written for %s" % name)
+        self.assertEqual(cb.failures, 5)
+        self.assertIsInstance(cb.error, ZeroDivisionError)
+        self.assertEqual(calls[0], ("proj", "tok"))
+        with self.assertRaises(TypeError):
+            _config._Credentials("not callable")
+
+    def test_spawn_takes_the_callable_and_keeps_it(self):
+        cfg = config()
+        try:
+            with self.assertRaises(TypeError):
+                cfg.spawn("sh", ["exit 0"], credentials="sk-1")
+            c = cfg.spawn("sh", ["exit 0"], credentials=lambda project, name: None)
+            self.assertEqual(c.wait(timeout=30), 0)
+            self.assertEqual((c.credential_failures, c.credential_error), (0, None))
+            self.assertIsNotNone(c._credentials.trampoline)
+            c.close()
+
+            async def main():
+                p = await rasyncio.spawn(cfg, "sh", ["exit 0"],
+                                         credentials=lambda project, name: None)
+                return await asyncio.wait_for(p.wait(), 30)
+            self.assertEqual(asyncio.run(main()), 0)
         finally:
             cfg.close()
 

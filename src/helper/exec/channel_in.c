@@ -161,14 +161,15 @@ static int take_stdio(int fds[3])
 	return 0;
 }
 
-int channel_in_payload(int chan, struct payload *p)
+int channel_in_payload(int chan, struct payload *p, int *gate)
 {
 	struct buf body = BUF_INIT;
-	int fds[3] = {-1, -1, -1}, type = 0;
-	size_t nfds = 3;
+	int fds[4] = {-1, -1, -1, -1}, type = 0;
+	size_t nfds = 4;
 	const char *why = NULL;
+	*gate = -1;
 	int r = channel_recv(chan, &type, &body, fds, &nfds);
-	if (r <= 0 || type != CHANNEL_PAYLOAD || (nfds != 3 && nfds != 0)) {
+	if (r <= 0 || type != CHANNEL_PAYLOAD || (nfds != 4 && nfds != 3 && nfds != 0)) {
 		for (size_t i = 0; i < nfds; i++)
 			close(fds[i]);
 		buf_free(&body);
@@ -177,10 +178,15 @@ int channel_in_payload(int chan, struct payload *p)
 	}
 	r = payload_decode(body.data, body.len, p, &why);
 	buf_free(&body);
-	/* A spawn's payload comes with the agent's stdio; a check's with none. */
-	if (r == 0 && (p->kind == PAYLOAD_EXEC) != (nfds == 3)) {
+	/*
+	 * A spawn's payload comes with the agent's stdio, and the credential
+	 * gate's descriptor when it names a gate; a check's with none.
+	 */
+	size_t want = p->kind != PAYLOAD_EXEC ? 0 : p->credentials && *p->credentials ? 4 : 3;
+	if (r == 0 && nfds != want) {
 		payload_free(p);
-		why = "the agent's stdin, stdout and stderr come with an exec payload only";
+		why = "the agent's stdin, stdout and stderr (and the credential gate's descriptor "
+		      "when the payload names one) come with an exec payload only";
 		r = -1;
 	}
 	if (r < 0) {
@@ -188,10 +194,14 @@ int channel_in_payload(int chan, struct payload *p)
 			close(fds[i]);
 		return refuse("bad payload", why ? why : "out of memory");
 	}
-	if (nfds == 3 && take_stdio(fds) < 0) {
+	if (nfds >= 3 && take_stdio(fds) < 0) {
 		payload_free(p);
+		if (nfds == 4)
+			close(fds[3]);
 		return refuse("cannot take the agent's stdio", strerror(errno));
 	}
+	if (nfds == 4)
+		*gate = fds[3];
 	return 0;
 }
 

@@ -30,9 +30,11 @@ int channel_in_hello(int chan);
 /*
  * The payload; an exec payload comes with the agent's stdin, stdout and
  * stderr, which then replace this process's 0, 1 and 2 (a check payload
- * with none). 0, or -1 after a complaint on stderr.
+ * with none), and, when it names a credential gate, the library's end of
+ * it in *gate (close-on-exec; else -1). 0, or -1 after a complaint on
+ * stderr.
  */
-int channel_in_payload(int chan, struct payload *p);
+int channel_in_payload(int chan, struct payload *p, int *gate);
 /* The helper's last word, EXIT (control.h): 0, or -1 when nobody listens any more. */
 int channel_in_exit(int chan, const struct msg_exit *e);
 

@@ -30,16 +30,16 @@ static int by_number(const void *a, const void *b)
 }
 
 /*
- * Every descriptor but 0, 1, 2, the channel, the init's control socket and
- * the user namespace's maker's socket closes: nothing of sudo's or
+ * Every descriptor but 0, 1, 2, the channel, the init's control socket,
+ * the credential gate and the user namespace's maker's socket closes: nothing of sudo's or
  * ruas-session's may reach the run.
  */
-static void close_strays(int chan, int ctl)
+static void close_strays(int chan, int ctl, int gate)
 {
-	int keep[3] = {chan, ctl, userns_fd()};
+	int keep[4] = {chan, ctl, userns_fd(), gate};
 	unsigned int from = 3;
-	qsort(keep, 3, sizeof keep[0], by_number);
-	for (int i = 0; i < 3; i++) {
+	qsort(keep, 4, sizeof keep[0], by_number);
+	for (int i = 0; i < 4; i++) {
 		if (keep[i] < 0)
 			continue;
 		if ((unsigned int)keep[i] > from)
@@ -65,13 +65,77 @@ static int add_var(struct agent_start *a, const char *name, const char *value)
 	return 0;
 }
 
+/* Strings this helper made for the inner helper's variables, freed once the run is over. */
+struct owned {
+	char **v;
+	size_t n;
+};
+
+static const char *own(struct owned *o, char *s)
+{
+	char **v = s ? realloc(o->v, (o->n + 1) * sizeof *v) : NULL;
+	if (!v) {
+		free(s);
+		return NULL;
+	}
+	o->v = v;
+	v[o->n++] = s;
+	return s;
+}
+
+static void owned_free(struct owned *o)
+{
+	for (size_t i = 0; i < o->n; i++)
+		free(o->v[i]);
+	free(o->v);
+}
+
+/*
+ * git's credential helper for each of the payload's git hosts, in the
+ * variables git reads last (GIT_CONFIG_COUNT, _KEY_n, _VALUE_n), which no
+ * allowlist may pass: for each host an empty helper first, which drops
+ * every helper the target's own configuration names for it, then
+ * git-credential-ruas. The payload's parts are of a shell-safe alphabet
+ * (payload_git_host_ok()), since git runs the setting through a shell.
+ */
+static int git_vars(const struct payload *p, struct agent_start *a, struct owned *o)
+{
+	size_t k = 0;
+	char *s;
+	for (size_t i = 0; i < p->ngit_hosts; i++) {
+		char proto[8], host[256], name[256], user[256];
+		if (sscanf(p->git_hosts[i], "%7s %255s %255s %255s", proto, host, name, user) != 4)
+			return -1;
+		for (int twice = 0; twice < 2; twice++, k++) {
+			const char *key, *val, *kn, *vn;
+			if (asprintf(&s, "GIT_CONFIG_KEY_%zu", k) < 0 || !(kn = own(o, s)) ||
+			    asprintf(&s, "GIT_CONFIG_VALUE_%zu", k) < 0 || !(vn = own(o, s)) ||
+			    asprintf(&s, "credential.%s://%s.helper", proto, host) < 0 ||
+			    !(key = own(o, s)))
+				return -1;
+			if (twice == 0)
+				val = "";
+			else if (asprintf(&s, "ruas --username=%s %s", user, name) < 0 ||
+				 !(val = own(o, s)))
+				return -1;
+			if (add_var(a, kn, key) < 0 || add_var(a, vn, val) < 0)
+				return -1;
+		}
+	}
+	if (k && (asprintf(&s, "%zu", k) < 0 || !own(o, s) || add_var(a, "GIT_CONFIG_COUNT", s) < 0))
+		return -1;
+	return 0;
+}
+
 /*
  * What the inner helper sets over the login environment: the allowlisted
- * values (and RUAS_DENY_LIST, the library's own), RUAS_RUN_ID, and a
- * person's private TMPDIR, which the login files get too. Borrowed
+ * values (and RUAS_DENY_LIST, the library's own), RUAS_RUN_ID,
+ * RUAS_CREDENTIALS (gate_var, "@" and the gate's name), and a person's
+ * private TMPDIR, which the login files get too. Borrowed
  * strings, but tmp's. 0, or -1 after a complaint.
  */
-static int agent_vars(const struct payload *p, struct agent_start *a, struct buf *tmp)
+static int agent_vars(const struct payload *p, struct agent_start *a, struct buf *tmp,
+		      const char *gate_var, struct owned *owned)
 {
 	for (size_t i = 0; i < p->nenv; i++) {
 		const char *why = strcmp(p->env_names[i], "RUAS_DENY_LIST") == 0
@@ -86,6 +150,11 @@ static int agent_vars(const struct payload *p, struct agent_start *a, struct buf
 	}
 	/* The audit's run id, so that the agent's own logs can name its run. */
 	if (p->run_id && *p->run_id && add_var(a, "RUAS_RUN_ID", p->run_id) < 0)
+		goto oom;
+	/* Where ruas-credential asks (docs/credentials.md): a name, never a value. */
+	if (p->credentials && *p->credentials && add_var(a, "RUAS_CREDENTIALS", gate_var) < 0)
+		goto oom;
+	if (git_vars(p, a, owned) < 0)
 		goto oom;
 	if (!(p->exec_flags & EXEC_PRIVATE_TMP))
 		return 0;
@@ -203,14 +272,18 @@ int exec_mode(struct payload *p, struct reaper_options *ro, struct msg_exit *e)
 	memset(&l, 0, sizeof l);
 	l.cont = l.news = l.bwrap_args = l.exec_pipe = -1;
 	*e = (struct msg_exit){EXIT_HOW_HELPER, EXIT_HELPER, MSG_EXIT_SURVIVORS_UNKNOWN, 0};
-	close_strays(ro->chan, ro->init_ctl);
+	close_strays(ro->chan, ro->init_ctl, ro->gate);
+	char gate_var[sizeof PAYLOAD_CREDENTIALS_PREFIX + 40];
+	snprintf(gate_var, sizeof gate_var, "@%s", p->credentials ? p->credentials : "");
+	ro->gate_name = p->credentials;
+	struct owned owned = {NULL, 0};
 	/* Here, to fail before any login file runs; the inner helper enters it again, inside. */
 	int wd = work_dir_open(p->root ? p->root : "", p->scope ? p->scope : "", p->work_dir);
 	if (wd >= 0)
 		close(wd);
 	else
 		l.work_dir_refused = errno ? errno : EACCES;
-	if (wd >= 0 && agent_vars(p, &a, &tmp) == 0 && launch_prepare(&l, p, &a, tmp.len ? tmp.data : NULL) == 0) {
+	if (wd >= 0 && agent_vars(p, &a, &tmp, gate_var, &owned) == 0 && launch_prepare(&l, p, &a, tmp.len ? tmp.data : NULL) == 0) {
 		ro->supervisor = (pid_t)p->supervisor_pid;
 		ro->supervisor_start = p->supervisor_start;
 		ro->grace_seconds = p->grace_seconds;
@@ -228,6 +301,7 @@ int exec_mode(struct payload *p, struct reaper_options *ro, struct msg_exit *e)
 	launch_free(&l);
 	free(a.env_names);
 	free(a.env_values);
+	owned_free(&owned);
 	buf_free(&tmp);
 	return rc;
 }

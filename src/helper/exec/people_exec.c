@@ -2,6 +2,7 @@
 /* people_exec.c - see people_exec.h. */
 #include "people_exec.h"
 #include "sealed_memfd.h"
+#include "tmp_cover.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -188,4 +189,33 @@ char **bwrap_argv(char **argv)
 		v[n++] = argv[i];
 	v[n] = NULL;
 	return v;
+}
+
+/*
+ * In the namespace this helper made (sudo): the person's private TMPDIR,
+ * /tmp/PARENT/PERSON as private_tmp() made it, alone under PARENT
+ * (tmp_cover.h). 0, or -1 after a complaint: the agent must not run where
+ * the other people of its user would see its files.
+ */
+int private_tmp_cover(const char *tmp)
+{
+	char parent[256], why[256];
+	const char *rest = strncmp(tmp, "/tmp/", 5) == 0 ? tmp + 5 : NULL;
+	const char *slash = rest ? strchr(rest, '/') : NULL;
+	int r = -1;
+	if (slash && (size_t)(slash - rest) < sizeof parent) {
+		snprintf(parent, sizeof parent, "%.*s", (int)(slash - rest), rest);
+		/* A fresh parent (ruas-UID.RANDOM: ruas-UID was squatted) shows to the uid's other runs. */
+		r = tmp_cover(parent, slash + 1, getuid(), getgid(), strchr(parent, '.') != NULL, why,
+			      sizeof why);
+		if (r > 0)
+			snprintf(why, sizeof why, "it is no longer a directory of this user");
+	} else {
+		snprintf(why, sizeof why, "not a path this helper makes");
+	}
+	if (r != 0)
+		fprintf(stderr, "ruas-exec: cannot keep the private TMPDIR %s from the other "
+				"people of this user: %s\n",
+			tmp, why);
+	return r == 0 ? 0 : -1;
 }

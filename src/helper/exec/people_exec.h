@@ -20,6 +20,13 @@
  * *out set, or -1 with the reason printed.
  */
 int private_tmp(const char *person, struct buf *out);
+/*
+ * In the PID namespace the sudo backend's helper made: tmp, private_tmp()'s
+ * /tmp/PARENT/PERSON, made alone under PARENT (tmp_cover.h). 0, or -1
+ * after a complaint: the agent must not run where the other people of
+ * its user would see its files.
+ */
+int private_tmp_cover(const char *tmp);
 
 /* Where bubblewrap finds its options: the descriptor bwrap_argv() names. */
 #define BWRAP_ARGS_FD 4

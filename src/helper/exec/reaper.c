@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: ISC */
 /* reaper.c - see reaper.h. */
 #include "reaper.h"
+
 #include "buf.h"
 #include "channel.h"
 #include "control.h"
+#include "cred_gate.h"
 #include "launch.h"
 #include "tell_started.h"
 #include "userns.h"
 #include "exit_status.h"
 #include "monitor.h"
 #include "payload.h"
+#include "people_exec.h"
 #include "pidns.h"
 #include "proc.h"
-#include "tmp_cover.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -173,40 +175,11 @@ static int reaper_setup(struct reaper *r, const struct reaper_options *o, sigset
 }
 
 /*
- * In the namespace this helper made (sudo): the person's private TMPDIR,
- * /tmp/PARENT/PERSON as private_tmp() made it, alone under PARENT
- * (tmp_cover.h). 0, or -1 after a complaint: the agent must not run where
- * the other people of its user would see its files.
- */
-static int cover_private_tmp(const char *tmp)
-{
-	char parent[256], why[256];
-	const char *rest = strncmp(tmp, "/tmp/", 5) == 0 ? tmp + 5 : NULL;
-	const char *slash = rest ? strchr(rest, '/') : NULL;
-	int r = -1;
-	if (slash && (size_t)(slash - rest) < sizeof parent) {
-		snprintf(parent, sizeof parent, "%.*s", (int)(slash - rest), rest);
-		/* A fresh parent (ruas-UID.RANDOM: ruas-UID was squatted) shows to the uid's other runs. */
-		r = tmp_cover(parent, slash + 1, getuid(), getgid(), strchr(parent, '.') != NULL, why,
-			      sizeof why);
-		if (r > 0)
-			snprintf(why, sizeof why, "it is no longer a directory of this user");
-	} else {
-		snprintf(why, sizeof why, "not a path this helper makes");
-	}
-	if (r != 0)
-		fprintf(stderr, "ruas-exec: cannot keep the private TMPDIR %s from the other "
-				"people of this user: %s\n",
-			tmp, why);
-	return r == 0 ? 0 : -1;
-}
-
-/*
  * The agent's PID namespace, when the lifetime asks for one: the one that
  * ruas-session made (pam), or one made here (sudo). 0 to go on (r->ctl set,
  * or left at -1 for the subreaper); -1 when the agent must not run.
  */
-static int lifetime_begin(struct reaper *r, const struct reaper_options *o)
+static int lifetime_begin(struct reaper *r, struct reaper_options *o)
 {
 	char why[256] = "ruas-session made none";
 	int got = PIDNS_UNAVAILABLE;
@@ -214,18 +187,25 @@ static int lifetime_begin(struct reaper *r, const struct reaper_options *o)
 		r->ctl = o->init_ctl;
 		got = PIDNS_OK;
 	} else if (o->lifetime == LIFETIME_SUBREAPER) {
-		return 0;
+		return o->gate >= 0 ? cred_gate_open(o->gate_name, o->gate, -1) : 0;
 	} else if (!o->via_fd) {
 		got = pidns_start(userns_enter, &r->ctl, why, sizeof why);
 	}
-	if (got == PIDNS_UNAVAILABLE && o->lifetime == LIFETIME_AUTO)
+	/* Credentials need the namespace (cred_gate.h): auto does not fall back without it. */
+	if (got == PIDNS_UNAVAILABLE && o->lifetime == LIFETIME_AUTO && o->gate < 0)
 		return 0;
 	if (got != PIDNS_OK) {
 		fprintf(stderr, "ruas-exec: %s: %s\n", pidns_failure(got), why);
 		return -1;
 	}
-	if (o->init_ctl < 0 && o->private_tmp && cover_private_tmp(o->private_tmp) < 0)
+	if (o->init_ctl < 0 && o->private_tmp && private_tmp_cover(o->private_tmp) < 0)
 		return -1;
+	if (o->gate >= 0) {
+		int gate = o->gate;
+		o->gate = -1;
+		if (cred_gate_open(o->gate_name, gate, r->ctl) < 0)
+			return -1;
+	}
 	/*
 	 * The agent's /proc shows its namespace only; should the mount fail, it
 	 * sees the host's, and this helper there: nothing of its uid may then
@@ -595,5 +575,8 @@ int reaper_run(struct launch *l, struct reaper_options *o)
 	else if (o->init_ctl >= 0)
 		close(o->init_ctl);
 	o->init_ctl = -1;
+	if (o->gate >= 0)
+		close(o->gate); /* the run never got as far as its gate */
+	o->gate = -1;
 	return rc;
 }

@@ -75,6 +75,13 @@ struct reaper_options {
 	 * under PARENT (tmp_cover.h); ruas-session does it on pam.
 	 */
 	const char *private_tmp;
+	/*
+	 * The run's credential gate (cred_gate.h): its abstract name ("" or
+	 * NULL: none) and the library's end of it (-1: none), which the
+	 * reaper hands to the PID namespace's init before the agent starts.
+	 */
+	const char *gate_name;
+	int gate;
 	int status; /* out: the agent's wait status, -1 when it never ran */
 	int lifetime_used; /* out: LIFETIME_PIDNS or LIFETIME_SUBREAPER, what the run had */
 	/*

@@ -74,7 +74,7 @@ static int take_payload(int argc, char **argv, struct reaper_options *ro, struct
 	/* The library sends the payload only now: never into sudo's I/O log (payload.h). */
 	if (channel_in_hello(ro->chan) < 0)
 		return -1;
-	return channel_in_payload(ro->chan, p) < 0 ? -2 : 0;
+	return channel_in_payload(ro->chan, p, &ro->gate) < 0 ? -2 : 0;
 }
 
 /*
@@ -120,7 +120,8 @@ static _Noreturn void run(struct payload *p, struct reaper_options *ro)
 int main(int argc, char **argv)
 {
 	struct payload p;
-	struct reaper_options ro = {.chan = -1, .init_ctl = -1, .status = -1, .survivors = -1};
+	struct reaper_options ro = {.chan = -1, .init_ctl = -1, .gate = -1, .status = -1,
+				   .survivors = -1};
 
 	/* First: until its exec the process was sudo's, and nothing of the target's may reach in. */
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0) {
@@ -160,6 +161,8 @@ int main(int argc, char **argv)
 	memset(&p, 0, sizeof p);
 	int took = take_payload(argc, argv, &ro, &p);
 	if (took < 0) {
+		if (ro.gate >= 0)
+			close(ro.gate);
 		userns_release();
 		end_init(&ro);
 		if (took == -2)
@@ -173,6 +176,8 @@ int main(int argc, char **argv)
 	}
 	if (p.kind == PAYLOAD_EXEC)
 		run(&p, &ro);
+	if (ro.gate >= 0)
+		close(ro.gate); /* a check's payload brings none: channel_in_payload() */
 	int rc = check_mode(&p, ro.chan);
 	userns_release();
 	end_init(&ro);

@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const kinds[] = {"start", "end", "check", "audit"};
+static const char *const kinds[] = {"start", "end", "check", "audit", "credential"};
 
 const char *audit_kind_name(enum audit_kind kind)
 {
-	return kind <= AUDIT_AUDIT ? kinds[kind] : "unknown";
+	return kind <= AUDIT_CREDENTIAL ? kinds[kind] : "unknown";
 }
 
 static int token_byte(unsigned char c)

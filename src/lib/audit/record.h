@@ -5,7 +5,8 @@
  * and as the one JSON object it is. Only the formatting: where records go
  * is the sink's business.
  *
- * The line is "KIND key=value ...": KIND first (start, end, check, audit),
+ * The line is "KIND key=value ...": KIND first (start, end, check, audit,
+ * credential),
  * then the fields in order. A value is a bare token when it is made only of
  * [A-Za-z0-9_.:/@+-] (names, numbers, ids), else a string in double
  * quotes in which `"`, `\` and every byte outside printable ASCII is
@@ -19,7 +20,7 @@
 
 #include "buf.h"
 
-enum audit_kind { AUDIT_START, AUDIT_END, AUDIT_CHECK, AUDIT_AUDIT };
+enum audit_kind { AUDIT_START, AUDIT_END, AUDIT_CHECK, AUDIT_AUDIT, AUDIT_CREDENTIAL };
 
 enum audit_type {
 	AUDIT_STR,   /* s: any bytes but NUL; "-" when NULL */
@@ -43,7 +44,7 @@ struct audit_record {
 	size_t nfields;
 };
 
-/* "start", "end", "check", "audit". */
+/* "start", "end", "check", "audit", "credential". */
 const char *audit_kind_name(enum audit_kind kind);
 
 /*

@@ -274,6 +274,25 @@ void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long sur
 	(void)audit_emit(&a->dest, &rec, a->id);
 }
 
+void audit_run_credential(struct audit_run *a, const struct audit_credential *c)
+{
+	if (!a)
+		return;
+	struct audit_field f[] = {
+		{"run", AUDIT_STR, a->id, 0, NULL, 0},
+		{"project", AUDIT_STR, c->project, 0, NULL, 0},
+		{"person", AUDIT_STR, c->person, 0, NULL, 0},
+		{"target", AUDIT_STR, c->target, 0, NULL, 0},
+		{"name", AUDIT_STR, c->name, 0, NULL, 0},
+		{"result", AUDIT_STR, c->granted ? "granted" : "refused", 0, NULL, 0},
+		c->pid > 0 ? (struct audit_field){"pid", AUDIT_INT, NULL, c->pid, NULL, 0}
+			   : (struct audit_field){"pid", AUDIT_STR, NULL, 0, NULL, 0},
+		{"reason", AUDIT_STR, c->why, 0, NULL, 0},
+	};
+	struct audit_record rec = {AUDIT_CREDENTIAL, f, sizeof f / sizeof f[0]};
+	(void)audit_emit(&a->dest, &rec, a->id);
+}
+
 void audit_run_free(struct audit_run *a)
 {
 	if (!a)

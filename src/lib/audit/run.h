@@ -72,6 +72,20 @@ void audit_run_started(struct audit_run *a, const char *lifetime, long agent_pid
  */
 void audit_run_end(struct audit_run *a, int exit_code, int term_signal, long survivors,
 		   int started, const char *limit, long long memory_peak, long long cpu_usec);
+/*
+ * A request for a credential of the run (docs/credentials.md), from any
+ * thread: its name (as asked; NULL when it was no name), granted or not,
+ * why not (NULL when granted), and the requester's pid as this host sees
+ * it (0: unknown). Never a value.
+ */
+struct audit_credential {
+	const char *project, *person, *target; /* person NULL: none */
+	const char *name;
+	int granted;
+	const char *why;
+	long pid;
+};
+void audit_run_credential(struct audit_run *a, const struct audit_credential *c);
 /* Closes the log and frees a (NULL: nothing). */
 void audit_run_free(struct audit_run *a);
 

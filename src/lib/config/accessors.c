@@ -32,6 +32,9 @@ void project_free(struct ruas_project *p)
 	free(p->person);
 	strv_free(p->deny_settings_args);
 	strv_free(p->target_sudo_allowed);
+	cred_list_free(&p->credentials);
+	git_host_list_free(&p->git_hosts);
+	free(p->claude_api_key);
 	free(p);
 }
 
@@ -50,6 +53,9 @@ void ruas_config_free(ruas_config *cfg)
 	for (size_t i = 0; i < cfg->nprojects; i++)
 		project_free(cfg->projects[i]);
 	people_free(cfg->people);
+	cred_list_free(&cfg->credentials);
+	git_host_list_free(&cfg->git_hosts);
+	free(cfg->claude_api_key);
 	audit_count_unref(cfg->audit_undelivered);
 	free(cfg->projects);
 	free(cfg->path);

@@ -38,7 +38,8 @@ static const char *const global_keys[] = {
 	"terminate_grace", "people", "target_sudo_allowed", "lifetime", "audit_facility",
 	"audit_log", "audit_argv", "audit_argv_max", "host_check_interval", "open_files_max",
 	"file_size_max", "core_dumps", "wall_time_max", "memory_max", "memory_swap_max",
-	"tasks_max", "cpu_max", "cgroup_parent", "supervisor", "require_command", NULL};
+	"tasks_max", "cpu_max", "cgroup_parent", "supervisor", "require_command", "credentials",
+	"git_hosts", "claude_api_key", NULL};
 
 __attribute__((format(printf, 3, 0))) static int ld_vfail(struct loader *ld, int line,
 							  const char *fmt, va_list ap)
@@ -430,6 +431,10 @@ int schema_globals(struct loader *ld, const struct src *s)
 	    (r = global_scan_time_limit(ld, s)) < 0 ||
 	    (r = global_host_check_interval(ld, s)) < 0 || (r = schema_audit(ld, s)) < 0 ||
 	    (r = global_cgroup_parent(ld, s)) < 0 || (r = global_supervisor(ld, s)) < 0 ||
+	    (r = ld_credentials(ld, s, &ld->cfg->credentials)) < 0 ||
+	    (r = ld_git_hosts(ld, s, &ld->cfg->git_hosts)) < 0 ||
+	    (r = ld_claude_api_key(ld, s, &ld->cfg->claude_api_key,
+				   &ld->cfg->claude_api_key_line)) < 0 ||
 	    (r = global_list(ld, s, "env_allowlist", default_allowlist, env_name_refusal,
 			     &ld->cfg->env_allowlist)) < 0)
 		return r;

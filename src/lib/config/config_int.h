@@ -55,6 +55,43 @@ struct run_limits {
 #define OPEN_FILES_MAX 1048576u /* fs.nr_open's default */
 #define WALL_TIME_MAX_MAX 31536000u /* a year */
 
+/*
+ * A credential the supervisor hands out on request (docs/credentials.md):
+ * its name, and where its value comes from.
+ */
+enum cred_kind { CRED_ENV = 1, CRED_COMMAND, CRED_FILE };
+#define CRED_NAME_MAX 64
+#define CRED_TTL_MAX 86400u
+struct cred_source {
+	char *name;
+	enum cred_kind kind;
+	char *env;    /* CRED_ENV: a variable of the supervisor's environment */
+	char **argv;  /* CRED_COMMAND: run as the supervisor, NULL-terminated */
+	char *file;   /* CRED_FILE: absolute; only the supervisor may read it */
+	unsigned int ttl; /* CRED_COMMAND: seconds its output is kept; 0: run at each request */
+	int line;
+};
+struct cred_list {
+	struct cred_source *v;
+	size_t n;
+};
+void cred_list_free(struct cred_list *l);
+/* A host whose git credential is one of the run's (git_hosts): git-credential-ruas answers it. */
+struct git_host {
+	char *host;       /* a host name and optional :port */
+	char *credential; /* the credential's name */
+	char *username;   /* what git gets as the user name: "x-access-token" by default */
+	int http;         /* protocol "http" (else https) */
+	int line;
+};
+struct git_host_list {
+	struct git_host *v;
+	size_t n;
+};
+void git_host_list_free(struct git_host_list *l);
+/* The source named name in l, or NULL. */
+const struct cred_source *cred_list_find(const struct cred_list *l, const char *name);
+
 struct ruas_project {
 	char *name;
 	char *work_dir;
@@ -76,6 +113,11 @@ struct ruas_project {
 	enum lifetime lifetime;       /* effective, as configured */
 	struct run_limits limits;     /* effective: the global ones, each the project's where it has one */
 	int require_command; /* effective: a command the login PATH does not find is fatal */
+	/* effective: the global credentials, each replaced by the project's of the same name, and its own */
+	struct cred_list credentials;
+	struct git_host_list git_hosts; /* effective: the global ones, a project's own of the same host instead */
+	/* effective: the credential Claude Code's apiKeyHelper asks for (deny_files.c); NULL: none */
+	char *claude_api_key;
 	int line;
 	/*
 	 * What the last ruas_preflight() on this configuration said of the
@@ -171,6 +213,10 @@ struct ruas_config {
 	enum lifetime lifetime;
 	struct run_limits limits;
 	int require_command;
+	struct cred_list credentials; /* the global ones */
+	struct git_host_list git_hosts; /* the global ones */
+	char *claude_api_key;         /* the global one; NULL: none */
+	int claude_api_key_line;
 };
 
 const struct ruas_person *people_find(const struct ruas_config *cfg, const char *id);

@@ -187,6 +187,27 @@ int ld_limits(struct loader *ld, const struct src *s, struct run_limits *out);
 /* require_command (require_command.c): *out kept when absent. */
 int ld_require_command(struct loader *ld, const struct src *s, int *out);
 /*
+ * credentials (credentials.c): the list under the key into *out (left
+ * empty when absent; freed by the caller either way); and a project's
+ * effective list, the global ones less those its own replace, then its own.
+ */
+int ld_credentials(struct loader *ld, const struct src *s, struct cred_list *out);
+int ld_credentials_merge(struct loader *ld, const struct cred_list *global,
+			 const struct cred_list *own, struct cred_list *out);
+/* git_hosts (git_hosts.c): as credentials, a project's own replacing the global of the same host. */
+int ld_git_hosts(struct loader *ld, const struct src *s, struct git_host_list *out);
+int ld_git_hosts_merge(struct loader *ld, const struct git_host_list *global,
+		       const struct git_host_list *own, struct git_host_list *out);
+/*
+ * claude_api_key (credentials.c): a credential name into *out and its line
+ * into *line, both kept when absent; and whether a project's effective one
+ * is among its effective credentials (a configuration error naming it if not).
+ */
+int ld_claude_api_key(struct loader *ld, const struct src *s, char **out, int *line);
+int ld_claude_api_key_check(struct loader *ld, const struct ruas_project *p, int line);
+/* ^[a-z0-9][a-z0-9_.-]*$, at most CRED_NAME_MAX: 1 or 0. */
+int cred_name_valid(const char *s);
+/*
  * A string under key that must be one of words (NULL-terminated): *index
  * its position; *index kept when absent; refusal, the message, when it is
  * none of them.

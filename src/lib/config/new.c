@@ -23,6 +23,35 @@
 
 #define NEW_NAME "(ruas_config_new)"
 
+#define CREDENTIAL(key, type) {#key, type, offsetof(ruas_credential_spec, key), NULL}
+static const struct src_field credential_fields[] = {
+	CREDENTIAL(name, SRC_STRING),
+	CREDENTIAL(from_env, SRC_STRING),
+	CREDENTIAL(from_command, SRC_LIST),
+	CREDENTIAL(from_file, SRC_STRING),
+	CREDENTIAL(ttl, SRC_INT),
+	{NULL, SRC_STRING, 0, NULL},
+};
+static const struct src_array global_credentials = {
+	offsetof(ruas_config_globals, credential_count), sizeof(ruas_credential_spec),
+	credential_fields};
+static const struct src_array project_credentials = {
+	offsetof(ruas_project_spec, credential_count), sizeof(ruas_credential_spec),
+	credential_fields};
+
+#define GIT_HOST(key) {#key, SRC_STRING, offsetof(ruas_git_host_spec, key), NULL}
+static const struct src_field git_host_fields[] = {
+	GIT_HOST(host),
+	GIT_HOST(credential),
+	GIT_HOST(username),
+	GIT_HOST(protocol),
+	{NULL, SRC_STRING, 0, NULL},
+};
+static const struct src_array global_git_hosts = {
+	offsetof(ruas_config_globals, git_host_count), sizeof(ruas_git_host_spec), git_host_fields};
+static const struct src_array project_git_hosts = {
+	offsetof(ruas_project_spec, git_host_count), sizeof(ruas_git_host_spec), git_host_fields};
+
 #define GLOBAL(key, type) {#key, type, offsetof(ruas_config_globals, key), NULL}
 static const struct src_field globals_fields[] = {
 	GLOBAL(env_allowlist, SRC_LIST),
@@ -51,6 +80,9 @@ static const struct src_field globals_fields[] = {
 	GLOBAL(cpu_max, SRC_DECIMAL),
 	GLOBAL(cgroup_parent, SRC_STRING),
 	GLOBAL(require_command, SRC_BOOL),
+	{"credentials", SRC_GROUPS, offsetof(ruas_config_globals, credentials), &global_credentials},
+	{"git_hosts", SRC_GROUPS, offsetof(ruas_config_globals, git_hosts), &global_git_hosts},
+	GLOBAL(claude_api_key, SRC_STRING),
 	{NULL, SRC_STRING, 0, NULL},
 };
 
@@ -78,6 +110,9 @@ static const struct src_field project_fields[] = {
 	PROJECT(tasks_max, SRC_INT),
 	PROJECT(cpu_max, SRC_DECIMAL),
 	PROJECT(require_command, SRC_BOOL),
+	{"credentials", SRC_GROUPS, offsetof(ruas_project_spec, credentials), &project_credentials},
+	{"git_hosts", SRC_GROUPS, offsetof(ruas_project_spec, git_hosts), &project_git_hosts},
+	PROJECT(claude_api_key, SRC_STRING),
 	{NULL, SRC_STRING, 0, NULL},
 };
 
@@ -119,14 +154,17 @@ int ruas_config_new(ruas_config **out, const ruas_config_globals *globals,
 	/*
 	 * Version 1 ends before the audit keys, version 2 before
 	 * host_check_interval, version 3 before the limits, version 4 before
-	 * the cgroup's, version 5 before require_command: read only what it
+	 * the cgroup's, version 5 before require_command, version 6 before
+	 * credentials, version 7 before claude_api_key: read only what it
 	 * has, the rest absent.
 	 */
 	static const size_t ends[] = {offsetof(ruas_config_globals, audit_facility),
 				      offsetof(ruas_config_globals, host_check_interval),
 				      offsetof(ruas_config_globals, open_files_max),
 				      offsetof(ruas_config_globals, memory_max),
-				      offsetof(ruas_config_globals, require_command)};
+				      offsetof(ruas_config_globals, require_command),
+				      offsetof(ruas_config_globals, credentials),
+				      offsetof(ruas_config_globals, claude_api_key)};
 	ruas_config_globals now = RUAS_CONFIG_GLOBALS_INIT;
 	if (globals->version < RUAS_CONFIG_GLOBALS_VERSION) {
 		memcpy(&now, globals, ends[globals->version - 1]);
@@ -161,12 +199,15 @@ int ruas_config_add_project(ruas_config *cfg, const ruas_project_spec *spec, rua
 		return RUAS_ERR_INVALID;
 	/*
 	 * Version 1 ends before the limits, version 2 before the cgroup's,
-	 * version 3 before require_command: read only what it has, the rest
+	 * version 3 before require_command, version 4 before credentials,
+	 * version 5 before claude_api_key: read only what it has, the rest
 	 * absent.
 	 */
 	static const size_t ends[] = {offsetof(ruas_project_spec, open_files_max),
 				      offsetof(ruas_project_spec, memory_max),
-				      offsetof(ruas_project_spec, require_command)};
+				      offsetof(ruas_project_spec, require_command),
+				      offsetof(ruas_project_spec, credentials),
+				      offsetof(ruas_project_spec, claude_api_key)};
 	ruas_project_spec now = RUAS_PROJECT_SPEC_INIT;
 	if (spec->version < RUAS_PROJECT_SPEC_VERSION) {
 		memcpy(&now, spec, ends[spec->version - 1]);

@@ -21,7 +21,8 @@ static const char *const project_keys[] = {
 	"scan_prune", "backend", "pam_service", "terminate_grace", "person",
 	"deny_settings_args", "target_sudo_allowed", "lifetime", "open_files_max",
 	"file_size_max", "core_dumps", "wall_time_max", "memory_max", "memory_swap_max",
-	"tasks_max", "cpu_max", "require_command", NULL};
+	"tasks_max", "cpu_max", "require_command", "credentials", "git_hosts",
+	"claude_api_key", NULL};
 
 /* "BEFORE"VALUE"AFTER", the value quoted so that the message stays one line. */
 static int fail_quoted(struct loader *ld, int line, const char *before, const char *value,
@@ -157,6 +158,57 @@ static int project_lists(struct loader *ld, const struct src *s, struct ruas_pro
 	return 0;
 }
 
+/*
+ * Its credentials: the global ones, each replaced by its own of the same
+ * name, then its own. Only a run as run_as_user can be served them (the
+ * PID namespace tells its processes apart), so its own without one are
+ * refused; a project without run_as_user runs as the supervisor, which
+ * holds every value already, and is served none.
+ */
+static int project_credentials(struct loader *ld, const struct src *s, struct ruas_project *p)
+{
+	struct cred_list own = {NULL, 0};
+	int line, r = ld_credentials(ld, s, &own);
+	if (r == 0 && own.n && !p->run_as_user && src_has(s, "credentials", &line))
+		r = ld_fail_at(ld, line,
+			       "credentials need run_as_user: a project without one runs as the "
+			       "supervisor, which holds the values itself");
+	if (r == 0)
+		r = ld_credentials_merge(ld, &ld->cfg->credentials, &own, &p->credentials);
+	cred_list_free(&own);
+	/* A value handed out on request is not also to be copied into every environment of the run. */
+	for (size_t i = 0; r == 0 && i < p->credentials.n; i++) {
+		const struct cred_source *c = &p->credentials.v[i];
+		if (c->kind == CRED_ENV && p->run_as_user &&
+		    strv_contains((const char *const *)p->env_allowlist, c->env))
+			r = ld_fail_at(ld, c->line,
+				       "credential \"%s\": from_env %s is also in env_allowlist, so "
+				       "the agent would get a copy of the value in its environment "
+				       "anyway; remove %s from env_allowlist",
+				       c->name, c->env, c->env);
+	}
+	struct git_host_list hosts = {NULL, 0};
+	if (r == 0)
+		r = ld_git_hosts(ld, s, &hosts);
+	if (r == 0 && hosts.n && !p->run_as_user && src_has(s, "git_hosts", &line))
+		r = ld_fail_at(ld, line,
+			       "git_hosts need run_as_user: a project without one is served no "
+			       "credentials");
+	if (r == 0)
+		r = ld_git_hosts_merge(ld, &ld->cfg->git_hosts, &hosts, &p->git_hosts);
+	git_host_list_free(&hosts);
+	/* claude_api_key: its own, else the global one; a name among those. */
+	line = ld->cfg->claude_api_key_line;
+	if (r == 0 && ld->cfg->claude_api_key &&
+	    ld_dup(ld, &p->claude_api_key, ld->cfg->claude_api_key) < 0)
+		r = RUAS_ERR_NOMEM;
+	if (r == 0)
+		r = ld_claude_api_key(ld, s, &p->claude_api_key, &line);
+	if (r == 0)
+		r = ld_claude_api_key_check(ld, p, line);
+	return r;
+}
+
 /* The settings a project may override: how its sessions start and end. */
 static int project_overrides(struct loader *ld, const struct src *s, struct ruas_project *p)
 {
@@ -172,7 +224,8 @@ static int project_overrides(struct loader *ld, const struct src *s, struct ruas
 	    (r = ld_grace(ld, s, &p->terminate_grace)) < 0 ||
 	    (r = ld_lifetime(ld, s, &p->lifetime)) < 0 ||
 	    (r = ld_limits(ld, s, &p->limits)) < 0 ||
-	    (r = ld_require_command(ld, s, &p->require_command)) < 0)
+	    (r = ld_require_command(ld, s, &p->require_command)) < 0 ||
+	    (r = project_credentials(ld, s, p)) < 0)
 		return r;
 	return ld_dup(ld, &p->pam_service, service);
 }

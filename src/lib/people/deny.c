@@ -184,7 +184,7 @@ void deny_list_free(struct deny_list *d)
 	memset(d, 0, sizeof *d);
 }
 
-char *deny_claude_settings(const struct deny_list *d)
+char *deny_claude_settings(const struct deny_list *d, const char *api_key)
 {
 	json_object *root = json_object_new_object();
 	json_object *perm = json_object_new_object();
@@ -215,6 +215,16 @@ char *deny_claude_settings(const struct deny_list *d)
 	json_object_object_add(sandbox, "filesystem", fs);
 	json_object_object_add(root, "sandbox", sandbox);
 	perm = deny = sandbox = fs = deny_read = NULL;
+	if (api_key) {
+		/* A credential name is [a-z0-9_.-]: nothing the shell that runs it would expand. */
+		struct buf b = BUF_INIT;
+		buf_printf(&b, "ruas-credential %s", api_key);
+		json_object *helper = b.oom ? NULL : json_object_new_string(b.data);
+		buf_free(&b);
+		if (!helper)
+			goto done;
+		json_object_object_add(root, "apiKeyHelper", helper);
+	}
 	const char *s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 								  JSON_C_TO_STRING_NOSLASHESCAPE);
 	out = s ? strdup(s) : NULL;
@@ -265,7 +275,7 @@ int ruas_deny_claude_settings(char **json, const ruas_config *cfg,
 	int r = deny_list_compute(cfg, person, &d, err);
 	if (r < 0)
 		return r;
-	*json = deny_claude_settings(&d);
+	*json = deny_claude_settings(&d, NULL);
 	deny_list_free(&d);
 	return *json ? 0 : error_set(err, RUAS_ERR_NOMEM, NULL, 0, ENOMEM, "out of memory");
 }

@@ -30,7 +30,13 @@ int deny_list_compute(const struct ruas_config *cfg, const char *id,
 		      struct deny_list *out, ruas_error **err);
 void deny_list_free(struct deny_list *d);
 
-/* Claude Code settings JSON: permissions.deny Read/Edit rules and sandbox.filesystem.denyRead. */
-char *deny_claude_settings(const struct deny_list *d);
+/*
+ * Claude Code settings JSON: permissions.deny Read/Edit rules and
+ * sandbox.filesystem.denyRead; with api_key (a credential name, not NULL)
+ * also apiKeyHelper "ruas-credential API_KEY", which the agent's Claude Code
+ * runs for its API key (found through the target's PATH). NULL when out of
+ * memory.
+ */
+char *deny_claude_settings(const struct deny_list *d, const char *api_key);
 
 #endif

@@ -207,7 +207,7 @@ int deny_files_build(const struct ruas_config *cfg, const struct ruas_project *p
 		return error_set(err, RUAS_ERR_SYSTEM, NULL, 0, ENAMETOOLONG,
 				 "project \"%s\": cannot name the deny files' directory", p->name);
 	struct buf lines = BUF_INIT;
-	char *settings_json = deny_claude_settings(&x->dl);
+	char *settings_json = deny_claude_settings(&x->dl, p->claude_api_key);
 	for (size_t i = 0; i < x->dl.n; i++)
 		buf_printf(&lines, "%s\n", x->dl.paths[i]);
 	if (!(x->scope = people_scope(cfg->people, p->person)) || !settings_json ||

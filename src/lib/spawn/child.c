@@ -12,6 +12,8 @@
  * signal, which sudo's own status (128+N) cannot.
  */
 #include "spawn/child.h"
+
+#include "cred/serve.h"
 #include "spawn/wall_time.h"
 
 #include <errno.h>
@@ -533,6 +535,9 @@ void ruas_child_free(ruas_child *c)
 	spawn_relay_finish(c, 0);
 	if (wait_common(c, &code, 0, NULL) == 1)
 		end_running(c);
+	/* Nothing more is served, and every value it kept is wiped. */
+	cred_serve_free(c->cred);
+	c->cred = NULL;
 	/* Reaped by whoever, or never: the run's cgroup goes with the handle all the same. */
 	limit_cgroup_end(c->cg, CGROUP_END_WAIT_MS, 1);
 	c->cg = NULL;

@@ -48,6 +48,8 @@ struct ruas_child {
 	 * fields below); then the reaper ends it (cgroup_finish()).
 	 */
 	struct limit_cgroup *cg;
+	/* The run's credential server (cred/serve.h), NULL: none; freed with the handle. */
+	struct cred_serve *cred;
 	int memory_limited, tasks_limited;
 	unsigned long long peak_bytes, cpu_usec; /* ULLONG_MAX: not known */
 };

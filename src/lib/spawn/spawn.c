@@ -27,8 +27,10 @@
 #include "spawn/handover.h"
 
 #include "audit/run.h"
+#include "buf.h"
 #include "channel.h"
 #include "config/config_int.h"
+#include "cred/serve.h"
 #include "error.h"
 #include "helper_file.h"
 #include "people/deny_files.h"
@@ -36,10 +38,12 @@
 #include "ruas.h"
 #include "session.h"
 #include "spawn_attr.h"
+#include "strv.h"
 #include "spawn/stall_end.h"
 #include "spawn/child.h"
 #include "spawn/wall_time.h"
 #include "spawn/clone_into.h"
+#include "spawn/cred_start.h"
 #include "spawn/limit_cgroup.h"
 #include "spawn/exec_limits.h"
 #include "spawn/exec_payload.h"
@@ -200,6 +204,7 @@ int start_hand_over(struct start *s, pid_t pid, const struct buf *session,
 	struct channel_out first, then;
 	unsigned int version = 0;
 	int chan = s->chan;
+	int stdio_and_gate[4] = {s->stdio[0], s->stdio[1], s->stdio[2], s->cred_fd};
 	s->chan = -1;
 	if (s->pidfd < 0) /* clone_into_cgroup() gave one already */
 		s->pidfd = process_pidfd(pid);
@@ -209,7 +214,7 @@ int start_hand_over(struct start *s, pid_t pid, const struct buf *session,
 	int r = (session && channel_out_add(&first, CHANNEL_SESSION, session->data, session->len,
 					    NULL, 0) < 0) ||
 			channel_out_add(&then, CHANNEL_PAYLOAD, payload->data, payload->len,
-					s->stdio, 3) < 0
+					stdio_and_gate, s->cred_fd >= 0 ? 4 : 3) < 0
 		? HANDOVER_ERROR
 		: handover(chan, pid, s->pidfd, &first, &then, &version);
 	channel_out_free(&first);
@@ -284,6 +289,13 @@ static int start_as_target(struct start *s, pid_t *pid, ruas_error **err)
 				 lr == ACCOUNT_MISSING ? "" : strerror(lerr));
 	s->target_uid = acct.uid;
 	int r = exec_payload_build(s->cfg, s->p, &acct, s->args, s->env, s->v, s->x, &pl);
+	/* Its credentials: a gate that the helper hands to the run's PID namespace init. */
+	char gate[64];
+	if (r == 0 && (r = start_credentials(s, acct.uid, &pl, gate, err)) < 0) {
+		exec_payload_free(&pl);
+		account_clear(&acct);
+		return r;
+	}
 	/* An argument list the agent's exec would refuse is refused here, before anything runs. */
 	if (r == 0 && (r = exec_limits_check(s->p, pl.argv, pl.argc, pl.env_names, pl.env_values,
 					     pl.nenv, 1, err)) < 0) {
@@ -303,6 +315,7 @@ static int start_as_target(struct start *s, pid_t *pid, ruas_error **err)
 		r = start_pam(s, &pl, pid, err);
 	else
 		r = start_sudo(s, &pl, pid, err);
+	strv_free(pl.git_hosts); /* NULL-terminated: git_hosts_of() */
 	exec_payload_free(&pl);
 	account_clear(&acct);
 	return r;
@@ -322,6 +335,14 @@ static int start(struct start *s, pid_t *pid, ruas_error **err)
 				 strerror(e));
 	int r = s->p->run_as_user ? start_as_target(s, pid, err) : start_direct(s, pid, err);
 	spawn_teardown(&s->fa, &s->attr);
+	/* The payload has gone (or never will): the helper's end of the gate is the helper's. */
+	if (s->cred_fd >= 0)
+		close(s->cred_fd);
+	s->cred_fd = -1;
+	if (r < 0) { /* nothing started: nothing to serve */
+		cred_serve_free(s->cred);
+		s->cred = NULL;
+	}
 	return r;
 }
 
@@ -444,8 +465,9 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 {
 	int want[3] = {o->stdin_fd, o->stdout_fd, o->stderr_fd};
 	struct start s = {.cfg = cfg, .p = p, .args = args, .v = v, .chan = -1, .pidfd = -1,
-			  .chan_child = -1, .capture = -1,
-			  .master = -1, .term_in = -1, .term_out = -1};
+			  .chan_child = -1, .capture = -1, .cred_fd = -1, .master = -1, .term_in = -1,
+			  .term_out = -1, .cred_cb = o->credential_callback,
+			  .cred_payload = o->credential_payload};
 	int relay = o->pty_relay == RUAS_PTY_RELAY_LIBRARY;
 	s.env = o->env ? o->env : (const char *const *)environ;
 	if ((*r = spawn_pty_check(p, o, err)) < 0)
@@ -508,6 +530,7 @@ static struct ruas_child *spawn_with(const struct ruas_config *cfg, const struct
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_mutex_init(&c->relay_lock, NULL);
 	c->relayed = s.term_in >= 0;
+	recorded = start_serving(c, s.cred, recorded, p, err);
 	*r = recorded < 0 ? recorded : spawn_started(&s, c, err);
 	if (recorded < 0) {
 		/* Started, but its start could not be recorded: it ends at once. */
@@ -546,6 +569,9 @@ int ruas_spawn(ruas_child **out, const ruas_config *cfg, const char *project,
 						      : offsetof(ruas_spawn_options, pty_relay));
 	} else if (opts && opts->version == 4) {
 		memcpy(&o, opts, offsetof(ruas_spawn_options, audit)); /* 4 ends before audit */
+	} else if (opts && opts->version == 5) {
+		/* 5 ends before credential_callback */
+		memcpy(&o, opts, offsetof(ruas_spawn_options, credential_callback));
 	} else if (opts) {
 		memcpy(&o, opts, sizeof o);
 	}

@@ -44,6 +44,14 @@ struct start {
 	 * puts the agent's stderr on its own once its payload has come.
 	 */
 	int capture;
+	/*
+	 * The run's credential server (cred/serve.h), NULL: none; and the
+	 * helper's end of its gate, sent with the payload, -1: none.
+	 */
+	struct cred_serve *cred;
+	int cred_fd;
+	ruas_credential_callback cred_cb; /* the spawn option's, NULL: none */
+	void *cred_payload;
 	int greeted; /* out: the helper's HELLO came, and it took its messages */
 	/*
 	 * The master of the agent's pty (spawn/pty.h), -1: none. With one,

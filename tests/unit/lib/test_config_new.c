@@ -765,6 +765,106 @@ static void test_require_command(void **state)
 }
 
 /*
+ * claude_api_key (issue 29): the top level's is each project's default, a
+ * project's own wins, from a file and from code alike; it must name one of
+ * the project's effective credentials (a configuration error naming it
+ * otherwise) and be a credential name; a version 5 spec, which ends before
+ * it, is read as none.
+ */
+static void test_claude_api_key(void **state)
+{
+	(void)state;
+	ruas_config *cfg = NULL;
+	ruas_error *err = NULL;
+	ruas_config_options lo = RUAS_CONFIG_OPTIONS_INIT;
+	lo.supervisor_uid = 0;
+	lo.skip_owner_check = 1;
+	static const char text[] =
+		"credentials = ( { name = \"anthropic\"; from_env = \"ANTHROPIC_API_KEY\"; } );\n"
+		"claude_api_key = \"anthropic\";\n"
+		"projects = ( { name = \"a\"; run_as_user = \"t1\"; work_dir = \"/srv/a\"; command = [\"x\"]; },\n"
+		"  { name = \"b\"; run_as_user = \"t2\"; work_dir = \"/srv/b\"; command = [\"x\"];\n"
+		"    credentials = ( { name = \"other\"; from_file = \"/etc/k\"; } ); claude_api_key = \"other\"; } );\n";
+	assert_int_equal(ruas_config_load_buffer(&cfg, text, sizeof text - 1, "t", &lo, &err), 0);
+	assert_string_equal(ruas_config_project_find(cfg, "a")->claude_api_key, "anthropic");
+	assert_string_equal(ruas_config_project_find(cfg, "b")->claude_api_key, "other");
+	ruas_config_free(cfg);
+	static const char none[] = "projects = ( { name = \"a\"; run_as_user = \"t1\"; "
+				   "work_dir = \"/srv/a\"; command = [\"x\"]; } );\n";
+	assert_int_equal(ruas_config_load_buffer(&cfg, none, sizeof none - 1, "t", &lo, &err), 0);
+	assert_null(ruas_config_project_find(cfg, "a")->claude_api_key);
+	ruas_config_free(cfg);
+
+	/* A name no credential of the project has: refused, naming it, at the key's line. */
+	static const char missing[] =
+		"credentials = ( { name = \"anthropic\"; from_env = \"ANTHROPIC_API_KEY\"; } );\n"
+		"projects = ( { name = \"a\"; run_as_user = \"t1\"; work_dir = \"/srv/a\"; command = [\"x\"];\n"
+		"  claude_api_key = \"antropic\"; } );\n";
+	assert_int_equal(ruas_config_load_buffer(&cfg, missing, sizeof missing - 1, "t", &lo, &err),
+			 RUAS_ERR_CONFIG);
+	assert_int_equal(ruas_error_line(err), 3);
+	assert_non_null(strstr(ruas_error_message(err),
+			       "claude_api_key \"antropic\" names no credential of project \"a\""));
+	ruas_error_free(err);
+	err = NULL;
+	/* The top level's, for a project with no credentials at all: its line. */
+	static const char global_missing[] =
+		"claude_api_key = \"anthropic\";\n"
+		"projects = ( { name = \"a\"; run_as_user = \"t1\"; work_dir = \"/srv/a\"; command = [\"x\"]; } );\n";
+	assert_int_equal(ruas_config_load_buffer(&cfg, global_missing, sizeof global_missing - 1,
+						 "t", &lo, &err),
+			 RUAS_ERR_CONFIG);
+	assert_int_equal(ruas_error_line(err), 1);
+	assert_non_null(strstr(ruas_error_message(err),
+			       "claude_api_key \"anthropic\" names no credential of project \"a\""));
+	ruas_error_free(err);
+	err = NULL;
+	static const char badname[] = "claude_api_key = \"Bad Name\";\n";
+	assert_int_equal(ruas_config_load_buffer(&cfg, badname, sizeof badname - 1, "t", &lo, &err),
+			 RUAS_ERR_CONFIG);
+	assert_non_null(strstr(ruas_error_message(err),
+			       "claude_api_key \"Bad Name\" is not a credential name"));
+	ruas_error_free(err);
+	err = NULL;
+
+	/* From code: the same. */
+	ruas_config_options o = RUAS_CONFIG_OPTIONS_INIT;
+	o.supervisor_uid = 0;
+	const ruas_credential_spec creds[] = {
+		{"anthropic", "ANTHROPIC_API_KEY", NULL, NULL, RUAS_UNSET},
+	};
+	ruas_config_globals g = GLOBALS(.credentials = creds, .credential_count = 1,
+					.claude_api_key = "anthropic");
+	assert_int_equal(ruas_config_new(&cfg, &g, &o, &err), 0);
+	ruas_project_spec sp = SPEC(.run_as_user = "t1");
+	assert_int_equal(ruas_config_add_project(cfg, &sp, &err), 0);
+	assert_string_equal(ruas_config_project_find(cfg, "p")->claude_api_key, "anthropic");
+	ruas_project_spec wrong = SPEC(.name = "q", .run_as_user = "t1", .claude_api_key = "gh");
+	assert_int_equal(ruas_config_add_project(cfg, &wrong, &err), RUAS_ERR_CONFIG);
+	assert_non_null(strstr(ruas_error_message(err),
+			       "claude_api_key \"gh\" names no credential of project \"q\""));
+	ruas_error_free(err);
+	err = NULL;
+
+	/* Version 5: the bytes after git_host_count are not the library's to read. */
+	struct {
+		ruas_project_spec spec;
+		char guard[64];
+	} v5;
+	memset(&v5, 0x5a, sizeof v5);
+	assert_int_equal(ruas_project_spec_init(&v5.spec, 5), 0);
+	v5.spec.name = "old";
+	v5.spec.work_dir = "/srv/p";
+	v5.spec.command = agent_cmd;
+	v5.spec.run_as_user = "t1";
+	assert_int_equal(ruas_config_add_project(cfg, &v5.spec, &err), 0);
+	assert_string_equal(ruas_config_project_find(cfg, "old")->claude_api_key, "anthropic");
+	for (size_t i = 0; i < sizeof v5.guard; i++)
+		assert_int_equal((unsigned char)v5.guard[i], 0x5a);
+	ruas_config_free(cfg);
+}
+
+/*
  * What only code can give: core_dumps neither 0 nor 1 (a file's is true or
  * false); a version 1 spec, which ends before the limits, read as none.
  */
@@ -2108,6 +2208,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_cgroup_keys),
 		cmocka_unit_test(test_limits_from_code),
 		cmocka_unit_test(test_require_command),
+		cmocka_unit_test(test_claude_api_key),
 		cmocka_unit_test(test_globals_version_1),
 		cmocka_unit_test(test_defaults_as_file),
 		cmocka_unit_test(test_duplicate_name),

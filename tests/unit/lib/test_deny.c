@@ -581,7 +581,7 @@ static void test_settings_json(void **state)
 	char *paths[] = {dir, gone, file, NULL};
 	struct deny_list d = {paths, 3, NULL, 0};
 
-	char *json = deny_claude_settings(&d);
+	char *json = deny_claude_settings(&d, NULL);
 	assert_non_null(json);
 	/* Absolute rules start "//", written as is (no "\/" escapes). */
 	assert_null(strstr(json, "\\/"));
@@ -605,7 +605,7 @@ static void test_settings_json(void **state)
 	/* An empty list: the same shape, empty arrays. */
 	char *nopaths[] = {NULL};
 	struct deny_list e = {nopaths, 0, NULL, 0};
-	json = deny_claude_settings(&e);
+	json = deny_claude_settings(&e, NULL);
 	assert_non_null(json);
 	root = json_tokener_parse(json);
 	assert_non_null(root);
@@ -614,7 +614,42 @@ static void test_settings_json(void **state)
 			    "permissions.deny");
 	assert_json_strings(get_path(root, "sandbox", "filesystem", "denyRead"), empty,
 			    "sandbox.filesystem.denyRead");
+	/* Without claude_api_key: no apiKeyHelper at all. */
+	assert_false(json_object_object_get_ex(root, "apiKeyHelper", NULL));
 	json_object_put(root);
+	free(json);
+}
+
+/* claude_api_key: apiKeyHelper runs ruas-credential with that name, the rest unchanged. */
+static void test_settings_json_api_key(void **state)
+{
+	struct fix *f = *state;
+	char *paths[] = {f->creds, NULL};
+	struct deny_list d = {paths, 1, NULL, 0};
+	char *plain = deny_claude_settings(&d, NULL);
+	char *json = deny_claude_settings(&d, "anthropic");
+	assert_non_null(plain);
+	assert_non_null(json);
+	json_object *root = json_tokener_parse(json), *helper = NULL;
+	if (!root)
+		fail_msg("not valid JSON:\n%s", json);
+	assert_true(json_object_object_get_ex(root, "apiKeyHelper", &helper));
+	assert_true(json_object_is_type(helper, json_type_string));
+	assert_string_equal(json_object_get_string(helper), "ruas-credential anthropic");
+	const char *const deny[] = {fmt(f, "Read(/%s/**)", f->creds), fmt(f, "Edit(/%s/**)", f->creds),
+				    NULL};
+	assert_json_strings(get_path(root, "permissions", "deny", NULL), deny, "permissions.deny");
+	const char *const read[] = {f->creds, NULL};
+	assert_json_strings(get_path(root, "sandbox", "filesystem", "denyRead"), read,
+			    "sandbox.filesystem.denyRead");
+	/* Taken away, the rest is the settings without a key. */
+	json_object_object_del(root, "apiKeyHelper");
+	json_object *proot = json_tokener_parse(plain);
+	assert_non_null(proot);
+	assert_true(json_object_equal(root, proot));
+	json_object_put(proot);
+	json_object_put(root);
+	free(plain);
 	free(json);
 }
 
@@ -667,7 +702,7 @@ static void test_public_wrappers(void **state)
 	assert_int_equal(ruas_deny_claude_settings(&json, f->cfg, "alice", &err), 0);
 	assert_null(err);
 	assert_non_null(json);
-	char *direct = deny_claude_settings(&d);
+	char *direct = deny_claude_settings(&d, NULL);
 	assert_non_null(direct);
 	assert_string_equal(json, direct);
 	json_object *root = json_tokener_parse(json);
@@ -869,6 +904,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_claude_projects_missing_or_unlistable,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_settings_json, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_settings_json_api_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_public_wrappers, setup, teardown),
 		cmocka_unit_test(test_no_people_block),
 		cmocka_unit_test_setup_teardown(test_settings_wrapper_null_args, setup,

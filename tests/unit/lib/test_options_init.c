@@ -136,6 +136,12 @@ static void test_older_versions_write_only_theirs(void **state)
 	      offsetof(ruas_config_globals, audit_facility), gl);
 	EXACT(ruas_config_globals, ruas_config_globals_init, 2,
 	      offsetof(ruas_config_globals, host_check_interval), gl);
+	/* Version 7 ends before claude_api_key (8), the project spec's 5 likewise (6). */
+	EXACT(ruas_config_globals, ruas_config_globals_init, 7,
+	      offsetof(ruas_config_globals, claude_api_key), gl);
+	static const ruas_project_spec ps = RUAS_PROJECT_SPEC_INIT;
+	EXACT(ruas_project_spec, ruas_project_spec_init, 5,
+	      offsetof(ruas_project_spec, claude_api_key), ps);
 	EXACT(ruas_preflight_options, ruas_preflight_options_init, 1,
 	      offsetof(ruas_preflight_options, audit), pf);
 	EXACT(ruas_preflight_options, ruas_preflight_options_init, 2,

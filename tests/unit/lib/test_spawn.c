@@ -179,8 +179,8 @@ static const char legacy_script[] =
 	"exit 0\n";
 
 /* The helper's HELLO (payload.h), as a fake helper says it before the library sends PAYLOAD. */
-#define FAKE_HELLO "printf '\\000\\000\\000\\005\\014RUAS\\022' >&0\n"
-_Static_assert(PAYLOAD_VERSION == 18, "FAKE_HELLO names payload version 18 (\\022)");
+#define FAKE_HELLO "printf '\\000\\000\\000\\005\\014RUAS\\023' >&0\n"
+_Static_assert(PAYLOAD_VERSION == 19, "FAKE_HELLO names payload version 19 (\\023)");
 /* STARTED (started.h) saying that the agent's exec succeeded, framed, as printf(1) octal escapes. */
 #define FAKE_STARTED_OK                                                                        \
 	"\\000\\000\\000\\020\\015\\001\\000\\000\\000\\000\\000\\000"                          \

@@ -340,12 +340,13 @@ static void raw_exec_to_root(struct buf *b)
 	raw_exec_to_root_with(b, 0, LIFETIME_PIDNS);
 }
 
-/* The cgroup that raw_rlimits() ends an EXEC body with (a test may change it). */
+/* The cgroup and credential gate that raw_rlimits() ends an EXEC body with (a test may change them). */
 static const char *raw_cgroup = "";
+static const char *raw_credentials = "";
 
 /*
  * What ends an EXEC body: the rlimits, nofile and fsize (64-bit) and
- * core_dumps, then the run's cgroup.
+ * core_dumps, then the run's cgroup and its credential gate.
  */
 static void raw_rlimits(struct buf *b, uint64_t nofile, uint64_t fsize, uint32_t core)
 {
@@ -355,6 +356,8 @@ static void raw_rlimits(struct buf *b, uint64_t nofile, uint64_t fsize, uint32_t
 	raw_u32(b, (uint32_t)fsize);
 	raw_u32(b, core);
 	raw_str(b, raw_cgroup);
+	raw_str(b, raw_credentials);
+	raw_u32(b, 0); /* no git hosts */
 }
 
 /* raw_exec_to_root(), then the run id and the audit facility, and no rlimits. */
@@ -668,6 +671,42 @@ static void test_cgroup_carried(void **state)
 		buf_free(&raw);
 	}
 	raw_cgroup = "";
+}
+
+/*
+ * The credential gate's name crosses as the library draws it (the prefix
+ * and 32 lower-case hex digits); anything else (a path, a name the
+ * helper would bind that is not the library's) is refused.
+ */
+static void test_credentials_carried(void **state)
+{
+	(void)state;
+	struct buf raw = BUF_INIT, again = BUF_INIT;
+	struct payload p;
+	const char *why = NULL;
+	raw_credentials = "ruas-credentials-0123456789abcdef0123456789abcdef";
+	raw_exec_with_run(&raw, "", 0);
+	assert_int_equal(payload_decode(raw.data, raw.len, &p, &why), 0);
+	assert_string_equal(p.credentials, raw_credentials);
+	assert_int_equal(payload_encode(&p, &again), 0);
+	assert_int_equal(again.len, raw.len);
+	assert_memory_equal(again.data, raw.data, raw.len);
+	payload_free(&p);
+	buf_free(&again);
+	buf_free(&raw);
+	static const char *const bad[] = {
+		"ruas-credentials-0123456789ABCDEF0123456789abcdef",
+		"ruas-credentials-0123456789abcdef0123456789abcde",
+		"ruas-credentials-0123456789abcdef0123456789abcdef0",
+		"/run/ruas/cred.sock", "@ruas-credentials-0123456789abcdef0123456789abcdef",
+		"other-0123456789abcdef0123456789abcdef", "ruas-credentials-"};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		raw_credentials = bad[i];
+		raw_exec_with_run(&raw, "", 0);
+		assert_raw_refused(&raw, "credentials gate");
+		buf_free(&raw);
+	}
+	raw_credentials = "";
 }
 
 /* --------------------------------------------------- crafted refusals */
@@ -1286,8 +1325,8 @@ static void test_hello(void **state)
 	unsigned int v = 0;
 	assert_int_equal(payload_hello_encode(&b), 0);
 	assert_int_equal(b.len, PAYLOAD_HELLO_BODY);
-	assert_memory_equal(b.data, "RUAS\x12", 5);
-	assert_int_equal(PAYLOAD_VERSION, 18);
+	assert_memory_equal(b.data, "RUAS\x13", 5);
+	assert_int_equal(PAYLOAD_VERSION, 19);
 	assert_int_equal(payload_hello_decode(b.data, b.len, &v), 0);
 	assert_int_equal(v, PAYLOAD_VERSION);
 	/* Another version decodes, for the caller to name. */
@@ -1342,6 +1381,7 @@ int main(void)
 		cmocka_unit_test(test_crafted_valid_is_accepted),
 		cmocka_unit_test(test_rlimits_carried),
 		cmocka_unit_test(test_cgroup_carried),
+		cmocka_unit_test(test_credentials_carried),
 		cmocka_unit_test(test_run_id_and_facility_checked),
 		cmocka_unit_test(test_facility_only_the_configurable_ones),
 		cmocka_unit_test(test_wrong_version_refused),
